@@ -127,8 +127,8 @@ struct GroupedLayout {
   /// Element offset of a multi-dimensional logical index (unswizzled).
   int64_t offsetOf(const std::vector<int64_t> &index) const;
   /// Absolute swizzled byte address of a multi-dimensional index.
-  int64_t byteAddressOf(const std::vector<int64_t> &index,
-                        int64_t elementBytes, int64_t baseByteAddress = 0) const;
+  int64_t byteAddressOf(const std::vector<int64_t> &index, int64_t elementBytes,
+                        int64_t baseByteAddress = 0) const;
   /// Flattened back to a Layout (groups concatenated).
   Layout flatten() const;
 };

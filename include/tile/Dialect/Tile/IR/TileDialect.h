@@ -1,0 +1,17 @@
+//===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILE_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "tile/Layout/Layout.h"
+
+#include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

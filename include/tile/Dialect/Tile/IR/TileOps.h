@@ -1,0 +1,15 @@
+//===- TileOps.h - tile dialect operations ----------------------*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILEOPS_H
+#define TILE_DIALECT_TILE_IR_TILEOPS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILE_DIALECT_TILE_IR_TILEOPS_H

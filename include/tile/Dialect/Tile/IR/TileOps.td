@@ -1,0 +1,235 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_OPS_TD
+#define TILE_OPS_TD
+
+include "tile/Dialect/Tile/IR/TileDialect.td"
+include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "mlir/Dialect/NVGPU/IR/NVGPUTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// tile.copy_async
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
+  let summary = "Asynchronous copy of a region between global and shared memory";
+  let description = [{
+    Copies the region `%src[offsets] [sizes]` into `%dst[offsets] [sizes]`.
+    Exactly one side is global memory (no memory space or
+    `#gpu.address_space<global>`) and the other shared memory
+    (`#gpu.address_space<workgroup>`); the direction follows. Offsets are
+    static or dynamic, sizes static. Both regions hold the same number of
+    elements of the same type; elements correspond in row-major order of the
+    two regions, so one region may be a reshape of the other.
+
+    The op is issued by the thread that executes it and emits no completion:
+    a load (global to shared) names the mbarrier that completes it
+    (`barrier(%group[%i])`, an `nvgpu` mbarrier group) and completes
+    `element count x element bytes` transaction bytes, out-of-bounds elements
+    included. Stores take no barrier; they complete through
+    `tile.bulk_commit_group` / `tile.bulk_wait_group`.
+
+    The global region of a load may extend past the tensor on any side; those
+    elements are filled per `oob` (`"zero"` by default, `"nan"` for
+    f16/bf16/f32/f64). The global region of a store must lie inside the
+    tensor. `multicast(%mask)` (loads only) delivers the data to the CTAs of
+    the cluster named in the 16-bit mask. `reduce` (stores only) combines the
+    data with global memory (`add`, `min`, `max`, `inc`, `dec`, `and`, `or`,
+    `xor`, with the element types the hardware supports). `cache_hint` is one
+    of `evict_first`, `evict_last`, `evict_normal`. `dispatch` restricts the
+    lowering to the named variant (checked when the dispatch runs).
+
+    ```mlir
+    tile.copy_async %smem[0, 0] [8, 256], %A[0, 0] [8, 256]
+        barrier(%bar[%c0]) {dispatch = "tma"}
+        : memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>,
+                 #gpu.address_space<workgroup>>,
+          memref<8x256xf16>,
+          !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$dst,
+    Variadic<Index>:$dst_offsets,
+    DenseI64ArrayAttr:$static_dst_offsets,
+    DenseI64ArrayAttr:$dst_sizes,
+    AnyMemRef:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$static_src_offsets,
+    DenseI64ArrayAttr:$src_sizes,
+    Optional<NVGPU_MBarrierGroup>:$barrier,
+    Optional<Index>:$barrier_index,
+    Optional<I16>:$multicast_mask,
+    OptionalAttr<StrAttr>:$dispatch,
+    OptionalAttr<StrAttr>:$cache_hint,
+    OptionalAttr<StrAttr>:$oob,
+    OptionalAttr<StrAttr>:$reduce);
+  let assemblyFormat = [{
+    $dst `` custom<DynamicIndexList>($dst_offsets, $static_dst_offsets)
+    $dst_sizes `,`
+    $src `` custom<DynamicIndexList>($src_offsets, $static_src_offsets)
+    $src_sizes
+    (`barrier` `(` $barrier^ `[` $barrier_index `]` `)`)?
+    (`multicast` `(` $multicast_mask^ `)`)?
+    attr-dict `:` type($dst) `,` type($src) (`,` type($barrier)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True for global -> shared copies (false for shared -> global). Only
+    /// meaningful on a verified op.
+    bool isLoad();
+    ::mlir::TypedValue<::mlir::MemRefType> getGlobal() {
+      return ::llvm::cast<::mlir::TypedValue<::mlir::MemRefType>>(
+          isLoad() ? getSrc() : getDst());
+    }
+    ::mlir::TypedValue<::mlir::MemRefType> getShared() {
+      return ::llvm::cast<::mlir::TypedValue<::mlir::MemRefType>>(
+          isLoad() ? getDst() : getSrc());
+    }
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedDstOffsets();
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
+    /// Transaction bytes the copy completes (element count x element bytes).
+    int64_t getTransactionBytes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// tile.copy
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "Synchronous collective copy of a region";
+  let description = [{
+    Copies `%src[offsets] [sizes]` into `%dst[offsets] [sizes]`; all threads
+    of `scope` (`"thread"`, `"warp"`, `"warpgroup"` or `"cta"`, the default)
+    take part and the copy is complete when they all return. Any combination
+    of global and shared memory; swizzled `#tile.layout` buffers are
+    addressed through their swizzle. The regions follow the same rules as
+    `tile.copy_async` (equal element types and counts, row-major
+    correspondence, shared regions inside their buffer; a global region being
+    written must lie inside the tensor and one being read may not leave it).
+
+    ```mlir
+    tile.copy %B[0, 0] [8, 256], %smem[0, 0] [8, 256] {scope = "cta"}
+        : memref<8x256xf16>, memref<8x256xf16, #L, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$dst,
+    Variadic<Index>:$dst_offsets,
+    DenseI64ArrayAttr:$static_dst_offsets,
+    DenseI64ArrayAttr:$dst_sizes,
+    AnyMemRef:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$static_src_offsets,
+    DenseI64ArrayAttr:$src_sizes,
+    OptionalAttr<StrAttr>:$scope);
+  let assemblyFormat = [{
+    $dst `` custom<DynamicIndexList>($dst_offsets, $static_dst_offsets)
+    $dst_sizes `,`
+    $src `` custom<DynamicIndexList>($src_offsets, $static_src_offsets)
+    $src_sizes
+    attr-dict `:` type($dst) `,` type($src)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::StringRef getScopeName() {
+      return getScope() ? *getScope() : ::llvm::StringRef("cta");
+    }
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedDstOffsets();
+    ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory arena and views
+//===----------------------------------------------------------------------===//
+
+def Tile_ArenaViewOp : Tile_Op<"arena_view", [Pure]> {
+  let summary = "Typed view of the kernel's dynamic shared memory";
+  let description = [{
+    Carves a typed buffer out of the kernel's dynamic shared memory (the
+    arena), starting `offset` bytes after the arena's start. The arena starts
+    on a 1024-byte boundary, so a view at an offset that is a multiple of the
+    swizzle repeat (256, 512 or 1024 bytes) sees the hardware swizzle exactly
+    as its `#tile.layout` describes. The kernel must be launched with at
+    least `offset + size` bytes of dynamic shared memory.
+
+    ```mlir
+    %smem = tile.arena_view [0] : memref<8x256xf16,
+        #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>,
+        #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "`[` $offset `]` attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes the view spans from its start (its layout's cosize).
+    int64_t getSpanBytes();
+    /// Largest power of two (at most 1024) dividing the view's address.
+    int64_t getBaseAlignment();
+  }];
+}
+
+def Tile_StageOp : Tile_Op<"stage", [Pure]> {
+  let summary = "One stage of a multi-stage shared buffer";
+  let description = [{
+    Selects index `%i` of the outermost dimension of a shared buffer and
+    returns the remaining dimensions as a buffer with the same swizzle. The
+    outermost dimension's shards must be a single shard (or none, for a
+    size-1 dimension), and its stride in bytes a multiple of the swizzle
+    repeat so every stage keeps the swizzle's alignment. This is the view
+    used by pipelines: `memref.subview` rejects non-strided layouts.
+
+    ```mlir
+    %s = tile.stage %buf[%i] : memref<3x128x64xf16, #L3, #gpu.address_space<workgroup>>
+                             -> memref<128x64xf16, #L2, #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$source, Index:$index);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat =
+      "$source `[` $index `]` attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Distance between stages in bytes.
+    int64_t getStageStrideBytes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Bulk-group completion
+//===----------------------------------------------------------------------===//
+
+def Tile_BulkCommitGroupOp : Tile_Op<"bulk_commit_group"> {
+  let summary = "Commits the thread's pending bulk stores into a group";
+  let description = [{
+    Closes the bulk-async group of the stores (`tile.copy_async` from shared
+    to global) issued by this thread since the last commit
+    (`cp.async.bulk.commit_group`).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BulkWaitGroupOp : Tile_Op<"bulk_wait_group"> {
+  let summary = "Waits until at most N bulk groups are pending";
+  let description = [{
+    Waits until at most `group` of the thread's committed bulk-async groups
+    are pending (`cp.async.bulk.wait_group`). With `read`, waits only until
+    their shared-memory sources have been read, so the buffer can be reused.
+
+    ```mlir
+    tile.bulk_wait_group 0 {read}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$group,
+                       UnitAttr:$read);
+  let assemblyFormat = "$group attr-dict";
+}
+
+#endif // TILE_OPS_TD

@@ -1,0 +1,41 @@
+//===- TileTypeUtils.h - Memref queries shared by the dialect ---*- C++ -*-===//
+//
+// Classification of memref memory spaces and conversion of memref layouts
+// (identity, strided, #tile.layout) into the pure C++ layout library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT_TILE_IR_TILETYPEUTILS_H
+#define TILE_DIALECT_TILE_IR_TILETYPEUTILS_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "tile/Layout/Layout.h"
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+enum class MemorySpaceKind { Global, Shared, Other };
+
+/// Global = no memory space, `#gpu.address_space<global>` or 1; shared =
+/// `#gpu.address_space<workgroup>` or 3; anything else is Other.
+MemorySpaceKind getMemorySpaceKind(MemRefType type);
+const char *toString(MemorySpaceKind kind);
+
+/// Bytes of one element (sub-byte and non-scalar element types: nullopt).
+std::optional<int64_t> getElementBytes(MemRefType type);
+
+/// The layout of `type` as a pure C++ layout: `#tile.layout` directly, or one
+/// shard per dimension for identity and strided layouts (with their element
+/// offset). Fails (with a message) for dynamic strides/offsets, dynamic
+/// shapes of tile layouts, and other affine maps.
+std::optional<::tile::Layout> getShardLayout(MemRefType type,
+                                             std::string *error = nullptr);
+
+/// The layout of `type` grouped onto its shape.
+std::optional<::tile::GroupedLayout>
+getGroupedLayout(MemRefType type, std::string *error = nullptr);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_TILETYPEUTILS_H

@@ -1,0 +1,427 @@
+//===- TileOps.cpp - tile dialect operations ------------------------------===//
+//
+// Verifiers name the rule a copy breaks and the values involved; the rule ids
+// match the planner's decline reasons where the same rule applies.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/ElementRules.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+static std::string shapeStr(ArrayRef<int64_t> values) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "[";
+  llvm::interleaveComma(values, os, [&](int64_t v) {
+    if (ShapedType::isDynamic(v))
+      os << "?";
+    else
+      os << v;
+  });
+  os << "]";
+  return s;
+}
+
+static int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+namespace {
+/// One side of a copy: a buffer and a region of it.
+struct RegionRef {
+  StringRef name; // "destination" or "source"
+  MemRefType type;
+  ArrayRef<int64_t> staticOffsets;
+  ArrayRef<int64_t> sizes;
+};
+} // namespace
+
+/// Rank and size checks common to every region.
+static LogicalResult verifyRegionShape(Operation *op, const RegionRef &r) {
+  int64_t rank = r.type.getRank();
+  if (static_cast<int64_t>(r.staticOffsets.size()) != rank)
+    return op->emitOpError()
+           << r.name << " region has " << r.staticOffsets.size()
+           << " offsets but the buffer has rank " << rank;
+  if (static_cast<int64_t>(r.sizes.size()) != rank)
+    return op->emitOpError() << r.name << " region has " << r.sizes.size()
+                             << " sizes but the buffer has rank " << rank;
+  for (auto [i, size] : llvm::enumerate(r.sizes))
+    if (size <= 0)
+      return op->emitOpError() << r.name << " region size " << size
+                               << " in dimension " << i << " is not positive";
+  return success();
+}
+
+/// Checks that the region lies inside its buffer (static offsets exactly;
+/// dynamic offsets only by size). `rule` names the violated rule.
+static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
+                                        StringRef rule, StringRef what) {
+  ArrayRef<int64_t> shape = r.type.getShape();
+  for (int64_t i = 0, e = r.type.getRank(); i < e; ++i) {
+    if (ShapedType::isDynamic(shape[i]))
+      continue;
+    int64_t offset = r.staticOffsets[i];
+    bool dynamicOffset = ShapedType::isDynamic(offset);
+    int64_t begin = dynamicOffset ? 0 : offset;
+    if (begin < 0 || begin + r.sizes[i] > shape[i])
+      return op->emitOpError()
+             << rule << ": " << what << " region [" << (dynamicOffset ? "?" : std::to_string(begin))
+             << ", +" << r.sizes[i] << ") leaves dimension " << i
+             << " of size " << shape[i] << " (buffer "
+             << shapeStr(shape) << ")";
+  }
+  return success();
+}
+
+/// Layout checks for a shared buffer: static shape, a known layout, no
+/// overlapping addresses, a swizzle the element size allows.
+static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
+                                        StringRef what) {
+  if (!type.hasStaticShape())
+    return op->emitOpError() << what << " shared buffer " << type
+                             << " must have a static shape";
+  std::string error;
+  std::optional<::tile::Layout> layout = getShardLayout(type, &error);
+  if (!layout)
+    return op->emitOpError() << what << " shared buffer: " << error;
+  if (layout->hasOverlap())
+    return op->emitOpError()
+           << "overlap: shared buffer layout " << type.getLayout()
+           << " maps several elements to the same address";
+  std::optional<int64_t> bytes = getElementBytes(type);
+  if (!bytes)
+    return op->emitOpError() << what << " element type "
+                             << type.getElementType()
+                             << " is not a whole number of bytes";
+  if (std::optional<std::string> swizzleError = layout->verifySwizzle(*bytes))
+    return op->emitOpError() << "swizzle: " << *swizzleError;
+  return success();
+}
+
+static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
+                                        StringRef what) {
+  if (isa<LayoutAttr>(type.getLayout()))
+    return success();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return op->emitOpError() << what << " global buffer " << type
+                             << " must have a strided or #tile.layout layout";
+  if (!getElementBytes(type))
+    return op->emitOpError() << what << " element type "
+                             << type.getElementType()
+                             << " is not a whole number of bytes";
+  return success();
+}
+
+/// Checks shared by tile.copy_async and tile.copy: element types, region
+/// ranks and element counts.
+static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
+                                      const RegionRef &src) {
+  if (dst.type.getElementType() != src.type.getElementType())
+    return op->emitOpError()
+           << "element type mismatch: destination has "
+           << dst.type.getElementType() << ", source has "
+           << src.type.getElementType();
+  if (failed(verifyRegionShape(op, dst)) || failed(verifyRegionShape(op, src)))
+    return failure();
+  int64_t dstCount = product(dst.sizes), srcCount = product(src.sizes);
+  if (dstCount != srcCount)
+    return op->emitOpError()
+           << "count-mismatch: destination region " << shapeStr(dst.sizes)
+           << " has " << dstCount << " elements, source region "
+           << shapeStr(src.sizes) << " has " << srcCount;
+  return success();
+}
+
+static SmallVector<OpFoldResult> mixedOffsets(MLIRContext *ctx,
+                                              ArrayRef<int64_t> statics,
+                                              ValueRange dynamics) {
+  return getMixedValues(statics, dynamics, ctx);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyAsyncOp
+//===----------------------------------------------------------------------===//
+
+bool CopyAsyncOp::isLoad() {
+  return getMemorySpaceKind(getDst().getType()) == MemorySpaceKind::Shared;
+}
+
+SmallVector<OpFoldResult> CopyAsyncOp::getMixedDstOffsets() {
+  return mixedOffsets(getContext(), getStaticDstOffsets(), getDstOffsets());
+}
+SmallVector<OpFoldResult> CopyAsyncOp::getMixedSrcOffsets() {
+  return mixedOffsets(getContext(), getStaticSrcOffsets(), getSrcOffsets());
+}
+
+int64_t CopyAsyncOp::getTransactionBytes() {
+  return product(getDstSizes()) *
+         getElementBytes(getDst().getType()).value_or(0);
+}
+
+static bool isKnownCacheHint(StringRef hint) {
+  return hint == "evict_first" || hint == "evict_last" ||
+         hint == "evict_normal";
+}
+
+LogicalResult CopyAsyncOp::verify() {
+  MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
+  MemorySpaceKind dstSpace = getMemorySpaceKind(dstType);
+  MemorySpaceKind srcSpace = getMemorySpaceKind(srcType);
+  for (auto [name, type, space] :
+       {std::tuple<StringRef, MemRefType, MemorySpaceKind>{"destination",
+                                                           dstType, dstSpace},
+        {"source", srcType, srcSpace}})
+    if (space == MemorySpaceKind::Other)
+      return emitOpError() << "direction: " << name << " memory space "
+                           << type.getMemorySpace()
+                           << " is neither global nor shared "
+                              "(#gpu.address_space<workgroup>)";
+  if (dstSpace == srcSpace)
+    return emitOpError() << "direction: both buffers are in "
+                         << toString(dstSpace)
+                         << " memory; tile.copy_async copies between global "
+                            "and shared memory";
+
+  RegionRef dst{"destination", dstType, getStaticDstOffsets(), getDstSizes()};
+  RegionRef src{"source", srcType, getStaticSrcOffsets(), getSrcSizes()};
+  if (failed(verifyRegionPair(*this, dst, src)))
+    return failure();
+
+  bool load = dstSpace == MemorySpaceKind::Shared;
+  const RegionRef &shared = load ? dst : src;
+  const RegionRef &global = load ? src : dst;
+  if (failed(verifySharedBuffer(*this, shared.type, shared.name)) ||
+      failed(verifyGlobalBuffer(*this, global.type, global.name)))
+    return failure();
+  if (failed(verifyRegionInside(*this, shared, "smem-bounds", "shared")))
+    return failure();
+  if (!load && failed(verifyRegionInside(*this, global, "store-bounds",
+                                         "store's global")))
+    return failure();
+
+  // Completion: loads complete on an mbarrier, stores through bulk groups.
+  if (load && !getBarrier())
+    return emitOpError() << "barrier: a load (global to shared) requires "
+                            "barrier(%group[%i]) to complete on";
+  if (!load && getBarrier())
+    return emitOpError() << "barrier: a store (shared to global) takes no "
+                            "barrier; it completes through "
+                            "tile.bulk_commit_group / tile.bulk_wait_group";
+  if (!load && getMulticastMask())
+    return emitOpError() << "multicast: only loads can multicast to the "
+                            "cluster; this copy is a store";
+
+  std::optional<::tile::tma::ElementType> element =
+      getTmaElementType(dstType.getElementType());
+  if (std::optional<StringRef> oob = getOob()) {
+    if (*oob != "zero" && *oob != "nan")
+      return emitOpError() << "oob-mode: unknown out-of-bounds fill '" << *oob
+                           << "'; expected \"zero\" or \"nan\"";
+    if (!load)
+      return emitOpError() << "oob-mode: out-of-bounds fill applies to "
+                              "loads only; stores must stay inside the tensor";
+    if (*oob == "nan" &&
+        (!element || !::tile::tma::nanFillSupports(*element)))
+      return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
+                              "or f64 elements, not "
+                           << dstType.getElementType();
+  }
+  if (std::optional<StringRef> reduce = getReduce()) {
+    std::optional<::tile::tma::ReduceKind> kind =
+        ::tile::tma::parseReduceKind(reduce->str());
+    if (!kind)
+      return emitOpError() << "reduce: unknown reduction '" << *reduce
+                           << "'; expected add, min, max, inc, dec, and, or "
+                              "or xor";
+    if (load)
+      return emitOpError() << "reduce: reductions apply to stores (shared to "
+                              "global) only; this copy is a load";
+    if (!element || !::tile::tma::reduceSupports(*kind, *element))
+      return emitOpError() << "reduce-type: reduction '" << *reduce
+                           << "' does not support element type "
+                           << dstType.getElementType() << " (supported: "
+                           << ::tile::tma::reduceTypesDescription(*kind)
+                           << ")";
+  }
+  if (std::optional<StringRef> hint = getCacheHint())
+    if (!isKnownCacheHint(*hint))
+      return emitOpError() << "cache-hint: unknown cache policy '" << *hint
+                           << "'; expected evict_first, evict_last or "
+                              "evict_normal";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CopyOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<OpFoldResult> CopyOp::getMixedDstOffsets() {
+  return mixedOffsets(getContext(), getStaticDstOffsets(), getDstOffsets());
+}
+SmallVector<OpFoldResult> CopyOp::getMixedSrcOffsets() {
+  return mixedOffsets(getContext(), getStaticSrcOffsets(), getSrcOffsets());
+}
+
+LogicalResult CopyOp::verify() {
+  StringRef scope = getScopeName();
+  if (scope != "thread" && scope != "warp" && scope != "warpgroup" &&
+      scope != "cta")
+    return emitOpError() << "scope: unknown scope '" << scope
+                         << "'; expected thread, warp, warpgroup or cta";
+  RegionRef dst{"destination", getDst().getType(), getStaticDstOffsets(),
+                getDstSizes()};
+  RegionRef src{"source", getSrc().getType(), getStaticSrcOffsets(),
+                getSrcSizes()};
+  if (failed(verifyRegionPair(*this, dst, src)))
+    return failure();
+  for (const RegionRef *r : {&dst, &src}) {
+    MemorySpaceKind space = getMemorySpaceKind(r->type);
+    if (space == MemorySpaceKind::Other)
+      return emitOpError() << "direction: " << r->name << " memory space "
+                           << r->type.getMemorySpace()
+                           << " is neither global nor shared";
+    if (space == MemorySpaceKind::Shared) {
+      if (failed(verifySharedBuffer(*this, r->type, r->name)) ||
+          failed(verifyRegionInside(*this, *r, "smem-bounds", "shared")))
+        return failure();
+    } else {
+      if (failed(verifyGlobalBuffer(*this, r->type, r->name)) ||
+          failed(verifyRegionInside(*this, *r, "global-bounds", "global")))
+        return failure();
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ArenaViewOp
+//===----------------------------------------------------------------------===//
+
+int64_t ArenaViewOp::getSpanBytes() {
+  MemRefType type = getResult().getType();
+  std::optional<::tile::Layout> layout = getShardLayout(type);
+  if (!layout)
+    return 0;
+  return layout->cosize() * getElementBytes(type).value_or(0);
+}
+
+int64_t ArenaViewOp::getBaseAlignment() {
+  int64_t offset = getOffset();
+  if (offset == 0)
+    return 1024;
+  return std::min<int64_t>(1024, offset & -offset);
+}
+
+LogicalResult ArenaViewOp::verify() {
+  MemRefType type = getResult().getType();
+  if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
+    return emitOpError() << "result must be in shared memory "
+                            "(#gpu.address_space<workgroup>), not "
+                         << type.getMemorySpace();
+  if (failed(verifySharedBuffer(*this, type, "result")))
+    return failure();
+  int64_t elementBytes = *getElementBytes(type);
+  int64_t offset = getOffset();
+  if (offset % elementBytes != 0)
+    return emitOpError() << "smem-align: offset " << offset
+                         << " is not a multiple of the element size "
+                         << elementBytes;
+  ::tile::Swizzle swizzle = getShardLayout(type)->swizzle();
+  int64_t repeat = ::tile::swizzleRepeatBytes(swizzle);
+  if (offset % repeat != 0)
+    return emitOpError() << "smem-align: a " << ::tile::toString(swizzle)
+                         << " swizzled view must start on a multiple of "
+                         << repeat << " bytes, not at offset " << offset;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StageOp
+//===----------------------------------------------------------------------===//
+
+/// The single moving shard of the outermost dimension (extent 1 if none).
+static std::optional<::tile::Shard>
+outerStageShard(const ::tile::GroupedLayout &grouped) {
+  ::tile::Shard stage{1, 0};
+  for (const ::tile::Shard &s : grouped.groups.front()) {
+    if (s.extent == 1)
+      continue;
+    if (stage.extent != 1)
+      return std::nullopt;
+    stage = s;
+  }
+  return stage;
+}
+
+int64_t StageOp::getStageStrideBytes() {
+  MemRefType type = getSource().getType();
+  std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(type);
+  if (!grouped || grouped->groups.empty())
+    return 0;
+  std::optional<::tile::Shard> stage = outerStageShard(*grouped);
+  return stage ? stage->stride * getElementBytes(type).value_or(0) : 0;
+}
+
+LogicalResult StageOp::verify() {
+  MemRefType srcType = getSource().getType(), resType = getResult().getType();
+  if (getMemorySpaceKind(srcType) != MemorySpaceKind::Shared ||
+      getMemorySpaceKind(resType) != MemorySpaceKind::Shared)
+    return emitOpError() << "source and result must be shared buffers";
+  if (srcType.getElementType() != resType.getElementType())
+    return emitOpError() << "element type mismatch: source has "
+                         << srcType.getElementType() << ", result has "
+                         << resType.getElementType();
+  if (srcType.getRank() < 1 ||
+      srcType.getShape().drop_front() != resType.getShape())
+    return emitOpError() << "result shape " << shapeStr(resType.getShape())
+                         << " must be the source shape "
+                         << shapeStr(srcType.getShape())
+                         << " without its outermost dimension";
+  if (failed(verifySharedBuffer(*this, srcType, "source")) ||
+      failed(verifySharedBuffer(*this, resType, "result")))
+    return failure();
+  std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(srcType);
+  std::optional<::tile::Shard> stage = outerStageShard(*grouped);
+  if (!stage)
+    return emitOpError() << "the outermost dimension of " << srcType
+                         << " spans several shards; a stage must be one shard";
+  std::vector<::tile::Shard> rest;
+  for (size_t d = 1; d < grouped->groups.size(); ++d)
+    rest.insert(rest.end(), grouped->groups[d].begin(),
+                grouped->groups[d].end());
+  ::tile::Layout expected(rest, grouped->swizzle);
+  std::optional<::tile::Layout> actual = getShardLayout(resType);
+  if (!(expected.canonicalize() == actual->canonicalize()))
+    return emitOpError() << "result layout " << resType.getLayout()
+                         << " must be the source layout without its "
+                            "outermost dimension, i.e. #tile.layout<"
+                         << expected.str() << ">";
+  int64_t strideBytes = stage->stride * *getElementBytes(srcType);
+  int64_t repeat = ::tile::swizzleRepeatBytes(grouped->swizzle);
+  if (stage->extent > 1 && strideBytes % repeat != 0)
+    return emitOpError() << "smem-align: stage stride " << strideBytes
+                         << " B is not a multiple of the "
+                         << ::tile::toString(grouped->swizzle)
+                         << " swizzle repeat " << repeat << " B";
+  return success();
+}

@@ -1,0 +1,91 @@
+//===- TileTypeUtils.cpp - Memref queries shared by the dialect -----------===//
+
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+MemorySpaceKind mlir::tile::getMemorySpaceKind(MemRefType type) {
+  Attribute space = type.getMemorySpace();
+  if (!space)
+    return MemorySpaceKind::Global;
+  if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {
+    switch (gpuSpace.getValue()) {
+    case gpu::AddressSpace::Global:
+      return MemorySpaceKind::Global;
+    case gpu::AddressSpace::Workgroup:
+      return MemorySpaceKind::Shared;
+    default:
+      return MemorySpaceKind::Other;
+    }
+  }
+  if (auto intSpace = dyn_cast<IntegerAttr>(space)) {
+    if (intSpace.getInt() == 0 || intSpace.getInt() == 1)
+      return MemorySpaceKind::Global;
+    if (intSpace.getInt() == 3)
+      return MemorySpaceKind::Shared;
+  }
+  return MemorySpaceKind::Other;
+}
+
+const char *mlir::tile::toString(MemorySpaceKind kind) {
+  switch (kind) {
+  case MemorySpaceKind::Global:
+    return "global";
+  case MemorySpaceKind::Shared:
+    return "shared";
+  case MemorySpaceKind::Other:
+    return "other";
+  }
+  return "other";
+}
+
+std::optional<int64_t> mlir::tile::getElementBytes(MemRefType type) {
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat() || element.isIndex())
+    return std::nullopt;
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits % 8 != 0)
+    return std::nullopt;
+  return bits / 8;
+}
+
+std::optional<::tile::Layout> mlir::tile::getShardLayout(MemRefType type,
+                                                         std::string *error) {
+  auto fail = [&](const std::string &message) -> std::optional<::tile::Layout> {
+    if (error)
+      *error = message;
+    return std::nullopt;
+  };
+  if (auto layout = dyn_cast<LayoutAttr>(type.getLayout())) {
+    if (!type.hasStaticShape())
+      return fail("#tile.layout requires a static shape");
+    return layout.getLayout();
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return fail("layout is neither #tile.layout nor strided");
+  if (llvm::any_of(strides, ShapedType::isDynamic) ||
+      ShapedType::isDynamic(offset))
+    return fail("strided layout has dynamic strides or offset");
+  if (!type.hasStaticShape())
+    return fail("buffer has a dynamic shape");
+  return ::tile::Layout::strided(
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      std::vector<int64_t>(strides.begin(), strides.end()), offset);
+}
+
+std::optional<::tile::GroupedLayout>
+mlir::tile::getGroupedLayout(MemRefType type, std::string *error) {
+  std::optional<::tile::Layout> layout = getShardLayout(type, error);
+  if (!layout)
+    return std::nullopt;
+  return ::tile::groupOnto(
+      *layout,
+      std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
+      error);
+}

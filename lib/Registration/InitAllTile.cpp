@@ -1,0 +1,11 @@
+//===- InitAllTile.cpp - Register the tile dialect and passes -------------===//
+
+#include "tile/InitAllTile.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+
+void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
+  registry.insert<TileDialect>();
+}
+
+void mlir::tile::registerAllTilePasses() {}

@@ -1,0 +1,26 @@
+//===- tile-opt.cpp - The tile dialect's optimizer driver -----------------===//
+//
+// mlir-opt with the tile dialect and its passes added to every upstream
+// dialect, extension and pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "tile/InitAllTile.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::tile::registerAllTilePasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  mlir::tile::registerAllTileDialects(registry);
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "tile-mlir optimizer driver\n", registry));
+}
