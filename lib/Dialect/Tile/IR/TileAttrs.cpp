@@ -12,6 +12,13 @@ using namespace mlir::tile;
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
 
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
 static std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> extents) {
   std::vector<int64_t> strides(extents.size(), 1);
   for (int i = static_cast<int>(extents.size()) - 2; i >= 0; --i)

@@ -13,8 +13,5 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
-  addAttributes<
-#define GET_ATTRDEF_LIST
-#include "tile/Dialect/Tile/IR/TileAttrs.cpp.inc"
-      >();
+  registerAttributes();
 }

@@ -9,7 +9,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
-#include "tile/TMA/ElementRules.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -248,7 +247,7 @@ LogicalResult CopyAsyncOp::verify() {
   }
   if (std::optional<StringRef> reduce = getReduce()) {
     std::optional<::tile::tma::ReduceKind> kind =
-        ::tile::tma::parseReduceKind(reduce->str());
+        parseReduceKind(*reduce);
     if (!kind)
       return emitOpError() << "reduce: unknown reduction '" << *reduce
                            << "'; expected add, min, max, inc, dec, and, or "
@@ -260,7 +259,7 @@ LogicalResult CopyAsyncOp::verify() {
       return emitOpError() << "reduce-type: reduction '" << *reduce
                            << "' does not support element type "
                            << dstType.getElementType() << " (supported: "
-                           << ::tile::tma::reduceTypesDescription(*kind)
+                           << reduceTypesDescription(*kind)
                            << ")";
   }
   if (std::optional<StringRef> hint = getCacheHint())

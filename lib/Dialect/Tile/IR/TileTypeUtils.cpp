@@ -4,6 +4,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -88,4 +89,62 @@ mlir::tile::getGroupedLayout(MemRefType type, std::string *error) {
       *layout,
       std::vector<int64_t>(type.getShape().begin(), type.getShape().end()),
       error);
+}
+
+std::optional<::tile::tma::ElementType> mlir::tile::getTmaElementType(Type type) {
+  using ::tile::tma::ScalarKind;
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    unsigned bits = intType.getWidth();
+    if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+      return std::nullopt;
+    ScalarKind kind = intType.isSigned()     ? ScalarKind::SignedInt
+                      : intType.isUnsigned() ? ScalarKind::UnsignedInt
+                                             : ScalarKind::SignlessInt;
+    return ::tile::tma::ElementType{kind, bits / 8};
+  }
+  if (type.isBF16())
+    return ::tile::tma::ElementType{ScalarKind::BFloat, 2};
+  if (type.isF16() || type.isF32() || type.isF64())
+    return ::tile::tma::ElementType{ScalarKind::Float,
+                                    type.getIntOrFloatBitWidth() / 8};
+  if (auto floatType = dyn_cast<FloatType>(type))
+    if (floatType.getWidth() == 8)
+      return ::tile::tma::ElementType{ScalarKind::Float8, 1};
+  return std::nullopt;
+}
+
+std::optional<::tile::tma::ReduceKind>
+mlir::tile::parseReduceKind(llvm::StringRef name) {
+  using ::tile::tma::ReduceKind;
+  return llvm::StringSwitch<std::optional<ReduceKind>>(name)
+      .Case("add", ReduceKind::Add)
+      .Case("min", ReduceKind::Min)
+      .Case("max", ReduceKind::Max)
+      .Case("inc", ReduceKind::Inc)
+      .Case("dec", ReduceKind::Dec)
+      .Case("and", ReduceKind::And)
+      .Case("or", ReduceKind::Or)
+      .Case("xor", ReduceKind::Xor)
+      .Default(std::nullopt);
+}
+
+const char *mlir::tile::reduceTypesDescription(::tile::tma::ReduceKind kind) {
+  using ::tile::tma::ReduceKind;
+  switch (kind) {
+  case ReduceKind::Add:
+    return "u32, s32, u64, f32, f16, bf16";
+  case ReduceKind::Min:
+  case ReduceKind::Max:
+    return "u32, s32, u64, s64, f16, bf16";
+  case ReduceKind::Inc:
+  case ReduceKind::Dec:
+    return "u32";
+  case ReduceKind::And:
+  case ReduceKind::Or:
+  case ReduceKind::Xor:
+    return "32- and 64-bit integers";
+  case ReduceKind::None:
+    return "any";
+  }
+  return "any";
 }

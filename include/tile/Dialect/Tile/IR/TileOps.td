@@ -166,7 +166,7 @@ def Tile_ArenaViewOp : Tile_Op<"arena_view", [Pure]> {
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$offset);
   let results = (outs AnyStaticShapeMemRef:$result);
-  let assemblyFormat = "`[` $offset `]` attr-dict `:` type($result)";
+  let assemblyFormat = "` ` `[` $offset `]` attr-dict `:` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Bytes the view spans from its start (its layout's cosize).

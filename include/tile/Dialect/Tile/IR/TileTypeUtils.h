@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "tile/Layout/Layout.h"
+#include "tile/TMA/ElementType.h"
 #include <optional>
 #include <string>
 
@@ -35,6 +36,16 @@ std::optional<::tile::Layout> getShardLayout(MemRefType type,
 /// The layout of `type` grouped onto its shape.
 std::optional<::tile::GroupedLayout>
 getGroupedLayout(MemRefType type, std::string *error = nullptr);
+
+/// The planner's view of an MLIR element type (nullopt for types TMA does
+/// not know: index, sub-byte, complex, vectors, f80, ...).
+std::optional<::tile::tma::ElementType> getTmaElementType(Type type);
+
+/// "add", "min", ... (nullopt for unknown names and for "none").
+std::optional<::tile::tma::ReduceKind> parseReduceKind(llvm::StringRef name);
+
+/// The element types a reduction supports, for diagnostics.
+const char *reduceTypesDescription(::tile::tma::ReduceKind kind);
 
 } // namespace mlir::tile
 

@@ -1,0 +1,130 @@
+//===- CopyVariant.h - Dispatch variants for tile copies --------*- C++ -*-===//
+//
+// A variant is one way to lower a copy op (`tile.copy_async` or `tile.copy`).
+// Variants are registered by name with a priority and a list of predicates;
+// the dispatcher tries them by descending priority and takes the first whose
+// predicates all hold. Each predicate returns (ok, reason) so that, when no
+// variant applies, one diagnostic lists every variant with its reason.
+//
+// Embedders add variants from C++:
+//
+//   class MyVariant : public tile::CopyVariant { ... };
+//   tile::CopyVariantRegistry::global().add(std::make_unique<MyVariant>());
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DISPATCH_COPYVARIANT_H
+#define TILE_DISPATCH_COPYVARIANT_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/JSON.h"
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace mlir::tile {
+
+/// The outcome of a predicate: holds, or does not with a reason of the form
+/// "<rule-id>: <values>".
+struct PredicateResult {
+  bool ok = true;
+  std::string reason;
+  static PredicateResult success() { return {}; }
+  static PredicateResult failure(std::string reason) {
+    return {false, std::move(reason)};
+  }
+};
+
+/// Per-op state a variant may compute while matching (e.g. a TMA plan) and
+/// reuse when describing or rewriting the same op.
+class VariantMatch {
+public:
+  virtual ~VariantMatch();
+};
+
+/// A named lowering of copy ops.
+class CopyVariant {
+public:
+  using Predicate = std::function<PredicateResult(Operation *)>;
+
+  CopyVariant(std::string name, int priority)
+      : name(std::move(name)), priority(priority) {}
+  virtual ~CopyVariant();
+
+  StringRef getName() const { return name; }
+  int getPriority() const { return priority; }
+
+  /// True when this variant lowers ops of this kind at all (a `tile.copy`
+  /// variant is not asked about `tile.copy_async` ops).
+  virtual bool handles(Operation *op) const = 0;
+
+  /// Runs the predicates in order; the first failure is the variant's
+  /// reason. On success `match` may hold state for describe/rewrite.
+  virtual PredicateResult check(Operation *op,
+                                std::unique_ptr<VariantMatch> &match) const;
+
+  /// Adds this variant's fields to the op's plan report (the TMA variant adds
+  /// "tensor_map" and "issues").
+  virtual void describe(Operation *op, const VariantMatch *match,
+                        llvm::json::OStream &json) const {}
+
+  /// Replaces `op` with its lowering. Called only after `check` succeeded.
+  virtual LogicalResult rewrite(Operation *op, const VariantMatch *match,
+                                ConversionPatternRewriter &rewriter,
+                                const TypeConverter &typeConverter) const = 0;
+
+protected:
+  void addPredicate(std::string predicateName, Predicate predicate) {
+    predicates.push_back({std::move(predicateName), std::move(predicate)});
+  }
+  struct NamedPredicate {
+    std::string name;
+    Predicate fn;
+  };
+  std::vector<NamedPredicate> predicates;
+
+private:
+  std::string name;
+  int priority;
+};
+
+/// The registry of copy variants (one per process; embedders may add).
+class CopyVariantRegistry {
+public:
+  static CopyVariantRegistry &global();
+
+  /// Adds a variant; a variant with the same name replaces the old one.
+  void add(std::unique_ptr<CopyVariant> variant);
+  const CopyVariant *lookup(StringRef name) const;
+  /// Variants by descending priority (ties by name).
+  std::vector<const CopyVariant *> byPriority() const;
+  std::vector<std::string> names() const;
+
+private:
+  std::vector<std::unique_ptr<CopyVariant>> variants;
+};
+
+/// Registers the built-in variants (`tma`, `simt`, `collective`) once.
+void registerBuiltinCopyVariants();
+
+/// The result of dispatching one op.
+struct DispatchResult {
+  const CopyVariant *selected = nullptr;
+  std::unique_ptr<VariantMatch> match;
+  /// Variants tried before the selected one (all of them when none applies).
+  std::vector<std::pair<std::string, std::string>> declined;
+};
+
+/// Dispatches `op`: honours its `dispatch` attribute, tries the variants by
+/// priority. Fails (with a diagnostic at the op) only for an unknown
+/// `dispatch` name; an op no variant can lower yields `selected == nullptr`.
+FailureOr<DispatchResult> dispatchCopy(Operation *op);
+
+/// Emits the "no variant can lower this copy" diagnostic with every reason.
+InFlightDiagnostic emitNoVariantError(Operation *op,
+                                      const DispatchResult &result);
+
+} // namespace mlir::tile
+
+#endif // TILE_DISPATCH_COPYVARIANT_H

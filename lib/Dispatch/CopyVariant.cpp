@@ -1,0 +1,114 @@
+//===- CopyVariant.cpp - Dispatch variants for tile copies ----------------===//
+
+#include "tile/Dispatch/CopyVariant.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+VariantMatch::~VariantMatch() = default;
+CopyVariant::~CopyVariant() = default;
+
+PredicateResult CopyVariant::check(Operation *op,
+                                   std::unique_ptr<VariantMatch> &) const {
+  for (const NamedPredicate &predicate : predicates) {
+    PredicateResult result = predicate.fn(op);
+    if (!result.ok)
+      return result;
+  }
+  return PredicateResult::success();
+}
+
+CopyVariantRegistry &CopyVariantRegistry::global() {
+  static CopyVariantRegistry registry;
+  return registry;
+}
+
+void CopyVariantRegistry::add(std::unique_ptr<CopyVariant> variant) {
+  for (std::unique_ptr<CopyVariant> &existing : variants) {
+    if (existing->getName() == variant->getName()) {
+      existing = std::move(variant);
+      return;
+    }
+  }
+  variants.push_back(std::move(variant));
+}
+
+const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
+  for (const std::unique_ptr<CopyVariant> &v : variants)
+    if (v->getName() == name)
+      return v.get();
+  return nullptr;
+}
+
+std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {
+  std::vector<const CopyVariant *> result;
+  for (const std::unique_ptr<CopyVariant> &v : variants)
+    result.push_back(v.get());
+  std::stable_sort(result.begin(), result.end(),
+                   [](const CopyVariant *a, const CopyVariant *b) {
+                     if (a->getPriority() != b->getPriority())
+                       return a->getPriority() > b->getPriority();
+                     return a->getName() < b->getName();
+                   });
+  return result;
+}
+
+std::vector<std::string> CopyVariantRegistry::names() const {
+  std::vector<std::string> result;
+  for (const CopyVariant *v : byPriority())
+    result.push_back(v->getName().str());
+  return result;
+}
+
+FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
+  registerBuiltinCopyVariants();
+  const CopyVariantRegistry &registry = CopyVariantRegistry::global();
+  std::vector<const CopyVariant *> candidates;
+  if (auto requested = op->getAttrOfType<StringAttr>("dispatch")) {
+    const CopyVariant *variant = registry.lookup(requested.getValue());
+    if (!variant || !variant->handles(op)) {
+      InFlightDiagnostic diag = op->emitError()
+                                << "dispatch: unknown variant '"
+                                << requested.getValue() << "' for "
+                                << op->getName() << "; registered variants: ";
+      bool first = true;
+      for (const CopyVariant *v : registry.byPriority()) {
+        if (!v->handles(op))
+          continue;
+        diag << (first ? "" : ", ") << v->getName();
+        first = false;
+      }
+      return failure();
+    }
+    candidates.push_back(variant);
+  } else {
+    for (const CopyVariant *v : registry.byPriority())
+      if (v->handles(op))
+        candidates.push_back(v);
+  }
+
+  DispatchResult result;
+  for (const CopyVariant *variant : candidates) {
+    std::unique_ptr<VariantMatch> match;
+    PredicateResult outcome = variant->check(op, match);
+    if (outcome.ok) {
+      result.selected = variant;
+      result.match = std::move(match);
+      return result;
+    }
+    result.declined.emplace_back(variant->getName().str(), outcome.reason);
+  }
+  return result;
+}
+
+InFlightDiagnostic mlir::tile::emitNoVariantError(Operation *op,
+                                                  const DispatchResult &result) {
+  InFlightDiagnostic diag = op->emitError()
+                            << "no dispatch variant can lower this copy:";
+  for (const auto &[name, reason] : result.declined)
+    diag << "\n  " << name << ": " << reason;
+  return diag;
+}

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Runs every CPU test suite (lit, GoogleTest, pytest) and prints one summary.
+
+The last line is `N passed, N failed, N skipped` over all suites together; the
+exit status is non-zero when anything failed or a suite could not run.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+def run(cmd, env=None):
+    print("$ " + " ".join(cmd), flush=True)
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=env)
+    return proc.returncode, proc.stdout
+
+
+def count(pattern, text):
+    m = re.search(pattern, text, re.MULTILINE)
+    return int(m.group(1)) if m else 0
+
+
+def lit_suite(build):
+    rc, out = run([os.path.join(LLVM_BIN, "lit"), "-sv",
+                   os.path.join(build, "test")])
+    passed = count(r"^\s*Passed\s*:\s*(\d+)", out) + \
+        count(r"^\s*Expectedly Failed\s*:\s*(\d+)", out)
+    failed = sum(count(r"^\s*%s\s*:\s*(\d+)" % k, out) for k in
+                 ("Failed", "Unresolved", "Unexpectedly Passed", "Timed Out"))
+    skipped = count(r"^\s*Unsupported\s*:\s*(\d+)", out)
+    if rc != 0 and failed == 0:
+        failed = 1
+    tail = out if failed else "\n".join(out.splitlines()[-6:])
+    print(tail)
+    return passed, failed, skipped
+
+
+def gtest_suite(build):
+    passed = failed = skipped = 0
+    binaries = sorted(p for p in glob.glob(os.path.join(build, "unittests", "**", "*"),
+                                           recursive=True)
+                      if os.path.isfile(p) and os.access(p, os.X_OK)
+                      and not p.endswith((".so", ".a", ".o")) and "CMakeFiles" not in p)
+    for binary in binaries:
+        rc, out = run([binary, "--gtest_brief=1"])
+        p = count(r"\[  PASSED  \] (\d+) test", out)
+        f = count(r"\[  FAILED  \] (\d+) test", out)
+        s = count(r"\[  SKIPPED \] (\d+) test", out)
+        if rc != 0 and f == 0:
+            f = 1
+        print("%s: %d passed, %d failed, %d skipped" % (os.path.basename(binary), p, f, s))
+        if f:
+            print(out)
+        passed, failed, skipped = passed + p, failed + f, skipped + s
+    return passed, failed, skipped
+
+
+def pytest_suite(build, src):
+    tests = os.path.join(src, "python", "tests")
+    if not os.path.isdir(tests):
+        return 0, 0, 0
+    env = dict(os.environ)
+    env["TILE_BUILD_DIR"] = os.path.abspath(build)
+    env["PYTHONPATH"] = os.path.join(os.path.abspath(build), "python") + \
+        os.pathsep + env.get("PYTHONPATH", "")
+    rc, out = run([sys.executable, "-m", "pytest", "-q", tests], env=env)
+    print("\n".join(out.splitlines()[-15:]))
+    p = count(r"(\d+) passed", out)
+    f = count(r"(\d+) failed", out) + count(r"(\d+) error", out)
+    s = count(r"(\d+) skipped", out)
+    if rc not in (0, 5) and f == 0:
+        f = 1
+    return p, f, s
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", default="build")
+    args = parser.parse_args()
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    totals = [0, 0, 0]
+    for name, suite in (("lit", lambda: lit_suite(args.build)),
+                        ("unit", lambda: gtest_suite(args.build)),
+                        ("python", lambda: pytest_suite(args.build, src))):
+        print("==== %s tests" % name, flush=True)
+        result = suite()
+        print("---- %s: %d passed, %d failed, %d skipped" % ((name,) + tuple(result)))
+        totals = [a + b for a, b in zip(totals, result)]
+    print("%d passed, %d failed, %d skipped" % tuple(totals))
+    return 1 if totals[1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
