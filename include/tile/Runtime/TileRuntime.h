@@ -1,0 +1,276 @@
+/*===- TileRuntime.h - tile-mlir host runtime C ABI ------------*- C -*-===*\
+|*                                                                          *|
+|* Host runtime for code produced by tile-mlir: Hopper tensor-map encoding  *|
+|* (validated, cached, patched for a driver defect), module load and kernel *|
+|* launch, and the mgpu* entry points that MLIR 22's gpu-to-llvm lowering   *|
+|* calls.                                                                   *|
+|*                                                                          *|
+|* The CUDA driver (libcuda.so.1) is loaded with dlopen on first use;       *|
+|* nothing links it at build time. No entry point aborts or throws: each    *|
+|* failure returns a status (or NULL) and records a thread-local message,   *|
+|* read with tileRuntimeLastError(). See docs/runtime.md.                   *|
+|*                                                                          *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TILE_RUNTIME_TILERUNTIME_H
+#define TILE_RUNTIME_TILERUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define TILE_RUNTIME_API
+#else
+#define TILE_RUNTIME_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===
+ * Status and errors
+ *===----------------------------------------------------------------------===*/
+
+/* Status codes returned by the int32_t entry points. */
+enum {
+  TILE_SUCCESS = 0,
+  /* An argument broke a documented rule; the message names field and value. */
+  TILE_ERROR_INVALID_VALUE = 1,
+  /* libcuda.so.1 is missing, lacks a required symbol, or cuInit failed. */
+  TILE_ERROR_NO_DRIVER = 2,
+  /* A driver call failed; the message carries the CUresult name and number. */
+  TILE_ERROR_DRIVER = 3,
+  /* Host or device allocation failed. */
+  TILE_ERROR_OUT_OF_MEMORY = 4
+};
+
+/* Message of the latest failure on this thread, "" when none. The pointer is
+ * valid until the next runtime call on this thread. Successful calls leave the
+ * message unchanged. */
+TILE_RUNTIME_API const char *tileRuntimeLastError(void);
+
+/* Copies the latest message into buf (always NUL-terminated when size > 0) and
+ * returns the message's full length. */
+TILE_RUNTIME_API int32_t tileRuntimeGetLastError(char *buf, size_t size);
+
+/* Clears this thread's message and sticky status. */
+TILE_RUNTIME_API void tileRuntimeClearError(void);
+
+/* Sticky status: the first failure on this thread since it was last consumed
+ * or cleared (TILE_SUCCESS when none). This is how callers of the void mgpu*
+ * functions learn that something failed. */
+TILE_RUNTIME_API int32_t tileRuntimeGetStatus(void);
+
+/* Returns the sticky status and resets it to TILE_SUCCESS. */
+TILE_RUNTIME_API int32_t tileRuntimeConsumeStatus(void);
+
+/* "TILE_SUCCESS", "TILE_ERROR_INVALID_VALUE", ...; "TILE_ERROR_UNKNOWN" for
+ * other values. */
+TILE_RUNTIME_API const char *tileRuntimeStatusName(int32_t status);
+
+/*===----------------------------------------------------------------------===
+ * Driver
+ *===----------------------------------------------------------------------===*/
+
+/* Loads libcuda.so.1 and runs cuInit once (thread-safe); later calls return
+ * the recorded outcome. TILE_ERROR_NO_DRIVER when the library is missing or
+ * incomplete or cuInit fails (a stub library counts as missing). */
+TILE_RUNTIME_API int32_t tileRuntimeInit(void);
+
+/* 1 when tileRuntimeInit() succeeds, else 0. Does not touch the error state. */
+TILE_RUNTIME_API int32_t tileRuntimeDriverAvailable(void);
+
+/* cuDriverGetVersion (e.g. 13000 for CUDA 13.0), or the testing override. */
+TILE_RUNTIME_API int32_t tileRuntimeDriverVersion(int32_t *version);
+
+/*===----------------------------------------------------------------------===
+ * Tensor maps (cuTensorMapEncodeTiled)
+ *===----------------------------------------------------------------------===*/
+
+/* Size and required alignment of an encoded tensor map (CUtensorMap). */
+#define TILE_TENSOR_MAP_BYTES 128
+#define TILE_TENSOR_MAP_ALIGNMENT 64
+
+/* Bytes per element of a CUtensorMapDataType value 0..12; 0 for anything
+ * else (the packed sub-byte types 13..15 are not supported). */
+TILE_RUNTIME_API uint32_t tileTensorMapElementBytes(int32_t dataType);
+
+/* Checks every rule the driver applies to cuTensorMapEncodeTiled's arguments
+ * (docs/runtime.md lists them). TILE_SUCCESS or TILE_ERROR_INVALID_VALUE with
+ * a message such as "tileTensorMapValidateTiled: boxDim[0] = 300 exceeds 256".
+ * Arrays are innermost dimension first; globalStridesBytes has rank-1 entries
+ * (dims 1..rank-1) and may be NULL when rank is 1. */
+TILE_RUNTIME_API int32_t tileTensorMapValidateTiled(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
+    int32_t swizzle, int32_t l2Promotion, int32_t oobFill);
+
+/* Validates as above (plus map128 != NULL and 64-byte aligned), encodes with
+ * the driver's cuTensorMapEncodeTiled into the 128 bytes at map128, then
+ * applies the driver-defect patch (tileTensorMapApplyDefectPatch). Enum
+ * arguments take the CUDA values (CUtensorMapDataType, ...Interleave,
+ * ...Swizzle, ...L2promotion, ...FloatOOBfill). */
+TILE_RUNTIME_API int32_t tileTensorMapEncodeTiled(
+    void *map128, int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
+    int32_t swizzle, int32_t l2Promotion, int32_t oobFill);
+
+/* "Tensor bytes" as the driver-defect workaround defines it:
+ * 1 + sum_i (globalDim[i] - 1) * stride_i, where stride_0 is the element size
+ * and stride_i (i >= 1) is globalStridesBytes[i-1]. Saturates at UINT64_MAX;
+ * returns 0 for an unsupported dataType, a rank outside 1..5, a NULL array
+ * or a zero dimension. */
+TILE_RUNTIME_API uint64_t tileTensorMapTensorBytes(
+    int32_t dataType, int32_t rank, const uint64_t *globalDim,
+    const uint64_t *globalStridesBytes);
+
+/* 1 when the defect patch applies: driverVersion <= 13010 and
+ * tensorBytes < 128 KiB; else 0. */
+TILE_RUNTIME_API int32_t tileTensorMapDefectPatchApplies(int32_t driverVersion,
+                                                         uint64_t tensorBytes);
+
+/* When tileTensorMapDefectPatchApplies(driverVersion, tensorBytes), clears bit
+ * 21 of 64-bit word 1 of the map (bit 85; byte 10, bit 5); otherwise, and for
+ * a NULL map, does nothing. No other byte changes; any alignment is fine. */
+TILE_RUNTIME_API void tileTensorMapApplyDefectPatch(void *map128,
+                                                    int32_t driverVersion,
+                                                    uint64_t tensorBytes);
+
+/* Returns a cached encoded map for these arguments, encoding it on the first
+ * request (validation, driver encode and patch as tileTensorMapEncodeTiled).
+ * The pointer is 64-byte aligned and stays valid until
+ * tileTensorMapCacheClear(). Thread-safe; a hit takes a read lock, hashes the
+ * key and allocates nothing. NULL on failure, with the error recorded (failures
+ * are not cached). */
+TILE_RUNTIME_API const void *tileTensorMapGetCached(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
+    int32_t swizzle, int32_t l2Promotion, int32_t oobFill);
+
+/* Frees every cached map: pointers returned earlier become invalid (a kernel
+ * already launched has its own copy of the map, since maps are passed by
+ * value). Must not race with users of those pointers. */
+TILE_RUNTIME_API void tileTensorMapCacheClear(void);
+
+/* Number of cached maps. */
+TILE_RUNTIME_API size_t tileTensorMapCacheSize(void);
+
+/*===----------------------------------------------------------------------===
+ * Modules and launches (status-returning)
+ *===----------------------------------------------------------------------===*/
+
+/* Loads a cubin, fatbin or NUL-terminated PTX image into the current (or the
+ * default device's primary) context. size is informational (may be 0). On
+ * failure *module is NULL and the JIT error log, if any, is in the message. */
+TILE_RUNTIME_API int32_t tileModuleLoad(void **module, const void *image,
+                                        size_t size);
+
+/* Unloads a module from tileModuleLoad or mgpuModuleLoad*. NULL is a no-op. */
+TILE_RUNTIME_API int32_t tileModuleUnload(void *module);
+
+/* Looks up a kernel by its (mangled) name. */
+TILE_RUNTIME_API int32_t tileModuleGetFunction(void **function, void *module,
+                                               const char *name);
+
+/* Launches function on stream (NULL = the legacy default stream). grid and
+ * block are 3 values each, every one >= 1. cluster may be NULL; a cluster of
+ * all 0/1 values means no cluster, otherwise each value must be >= 1 and
+ * divide the grid, and the launch goes through cuLaunchKernelEx with the
+ * cluster-dimension attribute. Above 48 KiB of dynamic shared memory the
+ * function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES is raised
+ * first. params is the usual array of pointers to each argument (a tensor map
+ * argument is a pointer to its 128 bytes). */
+TILE_RUNTIME_API int32_t tileLaunchKernel(void *function, const uint32_t *grid,
+                                          const uint32_t *block,
+                                          const uint32_t *cluster,
+                                          uint32_t smemBytes, void *stream,
+                                          void **params);
+
+/* cuStreamSynchronize; reports asynchronous kernel faults. */
+TILE_RUNTIME_API int32_t tileStreamSynchronize(void *stream);
+
+/*===----------------------------------------------------------------------===
+ * MLIR 22 gpu-to-llvm ABI (upstream libmlir_cuda_runtime's entry points)
+ *
+ * Signatures match the calls that `mlir-opt --gpu-to-llvm` and
+ * `mlir-translate --mlir-to-llvmir` emit. They return nothing (or NULL on
+ * failure), so errors go to the last-error message and the sticky status.
+ * Without a driver they do nothing, return NULL and record
+ * TILE_ERROR_NO_DRIVER; in particular the module-loading global constructor
+ * is harmless.
+ *===----------------------------------------------------------------------===*/
+
+TILE_RUNTIME_API void *mgpuModuleLoad(void *data, size_t gpuBlobSize);
+TILE_RUNTIME_API void *mgpuModuleLoadJIT(void *data, int optLevel);
+TILE_RUNTIME_API void mgpuModuleUnload(void *module);
+TILE_RUNTIME_API void *mgpuModuleGetFunction(void *module, const char *name);
+TILE_RUNTIME_API void mgpuLaunchKernel(void *function, intptr_t gridX,
+                                       intptr_t gridY, intptr_t gridZ,
+                                       intptr_t blockX, intptr_t blockY,
+                                       intptr_t blockZ, int32_t smem,
+                                       void *stream, void **params,
+                                       void **extra, size_t paramsCount);
+/* MLIR 22 passes 14 arguments (no paramsCount); the 15th parameter is kept
+ * for source compatibility with upstream's wrapper and is never read. */
+TILE_RUNTIME_API void
+mgpuLaunchClusterKernel(void *function, intptr_t clusterX, intptr_t clusterY,
+                        intptr_t clusterZ, intptr_t gridX, intptr_t gridY,
+                        intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                        intptr_t blockZ, int32_t smem, void *stream,
+                        void **params, void **extra, size_t paramsCount);
+TILE_RUNTIME_API void *mgpuStreamCreate(void);
+TILE_RUNTIME_API void mgpuStreamDestroy(void *stream);
+TILE_RUNTIME_API void mgpuStreamSynchronize(void *stream);
+TILE_RUNTIME_API void mgpuStreamWaitEvent(void *stream, void *event);
+TILE_RUNTIME_API void *mgpuEventCreate(void);
+TILE_RUNTIME_API void mgpuEventDestroy(void *event);
+TILE_RUNTIME_API void mgpuEventSynchronize(void *event);
+TILE_RUNTIME_API void mgpuEventRecord(void *event, void *stream);
+TILE_RUNTIME_API void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
+                                    bool isHostShared);
+TILE_RUNTIME_API void mgpuMemFree(void *ptr, void *stream);
+TILE_RUNTIME_API void mgpuMemcpy(void *dst, void *src, size_t sizeBytes,
+                                 void *stream);
+TILE_RUNTIME_API void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                                   void *stream);
+TILE_RUNTIME_API void mgpuMemset16(void *dst, unsigned short value,
+                                   size_t count, void *stream);
+/* Device whose primary context is used by threads that have no current
+ * context; also makes that context current on the calling thread. */
+TILE_RUNTIME_API void mgpuSetDefaultDevice(int32_t device);
+
+/*===----------------------------------------------------------------------===
+ * Testing hooks (CPU tests without a driver)
+ *===----------------------------------------------------------------------===*/
+
+/* Same shape as cuTensorMapEncodeTiled; returns a CUresult value. */
+typedef int32_t (*TileTensorMapEncodeHook)(
+    void *map128, int32_t dataType, uint32_t rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
+    int32_t swizzle, int32_t l2Promotion, int32_t oobFill);
+
+/* Replaces the driver's encoder (NULL restores it). With a hook installed the
+ * tensor-map functions need no driver. */
+TILE_RUNTIME_API void
+tileRuntimeSetEncodeHookForTesting(TileTensorMapEncodeHook hook);
+
+/* Overrides the version tileRuntimeDriverVersion reports and the defect patch
+ * uses; a negative value restores the driver's. Without a driver and without
+ * an override, the version is 0 (so the patch rule applies). */
+TILE_RUNTIME_API void tileRuntimeSetDriverVersionForTesting(int32_t version);
+
+/* Loads the driver from path instead of "libcuda.so.1". Only effective before
+ * the first driver use in the process. */
+TILE_RUNTIME_API void tileRuntimeSetDriverLibraryForTesting(const char *path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILE_RUNTIME_TILERUNTIME_H */

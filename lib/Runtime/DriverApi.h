@@ -1,0 +1,91 @@
+//===- DriverApi.h - The CUDA driver, loaded with dlopen --------*- C++ -*-===//
+//
+// libcuda.so.1 is opened on first use and its entry points resolved with
+// dlsym; nothing links libcuda at build time. A missing library, a missing
+// symbol or a failing cuInit (a stub library returns CUDA_ERROR_STUB_LIBRARY)
+// all mean "no driver".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_RUNTIME_DRIVERAPI_H
+#define TILE_LIB_RUNTIME_DRIVERAPI_H
+
+#include "CudaTypes.h"
+
+#include "tile/Runtime/TileRuntime.h"
+
+namespace tile::runtime {
+
+struct DriverApi {
+  cu::Result (*cuInit)(unsigned flags);
+  cu::Result (*cuDriverGetVersion)(int *version);
+  cu::Result (*cuGetErrorName)(cu::Result error, const char **name);
+  cu::Result (*cuDeviceGet)(cu::Device *device, int ordinal);
+  cu::Result (*cuDeviceGetAttribute)(int *value, int attribute,
+                                     cu::Device device);
+  cu::Result (*cuDevicePrimaryCtxRetain)(cu::Context *context,
+                                         cu::Device device);
+  cu::Result (*cuCtxGetCurrent)(cu::Context *context);
+  cu::Result (*cuCtxSetCurrent)(cu::Context context);
+  cu::Result (*cuCtxGetDevice)(cu::Device *device);
+  TileTensorMapEncodeHook cuTensorMapEncodeTiled;
+  cu::Result (*cuModuleLoadDataEx)(cu::Module *module, const void *image,
+                                   unsigned numOptions, int *options,
+                                   void **optionValues);
+  cu::Result (*cuModuleUnload)(cu::Module module);
+  cu::Result (*cuModuleGetFunction)(cu::Function *function, cu::Module module,
+                                    const char *name);
+  cu::Result (*cuFuncSetAttribute)(cu::Function function, int attribute,
+                                   int value);
+  cu::Result (*cuLaunchKernel)(cu::Function function, unsigned gridX,
+                               unsigned gridY, unsigned gridZ, unsigned blockX,
+                               unsigned blockY, unsigned blockZ,
+                               unsigned sharedMemBytes, cu::Stream stream,
+                               void **params, void **extra);
+  cu::Result (*cuLaunchKernelEx)(const cu::LaunchConfig *config,
+                                 cu::Function function, void **params,
+                                 void **extra);
+  cu::Result (*cuStreamCreate)(cu::Stream *stream, unsigned flags);
+  cu::Result (*cuStreamDestroy)(cu::Stream stream);
+  cu::Result (*cuStreamSynchronize)(cu::Stream stream);
+  cu::Result (*cuStreamWaitEvent)(cu::Stream stream, cu::Event event,
+                                  unsigned flags);
+  cu::Result (*cuEventCreate)(cu::Event *event, unsigned flags);
+  cu::Result (*cuEventDestroy)(cu::Event event);
+  cu::Result (*cuEventSynchronize)(cu::Event event);
+  cu::Result (*cuEventRecord)(cu::Event event, cu::Stream stream);
+  cu::Result (*cuMemAlloc)(cu::DevicePtr *ptr, size_t bytes);
+  cu::Result (*cuMemAllocManaged)(cu::DevicePtr *ptr, size_t bytes,
+                                  unsigned flags);
+  cu::Result (*cuMemFree)(cu::DevicePtr ptr);
+  cu::Result (*cuMemcpyAsync)(cu::DevicePtr dst, cu::DevicePtr src,
+                              size_t bytes, cu::Stream stream);
+  cu::Result (*cuMemsetD32Async)(cu::DevicePtr dst, unsigned value,
+                                 size_t count, cu::Stream stream);
+  cu::Result (*cuMemsetD16Async)(cu::DevicePtr dst, unsigned short value,
+                                 size_t count, cu::Stream stream);
+};
+
+/// Loads and initialises the driver once (thread-safe). On failure records
+/// TILE_ERROR_NO_DRIVER as "<where>: no CUDA driver: <reason>" and returns it.
+int32_t getDriver(const char *where, const DriverApi **api);
+
+/// getDriver, then makes a context current on this thread if none is: the
+/// primary context of this thread's default device (mgpuSetDefaultDevice).
+int32_t getDriverWithContext(const char *where, const DriverApi **api);
+
+/// The driver if it has already been loaded successfully, else null; never
+/// triggers loading (used to name error codes).
+const DriverApi *loadedDriver();
+
+/// The encoder: the testing hook when installed, else the driver's (loading
+/// it; failures recorded as in getDriver).
+int32_t getEncoder(const char *where, TileTensorMapEncodeHook *encode);
+
+/// The driver version the defect patch uses: the testing override, else
+/// cuDriverGetVersion, else 0 when no driver is available.
+int32_t effectiveDriverVersion();
+
+} // namespace tile::runtime
+
+#endif // TILE_LIB_RUNTIME_DRIVERAPI_H

@@ -1,0 +1,196 @@
+//===- Launch.cpp - Kernel launch, with large shared memory and clusters --===//
+
+#include "DriverApi.h"
+#include "Error.h"
+
+#include "tile/Runtime/TileRuntime.h"
+
+#include <cinttypes>
+#include <cstdint>
+
+using namespace tile::runtime;
+
+namespace {
+
+// Above this the kernel must opt in to more dynamic shared memory.
+constexpr uint32_t kDefaultDynamicSmemLimit = 48 * 1024;
+constexpr uint64_t kPortableClusterSize = 8;
+
+const char *const kAxis[3] = {"X", "Y", "Z"};
+
+int32_t raiseSmemLimit(const char *where, const DriverApi *api,
+                       cu::Function function, uint32_t smemBytes) {
+  cu::Result result = api->cuFuncSetAttribute(
+      function, cu::kFuncAttributeMaxDynamicSharedSizeBytes,
+      static_cast<int>(smemBytes));
+  if (result == cu::kSuccess)
+    return TILE_SUCCESS;
+  // Name the device's limit: the usual cause of this failure.
+  int limit = -1;
+  cu::Device device = 0;
+  if (api->cuCtxGetDevice(&device) == cu::kSuccess)
+    api->cuDeviceGetAttribute(
+        &limit, cu::kDeviceAttributeMaxSharedMemoryPerBlockOptin, device);
+  return setError(TILE_ERROR_DRIVER,
+                  "%s: cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, %u) "
+                  "failed: %s (%d); device opt-in limit %d bytes",
+                  where, smemBytes, driverErrorName(result), result, limit);
+}
+
+int32_t launch(const char *where, void *function, const uint32_t grid[3],
+               const uint32_t block[3], const uint32_t *cluster,
+               uint32_t smemBytes, void *stream, void **params, void **extra) {
+  if (!function)
+    return setError(TILE_ERROR_INVALID_VALUE, "%s: function is NULL", where);
+  for (int i = 0; i < 3; ++i) {
+    if (grid[i] < 1)
+      return setError(TILE_ERROR_INVALID_VALUE, "%s: grid%s = 0 must be >= 1",
+                      where, kAxis[i]);
+    if (block[i] < 1)
+      return setError(TILE_ERROR_INVALID_VALUE, "%s: block%s = 0 must be >= 1",
+                      where, kAxis[i]);
+  }
+  bool hasCluster =
+      cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1);
+  uint64_t clusterSize = 1;
+  if (hasCluster) {
+    for (int i = 0; i < 3; ++i) {
+      if (cluster[i] < 1)
+        return setError(TILE_ERROR_INVALID_VALUE,
+                        "%s: cluster%s = 0 must be >= 1", where, kAxis[i]);
+      if (grid[i] % cluster[i] != 0)
+        return setError(TILE_ERROR_INVALID_VALUE,
+                        "%s: grid%s = %u is not a multiple of cluster%s = %u",
+                        where, kAxis[i], grid[i], kAxis[i], cluster[i]);
+      clusterSize *= cluster[i];
+    }
+  }
+
+  const DriverApi *api = nullptr;
+  if (int32_t status = getDriverWithContext(where, &api))
+    return status;
+  auto fn = static_cast<cu::Function>(function);
+  if (smemBytes > kDefaultDynamicSmemLimit)
+    if (int32_t status = raiseSmemLimit(where, api, fn, smemBytes))
+      return status;
+
+  cu::Result result;
+  const char *call;
+  if (!hasCluster) {
+    call = "cuLaunchKernel";
+    result = api->cuLaunchKernel(
+        fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smemBytes,
+        static_cast<cu::Stream>(stream), params, extra);
+  } else {
+    if (clusterSize > kPortableClusterSize) {
+      result = api->cuFuncSetAttribute(
+          fn, cu::kFuncAttributeNonPortableClusterSizeAllowed, 1);
+      if (result != cu::kSuccess)
+        return setDriverError(
+            where, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
+            result);
+    }
+    cu::LaunchAttribute attribute = {};
+    attribute.id = cu::kLaunchAttributeClusterDimension;
+    attribute.value.clusterDim.x = cluster[0];
+    attribute.value.clusterDim.y = cluster[1];
+    attribute.value.clusterDim.z = cluster[2];
+    cu::LaunchConfig config = {};
+    config.gridDimX = grid[0];
+    config.gridDimY = grid[1];
+    config.gridDimZ = grid[2];
+    config.blockDimX = block[0];
+    config.blockDimY = block[1];
+    config.blockDimZ = block[2];
+    config.sharedMemBytes = smemBytes;
+    config.hStream = static_cast<cu::Stream>(stream);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    call = "cuLaunchKernelEx";
+    result = api->cuLaunchKernelEx(&config, fn, params, extra);
+  }
+  if (result != cu::kSuccess)
+    return setDriverError(where, call, result);
+  return TILE_SUCCESS;
+}
+
+/// Narrows an MLIR index (intptr_t) to a launch dimension.
+bool narrow(const char *where, const char *name, intptr_t value,
+            uint32_t &out) {
+  if (value < 1 || static_cast<uint64_t>(value) > UINT32_MAX) {
+    setError(TILE_ERROR_INVALID_VALUE,
+             "%s: %s = %" PRIdPTR " is outside 1..4294967295", where, name,
+             value);
+    return false;
+  }
+  out = static_cast<uint32_t>(value);
+  return true;
+}
+
+bool narrowSmem(const char *where, int32_t smem, uint32_t &out) {
+  if (smem < 0) {
+    setError(TILE_ERROR_INVALID_VALUE, "%s: smem = %d is negative", where,
+             smem);
+    return false;
+  }
+  out = static_cast<uint32_t>(smem);
+  return true;
+}
+
+} // namespace
+
+extern "C" {
+
+int32_t tileLaunchKernel(void *function, const uint32_t *grid,
+                         const uint32_t *block, const uint32_t *cluster,
+                         uint32_t smemBytes, void *stream, void **params) {
+  const char *where = "tileLaunchKernel";
+  if (!grid || !block)
+    return setError(TILE_ERROR_INVALID_VALUE, "%s: %s is NULL", where,
+                    grid ? "block" : "grid");
+  return launch(where, function, grid, block, cluster, smemBytes, stream,
+                params, nullptr);
+}
+
+void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, void *stream,
+                      void **params, void **extra, size_t paramsCount) {
+  (void)paramsCount;
+  const char *where = "mgpuLaunchKernel";
+  uint32_t grid[3], block[3], smemBytes;
+  if (narrow(where, "gridX", gridX, grid[0]) &&
+      narrow(where, "gridY", gridY, grid[1]) &&
+      narrow(where, "gridZ", gridZ, grid[2]) &&
+      narrow(where, "blockX", blockX, block[0]) &&
+      narrow(where, "blockY", blockY, block[1]) &&
+      narrow(where, "blockZ", blockZ, block[2]) &&
+      narrowSmem(where, smem, smemBytes))
+    launch(where, function, grid, block, nullptr, smemBytes, stream, params,
+           extra);
+}
+
+void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, void *stream, void **params,
+                             void **extra, size_t paramsCount) {
+  (void)paramsCount; // not passed by MLIR 22: never read it
+  const char *where = "mgpuLaunchClusterKernel";
+  uint32_t cluster[3], grid[3], block[3], smemBytes;
+  if (narrow(where, "clusterX", clusterX, cluster[0]) &&
+      narrow(where, "clusterY", clusterY, cluster[1]) &&
+      narrow(where, "clusterZ", clusterZ, cluster[2]) &&
+      narrow(where, "gridX", gridX, grid[0]) &&
+      narrow(where, "gridY", gridY, grid[1]) &&
+      narrow(where, "gridZ", gridZ, grid[2]) &&
+      narrow(where, "blockX", blockX, block[0]) &&
+      narrow(where, "blockY", blockY, block[1]) &&
+      narrow(where, "blockZ", blockZ, block[2]) &&
+      narrowSmem(where, smem, smemBytes))
+    launch(where, function, grid, block, cluster, smemBytes, stream, params,
+           extra);
+}
+
+} // extern "C"

@@ -1,0 +1,196 @@
+//===- TensorMapCache.cpp - Encoded tensor maps, cached by argument -------===//
+//
+// Compiled host code asks for its maps before every launch, so a hit must be
+// cheap: the key is built on the stack, hashed, and looked up in an
+// open-addressing table under a read lock; nothing is allocated. Entries are
+// separately allocated, 64-byte aligned and never move, so returned pointers
+// stay valid until tileTensorMapCacheClear(). A miss encodes under the write
+// lock, so concurrent first requests for one key encode it once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Error.h"
+#include "TensorMap.h"
+
+#include "tile/Runtime/TileRuntime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <pthread.h>
+
+using namespace tile::runtime;
+
+namespace {
+
+constexpr int32_t kMaxRank = 5;
+constexpr size_t kInitialCapacity = 64;
+
+struct Key {
+  uint64_t address;
+  int32_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
+  uint64_t globalDim[kMaxRank];
+  uint64_t globalStrides[kMaxRank - 1];
+  uint32_t boxDim[kMaxRank];
+  uint32_t elementStrides[kMaxRank];
+};
+static_assert(sizeof(Key) % sizeof(uint64_t) == 0, "Key hashes by words");
+
+struct Entry {
+  alignas(TILE_TENSOR_MAP_ALIGNMENT) unsigned char map[TILE_TENSOR_MAP_BYTES];
+  Key key;
+  uint64_t hash;
+};
+
+pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
+Entry **slots = nullptr; // open addressing, linear probing
+size_t capacity = 0;     // a power of two, or 0
+size_t count = 0;
+
+uint64_t hashKey(const Key &key) {
+  uint64_t words[sizeof(Key) / sizeof(uint64_t)];
+  memcpy(words, &key, sizeof(Key));
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (uint64_t w : words) {
+    h ^= w;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+/// Fills key from the arguments; false when they are too malformed to read
+/// (the encoder then reports why).
+bool makeKey(const TensorMapArgs &a, Key &key) {
+  if (a.rank < 1 || a.rank > kMaxRank || !a.globalDim || !a.boxDim ||
+      !a.elementStrides || (a.rank > 1 && !a.globalStridesBytes))
+    return false;
+  memset(&key, 0, sizeof(Key));
+  key.address = reinterpret_cast<uintptr_t>(a.globalAddress);
+  key.dataType = a.dataType;
+  key.rank = a.rank;
+  key.interleave = a.interleave;
+  key.swizzle = a.swizzle;
+  key.l2Promotion = a.l2Promotion;
+  key.oobFill = a.oobFill;
+  for (int32_t i = 0; i < a.rank; ++i) {
+    key.globalDim[i] = a.globalDim[i];
+    key.boxDim[i] = a.boxDim[i];
+    key.elementStrides[i] = a.elementStrides[i];
+    if (i > 0)
+      key.globalStrides[i - 1] = a.globalStridesBytes[i - 1];
+  }
+  return true;
+}
+
+Entry *find(const Key &key, uint64_t hash) {
+  if (capacity == 0)
+    return nullptr;
+  for (size_t i = hash & (capacity - 1);; i = (i + 1) & (capacity - 1)) {
+    Entry *entry = slots[i];
+    if (!entry)
+      return nullptr;
+    if (entry->hash == hash && memcmp(&entry->key, &key, sizeof(Key)) == 0)
+      return entry;
+  }
+}
+
+void place(Entry **table, size_t tableCapacity, Entry *entry) {
+  size_t i = entry->hash & (tableCapacity - 1);
+  while (table[i])
+    i = (i + 1) & (tableCapacity - 1);
+  table[i] = entry;
+}
+
+/// Keeps the load factor at most 1/2; false when out of memory.
+bool reserveOneMore() {
+  if ((count + 1) * 2 <= capacity)
+    return true;
+  size_t newCapacity = capacity ? capacity * 2 : kInitialCapacity;
+  auto **table = static_cast<Entry **>(calloc(newCapacity, sizeof(Entry *)));
+  if (!table)
+    return false;
+  for (size_t i = 0; i < capacity; ++i)
+    if (slots[i])
+      place(table, newCapacity, slots[i]);
+  free(slots);
+  slots = table;
+  capacity = newCapacity;
+  return true;
+}
+
+const void *getCached(const TensorMapArgs &args) {
+  const char *where = "tileTensorMapGetCached";
+  Key key;
+  if (!makeKey(args, key)) {
+    validateTensorMap(where, args);
+    return nullptr;
+  }
+  uint64_t hash = hashKey(key);
+
+  pthread_rwlock_rdlock(&lock);
+  Entry *hit = find(key, hash);
+  pthread_rwlock_unlock(&lock);
+  if (hit)
+    return hit->map;
+
+  pthread_rwlock_wrlock(&lock);
+  Entry *entry = find(key, hash); // another thread may have encoded it
+  if (!entry) {
+    auto *fresh =
+        static_cast<Entry *>(aligned_alloc(alignof(Entry), sizeof(Entry)));
+    if (!fresh || !reserveOneMore()) {
+      free(fresh);
+      pthread_rwlock_unlock(&lock);
+      setError(TILE_ERROR_OUT_OF_MEMORY,
+               "%s: out of host memory for a cache entry", where);
+      return nullptr;
+    }
+    memset(fresh, 0, sizeof(Entry));
+    if (encodeTensorMap(where, fresh->map, args) != TILE_SUCCESS) {
+      free(fresh);
+      pthread_rwlock_unlock(&lock);
+      return nullptr;
+    }
+    fresh->key = key;
+    fresh->hash = hash;
+    place(slots, capacity, fresh);
+    ++count;
+    entry = fresh;
+  }
+  pthread_rwlock_unlock(&lock);
+  return entry->map;
+}
+
+} // namespace
+
+extern "C" {
+
+const void *tileTensorMapGetCached(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
+    int32_t swizzle, int32_t l2Promotion, int32_t oobFill) {
+  return getCached({dataType, rank, globalAddress, globalDim,
+                    globalStridesBytes, boxDim, elementStrides, interleave,
+                    swizzle, l2Promotion, oobFill});
+}
+
+void tileTensorMapCacheClear(void) {
+  pthread_rwlock_wrlock(&lock);
+  for (size_t i = 0; i < capacity; ++i)
+    free(slots[i]);
+  free(slots);
+  slots = nullptr;
+  capacity = 0;
+  count = 0;
+  pthread_rwlock_unlock(&lock);
+}
+
+size_t tileTensorMapCacheSize(void) {
+  pthread_rwlock_rdlock(&lock);
+  size_t size = count;
+  pthread_rwlock_unlock(&lock);
+  return size;
+}
+
+} // extern "C"

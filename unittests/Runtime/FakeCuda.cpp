@@ -1,0 +1,259 @@
+//===- FakeCuda.cpp - A fake libcuda for CPU tests of the driver paths ----===//
+//
+// Implements just the entry points the runtime resolves, with plausible
+// handles and failures on request: module images starting with "bad" fail
+// with a JIT log, function "missing" is not found, shared memory above the
+// fake device's 232448-byte opt-in limit is refused, allocations above 1 TiB
+// run out of memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
+
+#include <cstring>
+
+#ifndef FAKE_CUINIT_RESULT
+#define FAKE_CUINIT_RESULT 0
+#endif
+
+namespace {
+FakeCudaState state;
+thread_local void *currentContext = nullptr;
+constexpr int kOptinSmem = 232448;
+
+template <typename T>
+T handle(uintptr_t value) {
+  return reinterpret_cast<T>(value);
+}
+} // namespace
+
+#define API extern "C" __attribute__((visibility("default"))) int
+
+extern "C" __attribute__((visibility("default")))
+FakeCudaState *fakeCudaState() {
+  return &state;
+}
+
+API cuInit(unsigned) {
+  ++state.initCalls;
+  return FAKE_CUINIT_RESULT;
+}
+API cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return 0;
+}
+API cuGetErrorName(int error, const char **name) {
+  switch (error) {
+  case 1:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    return 0;
+  case 2:
+    *name = "CUDA_ERROR_OUT_OF_MEMORY";
+    return 0;
+  case 100:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    return 0;
+  case 101:
+    *name = "CUDA_ERROR_INVALID_DEVICE";
+    return 0;
+  case 218:
+    *name = "CUDA_ERROR_INVALID_PTX";
+    return 0;
+  case 500:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    return 0;
+  default:
+    *name = nullptr;
+    return 1;
+  }
+}
+API cuDeviceGet(int *device, int ordinal) {
+  if (ordinal < 0 || ordinal > 1)
+    return 101;
+  *device = ordinal;
+  return 0;
+}
+API cuDeviceGetAttribute(int *value, int attribute, int) {
+  *value = attribute == 97 ? kOptinSmem : 0;
+  return 0;
+}
+API cuDevicePrimaryCtxRetain(void **context, int device) {
+  *context = handle<void *>(0x1000 + device);
+  return 0;
+}
+API cuCtxGetCurrent(void **context) {
+  *context = currentContext;
+  return 0;
+}
+API cuCtxSetCurrent(void *context) {
+  ++state.contextSets;
+  state.lastDevice = int(reinterpret_cast<uintptr_t>(context) - 0x1000);
+  currentContext = context;
+  return 0;
+}
+API cuCtxGetDevice(int *device) {
+  *device = 0;
+  return 0;
+}
+API cuTensorMapEncodeTiled(void *map, int, unsigned, void *, const uint64_t *,
+                           const uint64_t *, const unsigned *, const unsigned *,
+                           int, int, int, int) {
+  ++state.encodeCalls;
+  memset(map, 0xff, 128);
+  return 0;
+}
+API cuModuleLoadDataEx(void **module, const void *image, unsigned numOptions,
+                       int *options, void **values) {
+  ++state.moduleLoads;
+  state.lastNumOptions = numOptions;
+  state.lastOptLevel = -1;
+  char *log = nullptr;
+  size_t logBytes = 0;
+  for (unsigned i = 0; i < numOptions; ++i) {
+    if (options[i] == 7)
+      state.lastOptLevel = long(reinterpret_cast<intptr_t>(values[i]));
+    if (options[i] == 5)
+      log = static_cast<char *>(values[i]);
+    if (options[i] == 6)
+      logBytes = size_t(reinterpret_cast<uintptr_t>(values[i]));
+  }
+  if (strncmp(static_cast<const char *>(image), "bad", 3) == 0) {
+    if (log && logBytes > 0)
+      strncpy(log, "ptxas fatal: bad input", logBytes - 1);
+    return 218;
+  }
+  *module = handle<void *>(0x2000);
+  return 0;
+}
+API cuModuleUnload(void *) {
+  ++state.moduleUnloads;
+  return 0;
+}
+API cuModuleGetFunction(void **function, void *, const char *name) {
+  state.lastFunctionName = name;
+  if (strcmp(name, "missing") == 0)
+    return 500;
+  *function = handle<void *>(0x3000);
+  return 0;
+}
+API cuFuncSetAttribute(void *, int attribute, int value) {
+  ++state.funcAttributeCalls;
+  state.lastFuncAttribute = attribute;
+  state.lastFuncAttributeValue = value;
+  return attribute == 8 && value > kOptinSmem ? 1 : 0;
+}
+API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                   unsigned by, unsigned bz, unsigned smem, void *stream,
+                   void **params, void **extra) {
+  ++state.launches;
+  state.grid[0] = gx, state.grid[1] = gy, state.grid[2] = gz;
+  state.block[0] = bx, state.block[1] = by, state.block[2] = bz;
+  state.smem = smem;
+  state.stream = stream;
+  state.params = params;
+  state.extra = extra;
+  return 0;
+}
+
+struct Attribute {
+  int id;
+  char pad[4];
+  union {
+    char pad[64];
+    unsigned dim[3];
+  } value;
+};
+struct Config {
+  unsigned grid[3], block[3], smem;
+  void *stream;
+  Attribute *attrs;
+  unsigned numAttrs;
+};
+
+API cuLaunchKernelEx(const Config *config, void *, void **params,
+                     void **extra) {
+  ++state.launchExCalls;
+  for (int i = 0; i < 3; ++i) {
+    state.grid[i] = config->grid[i];
+    state.block[i] = config->block[i];
+    state.cluster[i] = 0;
+  }
+  state.smem = config->smem;
+  state.stream = config->stream;
+  state.numAttrs = config->numAttrs;
+  for (unsigned a = 0; a < config->numAttrs; ++a)
+    if (config->attrs[a].id == 4)
+      for (int i = 0; i < 3; ++i)
+        state.cluster[i] = config->attrs[a].value.dim[i];
+  state.params = params;
+  state.extra = extra;
+  return 0;
+}
+API cuStreamCreate(void **stream, unsigned flags) {
+  ++state.streamsCreated;
+  state.lastStreamFlags = flags;
+  *stream = handle<void *>(0x4000);
+  return 0;
+}
+API cuStreamDestroy_v2(void *) {
+  ++state.streamsDestroyed;
+  return 0;
+}
+API cuStreamSynchronize(void *) {
+  ++state.streamSyncs;
+  return 0;
+}
+API cuStreamWaitEvent(void *, void *, unsigned) {
+  ++state.streamWaits;
+  return 0;
+}
+API cuEventCreate(void **event, unsigned) {
+  ++state.eventsCreated;
+  *event = handle<void *>(0x5000);
+  return 0;
+}
+API cuEventDestroy_v2(void *) {
+  ++state.eventsDestroyed;
+  return 0;
+}
+API cuEventSynchronize(void *) {
+  ++state.eventSyncs;
+  return 0;
+}
+API cuEventRecord(void *, void *) {
+  ++state.eventRecords;
+  return 0;
+}
+API cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+  state.lastAllocBytes = bytes;
+  if (bytes > (1ull << 40))
+    return 2;
+  ++state.allocs;
+  *ptr = 0x60000;
+  return 0;
+}
+API cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned) {
+  ++state.managedAllocs;
+  state.lastAllocBytes = bytes;
+  *ptr = 0x70000;
+  return 0;
+}
+API cuMemFree_v2(uint64_t) {
+  ++state.frees;
+  return 0;
+}
+API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
+  ++state.memcpys;
+  state.lastDst = dst, state.lastSrc = src, state.lastCount = bytes;
+  return 0;
+}
+API cuMemsetD32Async(uint64_t dst, unsigned value, size_t count, void *) {
+  ++state.memset32s;
+  state.lastDst = dst, state.lastValue = value, state.lastCount = count;
+  return 0;
+}
+API cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count, void *) {
+  ++state.memset16s;
+  state.lastDst = dst, state.lastValue = value, state.lastCount = count;
+  return 0;
+}

@@ -1,0 +1,49 @@
+//===- FakeCuda.h - State of the fake libcuda used by tests -----*- C++ -*-===//
+//
+// FakeCuda.cpp builds a shared library with the driver entry points the
+// runtime resolves; it records what it was asked to do here. Tests reach the
+// state through dlopen/dlsym("fakeCudaState") on the same library.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_UNITTESTS_RUNTIME_FAKECUDA_H
+#define TILE_UNITTESTS_RUNTIME_FAKECUDA_H
+
+#include <cstddef>
+#include <cstdint>
+
+struct FakeCudaState {
+  int initCalls;
+  int encodeCalls;
+  int moduleLoads;
+  unsigned lastNumOptions;
+  long lastOptLevel; // -1 when not passed
+  int moduleUnloads;
+  const char *lastFunctionName;
+  int lastFuncAttribute;
+  int lastFuncAttributeValue;
+  int funcAttributeCalls;
+  int launches;
+  int launchExCalls;
+  unsigned grid[3], block[3], cluster[3];
+  unsigned smem;
+  void *stream;
+  void **params;
+  void **extra;
+  unsigned numAttrs;
+  int streamsCreated, streamsDestroyed, streamSyncs, streamWaits;
+  unsigned lastStreamFlags;
+  int eventsCreated, eventsDestroyed, eventSyncs, eventRecords;
+  int allocs, managedAllocs, frees;
+  uint64_t lastAllocBytes;
+  int memcpys, memset32s, memset16s;
+  uint64_t lastDst, lastSrc;
+  size_t lastCount;
+  unsigned lastValue;
+  int contextSets;
+  int lastDevice;
+};
+
+using FakeCudaStateFn = FakeCudaState *(*)();
+
+#endif // TILE_UNITTESTS_RUNTIME_FAKECUDA_H

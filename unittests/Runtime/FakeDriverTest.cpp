@@ -1,0 +1,275 @@
+//===- FakeDriverTest.cpp - Driver paths against a fake libcuda -----------===//
+//
+// Runs the module, launch, stream, event, memory and encode paths on a CPU
+// machine by pointing the runtime at FakeCuda.cpp's library.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeCuda.h"
+#include "TensorMapTestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <dlfcn.h>
+#include <string>
+
+using tile::runtime::test::MapArgs;
+using tile::runtime::test::MapStorage;
+
+namespace {
+
+// Before main, so before any driver use.
+const bool kPathSet = [] {
+  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
+  return true;
+}();
+
+FakeCudaState &fake() {
+  static FakeCudaState *state = [] {
+    void *library = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
+    auto fn =
+        library
+            ? reinterpret_cast<FakeCudaStateFn>(dlsym(library, "fakeCudaState"))
+            : nullptr;
+    return fn ? fn() : nullptr;
+  }();
+  return *state;
+}
+
+class RuntimeFakeDriver : public testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_TRUE(kPathSet);
+    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
+    memset(&fake(), 0, sizeof(FakeCudaState));
+    tileRuntimeClearError();
+  }
+  void TearDown() override {
+    EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS) << tileRuntimeLastError();
+    tileRuntimeClearError();
+  }
+};
+
+TEST_F(RuntimeFakeDriver, InitAndVersion) {
+  EXPECT_EQ(tileRuntimeDriverAvailable(), 1);
+  int32_t version = 0;
+  EXPECT_EQ(tileRuntimeDriverVersion(&version), TILE_SUCCESS);
+  EXPECT_EQ(version, 13000);
+}
+
+TEST_F(RuntimeFakeDriver, EncodeUsesDriverAndPatches) {
+  MapArgs args;
+  MapStorage map;
+  ASSERT_EQ(args.encode(map.bytes), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().encodeCalls, 1);
+  EXPECT_EQ(map.bytes[10], 0xdf);   // driver 13000, 4 KiB tensor
+  EXPECT_EQ(fake().contextSets, 1); // the primary context became current
+  tileTensorMapCacheClear();
+  const void *cached = args.cached();
+  ASSERT_NE(cached, nullptr);
+  EXPECT_EQ(memcmp(cached, map.bytes, 128), 0);
+  EXPECT_EQ(args.cached(), cached);
+  EXPECT_EQ(fake().encodeCalls, 2);
+  tileTensorMapCacheClear();
+}
+
+TEST_F(RuntimeFakeDriver, ModuleLoad) {
+  void *module = nullptr;
+  const char ptx[] = ".version 8.0";
+  ASSERT_EQ(tileModuleLoad(&module, ptx, sizeof(ptx)), TILE_SUCCESS);
+  EXPECT_EQ(module, reinterpret_cast<void *>(0x2000));
+  EXPECT_EQ(fake().lastOptLevel, -1);
+  EXPECT_EQ(mgpuModuleLoadJIT(const_cast<char *>(ptx), 3), module);
+  EXPECT_EQ(fake().lastOptLevel, 3);
+  EXPECT_EQ(mgpuModuleLoad(const_cast<char *>(ptx), sizeof(ptx)), module);
+  EXPECT_EQ(fake().lastOptLevel, -1);
+  mgpuModuleUnload(module);
+  EXPECT_EQ(tileModuleUnload(module), TILE_SUCCESS);
+  EXPECT_EQ(fake().moduleUnloads, 2);
+}
+
+TEST_F(RuntimeFakeDriver, ModuleLoadFailureCarriesJitLog) {
+  void *module = reinterpret_cast<void *>(1);
+  EXPECT_EQ(tileModuleLoad(&module, "bad ptx", 8), TILE_ERROR_DRIVER);
+  EXPECT_EQ(module, nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileModuleLoad: cuModuleLoadDataEx failed: "
+               "CUDA_ERROR_INVALID_PTX (218): ptxas fatal: bad input");
+  EXPECT_EQ(mgpuModuleLoadJIT(const_cast<char *>("bad"), 2), nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "mgpuModuleLoadJIT: cuModuleLoadDataEx failed: "
+               "CUDA_ERROR_INVALID_PTX (218): ptxas fatal: bad input");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+}
+
+TEST_F(RuntimeFakeDriver, GetFunction) {
+  void *module = reinterpret_cast<void *>(0x2000);
+  void *function = nullptr;
+  ASSERT_EQ(tileModuleGetFunction(&function, module, "kernel"), TILE_SUCCESS);
+  EXPECT_EQ(function, reinterpret_cast<void *>(0x3000));
+  EXPECT_EQ(mgpuModuleGetFunction(module, "kernel"), function);
+  EXPECT_EQ(tileModuleGetFunction(&function, module, "missing"),
+            TILE_ERROR_DRIVER);
+  EXPECT_EQ(function, nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileModuleGetFunction: cuModuleGetFunction(\"missing\") "
+               "failed: CUDA_ERROR_NOT_FOUND (500)");
+  EXPECT_EQ(mgpuModuleGetFunction(module, "missing"), nullptr);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+}
+
+TEST_F(RuntimeFakeDriver, PlainLaunch) {
+  void *function = reinterpret_cast<void *>(0x3000);
+  void *stream = reinterpret_cast<void *>(0x4000);
+  int arg = 5;
+  void *params[] = {&arg};
+  const uint32_t grid[3] = {8, 2, 1}, block[3] = {128, 1, 1};
+  const uint32_t noCluster[3] = {1, 1, 1};
+  ASSERT_EQ(
+      tileLaunchKernel(function, grid, block, noCluster, 1024, stream, params),
+      TILE_SUCCESS);
+  EXPECT_EQ(fake().launches, 1);
+  EXPECT_EQ(fake().launchExCalls, 0);
+  EXPECT_EQ(fake().funcAttributeCalls, 0); // 1 KiB needs no opt-in
+  EXPECT_EQ(fake().grid[0], 8u);
+  EXPECT_EQ(fake().grid[1], 2u);
+  EXPECT_EQ(fake().block[0], 128u);
+  EXPECT_EQ(fake().smem, 1024u);
+  EXPECT_EQ(fake().stream, stream);
+  EXPECT_EQ(fake().params, params);
+  EXPECT_EQ(fake().extra, nullptr);
+
+  void *extra[] = {nullptr};
+  mgpuLaunchKernel(function, 3, 4, 5, 32, 2, 1, 0, nullptr, params, extra, 1);
+  EXPECT_EQ(fake().launches, 2);
+  EXPECT_EQ(fake().grid[2], 5u);
+  EXPECT_EQ(fake().block[1], 2u);
+  EXPECT_EQ(fake().extra, extra);
+}
+
+TEST_F(RuntimeFakeDriver, LargeSharedMemoryOptsIn) {
+  void *function = reinterpret_cast<void *>(0x3000);
+  const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  ASSERT_EQ(tileLaunchKernel(function, grid, block, nullptr, 48 * 1024, nullptr,
+                             nullptr),
+            TILE_SUCCESS);
+  EXPECT_EQ(fake().funcAttributeCalls, 0);
+  ASSERT_EQ(tileLaunchKernel(function, grid, block, nullptr, 200 * 1024,
+                             nullptr, nullptr),
+            TILE_SUCCESS);
+  EXPECT_EQ(fake().funcAttributeCalls, 1);
+  EXPECT_EQ(fake().lastFuncAttribute, 8);
+  EXPECT_EQ(fake().lastFuncAttributeValue, 200 * 1024);
+  EXPECT_EQ(fake().smem, 200u * 1024u);
+
+  EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, 240 * 1024,
+                             nullptr, nullptr),
+            TILE_ERROR_DRIVER);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileLaunchKernel: "
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, 245760) "
+               "failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in limit "
+               "232448 bytes");
+  EXPECT_EQ(fake().launches, 2);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+}
+
+TEST_F(RuntimeFakeDriver, ClusterLaunch) {
+  void *function = reinterpret_cast<void *>(0x3000);
+  const uint32_t grid[3] = {8, 2, 1}, block[3] = {128, 1, 1},
+                 cluster[3] = {2, 1, 1};
+  ASSERT_EQ(tileLaunchKernel(function, grid, block, cluster, 64 * 1024, nullptr,
+                             nullptr),
+            TILE_SUCCESS);
+  EXPECT_EQ(fake().launches, 0);
+  EXPECT_EQ(fake().launchExCalls, 1);
+  EXPECT_EQ(fake().numAttrs, 1u);
+  EXPECT_EQ(fake().cluster[0], 2u);
+  EXPECT_EQ(fake().cluster[1], 1u);
+  EXPECT_EQ(fake().cluster[2], 1u);
+  EXPECT_EQ(fake().grid[0], 8u);
+  EXPECT_EQ(fake().smem, 64u * 1024u);
+  EXPECT_EQ(fake().lastFuncAttribute, 8); // the smem opt-in
+
+  // mgpuLaunchClusterKernel, as MLIR 22 calls it; a 16-CTA cluster is
+  // non-portable and needs the attribute.
+  mgpuLaunchClusterKernel(function, 16, 1, 1, 32, 1, 1, 64, 1, 1, 0, nullptr,
+                          nullptr, nullptr, 0);
+  EXPECT_EQ(fake().launchExCalls, 2);
+  EXPECT_EQ(fake().cluster[0], 16u);
+  EXPECT_EQ(fake().lastFuncAttribute, 14);
+  EXPECT_EQ(fake().lastFuncAttributeValue, 1);
+}
+
+TEST_F(RuntimeFakeDriver, StreamsAndEvents) {
+  void *stream = mgpuStreamCreate();
+  EXPECT_EQ(stream, reinterpret_cast<void *>(0x4000));
+  EXPECT_EQ(fake().lastStreamFlags, 1u); // non-blocking, as upstream
+  void *event = mgpuEventCreate();
+  EXPECT_EQ(event, reinterpret_cast<void *>(0x5000));
+  mgpuEventRecord(event, stream);
+  mgpuStreamWaitEvent(stream, event);
+  mgpuEventSynchronize(event);
+  mgpuStreamSynchronize(stream);
+  EXPECT_EQ(tileStreamSynchronize(stream), TILE_SUCCESS);
+  mgpuEventDestroy(event);
+  mgpuStreamDestroy(stream);
+  EXPECT_EQ(fake().streamsCreated, 1);
+  EXPECT_EQ(fake().eventsCreated, 1);
+  EXPECT_EQ(fake().eventRecords, 1);
+  EXPECT_EQ(fake().streamWaits, 1);
+  EXPECT_EQ(fake().eventSyncs, 1);
+  EXPECT_EQ(fake().streamSyncs, 2);
+  EXPECT_EQ(fake().eventsDestroyed, 1);
+  EXPECT_EQ(fake().streamsDestroyed, 1);
+}
+
+TEST_F(RuntimeFakeDriver, Memory) {
+  void *device = mgpuMemAlloc(4096, nullptr, false);
+  EXPECT_EQ(device, reinterpret_cast<void *>(0x60000));
+  EXPECT_EQ(fake().lastAllocBytes, 4096u);
+  void *shared = mgpuMemAlloc(64, nullptr, true);
+  EXPECT_EQ(shared, reinterpret_cast<void *>(0x70000));
+  EXPECT_EQ(fake().managedAllocs, 1);
+  EXPECT_EQ(mgpuMemAlloc(0, nullptr, false), nullptr); // as upstream
+  EXPECT_EQ(fake().allocs, 1);
+
+  char host[32];
+  mgpuMemcpy(device, host, sizeof(host), nullptr);
+  EXPECT_EQ(fake().memcpys, 1);
+  EXPECT_EQ(fake().lastDst, 0x60000u);
+  EXPECT_EQ(fake().lastSrc, reinterpret_cast<uintptr_t>(host));
+  EXPECT_EQ(fake().lastCount, sizeof(host));
+  mgpuMemset32(device, 0xdeadbeef, 16, nullptr);
+  EXPECT_EQ(fake().memset32s, 1);
+  EXPECT_EQ(fake().lastValue, 0xdeadbeefu);
+  EXPECT_EQ(fake().lastCount, 16u);
+  mgpuMemset16(device, 0x3c00, 32, nullptr);
+  EXPECT_EQ(fake().memset16s, 1);
+  EXPECT_EQ(fake().lastValue, 0x3c00u);
+  mgpuMemFree(device, nullptr);
+  mgpuMemFree(shared, nullptr);
+  EXPECT_EQ(fake().frees, 2);
+}
+
+TEST_F(RuntimeFakeDriver, OutOfDeviceMemory) {
+  EXPECT_EQ(mgpuMemAlloc(1ull << 41, nullptr, false), nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "mgpuMemAlloc: cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (2)");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_OUT_OF_MEMORY);
+}
+
+TEST_F(RuntimeFakeDriver, DefaultDevice) {
+  mgpuSetDefaultDevice(1);
+  EXPECT_EQ(fake().lastDevice, 1);
+  mgpuSetDefaultDevice(5);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "mgpuSetDefaultDevice: cuDeviceGet failed: "
+               "CUDA_ERROR_INVALID_DEVICE (101)");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  mgpuSetDefaultDevice(0);
+  EXPECT_EQ(fake().lastDevice, 0);
+}
+
+} // namespace
