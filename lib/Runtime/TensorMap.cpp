@@ -153,13 +153,15 @@ int32_t checkShape(const char *where, const TensorMapArgs &a,
       return invalid(where, "elementStrides[%d] = %u exceeds %u", i, step,
                      kMaxElementStride);
   }
+  // cuda.h states this rule for non-interleaved maps only; [H200] driver
+  // 13000 enforces it with interleave too (24 bytes rejected, 48 accepted).
+  uint64_t innerBytes = uint64_t(a.boxDim[0]) * elementBytes;
+  if (innerBytes % 16 != 0)
+    return invalid(where,
+                   "boxDim[0] * elementBytes = %u * %u = %" PRIu64
+                   " is not a multiple of 16",
+                   a.boxDim[0], elementBytes, innerBytes);
   if (a.interleave == 0) {
-    uint64_t innerBytes = uint64_t(a.boxDim[0]) * elementBytes;
-    if (innerBytes % 16 != 0)
-      return invalid(where,
-                     "boxDim[0] * elementBytes = %u * %u = %" PRIu64
-                     " is not a multiple of 16",
-                     a.boxDim[0], elementBytes, innerBytes);
     if (a.swizzle != 0 && innerBytes > swizzleSpan(a.swizzle))
       return invalid(where,
                      "boxDim[0] * elementBytes = %u * %u = %" PRIu64

@@ -104,6 +104,13 @@ const Case kCases[] = {
        a.swizzle = 0;
      },
      "boxDim[0] * elementBytes = 6 * 2 = 12 is not a multiple of 16"},
+    // [H200] also enforced with interleave, though cuda.h omits it.
+    {"BoxInnerBytesInterleaved",
+     [](MapArgs &a) {
+       a.boxDim[0] = 12;
+       a.interleave = 1;
+     },
+     "boxDim[0] * elementBytes = 12 * 2 = 24 is not a multiple of 16"},
     // Element strides.
     {"ElementStrideZero", [](MapArgs &a) { a.elementStrides[0] = 0; },
      "elementStrides[0] = 0 must be at least 1"},
@@ -245,7 +252,7 @@ TEST(RuntimeValidateAccept, Boundaries) {
   interleaved.address = reinterpret_cast<void *>(0x1020);
   interleaved.strides[0] = 128;
   interleaved.strides[1] = 1024;
-  interleaved.boxDim[0] = 12; // the inner-bytes rule does not apply
+  interleaved.boxDim[0] = 256; // no swizzle-span rule when interleaved
   EXPECT_EQ(interleaved.validate(), TILE_SUCCESS) << tileRuntimeLastError();
 
   MapArgs nanFill;
