@@ -1,0 +1,128 @@
+//===- Chain.cpp - L2: the contiguous stride-1 chain of shared modes ------===//
+//
+// The box is written densely in box order: dim 0 is a run of shared stride 1
+// (and global stride 1), each further box dim steps by the padded row pitch
+// times the box so far. The chain lists the modes that can play those roles,
+// in order; modes above the box limits are split so the chain continues.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyModes.h"
+
+#include <algorithm>
+
+namespace tile::tma::detail {
+
+namespace {
+
+// Replaces modes[i] by (extent / inner) outer and `inner` inner pieces; the
+// outer piece lands at index i, the inner one at i + 1.
+void splitMode(std::vector<Mode> &modes, size_t i, int64_t inner) {
+  Mode m = modes[i];
+  Mode outer{m.extent / inner, m.axis, m.step * inner, m.sharedStride * inner};
+  modes[i] = {inner, m.axis, m.step, m.sharedStride};
+  modes.insert(modes.begin() + static_cast<std::ptrdiff_t>(i), outer);
+}
+
+int64_t largestDivisorAtMost(int64_t n, int64_t limit, int64_t multipleOf) {
+  for (int64_t b = std::min(n, limit); b > 1; --b)
+    if (n % b == 0 && b % multipleOf == 0)
+      return b;
+  return 1;
+}
+
+} // namespace
+
+std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
+                               std::string *decline) {
+  Chain chain;
+  chain.modes = cm.modes;
+  std::vector<Mode> &modes = chain.modes;
+  int64_t eb = cm.elementBytes;
+  auto globalStride = [&](const Mode &m) {
+    return cm.axes[m.axis].stride * m.step;
+  };
+
+  size_t first = modes.size();
+  for (size_t i = 0; i < modes.size(); ++i)
+    if (modes[i].sharedStride == 1)
+      first = i;
+  if (first == modes.size() || globalStride(modes[first]) != 1) {
+    if (first == modes.size())
+      *decline = "elementwise: no run of the copy has shared stride 1";
+    else
+      *decline =
+          "elementwise: the shared stride-1 run of " +
+          std::to_string(modes[first].extent) + " elements has global stride " +
+          std::to_string(globalStride(modes[first])) + " (a transposed copy)";
+    return std::nullopt;
+  }
+
+  // Box dim 0: at most one swizzle span, at most 256 elements.
+  int64_t span = swizzleSpanBytes(swizzle);
+  int64_t n0 = modes[first].extent;
+  int64_t rowElems = n0;
+  if (span > 0 && n0 * eb > span) {
+    rowElems = span / eb;
+    if (n0 % rowElems != 0) {
+      *decline = "swizzle-span: inner run of " + std::to_string(n0) + " x " +
+                 std::to_string(eb) + " B = " + std::to_string(n0 * eb) +
+                 " B does not split into " + std::to_string(span) +
+                 " B swizzle rows";
+      return std::nullopt;
+    }
+  } else if (n0 > 256) {
+    int64_t want = 16 / std::min<int64_t>(16, eb);
+    rowElems = largestDivisorAtMost(n0, 256, want);
+    if (rowElems == 1)
+      rowElems = largestDivisorAtMost(n0, 256, 1);
+  }
+  if (rowElems != n0) {
+    splitMode(modes, first, rowElems);
+    ++first; // The inner piece.
+  }
+  chain.order.push_back(first);
+
+  int64_t rowBytes = rowElems * eb;
+  chain.pitch = span > 0 ? std::max(rowBytes, span) / eb : rowElems;
+  if (chain.pitch != rowElems) {
+    for (const Mode &m : modes) {
+      if (m.sharedStride == rowElems) {
+        *decline = "swizzle-mismatch: TMA pads each " +
+                   std::to_string(rowBytes) + " B row to the " +
+                   std::to_string(span) +
+                   " B swizzle span, but the shared "
+                   "layout places rows " +
+                   std::to_string(rowBytes) + " B apart";
+        return std::nullopt;
+      }
+    }
+  }
+
+  int64_t want = chain.pitch;
+  while (true) {
+    size_t next = modes.size();
+    for (size_t i = 0; i < modes.size(); ++i)
+      if (modes[i].sharedStride == want &&
+          std::find(chain.order.begin(), chain.order.end(), i) ==
+              chain.order.end())
+        next = i;
+    if (next == modes.size())
+      break;
+    if (modes[next].extent > 256) {
+      int64_t b = largestDivisorAtMost(modes[next].extent, 256, 1);
+      if (b == 1)
+        break;
+      splitMode(modes, next, b);
+      for (size_t &c : chain.order)
+        if (c >= next)
+          ++c;
+      ++next;
+    }
+    chain.order.push_back(next);
+    want *= modes[next].extent;
+  }
+  return chain;
+}
+
+} // namespace tile::tma::detail

@@ -1,0 +1,89 @@
+//===- CopyModes.h - Planner-internal view of a copy ------------*- C++ -*-===//
+//
+// The planner phases pass these values along:
+//   L1 (Regions.cpp, Modes.cpp): each layout is grouped, canonicalized per
+//      dimension and sliced by its region into axes; the two regions' flat
+//      index is refined into modes, runs that are strided in both layouts.
+//   L2 (Chain.cpp): the shared stride-1 chain of modes, split to box limits.
+//   L3 (Descriptor.cpp): a chain prefix becomes the box, the other modes issue
+//      axes; sub-dimensions of the global axes become the tensor map.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TMA_COPYMODES_H
+#define TILE_LIB_TMA_COPYMODES_H
+
+#include "tile/TMA/Plan.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tile::tma::detail {
+
+/// One shard of a global dimension restricted to the region. The outermost
+/// axis of a dimension takes the remaining quotient of the region start, so
+/// its start may lie outside [0, extent) (loads leaving the tensor).
+struct GlobalAxis {
+  int64_t extent = 1;
+  int64_t stride = 0; // elements
+  SymExpr start;
+  int64_t size = 1;
+};
+
+/// A run of the flat region index that is strided in both layouts.
+struct Mode {
+  int64_t extent = 1;
+  unsigned axis = 0;        // global axis it walks
+  int64_t step = 1;         // in the axis's digits
+  int64_t sharedStride = 0; // elements
+};
+
+struct CopyModes {
+  std::vector<GlobalAxis> axes; // outer to inner
+  std::vector<Mode> modes;      // outer to inner (flat region index order)
+  SymExpr sharedBase;           // elements, start of the shared region
+  int64_t globalBase = 0;       // elements, the global layout's offset
+  int64_t elementBytes = 1;
+  int64_t regionElements = 1;
+};
+
+/// L1: validates the request's shapes and layouts, slices both regions and
+/// refines them into modes. On failure sets *decline.
+std::optional<CopyModes> buildCopyModes(const CopyRequest &request,
+                                        std::string *decline);
+
+/// Common refinement of the two regions' axis sizes into modes, then
+/// coalescing of neighbours contiguous in both layouts.
+std::optional<std::vector<Mode>>
+refineModes(const std::vector<GlobalAxis> &globalAxes,
+            const std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
+            std::string *decline);
+
+/// Widens the element by `factor` (2, 4, 8) when every byte stays in place.
+std::optional<CopyModes> promote(const CopyModes &modes, int64_t factor);
+
+/// L2: the stride-1 chain. `modes` may get split; `chain` lists mode indices.
+struct Chain {
+  std::vector<Mode> modes;
+  std::vector<size_t> order; // chain order, stride-1 mode first
+  int64_t pitch = 1;         // elements between box rows in shared memory
+};
+std::optional<Chain> findChain(const CopyModes &modes, Swizzle swizzle,
+                               std::string *decline);
+
+/// L3: the tensor map and issues for the first `boxModes` chain modes.
+std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
+                                      const CopyModes &modes,
+                                      const Chain &chain, size_t boxModes,
+                                      std::string *decline);
+
+/// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
+std::optional<std::string> checkPlanRules(const CopyRequest &request,
+                                          const TmaPlan &plan);
+/// Request-level rules checked before planning.
+std::optional<std::string> checkRequestRules(const CopyRequest &request);
+
+} // namespace tile::tma::detail
+
+#endif // TILE_LIB_TMA_COPYMODES_H

@@ -1,0 +1,196 @@
+//===- Descriptor.cpp - L3: stack box and issue axes into a tensor map ----===//
+//
+// The first `boxModes` chain modes form the box; every other mode is an issue
+// axis (one instruction per step). Each global axis is cut into
+// sub-dimensions, one per box mode on it (the box mode being the innermost
+// digit of its sub-dimension); issue modes ride on the sub-dimension below
+// them as coordinate steps. Box sub-dimensions go in chain order (so the
+// stride-1 mode is dimension 0), the others after them, inner axes first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyModes.h"
+
+#include "tile/TMA/Rules.h"
+
+#include <algorithm>
+
+namespace tile::tma::detail {
+
+namespace {
+
+struct SubDim {
+  unsigned axis = 0;
+  int64_t base = 1; // the axis digit step of this sub-dimension's unit
+  std::optional<size_t> boxMode;
+  std::vector<size_t> issueModes;
+  size_t chainPos = SIZE_MAX;
+  int64_t globalDim = 1;
+  int64_t stride = 0; // elements
+  SymExpr coordBase;
+};
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Cuts one axis into sub-dimensions; false with *decline when the cut needs a
+// start or extent that does not divide.
+bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
+             const std::vector<size_t> &chainPosOf, size_t boxModes,
+             std::vector<SubDim> &out, std::string *decline) {
+  std::vector<size_t> ms;
+  for (size_t i = 0; i < chain.modes.size(); ++i)
+    if (chain.modes[i].axis == index)
+      ms.push_back(i);
+  std::sort(ms.begin(), ms.end(), [&](size_t a, size_t b) {
+    return chain.modes[a].step < chain.modes[b].step;
+  });
+  std::vector<SubDim> subs(1);
+  subs[0].axis = index;
+  for (size_t m : ms) {
+    const Mode &mode = chain.modes[m];
+    if (chainPosOf[m] < boxModes) {
+      SubDim &cur = subs.back();
+      if (!cur.boxMode && cur.issueModes.empty() && cur.base == mode.step) {
+        cur.boxMode = m;
+        cur.chainPos = chainPosOf[m];
+        continue;
+      }
+      SubDim next;
+      next.axis = index;
+      next.base = mode.step;
+      next.boxMode = m;
+      next.chainPos = chainPosOf[m];
+      subs.push_back(next);
+    } else {
+      subs.back().issueModes.push_back(m);
+    }
+  }
+  int64_t outerBase = subs.back().base;
+  SymExpr outerStart = axis.start;
+  if (subs.size() > 1) {
+    std::optional<SymExpr> q = axis.start.divExact(outerBase);
+    std::optional<int64_t> c = axis.start.constantValue();
+    bool inside = c && *c >= 0 && *c + axis.size <= axis.extent;
+    if (!q || (axis.extent % outerBase != 0 && !inside)) {
+      *decline = "region-split: global run of extent " +
+                 std::to_string(axis.extent) + " at [" + axis.start.str() +
+                 ", +" + std::to_string(axis.size) +
+                 ") cannot split into tensor-map dimensions at " +
+                 std::to_string(outerBase);
+      return false;
+    }
+    outerStart = *q;
+  }
+  for (size_t j = 0; j < subs.size(); ++j) {
+    SubDim &s = subs[j];
+    bool outermost = j + 1 == subs.size();
+    s.globalDim =
+        outermost ? ceilDiv(axis.extent, s.base) : subs[j + 1].base / s.base;
+    s.stride = axis.stride * s.base;
+    s.coordBase = outermost ? outerStart : SymExpr(0);
+    out.push_back(s);
+  }
+  return true;
+}
+
+} // namespace
+
+std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
+                                      const CopyModes &cm, const Chain &chain,
+                                      size_t boxModes, std::string *decline) {
+  int64_t eb = cm.elementBytes;
+  std::vector<size_t> chainPosOf(chain.modes.size(), SIZE_MAX);
+  for (size_t p = 0; p < chain.order.size(); ++p)
+    chainPosOf[chain.order[p]] = p;
+
+  std::vector<SubDim> subs;
+  for (unsigned a = static_cast<unsigned>(cm.axes.size()); a-- > 0;)
+    if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, decline))
+      return std::nullopt;
+  // Box sub-dimensions in chain order first; the rest keep inner-first order.
+  std::stable_sort(
+      subs.begin(), subs.end(),
+      [](const SubDim &a, const SubDim &b) { return a.chainPos < b.chainPos; });
+  auto idle = [](const SubDim &s) {
+    return !s.boxMode && s.issueModes.empty();
+  };
+  subs.erase(std::remove_if(subs.begin(), subs.end(),
+                            [&](const SubDim &s) {
+                              return idle(s) && s.globalDim == 1 &&
+                                     s.coordBase == SymExpr(0);
+                            }),
+             subs.end());
+  // Past rank 5, fold fixed in-bounds coordinates into the base address.
+  SymExpr base = SymExpr(cm.globalBase * eb);
+  for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;) {
+    std::optional<int64_t> c = subs[i].coordBase.constantValue();
+    if (idle(subs[i]) && c && *c >= 0 && *c < subs[i].globalDim &&
+        (*c * subs[i].stride * eb) % 16 == 0) {
+      base += SymExpr(*c * subs[i].stride * eb);
+      subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+
+  TmaPlan plan;
+  TensorMapDesc &map = plan.map;
+  map.elementBytes = eb;
+  map.promoted = eb != request.elementType.bytes;
+  std::optional<TensorDataType> type =
+      map.promoted ? promotedDataType(eb) : dataTypeFor(request.elementType);
+  map.dataType = type.value_or(TensorDataType::U8);
+  map.rank = static_cast<unsigned>(subs.size());
+  map.swizzle = request.sharedLayout.swizzle();
+  map.oobFill = request.oobFill == OobFill::NaN ? 1 : 0;
+  map.baseOffsetBytes = base;
+  std::vector<int> dimOfMode(chain.modes.size(), -1);
+  for (size_t d = 0; d < subs.size(); ++d) {
+    const SubDim &s = subs[d];
+    map.globalDim.push_back(static_cast<uint64_t>(s.globalDim));
+    if (d > 0)
+      map.globalStridesBytes.push_back(static_cast<uint64_t>(s.stride * eb));
+    map.boxDim.push_back(
+        s.boxMode ? static_cast<uint32_t>(chain.modes[*s.boxMode].extent) : 1);
+    map.elementStrides.push_back(1);
+    for (size_t m : s.issueModes)
+      dimOfMode[m] = static_cast<int>(d);
+  }
+  plan.bytes = cm.regionElements * eb;
+
+  // Issue axes: every mode outside the box, outer to inner.
+  std::vector<size_t> issueModes;
+  int64_t count = 1;
+  for (size_t m = 0; m < chain.modes.size(); ++m) {
+    if (chainPosOf[m] < boxModes)
+      continue;
+    issueModes.push_back(m);
+    count *= chain.modes[m].extent;
+    if (count > kMaxIssues) {
+      *decline = "issue-count: the plan needs more than " +
+                 std::to_string(kMaxIssues) + " instructions";
+      return std::nullopt;
+    }
+  }
+  std::vector<int64_t> digit(issueModes.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    TmaIssue issue;
+    SymExpr smem = cm.sharedBase;
+    for (const SubDim &s : subs)
+      issue.coords.push_back(s.coordBase);
+    for (size_t k = 0; k < issueModes.size(); ++k) {
+      const Mode &m = chain.modes[issueModes[k]];
+      smem += SymExpr(digit[k] * m.sharedStride);
+      int d = dimOfMode[issueModes[k]];
+      issue.coords[d] += SymExpr(digit[k] * (m.step / subs[d].base));
+    }
+    issue.smemByteOffset = smem * eb;
+    plan.issues.push_back(std::move(issue));
+    for (size_t k = issueModes.size(); k-- > 0;) {
+      if (++digit[k] < chain.modes[issueModes[k]].extent)
+        break;
+      digit[k] = 0;
+    }
+  }
+  return plan;
+}
+
+} // namespace tile::tma::detail

@@ -1,0 +1,293 @@
+//===- HardwareModel.cpp - TMA_FACTS section 2 on memory images -----------===//
+
+#include "tile/TMA/HardwareModel.h"
+
+#include "tile/Layout/Format.h"
+
+namespace tile::tma {
+
+namespace {
+
+using Error = std::optional<std::string>;
+
+// Section 1, checked on its own so the model does not trust the planner.
+Error checkDescriptor(const TensorMapDesc &m) {
+  int64_t eb = m.elementBytes;
+  if (m.rank < 1 || m.rank > 5)
+    return "descriptor rank " + std::to_string(m.rank);
+  if (m.globalDim.size() != m.rank || m.boxDim.size() != m.rank ||
+      m.elementStrides.size() != m.rank ||
+      m.globalStridesBytes.size() + 1 != m.rank)
+    return std::string("descriptor lists do not match its rank");
+  if (eb != 1 && eb != 2 && eb != 4 && eb != 8)
+    return "element size " + std::to_string(eb);
+  if (m.interleave != 0)
+    return std::string("interleave is not modelled");
+  for (unsigned d = 0; d < m.rank; ++d) {
+    if (m.globalDim[d] < 1 || m.globalDim[d] > (uint64_t(1) << 32))
+      return "globalDim[" + std::to_string(d) + "] out of range";
+    if (m.boxDim[d] < 1 || m.boxDim[d] > 256)
+      return "boxDim[" + std::to_string(d) + "] out of range";
+    if (m.elementStrides[d] < 1 || m.elementStrides[d] > 8)
+      return "elementStrides[" + std::to_string(d) + "] out of range";
+  }
+  for (uint64_t s : m.globalStridesBytes)
+    if (s % 16 != 0 || s >= (uint64_t(1) << 40))
+      return "global stride " + std::to_string(s) + " B is illegal";
+  if ((m.boxDim[0] * eb) % 16 != 0)
+    return "boxDim[0] bytes not a multiple of 16";
+  int64_t span = swizzleSpanBytes(m.swizzle);
+  if (span > 0 && m.boxDim[0] * eb > span)
+    return "boxDim[0] bytes exceed the swizzle span";
+  return std::nullopt;
+}
+
+int64_t cellIndex(const MemoryImage &img, int64_t address) {
+  int64_t i = address - img.base;
+  return i >= 0 && i < static_cast<int64_t>(img.cells.size()) ? i : -1;
+}
+
+uint32_t fillCell(const std::vector<uint32_t> &cells, int64_t byte) {
+  if (cells.empty())
+    return 0;
+  return cells[std::min<size_t>(static_cast<size_t>(byte), cells.size() - 1)];
+}
+
+} // namespace
+
+Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
+              Direction direction, const std::vector<int64_t> &symbols,
+              int64_t sharedBufferAddress,
+              const std::function<void(const BoxElement &)> &visit) {
+  if (Error e = checkDescriptor(m))
+    return "illegal descriptor: " + *e;
+  int64_t eb = m.elementBytes;
+  int64_t base = m.baseOffsetBytes.evaluate(symbols);
+  if (base % 16 != 0)
+    return "illegal descriptor: global address offset " + std::to_string(base) +
+           " B is not 16-byte aligned";
+  if (issue.coords.size() != m.rank)
+    return std::string("issue has the wrong number of coordinates");
+  std::vector<int64_t> coord;
+  for (const SymExpr &c : issue.coords)
+    coord.push_back(c.evaluate(symbols));
+  bool isStore = direction == Direction::SharedToGlobal;
+  if ((coord[0] * eb) % 16 != 0)
+    return "trap: inner coordinate " + std::to_string(coord[0]) +
+           " is not 16-byte aligned";
+  for (int64_t c : coord) {
+    if (isStore && c < 0)
+      return "trap: negative store coordinate " + std::to_string(c);
+    if (c < -(int64_t(1) << 31) || c >= (int64_t(1) << 31))
+      return "coordinate " + std::to_string(c) + " does not fit int32";
+  }
+  int64_t dst = sharedBufferAddress + issue.smemByteOffset.evaluate(symbols);
+  if (dst % 128 != 0)
+    return "misaligned address: shared address " + std::to_string(dst) +
+           " is not 128-byte aligned";
+
+  unsigned rank = m.rank;
+  int64_t n[5] = {1, 1, 1, 1, 1};
+  for (unsigned d = 0; d < rank; ++d)
+    n[d] = d == 0
+               ? m.boxDim[0]
+               : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
+  int64_t span = swizzleSpanBytes(m.swizzle);
+  int64_t pitch = std::max<int64_t>(n[0] * eb, span);
+  int64_t stride[5] = {eb, 0, 0, 0, 0};
+  for (unsigned d = 1; d < rank; ++d)
+    stride[d] = static_cast<int64_t>(m.globalStridesBytes[d - 1]);
+  // Stores write up to the next 16-byte boundary past a row's end.
+  int64_t dim0 = static_cast<int64_t>(m.globalDim[0]);
+  int64_t clipEnd = isStore ? ((dim0 * eb + 15) / 16 * 16) / eb : dim0;
+  int64_t total = n[0] * n[1] * n[2] * n[3] * n[4];
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t c[5], rest = flat;
+    for (unsigned d = 0; d < 5; ++d) {
+      c[d] = rest % n[d];
+      rest /= n[d];
+    }
+    int64_t row = c[1] + n[1] * (c[2] + n[2] * (c[3] + n[3] * c[4]));
+    BoxElement e;
+    e.sharedAddress = applySwizzle(m.swizzle, dst + row * pitch + c[0] * eb);
+    bool inside = true;
+    e.globalByteOffset = base;
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t g = coord[d] + c[d] * (d == 0 ? 1 : m.elementStrides[d]);
+      int64_t limit = d == 0 ? clipEnd : static_cast<int64_t>(m.globalDim[d]);
+      inside = inside && g >= 0 && g < limit;
+      e.globalByteOffset += g * stride[d];
+    }
+    e.touchesGlobal = inside;
+    visit(e);
+  }
+  return std::nullopt;
+}
+
+Error simulateIssue(const TensorMapDesc &m, const TmaIssue &issue,
+                    Direction direction, const std::vector<int64_t> &symbols,
+                    MemoryImage &global, MemoryImage &shared,
+                    const FillCells &fill, int64_t *transactionBytes) {
+  int64_t eb = m.elementBytes;
+  bool isLoad = direction == Direction::GlobalToShared;
+  Error fault;
+  int64_t moved = 0;
+  Error walk = walkBox(
+      m, issue, direction, symbols, shared.base, [&](const BoxElement &e) {
+        moved += eb;
+        if (fault)
+          return;
+        for (int64_t b = 0; b < eb; ++b) {
+          int64_t s = cellIndex(shared, e.sharedAddress + b);
+          if (s < 0) {
+            fault = "shared access at " + std::to_string(e.sharedAddress + b) +
+                    " outside the shared buffer";
+            return;
+          }
+          if (!e.touchesGlobal) {
+            if (isLoad)
+              shared.cells[s] = fillCell(m.oobFill ? fill.nan : fill.zero, b);
+            continue;
+          }
+          int64_t g = cellIndex(global, global.base + e.globalByteOffset + b);
+          if (g < 0) {
+            fault = "global access at byte offset " +
+                    std::to_string(e.globalByteOffset + b) +
+                    " outside the global buffer";
+            return;
+          }
+          if (isLoad)
+            shared.cells[s] = global.cells[g];
+          else
+            global.cells[g] = shared.cells[s];
+        }
+      });
+  if (walk)
+    return walk;
+  if (fault)
+    return fault;
+  if (transactionBytes)
+    *transactionBytes += moved;
+  return std::nullopt;
+}
+
+namespace {
+
+constexpr uint32_t kSentinel = 0x10000000;
+constexpr uint32_t kZeroFill = 0x20000000;
+constexpr uint32_t kNanFill = 0x30000000;
+constexpr uint32_t kGlobalTag = 0x40000000;
+constexpr uint32_t kSharedTag = 0x80000000;
+
+std::string describeCell(uint32_t v) {
+  if (v == kSentinel)
+    return "untouched";
+  if (v == kZeroFill)
+    return "zero fill";
+  if (v == kNanFill)
+    return "NaN fill";
+  if (v & kSharedTag)
+    return "shared byte " + std::to_string(v & ~kSharedTag);
+  if (v & kGlobalTag)
+    return "global byte " + std::to_string(v & ~kGlobalTag);
+  return std::to_string(v);
+}
+
+std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> idx(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    idx[d] = flat % sizes[d];
+    flat /= sizes[d];
+  }
+  return idx;
+}
+
+} // namespace
+
+Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
+                 const std::vector<int64_t> &symbols,
+                 const ModelOptions &options) {
+  int64_t eb = r.elementType.bytes;
+  std::optional<GroupedLayout> g = groupOnto(r.globalLayout, r.globalShape);
+  std::optional<GroupedLayout> s = groupOnto(r.sharedLayout, r.sharedShape);
+  if (!g || !s)
+    return std::string("model: layouts do not group onto their shapes");
+  int64_t repeat =
+      std::max<int64_t>(swizzleRepeatBytes(r.sharedLayout.swizzle()), 128);
+  int64_t gBytes =
+      (r.globalLayout.elementOffset() + r.globalLayout.cosize()) * eb;
+  int64_t sBytes =
+      ((r.sharedLayout.elementOffset() + r.sharedLayout.cosize()) * eb +
+       2 * repeat) /
+      repeat * repeat;
+  if (gBytes > options.maxImageCells || sBytes > options.maxImageCells)
+    return std::string("model: buffers too large to simulate");
+  bool isLoad = r.direction == Direction::GlobalToShared;
+
+  MemoryImage global{0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
+  for (size_t i = 0; i < global.cells.size(); ++i)
+    global.cells[i] = kGlobalTag | static_cast<uint32_t>(i);
+  int64_t sharedAddr = r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment : 1024;
+  MemoryImage shared{sharedAddr, std::vector<uint32_t>(
+                                     static_cast<size_t>(sBytes), kSentinel)};
+  if (!isLoad)
+    for (size_t i = 0; i < shared.cells.size(); ++i)
+      shared.cells[i] = kSharedTag | static_cast<uint32_t>(i);
+  MemoryImage expectGlobal = global, expectShared = shared;
+
+  FillCells fill{{kZeroFill}, {kNanFill}};
+  int64_t tx = 0;
+  for (size_t i = 0; i < plan.issues.size(); ++i)
+    if (Error e = simulateIssue(plan.map, plan.issues[i], r.direction, symbols,
+                                global, shared, fill, &tx))
+      return "issue " + std::to_string(i) + ": " + *e;
+
+  int64_t count = 1;
+  for (int64_t n : r.globalSizes)
+    count *= n;
+  if (tx != count * eb || plan.bytes != count * eb)
+    return "transaction bytes: issues move " + std::to_string(tx) +
+           " B, plan says " + std::to_string(plan.bytes) + " B, region has " +
+           std::to_string(count * eb) + " B";
+
+  std::vector<int64_t> gIdx, sIdx;
+  for (int64_t e = 0; e < count; ++e) {
+    gIdx = unravel(e, r.globalSizes);
+    sIdx = unravel(e, r.sharedSizes);
+    bool inside = true;
+    for (size_t d = 0; d < gIdx.size(); ++d) {
+      gIdx[d] += r.globalOffsets[d].evaluate(symbols);
+      inside = inside && gIdx[d] >= 0 && gIdx[d] < r.globalShape[d];
+    }
+    for (size_t d = 0; d < sIdx.size(); ++d)
+      sIdx[d] += r.sharedOffsets[d].evaluate(symbols);
+    int64_t sAddr = s->byteAddressOf(sIdx, eb, sharedAddr);
+    int64_t gOff = inside ? g->offsetOf(gIdx) * eb : -1;
+    if (!inside && !isLoad)
+      return "model: store element " + formatList(gIdx) +
+             " is outside the tensor";
+    for (int64_t b = 0; b < eb; ++b) {
+      int64_t si = cellIndex(shared, sAddr + b);
+      int64_t gi = inside ? cellIndex(global, gOff + b) : 0;
+      if (si < 0 || gi < 0)
+        return "model: region element outside its buffer image";
+      if (isLoad)
+        expectShared.cells[si] =
+            inside ? global.cells[gi]
+                   : (r.oobFill == OobFill::NaN ? kNanFill : kZeroFill);
+      else
+        expectGlobal.cells[gi] = shared.cells[si];
+    }
+  }
+  const MemoryImage &got = isLoad ? shared : global;
+  const MemoryImage &want = isLoad ? expectShared : expectGlobal;
+  for (size_t i = 0; i < got.cells.size(); ++i)
+    if (got.cells[i] != want.cells[i])
+      return std::string(isLoad ? "shared" : "global") + " byte at " +
+             std::to_string(got.base + static_cast<int64_t>(i)) + " holds " +
+             describeCell(got.cells[i]) + ", expected " +
+             describeCell(want.cells[i]);
+  return std::nullopt;
+}
+
+} // namespace tile::tma

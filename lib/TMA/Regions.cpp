@@ -1,0 +1,224 @@
+//===- Regions.cpp - L1: group, canonicalize and slice both regions -------===//
+
+#include "CopyModes.h"
+
+#include "tile/Layout/Format.h"
+
+namespace tile::tma::detail {
+
+namespace {
+
+int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
+
+struct SymAxis {
+  int64_t extent, stride;
+  SymExpr start;
+  int64_t size;
+};
+
+// sliceGroup (tile/Layout/Slice.h) with a symbolic start: digits below the
+// outermost shard must be known, i.e. every coefficient divides by them.
+std::optional<std::vector<SymAxis>>
+sliceSymbolic(const std::vector<Shard> &group, const SymExpr &start,
+              int64_t size, const std::string &where, std::string *decline) {
+  std::vector<Shard> g = group.empty() ? std::vector<Shard>{{1, 0}} : group;
+  std::vector<SymAxis> axes(g.size());
+  SymExpr o = start;
+  int64_t n = size;
+  auto fail = [&](const std::string &why) {
+    *decline = "region-split: " + where + " region [" + start.str() + ", +" +
+               std::to_string(size) + ") " + why;
+    return std::nullopt;
+  };
+  for (size_t k = g.size(); k-- > 0;) {
+    int64_t e = g[k].extent, s = g[k].stride;
+    if (k == 0) {
+      axes[k] = {e, s, o, n};
+      break;
+    }
+    // The digit on this shard is known when all symbol terms divide by e.
+    SymExpr terms = o - SymExpr(o.constant);
+    if (!terms.divExact(e))
+      return fail("has a start whose digit on a shard of extent " +
+                  std::to_string(e) + " is not known");
+    int64_t digit = floorMod(o.constant, e);
+    SymExpr quotient = *(o - SymExpr(digit)).divExact(e);
+    if (n == 1) {
+      axes[k] = {e, s, SymExpr(digit), 1};
+    } else if (n % e == 0) {
+      if (digit != 0)
+        return fail("does not start on a multiple of the shard extent " +
+                    std::to_string(e));
+      axes[k] = {e, s, SymExpr(0), e};
+      n /= e;
+    } else if (n < e && digit + n <= e) {
+      axes[k] = {e, s, SymExpr(digit), n};
+      n = 1;
+    } else {
+      return fail("crosses a boundary of a shard of extent " +
+                  std::to_string(e));
+    }
+    o = quotient;
+  }
+  return axes;
+}
+
+std::vector<Shard> canonicalGroup(const std::vector<Shard> &group) {
+  return Layout(group).canonicalize().shards();
+}
+
+bool checkRegionShape(const char *side, const std::vector<int64_t> &shape,
+                      const std::vector<SymExpr> &offsets,
+                      const std::vector<int64_t> &sizes, std::string *decline) {
+  if (offsets.size() != shape.size() || sizes.size() != shape.size()) {
+    *decline = std::string("layout: ") + side + " region has " +
+               std::to_string(offsets.size()) + " offsets and " +
+               std::to_string(sizes.size()) + " sizes for a rank-" +
+               std::to_string(shape.size()) + " buffer";
+    return false;
+  }
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (sizes[d] <= 0 || sizes[d] > (int64_t(1) << 31) || shape[d] <= 0) {
+      *decline = std::string("layout: ") + side + " region size " +
+                 std::to_string(sizes[d]) + " on a dimension of " +
+                 std::to_string(shape[d]) + " (dimension " + std::to_string(d) +
+                 ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<GroupedLayout> checkedGroup(const char *side, const Layout &l,
+                                          const std::vector<int64_t> &shape,
+                                          std::string *decline) {
+  if (std::optional<std::string> err = l.verify()) {
+    *decline =
+        std::string("layout: ") + side + " layout " + l.str() + ": " + *err;
+    return std::nullopt;
+  }
+  std::string err;
+  std::optional<GroupedLayout> g = groupOnto(l, shape, &err);
+  if (!g)
+    *decline = std::string("layout: ") + side + " layout: " + err;
+  return g;
+}
+
+int64_t product(const std::vector<int64_t> &v) {
+  int64_t p = 1;
+  for (int64_t x : v)
+    if (__builtin_mul_overflow(p, x, &p))
+      return -1;
+  return p;
+}
+
+} // namespace
+
+std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
+                                        std::string *decline) {
+  if (!checkRegionShape("global", r.globalShape, r.globalOffsets, r.globalSizes,
+                        decline) ||
+      !checkRegionShape("shared", r.sharedShape, r.sharedOffsets, r.sharedSizes,
+                        decline))
+    return std::nullopt;
+  int64_t count = product(r.globalSizes);
+  if (count < 0 || count > (int64_t(1) << 40)) {
+    *decline =
+        "layout: global region " + formatTuple(r.globalSizes) + " is too large";
+    return std::nullopt;
+  }
+  if (count != product(r.sharedSizes)) {
+    *decline = "count-mismatch: global region " + formatTuple(r.globalSizes) +
+               " has " + std::to_string(count) + " elements, shared region " +
+               formatTuple(r.sharedSizes) + " has " +
+               std::to_string(product(r.sharedSizes));
+    return std::nullopt;
+  }
+  std::optional<GroupedLayout> g =
+      checkedGroup("global", r.globalLayout, r.globalShape, decline);
+  if (!g)
+    return std::nullopt;
+  std::optional<GroupedLayout> s =
+      checkedGroup("shared", r.sharedLayout, r.sharedShape, decline);
+  if (!s)
+    return std::nullopt;
+  if (r.globalLayout.swizzle() != Swizzle::None) {
+    *decline = "layout: global layout " + r.globalLayout.str() +
+               " is swizzled; TMA reads global memory unswizzled";
+    return std::nullopt;
+  }
+  if (std::optional<std::string> err =
+          r.sharedLayout.verifySwizzle(r.elementType.bytes)) {
+    *decline = "layout: shared layout: " + *err;
+    return std::nullopt;
+  }
+
+  CopyModes out;
+  out.elementBytes = r.elementType.bytes;
+  out.regionElements = count;
+  out.globalBase = r.globalLayout.elementOffset();
+
+  // Shared side: the region's strided runs and its start offset.
+  std::vector<std::pair<int64_t, int64_t>> sharedRuns;
+  out.sharedBase = SymExpr(r.sharedLayout.elementOffset());
+  for (size_t d = 0; d < r.sharedShape.size(); ++d) {
+    const SymExpr &o = r.sharedOffsets[d];
+    int64_t n = r.sharedSizes[d];
+    if (o.isConstant() &&
+        (o.constant < 0 || o.constant > r.sharedShape[d] - n)) {
+      *decline = "shared-bounds: shared region [" + o.str() + ", " +
+                 std::to_string(o.constant + n) + ") of dimension " +
+                 std::to_string(d) + " leaves [0, " +
+                 std::to_string(r.sharedShape[d]) + ")";
+      return std::nullopt;
+    }
+    std::optional<std::vector<SymAxis>> axes =
+        sliceSymbolic(canonicalGroup(s->groups[d]), o, n,
+                      "shared dimension " + std::to_string(d), decline);
+    if (!axes)
+      return std::nullopt;
+    for (const SymAxis &a : *axes) {
+      out.sharedBase += a.start * a.stride;
+      if (a.size > 1)
+        sharedRuns.push_back({a.size, a.stride});
+    }
+  }
+
+  // Global side: axes keep their tensor extent for bounds and coordinates.
+  std::vector<GlobalAxis> axes;
+  for (size_t d = 0; d < r.globalShape.size(); ++d) {
+    std::optional<std::vector<SymAxis>> sliced = sliceSymbolic(
+        canonicalGroup(g->groups[d]), r.globalOffsets[d], r.globalSizes[d],
+        "global dimension " + std::to_string(d), decline);
+    if (!sliced)
+      return std::nullopt;
+    for (const SymAxis &a : *sliced) {
+      if (a.extent == 1 && a.size == 1 && a.start == SymExpr(0))
+        continue; // Touches nothing: no coordinate, no bound.
+      GlobalAxis axis{a.extent, a.stride, a.start, a.size};
+      // Fuse with the outer neighbour when this axis is whole and contiguous
+      // under it (fewer tensor-map dimensions).
+      if (!axes.empty() && a.start == SymExpr(0) && a.size == a.extent &&
+          axes.back().stride == a.extent * a.stride &&
+          axes.back().extent <= (int64_t(1) << 32) / a.extent) {
+        GlobalAxis &outer = axes.back();
+        outer = {outer.extent * a.extent, a.stride, outer.start * a.extent,
+                 outer.size * a.extent};
+        continue;
+      }
+      axes.push_back(axis);
+    }
+  }
+  std::optional<std::vector<Mode>> modes =
+      refineModes(axes, sharedRuns, decline);
+  if (!modes)
+    return std::nullopt;
+  out.axes = std::move(axes);
+  out.modes = std::move(*modes);
+  return out;
+}
+
+} // namespace tile::tma::detail

@@ -1,0 +1,286 @@
+//===- Rules.cpp - One function per TMA rule ------------------------------===//
+//
+// Each check returns the decline "<rule-id>: <values>" or nullopt. The rule
+// table with every id lives in tile/TMA/Rules.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CopyModes.h"
+
+#include "tile/Layout/Format.h"
+#include "tile/TMA/Rules.h"
+
+#include <algorithm>
+
+namespace tile::tma {
+
+namespace {
+using Check = std::optional<std::string>;
+
+std::string bytesOf(int64_t n, int64_t eb) {
+  return std::to_string(n) + " x " + std::to_string(eb) +
+         " B = " + std::to_string(n * eb) + " B";
+}
+} // namespace
+
+const std::vector<std::string_view> &allRuleIds() {
+  static const std::vector<std::string_view> ids = {"direction",
+                                                    "scope",
+                                                    "count-mismatch",
+                                                    "rank",
+                                                    "box-dim",
+                                                    "inner-box-bytes",
+                                                    "global-stride",
+                                                    "global-dim",
+                                                    "element-stride",
+                                                    "swizzle-span",
+                                                    "swizzle-mismatch",
+                                                    "smem-align",
+                                                    "global-align",
+                                                    "inner-coord-align",
+                                                    "store-negative-coord",
+                                                    "store-bounds",
+                                                    "nan-fill-type",
+                                                    "oob-mode",
+                                                    "reduce-type",
+                                                    "elementwise",
+                                                    "data-type",
+                                                    "layout",
+                                                    "shared-bounds",
+                                                    "region-split",
+                                                    "issue-count",
+                                                    "coord-range"};
+  return ids;
+}
+
+bool isKnownRuleId(std::string_view id) {
+  const auto &ids = allRuleIds();
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+namespace detail {
+
+//===-- Request-level rules ----------------------------------------------===//
+
+Check checkDataType(const CopyRequest &r) {
+  if (!dataTypeFor(r.elementType))
+    return "data-type: element type " + toString(r.elementType) +
+           " has no TMA data type";
+  return std::nullopt;
+}
+
+Check checkNanFillType(const CopyRequest &r) {
+  if (r.oobFill == OobFill::NaN && !nanFillSupports(r.elementType))
+    return "nan-fill-type: NaN fill needs f16, bf16, f32 or f64, not " +
+           toString(r.elementType);
+  return std::nullopt;
+}
+
+Check checkOobMode(const CopyRequest &r) {
+  if (r.oobFill == OobFill::NaN && r.direction == Direction::SharedToGlobal)
+    return std::string("oob-mode: NaN fill applies to loads, not stores");
+  return std::nullopt;
+}
+
+Check checkReduceType(const CopyRequest &r) {
+  if (r.reduce == ReduceKind::None)
+    return std::nullopt;
+  if (r.direction == Direction::GlobalToShared)
+    return std::string("reduce-type: reduce ") + toString(r.reduce) +
+           " on a load; TMA reduces only into global memory";
+  if (!reduceSupports(r.reduce, r.elementType))
+    return std::string("reduce-type: reduce ") + toString(r.reduce) +
+           " does not support " + toString(r.elementType);
+  return std::nullopt;
+}
+
+/// Stores may not leave the tensor (static starts; dynamic ones are the
+/// caller's contract).
+Check checkStoreRegion(const CopyRequest &r) {
+  if (r.direction != Direction::SharedToGlobal)
+    return std::nullopt;
+  for (size_t d = 0; d < r.globalShape.size() && d < r.globalOffsets.size() &&
+                     d < r.globalSizes.size();
+       ++d) {
+    std::optional<int64_t> o = r.globalOffsets[d].constantValue();
+    if (!o)
+      continue;
+    if (*o < 0)
+      return "store-negative-coord: store region starts at " +
+             std::to_string(*o) + " on global dimension " + std::to_string(d);
+    if (*o + r.globalSizes[d] > r.globalShape[d])
+      return "store-bounds: store region [" + std::to_string(*o) + ", " +
+             std::to_string(*o + r.globalSizes[d]) + ") leaves [0, " +
+             std::to_string(r.globalShape[d]) + ") on global dimension " +
+             std::to_string(d);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkRequestRules(const CopyRequest &r) {
+  for (Check (*check)(const CopyRequest &) :
+       {checkDataType, checkNanFillType, checkOobMode, checkReduceType,
+        checkStoreRegion})
+    if (Check c = check(r))
+      return c;
+  return std::nullopt;
+}
+
+//===-- Descriptor rules (TMA_FACTS section 1) ----------------------------===//
+
+Check checkRank(const TmaPlan &p) {
+  if (p.map.rank < 1 || p.map.rank > 5)
+    return "rank: the copy needs " + std::to_string(p.map.rank) +
+           " tensor-map dimensions, TMA allows 1 to 5";
+  return std::nullopt;
+}
+
+Check checkBoxDims(const TmaPlan &p) {
+  for (size_t d = 0; d < p.map.boxDim.size(); ++d)
+    if (p.map.boxDim[d] < 1 || p.map.boxDim[d] > 256)
+      return "box-dim: box dimension " + std::to_string(d) + " is " +
+             std::to_string(p.map.boxDim[d]) + ", TMA allows 1 to 256";
+  return std::nullopt;
+}
+
+Check checkInnerBoxBytes(const TmaPlan &p) {
+  int64_t eb = p.map.elementBytes;
+  if (!p.map.boxDim.empty() && (p.map.boxDim[0] * eb) % 16 != 0)
+    return "inner-box-bytes: box " + bytesOf(p.map.boxDim[0], eb) +
+           " is not a multiple of 16";
+  return std::nullopt;
+}
+
+Check checkElementStrides(const TmaPlan &p) {
+  for (size_t d = 0; d < p.map.elementStrides.size(); ++d)
+    if (p.map.elementStrides[d] < 1 || p.map.elementStrides[d] > 8)
+      return "element-stride: element stride " +
+             std::to_string(p.map.elementStrides[d]) + " of dimension " +
+             std::to_string(d) + " is outside 1 to 8";
+  return std::nullopt;
+}
+
+Check checkGlobalDims(const TmaPlan &p) {
+  for (size_t d = 0; d < p.map.globalDim.size(); ++d)
+    if (p.map.globalDim[d] < 1 || p.map.globalDim[d] > (uint64_t(1) << 32))
+      return "global-dim: global dimension " + std::to_string(d) + " is " +
+             std::to_string(p.map.globalDim[d]) + ", TMA allows 1 to 2^32";
+  return std::nullopt;
+}
+
+Check checkGlobalStrides(const TmaPlan &p) {
+  for (size_t i = 0; i < p.map.globalStridesBytes.size(); ++i) {
+    uint64_t s = p.map.globalStridesBytes[i];
+    if (s % 16 != 0)
+      return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
+             std::to_string(s) + " B is not a multiple of 16";
+    if (s >= (uint64_t(1) << 40))
+      return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
+             std::to_string(s) + " B is not below 2^40";
+  }
+  return std::nullopt;
+}
+
+Check checkGlobalAlign(const CopyRequest &r, const TmaPlan &p) {
+  if (!p.map.baseOffsetBytes.provablyMultipleOf(16, r.symbolDivisors))
+    return "global-align: global base offset " + p.map.baseOffsetBytes.str() +
+           " B is not a multiple of 16";
+  return std::nullopt;
+}
+
+Check checkSwizzleSpan(const TmaPlan &p) {
+  int64_t span = swizzleSpanBytes(p.map.swizzle);
+  int64_t eb = p.map.elementBytes;
+  if (span > 0 && !p.map.boxDim.empty() && p.map.boxDim[0] * eb > span)
+    return "swizzle-span: inner box " + bytesOf(p.map.boxDim[0], eb) +
+           " exceeds the " + std::to_string(span) + " B swizzle span";
+  return std::nullopt;
+}
+
+//===-- Instruction rules (TMA_FACTS section 2) ---------------------------===//
+
+Check checkSmemAlign(const CopyRequest &r, const TmaPlan &p) {
+  if (r.sharedBaseAlignment <= 0 || r.sharedBaseAlignment % 128 != 0)
+    return "smem-align: shared buffer alignment " +
+           std::to_string(r.sharedBaseAlignment) +
+           " B is not a multiple of 128";
+  for (const TmaIssue &i : p.issues)
+    if (!i.smemByteOffset.provablyMultipleOf(128, r.symbolDivisors))
+      return "smem-align: shared offset " + i.smemByteOffset.str() +
+             " B of an instruction is not a multiple of 128";
+  return std::nullopt;
+}
+
+Check checkInnerCoordAlign(const CopyRequest &r, const TmaPlan &p) {
+  int64_t eb = p.map.elementBytes;
+  for (const TmaIssue &i : p.issues)
+    if (!i.coords.empty() &&
+        !(i.coords[0] * eb).provablyMultipleOf(16, r.symbolDivisors))
+      return "inner-coord-align: inner coordinate " + i.coords[0].str() +
+             " x " + std::to_string(eb) + " B is not " +
+             (i.coords[0].isConstant() ? "" : "provably ") +
+             "a multiple of 16 B";
+  return std::nullopt;
+}
+
+Check checkCoordRange(const TmaPlan &p) {
+  for (const TmaIssue &i : p.issues)
+    for (const SymExpr &c : i.coords)
+      if (c.constant < -(int64_t(1) << 31) || c.constant >= (int64_t(1) << 31))
+        return "coord-range: coordinate " + c.str() + " does not fit int32";
+  return std::nullopt;
+}
+
+Check checkStoreNegativeCoord(const CopyRequest &r, const TmaPlan &p) {
+  if (r.direction != Direction::SharedToGlobal)
+    return std::nullopt;
+  for (const TmaIssue &i : p.issues)
+    for (const SymExpr &c : i.coords)
+      if (c.isConstant() && c.constant < 0)
+        return "store-negative-coord: store coordinate " + c.str() +
+               " is negative";
+  return std::nullopt;
+}
+
+// Stores clip at 16-byte granularity of the innermost dimension: a box that
+// crosses a row end not on a 16-byte boundary writes past it.
+Check checkStoreBounds(const CopyRequest &r, const TmaPlan &p) {
+  if (r.direction != Direction::SharedToGlobal || p.map.rank == 0)
+    return std::nullopt;
+  int64_t eb = p.map.elementBytes;
+  int64_t dim0 = static_cast<int64_t>(p.map.globalDim[0]);
+  for (const TmaIssue &i : p.issues)
+    for (size_t d = 0; d < i.coords.size(); ++d) {
+      std::optional<int64_t> c = i.coords[d].constantValue();
+      int64_t extent = static_cast<int64_t>(p.map.globalDim[d]);
+      if (c && *c + p.map.boxDim[d] > extent)
+        return "store-bounds: store box [" + std::to_string(*c) + ", " +
+               std::to_string(*c + p.map.boxDim[d]) +
+               ") leaves tensor-map dimension " + std::to_string(d) +
+               " of extent " + std::to_string(extent);
+      if (d == 0 && !c && (dim0 * eb) % 16 != 0)
+        return "store-bounds: innermost extent " + bytesOf(dim0, eb) +
+               " is not a multiple of 16 and the dynamic coordinate " +
+               i.coords[0].str() +
+               " cannot be proven to keep the box from clipping past a row";
+    }
+  return std::nullopt;
+}
+
+std::optional<std::string> checkPlanRules(const CopyRequest &r,
+                                          const TmaPlan &p) {
+  for (Check (*check)(const TmaPlan &) :
+       {checkRank, checkBoxDims, checkInnerBoxBytes, checkElementStrides,
+        checkGlobalDims, checkGlobalStrides, checkSwizzleSpan, checkCoordRange})
+    if (Check c = check(p))
+      return c;
+  for (Check (*check)(const CopyRequest &, const TmaPlan &) :
+       {checkGlobalAlign, checkSmemAlign, checkInnerCoordAlign,
+        checkStoreNegativeCoord, checkStoreBounds})
+    if (Check c = check(r, p))
+      return c;
+  return std::nullopt;
+}
+
+} // namespace detail
+} // namespace tile::tma
