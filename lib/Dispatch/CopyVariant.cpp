@@ -64,7 +64,6 @@ std::vector<std::string> CopyVariantRegistry::names() const {
 }
 
 FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
-  registerBuiltinCopyVariants();
   const CopyVariantRegistry &registry = CopyVariantRegistry::global();
   std::vector<const CopyVariant *> candidates;
   if (auto requested = op->getAttrOfType<StringAttr>("dispatch")) {

@@ -2,10 +2,15 @@
 
 #include "tile/InitAllTile.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Transforms/Passes.h"
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
 }
 
-void mlir::tile::registerAllTilePasses() {}
+void mlir::tile::registerAllTilePasses() {
+  registerBuiltinCopyVariants();
+  registerTilePasses();
+}

@@ -105,9 +105,6 @@ private:
   std::vector<std::unique_ptr<CopyVariant>> variants;
 };
 
-/// Registers the built-in variants (`tma`, `simt`, `collective`) once.
-void registerBuiltinCopyVariants();
-
 /// The result of dispatching one op.
 struct DispatchResult {
   const CopyVariant *selected = nullptr;
@@ -116,7 +113,8 @@ struct DispatchResult {
   std::vector<std::pair<std::string, std::string>> declined;
 };
 
-/// Dispatches `op`: honours its `dispatch` attribute, tries the variants by
+/// Dispatches `op` over the variants registered so far (the built-in ones
+/// come from registerBuiltinCopyVariants() in the TileToNVVM library): honours its `dispatch` attribute, tries the variants by
 /// priority. Fails (with a diagnostic at the op) only for an unknown
 /// `dispatch` name; an op no variant can lower yields `selected == nullptr`.
 FailureOr<DispatchResult> dispatchCopy(Operation *op);

@@ -1,0 +1,43 @@
+//===- CopyRequest.h - tile.copy_async to planner requests ------*- C++ -*-===//
+//
+// Translates a verified `tile.copy_async` into the pure C++ planner's
+// `CopyRequest`: layouts, shapes, regions, and its dynamic offsets as
+// symbols with the divisors the IR proves for them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILETONVVM_COPYREQUEST_H
+#define TILE_CONVERSION_TILETONVVM_COPYREQUEST_H
+
+#include "mlir/IR/Value.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/Plan.h"
+#include "llvm/ADT/SmallVector.h"
+#include <string>
+
+namespace mlir::tile {
+
+struct CopyRequestInfo {
+  ::tile::tma::CopyRequest request;
+  /// SSA value of each symbol id used in the request's offsets.
+  SmallVector<Value> symbols;
+};
+
+/// Builds the planner request of `op`. Fails with a "<rule-id>: <values>"
+/// reason for copies the planner cannot describe (dynamic global shapes,
+/// element types TMA does not carry).
+FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
+                                            std::string &reason);
+
+/// A positive number that provably divides `value` at run time (1 when
+/// nothing is known): constants, products and shifts by constants, sums.
+int64_t getKnownDivisor(Value value);
+
+/// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
+/// offsets and `tile.stage` strides; 1024 when the IR does not show it (a
+/// function argument), as the plan report contract assumes.
+int64_t getSharedBaseAlignment(Value sharedBuffer);
+
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_TILETONVVM_COPYREQUEST_H

@@ -1,0 +1,55 @@
+//===- LoweringUtils.h - Helpers shared by the copy lowerings ---*- C++ -*-===//
+
+#ifndef TILE_CONVERSION_TILETONVVM_LOWERINGUTILS_H
+#define TILE_CONVERSION_TILETONVVM_LOWERINGUTILS_H
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "tile/TMA/SymExpr.h"
+
+namespace mlir::tile {
+
+/// NVVM address spaces.
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
+constexpr unsigned kSharedClusterAddressSpace = 7;
+
+/// The type converter of the tile lowering: memrefs with a `#tile.layout`
+/// become bare `!llvm.ptr<space>` (their layout is static), mbarrier groups
+/// become the memref descriptor upstream's nvgpu lowering gives them, other
+/// memrefs become memref descriptors; every other type is kept.
+class TileTypeConverter : public TypeConverter {
+public:
+  explicit TileTypeConverter(MLIRContext *ctx);
+  const LLVMTypeConverter &getLLVMConverter() const { return llvmConverter; }
+
+private:
+  LLVMTypeConverter llvmConverter;
+};
+
+/// Address of a buffer's first element (byte pointer in the buffer's address
+/// space) from its converted value: a bare pointer or a memref descriptor.
+Value getBufferBasePtr(OpBuilder &b, Location loc, Value converted,
+                       MemRefType type, const TileTypeConverter &converter);
+
+/// Address of barrier `index` of a converted mbarrier group.
+Value getMBarrierPtr(OpBuilder &b, Location loc, Value convertedGroup,
+                     Value index);
+
+/// Materialises `expr` (symbols are index values) as a value of `type`
+/// (an integer type or index).
+Value emitSymExpr(OpBuilder &b, Location loc, const ::tile::tma::SymExpr &expr,
+                  ArrayRef<Value> symbols, Type type);
+
+/// `base + byteOffset` as a byte GEP (offset of any integer type).
+Value emitBytePtrAdd(OpBuilder &b, Location loc, Value base, Value byteOffset);
+
+/// The L2 cache policy constant of a `cache_hint` name.
+std::optional<int64_t> getCachePolicy(StringRef hint);
+
+} // namespace mlir::tile
+
+#endif // TILE_CONVERSION_TILETONVVM_LOWERINGUTILS_H

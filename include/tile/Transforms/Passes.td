@@ -1,0 +1,83 @@
+//===- Passes.td - tile passes -----------------------------*- tablegen -*-===//
+
+#ifndef TILE_TRANSFORMS_PASSES_TD
+#define TILE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileReportCopyPlans : Pass<"tile-report-copy-plans"> {
+  let summary = "Writes the dispatch decision and TMA plan of every copy as "
+                "JSON Lines";
+  let description = [{
+    Runs the copy dispatch on every `tile.copy_async` (in program order)
+    without rewriting anything and writes one JSON object per op and line:
+    its location, direction, the selected variant (or null), the variants
+    declined before it with their reasons, the tensor map and issue list
+    when the `tma` variant is selected, and the transaction bytes.
+
+    ```
+    tile-opt --tile-report-copy-plans="output=plans.jsonl" input.mlir -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "File to write the JSON Lines to (standard output when empty)">
+  ];
+}
+
+def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
+  let summary = "Adds tensor-map kernel arguments and hoists their encoding "
+                "into the host";
+  let description = [{
+    For every kernel (`gpu.func`) whose `tile.copy_async` ops dispatch to the
+    `tma` variant: appends one by-value 128-byte tensor-map argument per
+    distinct (global buffer, plan) after the user's arguments, in first-use
+    order, records each map's plan on the kernel (`tile.tensor_maps`), and
+    tags each copy with the argument it uses. At every `gpu.launch_func` of
+    such a kernel, encodes the maps on the host before the launch through the
+    runtime library's cached encoder (`tileTensorMapGetCached`), hoisted out
+    of enclosing loops when the buffer is defined outside them, one call per
+    distinct map, and passes them to the launch.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
+  let summary = "Turns tensor-map kernel arguments into grid-constant byval "
+                "pointers";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`: each tensor-map argument of an NVVM
+    kernel becomes `!llvm.ptr {llvm.byval = !llvm.array<16 x i64>,
+    llvm.align = 64, nvvm.grid_constant}` (a `.param .align 64 .b8 [128]` in
+    PTX) and the copies use its address directly.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TileToNVVM : Pass<"convert-tile-to-nvvm"> {
+  let summary = "Lowers tile ops to NVVM through the copy dispatch";
+  let description = [{
+    Lowers `tile.copy_async` through the dispatch registry (`tma`: one
+    `cp.async.bulk.tensor` per planned issue; `simt`: per-thread loads and
+    stores that complete the caller's mbarrier transaction count), `tile.copy`
+    (collective copies across the scope's threads), `tile.arena_view` (views
+    of an `external` 1024-aligned shared-memory global), `tile.stage` and the
+    bulk-group ops. A copy no variant can lower is an error that lists every
+    variant with its reason.
+  }];
+  let options = [
+    Option<"prefetchTensorMaps", "prefetch-tensor-maps", "bool",
+           /*default=*/"false",
+           "Prefetch each tensor map once per CTA (prefetch.tensormap)">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+#endif // TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,141 @@
+//===- CopyRequest.cpp - tile.copy_async to planner requests --------------===//
+
+#include "tile/Conversion/TileToNVVM/CopyRequest.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::tma::SymExpr;
+
+static int64_t lowBit(int64_t v) { return v == 0 ? 0 : (v & -v); }
+
+int64_t mlir::tile::getKnownDivisor(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    int64_t v = std::abs(constant.getSExtValue());
+    return v == 0 ? (int64_t(1) << 30) : v;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  if (isa<arith::MulIOp>(def))
+    return std::min<int64_t>(int64_t(1) << 30,
+                             getKnownDivisor(def->getOperand(0)) *
+                                 getKnownDivisor(def->getOperand(1)));
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(getKnownDivisor(def->getOperand(0)),
+                    getKnownDivisor(def->getOperand(1)));
+  if (isa<arith::ShLIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
+      constant.getSExtValue() >= 0 && constant.getSExtValue() < 30)
+    return std::min<int64_t>(int64_t(1) << 30,
+                             getKnownDivisor(def->getOperand(0))
+                                 << constant.getSExtValue());
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return getKnownDivisor(def->getOperand(0));
+  return 1;
+}
+
+int64_t mlir::tile::getSharedBaseAlignment(Value buffer) {
+  if (auto arena = buffer.getDefiningOp<ArenaViewOp>())
+    return arena.getBaseAlignment();
+  if (auto stage = buffer.getDefiningOp<StageOp>()) {
+    int64_t base = getSharedBaseAlignment(stage.getSource());
+    int64_t stride = lowBit(stage.getStageStrideBytes());
+    return stride == 0 ? base : std::min(base, stride);
+  }
+  return 1024;
+}
+
+namespace {
+/// Assigns symbol ids to dynamic offsets (one id per distinct value).
+struct OffsetSymbols {
+  SmallVector<Value> values;
+  std::vector<int64_t> divisors;
+
+  SymExpr get(OpFoldResult ofr) {
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      return SymExpr(cast<IntegerAttr>(attr).getInt());
+    Value v = cast<Value>(ofr);
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant)))
+      return SymExpr(constant.getSExtValue());
+    for (auto [i, existing] : llvm::enumerate(values))
+      if (existing == v)
+        return SymExpr::symbol(i);
+    values.push_back(v);
+    divisors.push_back(getKnownDivisor(v));
+    return SymExpr::symbol(values.size() - 1);
+  }
+};
+} // namespace
+
+static std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
+  return std::vector<int64_t>(values.begin(), values.end());
+}
+
+FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
+                                                        std::string &reason) {
+  using namespace ::tile::tma;
+  CopyRequestInfo info;
+  CopyRequest &req = info.request;
+  bool load = op.isLoad();
+  req.direction = load ? Direction::GlobalToShared : Direction::SharedToGlobal;
+
+  MemRefType globalType = op.getGlobal().getType();
+  MemRefType sharedType = op.getShared().getType();
+  std::optional<ElementType> element =
+      getTmaElementType(globalType.getElementType());
+  if (!element || !dataTypeFor(*element)) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "element-type: the tensor memory accelerator cannot carry "
+       << globalType.getElementType();
+    reason = s;
+    return failure();
+  }
+  req.elementType = *element;
+
+  std::string error;
+  std::optional<::tile::Layout> globalLayout =
+      getShardLayout(globalType, &error);
+  if (!globalLayout) {
+    reason = "global-dim: " + error;
+    return failure();
+  }
+  std::optional<::tile::Layout> sharedLayout =
+      getShardLayout(sharedType, &error);
+  if (!sharedLayout) {
+    reason = "smem-layout: " + error;
+    return failure();
+  }
+  req.globalLayout = *globalLayout;
+  req.sharedLayout = *sharedLayout;
+  req.globalShape = toVector(globalType.getShape());
+  req.sharedShape = toVector(sharedType.getShape());
+
+  OffsetSymbols symbols;
+  SmallVector<OpFoldResult> dstOffsets = op.getMixedDstOffsets();
+  SmallVector<OpFoldResult> srcOffsets = op.getMixedSrcOffsets();
+  std::vector<SymExpr> dstSym, srcSym;
+  for (OpFoldResult ofr : dstOffsets)
+    dstSym.push_back(symbols.get(ofr));
+  for (OpFoldResult ofr : srcOffsets)
+    srcSym.push_back(symbols.get(ofr));
+  req.globalOffsets = load ? srcSym : dstSym;
+  req.sharedOffsets = load ? dstSym : srcSym;
+  req.globalSizes = toVector(load ? op.getSrcSizes() : op.getDstSizes());
+  req.sharedSizes = toVector(load ? op.getDstSizes() : op.getSrcSizes());
+  req.symbolDivisors = symbols.divisors;
+  info.symbols = symbols.values;
+  req.sharedBaseAlignment = getSharedBaseAlignment(op.getShared());
+  req.oobFill = op.getOob() && *op.getOob() == "nan" ? OobFill::NaN
+                                                     : OobFill::Zero;
+  if (std::optional<StringRef> reduce = op.getReduce())
+    req.reduce = parseReduceKind(*reduce).value_or(ReduceKind::None);
+  return info;
+}

@@ -1,0 +1,106 @@
+//===- LoweringUtils.cpp - Helpers shared by the copy lowerings -----------===//
+
+#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static unsigned getAddressSpace(MemRefType type) {
+  return getMemorySpaceKind(type) == MemorySpaceKind::Shared
+             ? kSharedAddressSpace
+             : 0;
+}
+
+TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion([this](MemRefType type) -> std::optional<Type> {
+    if (isa<LayoutAttr>(type.getLayout()))
+      return LLVM::LLVMPointerType::get(type.getContext(),
+                                        getAddressSpace(type));
+    SmallVector<Type> results;
+    if (failed(llvmConverter.convertType(type, results)) ||
+        results.size() != 1)
+      return std::nullopt;
+    return results.front();
+  });
+  addConversion([this](nvgpu::MBarrierGroupType type) -> std::optional<Type> {
+    return llvmConverter.convertType(
+        nvgpu::getMBarrierMemrefType(type.getContext(), type));
+  });
+  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
+                        Location loc) -> Value {
+    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+        .getResult(0);
+  };
+  addSourceMaterialization(materialize);
+  addTargetMaterialization(materialize);
+}
+
+Value mlir::tile::getBufferBasePtr(OpBuilder &b, Location loc,
+                                   Value converted, MemRefType type,
+                                   const TileTypeConverter &converter) {
+  if (isa<LLVM::LLVMPointerType>(converted.getType()))
+    return converted;
+  MemRefDescriptor desc(converted);
+  return desc.bufferPtr(b, loc, converter.getLLVMConverter(), type);
+}
+
+Value mlir::tile::getMBarrierPtr(OpBuilder &b, Location loc,
+                                 Value convertedGroup, Value index) {
+  MemRefDescriptor desc(convertedGroup);
+  Value base = desc.alignedPtr(b, loc);
+  Value idx = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI64Type(), base,
+                             ValueRange{idx});
+}
+
+Value mlir::tile::emitSymExpr(OpBuilder &b, Location loc,
+                              const ::tile::tma::SymExpr &expr,
+                              ArrayRef<Value> symbols, Type type) {
+  auto constant = [&](int64_t v) -> Value {
+    if (type.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, v);
+    return arith::ConstantIntOp::create(b, loc, type, v);
+  };
+  Value result = constant(expr.constant);
+  for (auto [id, coeff] : expr.terms) {
+    Value sym = symbols[id];
+    if (sym.getType() != type)
+      sym = arith::IndexCastOp::create(b, loc, type, sym);
+    if (coeff != 1)
+      sym = arith::MulIOp::create(b, loc, sym, constant(coeff));
+    result = expr.constant == 0 && result.getDefiningOp<arith::ConstantOp>() &&
+                     id == expr.terms.front().first
+                 ? sym
+                 : arith::AddIOp::create(b, loc, result, sym).getResult();
+  }
+  return result;
+}
+
+Value mlir::tile::emitBytePtrAdd(OpBuilder &b, Location loc, Value base,
+                                 Value byteOffset) {
+  if (auto c = byteOffset.getDefiningOp<arith::ConstantOp>())
+    if (auto attr = dyn_cast<IntegerAttr>(c.getValue()); attr && attr.getInt() == 0)
+      return base;
+  if (byteOffset.getType().isIndex())
+    byteOffset =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), byteOffset);
+  return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
+                             ValueRange{byteOffset});
+}
+
+std::optional<int64_t> mlir::tile::getCachePolicy(StringRef hint) {
+  if (hint == "evict_normal")
+    return 0x1000000000000000;
+  if (hint == "evict_first")
+    return 0x12F0000000000000;
+  if (hint == "evict_last")
+    return 0x14F0000000000000;
+  return std::nullopt;
+}

@@ -1,0 +1,193 @@
+//===- TileToNVVM.cpp - --convert-tile-to-nvvm ----------------------------===//
+//
+// Lowers the tile dialect inside kernels to NVVM/LLVM ops. Copies go through
+// the dispatch registry; the arena becomes an `external` shared global.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILETONVVM
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Name of the dynamic shared memory global every arena view points into.
+static constexpr StringLiteral kArenaSymbol = "__tile_arena";
+
+/// `external` address-space-3 global aligned to 1024 (PTX `.extern .shared
+/// .align 1024`). Upstream `gpu.dynamic_shared_memory` is not used: it lowers
+/// to a zero-size internal global whose accesses LLVM -O2 deletes.
+static LLVM::GlobalOp getOrCreateArena(OpBuilder &b, Operation *from) {
+  Operation *symbolTable = from->getParentWithTrait<OpTrait::SymbolTable>();
+  if (auto existing = dyn_cast_or_null<LLVM::GlobalOp>(
+          SymbolTable::lookupSymbolIn(symbolTable, kArenaSymbol)))
+    return existing;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&symbolTable->getRegion(0).front());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  return LLVM::GlobalOp::create(
+      b, from->getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+      kArenaSymbol, /*value=*/Attribute(), /*alignment=*/1024,
+      /*addrSpace=*/kSharedAddressSpace);
+}
+
+/// Builds the converted value of a shared memref starting at `ptr`: the
+/// pointer itself for `#tile.layout` memrefs, a static descriptor otherwise.
+static Value makeBufferValue(OpBuilder &b, Location loc, Value ptr,
+                             MemRefType type,
+                             const TileTypeConverter &converter) {
+  Type converted = converter.convertType(type);
+  if (isa<LLVM::LLVMPointerType>(converted))
+    return ptr;
+  return MemRefDescriptor::fromStaticShape(b, loc, converter.getLLVMConverter(),
+                                           type, ptr);
+}
+
+namespace {
+struct ArenaViewLowering : public OpConversionPattern<ArenaViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArenaViewOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    LLVM::GlobalOp arena = getOrCreateArena(rewriter, op);
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
+    Value base =
+        LLVM::AddressOfOp::create(rewriter, loc, ptrType, arena.getSymName());
+    Value offset = arith::ConstantIntOp::create(rewriter, loc,
+                                                rewriter.getI64Type(),
+                                                op.getOffset());
+    Value ptr = emitBytePtrAdd(rewriter, loc, base, offset);
+    rewriter.replaceOp(
+        op, makeBufferValue(rewriter, loc, ptr, op.getResult().getType(),
+                            *static_cast<const TileTypeConverter *>(
+                                getTypeConverter())));
+    return success();
+  }
+};
+
+struct StageLowering : public OpConversionPattern<StageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(StageOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const auto &converter =
+        *static_cast<const TileTypeConverter *>(getTypeConverter());
+    Value base = getBufferBasePtr(rewriter, loc, adaptor.getSource(),
+                                  op.getSource().getType(), converter);
+    Value index = arith::IndexCastOp::create(rewriter, loc,
+                                             rewriter.getI64Type(),
+                                             adaptor.getIndex());
+    Value stride = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), op.getStageStrideBytes());
+    Value offset = arith::MulIOp::create(rewriter, loc, index, stride);
+    Value ptr = emitBytePtrAdd(rewriter, loc, base, offset);
+    rewriter.replaceOp(op, makeBufferValue(rewriter, loc, ptr,
+                                           op.getResult().getType(),
+                                           converter));
+    return success();
+  }
+};
+
+struct BulkCommitLowering : public OpConversionPattern<BulkCommitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BulkCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op);
+    return success();
+  }
+};
+
+struct BulkWaitLowering : public OpConversionPattern<BulkWaitGroupOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BulkWaitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, op.getGroupAttr(), op.getReadAttr());
+    return success();
+  }
+};
+
+/// Lowers a copy op through the variant the dispatch selects.
+template <typename CopyOpTy>
+struct DispatchedCopyLowering : public OpConversionPattern<CopyOpTy> {
+  using OpConversionPattern<CopyOpTy>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(CopyOpTy op, typename CopyOpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<DispatchResult> result = dispatchCopy(op);
+    if (failed(result))
+      return failure();
+    if (!result->selected) {
+      emitNoVariantError(op, *result);
+      return failure();
+    }
+    return result->selected->rewrite(op, result->match.get(), rewriter,
+                                     *this->getTypeConverter());
+  }
+};
+
+struct TileToNVVMPass : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    registerBuiltinCopyVariants();
+    MLIRContext *ctx = &getContext();
+    TileTypeConverter converter(ctx);
+    RewritePatternSet patterns(ctx);
+    patterns.add<ArenaViewLowering, StageLowering, BulkCommitLowering,
+                 BulkWaitLowering, DispatchedCopyLowering<CopyAsyncOp>,
+                 DispatchedCopyLowering<CopyOp>>(converter, ctx);
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TileDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      return signalPassFailure();
+    if (prefetchTensorMaps)
+      insertTensorMapPrefetches();
+  }
+
+  /// One `prefetch.tensormap` per tensor-map argument at kernel entry.
+  void insertTensorMapPrefetches() {
+    getOperation()->walk([](gpu::GPUFuncOp func) {
+      SmallVector<UnrealizedConversionCastOp> casts;
+      func.walk([&](UnrealizedConversionCastOp cast) {
+        if (cast->hasAttr(kTensorMapAddressAttr))
+          casts.push_back(cast);
+      });
+      llvm::SmallPtrSet<Value, 4> seen;
+      OpBuilder b(func.getContext());
+      b.setInsertionPointToStart(&func.getBody().front());
+      for (UnrealizedConversionCastOp cast : casts) {
+        Value arg = cast.getOperand(0);
+        if (!seen.insert(arg).second)
+          continue;
+        auto addr = UnrealizedConversionCastOp::create(
+            b, cast.getLoc(), cast.getResultTypes(), arg);
+        addr->setAttr(kTensorMapAddressAttr, b.getUnitAttr());
+        NVVM::PrefetchOp::create(b, cast.getLoc(), /*cacheLevel=*/nullptr,
+                                 /*evictPriority=*/nullptr,
+                                 addr.getResult(0), /*predicate=*/Value(),
+                                 /*tensormap=*/true);
+      }
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,98 @@
+//===- TmaLowering.cpp - cp.async.bulk.tensor emission --------------------===//
+
+#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The address of the op's tensor map: the kernel argument the ABI pass
+/// added, cast to a generic pointer (fixed up after the kernel becomes an
+/// llvm.func).
+static FailureOr<Value> getTensorMapPtr(CopyAsyncOp op,
+                                        ConversionPatternRewriter &rewriter) {
+  auto argIndex = op->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!argIndex || !func)
+    return rewriter.notifyMatchFailure(
+        op, "TMA copy outside a kernel the tensor-map ABI pass has seen "
+            "(run --tile-tensor-map-abi first)");
+  if (argIndex.getInt() >= func.getNumArguments())
+    return failure();
+  Value arg = func.getArgument(argIndex.getInt());
+  auto cast = UnrealizedConversionCastOp::create(
+      rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext()), arg);
+  cast->setAttr(kTensorMapAddressAttr, rewriter.getUnitAttr());
+  return cast.getResult(0);
+}
+
+static NVVM::TMAReduxKind getReduxKind(StringRef name) {
+  return llvm::StringSwitch<NVVM::TMAReduxKind>(name)
+      .Case("add", NVVM::TMAReduxKind::ADD)
+      .Case("min", NVVM::TMAReduxKind::MIN)
+      .Case("max", NVVM::TMAReduxKind::MAX)
+      .Case("inc", NVVM::TMAReduxKind::INC)
+      .Case("dec", NVVM::TMAReduxKind::DEC)
+      .Case("and", NVVM::TMAReduxKind::AND)
+      .Case("or", NVVM::TMAReduxKind::OR)
+      .Default(NVVM::TMAReduxKind::XOR);
+}
+
+LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
+                                       ConversionPatternRewriter &rewriter,
+                                       const TypeConverter &typeConverter) {
+  Location loc = op.getLoc();
+  const auto &converter = static_cast<const TileTypeConverter &>(typeConverter);
+  FailureOr<Value> tmap = getTensorMapPtr(op, rewriter);
+  if (failed(tmap))
+    return failure();
+
+  bool load = op.isLoad();
+  Value shared = rewriter.getRemappedValue(op.getShared());
+  Value base = getBufferBasePtr(rewriter, loc, shared, op.getShared().getType(),
+                                converter);
+  Value mbar;
+  if (load)
+    mbar = getMBarrierPtr(rewriter, loc,
+                          rewriter.getRemappedValue(op.getBarrier()),
+                          op.getBarrierIndex());
+  Value policy;
+  if (std::optional<StringRef> hint = op.getCacheHint())
+    policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          *getCachePolicy(*hint));
+
+  Type i32 = rewriter.getI32Type();
+  for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
+    Value offset = emitSymExpr(rewriter, loc, issue.smemByteOffset,
+                               match.symbols, rewriter.getI64Type());
+    Value smem = emitBytePtrAdd(rewriter, loc, base, offset);
+    SmallVector<Value> coords;
+    for (const ::tile::tma::SymExpr &c : issue.coords)
+      coords.push_back(emitSymExpr(rewriter, loc, c, match.symbols, i32));
+    if (load) {
+      Value dst = LLVM::AddrSpaceCastOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(op.getContext(),
+                                     kSharedClusterAddressSpace),
+          smem);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, dst, *tmap, coords, mbar, ValueRange{},
+          op.getMulticastMask(), policy, NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+    } else if (std::optional<StringRef> reduce = op.getReduce()) {
+      NVVM::CpAsyncBulkTensorReduceOp::create(
+          rewriter, loc, *tmap, smem, getReduxKind(*reduce),
+          NVVM::TMAStoreMode::TILE, coords, policy);
+    } else {
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, *tmap, smem, coords, policy, NVVM::TMAStoreMode::TILE,
+          /*predicate=*/Value());
+    }
+  }
+  rewriter.eraseOp(op);
+  return success();
+}

@@ -1,0 +1,136 @@
+//===- TmaVariant.cpp - The `tma` copy variant ----------------------------===//
+//
+// Lowers a thread-scope `tile.copy_async` between global and shared memory to
+// `cp.async.bulk.tensor` instructions, one per planned issue, driven by a
+// tensor map the host encodes (see TensorMapABI.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/CopyRequest.h"
+#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/Planner.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+class TmaVariant : public CopyVariant {
+public:
+  TmaVariant() : CopyVariant("tma", kTmaPriority) {
+    addPredicate("direction", [](Operation *op) {
+      auto copy = cast<CopyAsyncOp>(op);
+      MemorySpaceKind dst = getMemorySpaceKind(copy.getDst().getType());
+      MemorySpaceKind src = getMemorySpaceKind(copy.getSrc().getType());
+      if (dst == src || dst == MemorySpaceKind::Other ||
+          src == MemorySpaceKind::Other)
+        return PredicateResult::failure(
+            std::string("direction: TMA copies between global and shared "
+                        "memory, not ") +
+            toString(src) + " to " + toString(dst));
+      return PredicateResult::success();
+    });
+    // tile.copy_async is issued by the executing thread: thread scope.
+    addPredicate("scope", [](Operation *op) {
+      if (!isa<CopyAsyncOp>(op))
+        return PredicateResult::failure(
+            "scope: TMA is issued by a single thread");
+      return PredicateResult::success();
+    });
+  }
+
+  bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
+
+  PredicateResult check(Operation *op,
+                        std::unique_ptr<VariantMatch> &match) const override {
+    PredicateResult basic = CopyVariant::check(op, match);
+    if (!basic.ok)
+      return basic;
+    std::string reason;
+    FailureOr<CopyRequestInfo> info =
+        buildCopyRequest(cast<CopyAsyncOp>(op), reason);
+    if (failed(info))
+      return PredicateResult::failure(reason);
+    ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);
+    if (!outcome.plan)
+      return PredicateResult::failure(outcome.decline);
+    auto tmaMatch = std::make_unique<TmaMatch>();
+    tmaMatch->plan = std::move(*outcome.plan);
+    tmaMatch->symbols = std::move(info->symbols);
+    match = std::move(tmaMatch);
+    return PredicateResult::success();
+  }
+
+  void describe(Operation *op, const VariantMatch *match,
+                llvm::json::OStream &json) const override {
+    writeTmaPlanJson(static_cast<const TmaMatch *>(match)->plan, json);
+  }
+
+  LogicalResult rewrite(Operation *op, const VariantMatch *match,
+                        ConversionPatternRewriter &rewriter,
+                        const TypeConverter &typeConverter) const override {
+    return lowerTmaCopy(cast<CopyAsyncOp>(op),
+                        *static_cast<const TmaMatch *>(match), rewriter,
+                        typeConverter);
+  }
+};
+} // namespace
+
+std::unique_ptr<CopyVariant> mlir::tile::createTmaVariant() {
+  return std::make_unique<TmaVariant>();
+}
+
+//===----------------------------------------------------------------------===//
+// Plan report fields
+//===----------------------------------------------------------------------===//
+
+static void writeSym(llvm::json::OStream &json, const ::tile::tma::SymExpr &e) {
+  if (std::optional<int64_t> v = e.constantValue())
+    json.value(*v);
+  else
+    json.value(nullptr);
+}
+
+template <typename T>
+static void writeArray(llvm::json::OStream &json, llvm::StringRef key,
+                       const std::vector<T> &values) {
+  json.attributeArray(key, [&] {
+    for (T v : values)
+      json.value(static_cast<int64_t>(v));
+  });
+}
+
+void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
+                                  llvm::json::OStream &json) {
+  const ::tile::tma::TensorMapDesc &map = plan.map;
+  json.attributeObject("tensor_map", [&] {
+    json.attribute("data_type", ::tile::tma::toString(map.dataType));
+    json.attribute("rank", static_cast<int64_t>(map.rank));
+    writeArray(json, "global_dim", map.globalDim);
+    writeArray(json, "global_strides", map.globalStridesBytes);
+    writeArray(json, "box_dim", map.boxDim);
+    writeArray(json, "element_strides", map.elementStrides);
+    json.attribute("interleave", map.interleave);
+    json.attribute("swizzle", static_cast<int64_t>(map.swizzle));
+    json.attribute("l2_promotion", map.l2Promotion);
+    json.attribute("oob_fill", map.oobFill);
+    json.attributeBegin("base_offset_bytes");
+    writeSym(json, map.baseOffsetBytes);
+    json.attributeEnd();
+  });
+  json.attributeArray("issues", [&] {
+    for (const ::tile::tma::TmaIssue &issue : plan.issues) {
+      json.object([&] {
+        json.attributeBegin("smem_byte_offset");
+        writeSym(json, issue.smemByteOffset);
+        json.attributeEnd();
+        json.attributeArray("coords", [&] {
+          for (const ::tile::tma::SymExpr &c : issue.coords)
+            writeSym(json, c);
+        });
+      });
+    }
+  });
+}

@@ -1,0 +1,72 @@
+//===- FinalizeKernelABI.cpp - --tile-finalize-kernel-abi -----------------===//
+//
+// After convert-gpu-to-nvvm a tensor-map argument is an `!llvm.array<16 x
+// i64>` passed by value whose address the TMA copies take through a marked
+// cast. NVVM wants `ptr byval(...) align 64` with `nvvm.grid_constant`: the
+// map stays in the kernel's parameter space and its generic address feeds
+// cp.async.bulk.tensor directly (no copy, no fence). The host still passes
+// the 128 bytes by value, so the launch ABI is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEFINALIZEKERNELABI
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct FinalizeKernelABIPass
+    : public mlir::tile::impl::TileFinalizeKernelABIBase<
+          FinalizeKernelABIPass> {
+  void runOnOperation() override {
+    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
+      if (func.isExternal())
+        return;
+      SmallVector<UnrealizedConversionCastOp> casts;
+      func.walk([&](UnrealizedConversionCastOp cast) {
+        if (cast->hasAttr(kTensorMapAddressAttr))
+          casts.push_back(cast);
+      });
+      if (casts.empty())
+        return;
+      MLIRContext *ctx = func.getContext();
+      Block &entry = func.getBody().front();
+      auto ptrType = LLVM::LLVMPointerType::get(ctx);
+      Builder b(ctx);
+      for (UnrealizedConversionCastOp cast : casts) {
+        auto arg = dyn_cast<BlockArgument>(cast.getOperand(0));
+        if (!arg || arg.getOwner() != &entry) {
+          cast.emitError("tensor-map address does not come from a kernel "
+                         "argument");
+          return signalPassFailure();
+        }
+        unsigned index = arg.getArgNumber();
+        if (arg.getType() != ptrType) {
+          Type mapType = arg.getType();
+          arg.setType(ptrType);
+          func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                          TypeAttr::get(mapType));
+          func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                          b.getI64IntegerAttr(64));
+          func.setArgAttr(index, "nvvm.grid_constant", b.getUnitAttr());
+        }
+        cast.getResult(0).replaceAllUsesWith(arg);
+        cast.erase();
+      }
+      SmallVector<Type> inputs(entry.getArgumentTypes());
+      func.setFunctionType(LLVM::LLVMFunctionType::get(
+          func.getFunctionType().getReturnType(), inputs,
+          func.getFunctionType().isVarArg()));
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,100 @@
+//===- ReportCopyPlans.cpp - --tile-report-copy-plans ---------------------===//
+//
+// Writes the plan report (JSON Lines, one object per tile.copy_async in
+// program order); see "Plan report (contract)" in docs/plan-report.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/IR/BuiltinOps.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dispatch/CopyVariant.h"
+#include "tile/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEREPORTCOPYPLANS
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// `file:line:col` for file locations, MLIR's own printing otherwise.
+static std::string formatLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+        .str();
+  if (auto name = dyn_cast<NameLoc>(loc))
+    if (auto inner = dyn_cast<FileLineColLoc>(name.getChildLoc()))
+      return formatLocation(inner);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  loc.print(os);
+  return s;
+}
+
+namespace {
+struct ReportCopyPlansPass
+    : public mlir::tile::impl::TileReportCopyPlansBase<ReportCopyPlansPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::unique_ptr<llvm::raw_fd_ostream> file;
+    llvm::raw_ostream *os = &llvm::outs();
+    if (!output.empty()) {
+      std::error_code ec;
+      file = std::make_unique<llvm::raw_fd_ostream>(output, ec,
+                                                    llvm::sys::fs::OF_Text);
+      if (ec) {
+        getOperation()->emitError()
+            << "cannot open plan report file '" << output
+            << "': " << ec.message();
+        return signalPassFailure();
+      }
+      os = file.get();
+    }
+
+    registerBuiltinCopyVariants();
+    bool failedDispatch = false;
+    getOperation()->walk<WalkOrder::PreOrder>([&](CopyAsyncOp op) {
+      FailureOr<DispatchResult> result = dispatchCopy(op);
+      if (failed(result)) {
+        failedDispatch = true;
+        return;
+      }
+      writeReportLine(op, *result, *os);
+    });
+    os->flush();
+    if (failedDispatch)
+      signalPassFailure();
+  }
+
+  void writeReportLine(CopyAsyncOp op, const DispatchResult &result,
+                       llvm::raw_ostream &os) {
+    llvm::json::OStream json(os);
+    json.object([&] {
+      json.attribute("loc", formatLocation(op.getLoc()));
+      json.attribute("op", op->getName().getStringRef());
+      json.attribute("direction", op.isLoad() ? "g2s" : "s2g");
+      if (result.selected)
+        json.attribute("selected", result.selected->getName());
+      else
+        json.attribute("selected", nullptr);
+      json.attributeArray("declined", [&] {
+        for (const auto &[name, reason] : result.declined)
+          json.object([&] {
+            json.attribute("variant", name);
+            json.attribute("reason", reason);
+          });
+      });
+      if (result.selected)
+        result.selected->describe(op, result.match.get(), json);
+      json.attribute("bytes", op.getTransactionBytes());
+    });
+    os << "\n";
+  }
+};
+} // namespace

@@ -1,0 +1,311 @@
+//===- TensorMapABI.cpp - --tile-tensor-map-abi ---------------------------===//
+//
+// Device side: every distinct (global buffer, plan) of a kernel's TMA copies
+// becomes a by-value 128-byte tensor-map argument appended after the user's
+// arguments, in first-use order; the kernel records each map's plan in
+// `tile.tensor_maps` so any host can encode it.
+//
+// Host side: before each `gpu.launch_func` of such a kernel, the maps are
+// fetched from the runtime's encode cache (`tileTensorMapGetCached`), hoisted
+// out of loops the buffer is invariant in, one call per distinct map, and
+// passed to the launch. A launch whose map cannot be encoded is skipped (the
+// runtime records the error for `tileRuntimeLastError`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILETENSORMAPABI
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr StringLiteral kTensorMapsAttr = "tile.tensor_maps";
+static constexpr StringLiteral kEncodeFn = "tileTensorMapGetCached";
+
+static Type getMapArgType(MLIRContext *ctx) {
+  return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), 16);
+}
+
+/// The plan of a tensor map as an attribute (the fields a host needs).
+static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
+                                 unsigned globalArg, unsigned mapArg) {
+  const ::tile::tma::TensorMapDesc &m = plan.map;
+  auto i64Array = [&](auto values) {
+    SmallVector<int64_t> v(values.begin(), values.end());
+    return b.getDenseI64ArrayAttr(v);
+  };
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("arg", b.getI64IntegerAttr(mapArg)),
+      b.getNamedAttr("global_arg", b.getI64IntegerAttr(globalArg)),
+      b.getNamedAttr("data_type",
+                     b.getStringAttr(::tile::tma::toString(m.dataType))),
+      b.getNamedAttr("data_type_enum",
+                     b.getI64IntegerAttr(static_cast<int64_t>(m.dataType))),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(m.rank)),
+      b.getNamedAttr("global_dim", i64Array(m.globalDim)),
+      b.getNamedAttr("global_strides", i64Array(m.globalStridesBytes)),
+      b.getNamedAttr("box_dim", i64Array(m.boxDim)),
+      b.getNamedAttr("element_strides", i64Array(m.elementStrides)),
+      b.getNamedAttr("interleave", b.getI64IntegerAttr(m.interleave)),
+      b.getNamedAttr("swizzle",
+                     b.getI64IntegerAttr(static_cast<int64_t>(m.swizzle))),
+      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(m.l2Promotion)),
+      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(m.oobFill)),
+      b.getNamedAttr("base_offset_bytes",
+                     b.getI64IntegerAttr(*m.baseOffsetBytes.constantValue()))};
+  return b.getDictionaryAttr(fields);
+}
+
+/// The map's identity without its argument number (for deduplication).
+static DictionaryAttr withoutArg(DictionaryAttr map) {
+  SmallVector<NamedAttribute> fields;
+  for (NamedAttribute f : map)
+    if (f.getName() != "arg")
+      fields.push_back(f);
+  return DictionaryAttr::get(map.getContext(), fields);
+}
+
+namespace {
+struct TensorMapABIPass
+    : public mlir::tile::impl::TileTensorMapABIBase<TensorMapABIPass> {
+  void runOnOperation() override {
+    registerBuiltinCopyVariants();
+    ModuleOp module = getOperation();
+    bool failedAny = false;
+    module.walk([&](gpu::GPUFuncOp func) {
+      if (func.isKernel() && failed(addKernelArguments(func)))
+        failedAny = true;
+    });
+    if (failedAny)
+      return signalPassFailure();
+    SmallVector<gpu::LaunchFuncOp> launches;
+    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchFuncOp launch : launches)
+      if (failed(encodeOnHost(launch)))
+        return signalPassFailure();
+  }
+
+  LogicalResult addKernelArguments(gpu::GPUFuncOp func) {
+    Builder b(func.getContext());
+    SmallVector<Attribute> maps;
+    SmallVector<std::pair<DictionaryAttr, unsigned>> seen;
+    unsigned userArgs = func.getNumArguments();
+    WalkResult walk = func.walk([&](CopyAsyncOp op) -> WalkResult {
+      FailureOr<DispatchResult> result = dispatchCopy(op);
+      if (failed(result))
+        return WalkResult::interrupt();
+      if (!result->selected || result->selected->getName() != "tma")
+        return WalkResult::advance();
+      const auto &plan = static_cast<const TmaMatch *>(result->match.get())->plan;
+      auto arg = dyn_cast<BlockArgument>(op.getGlobal());
+      if (!arg || arg.getOwner() != &func.getBody().front() ||
+          arg.getArgNumber() >= userArgs) {
+        op.emitError() << "tma: the global buffer of a TMA copy must be an "
+                          "argument of its kernel, so the host can encode its "
+                          "tensor map";
+        return WalkResult::interrupt();
+      }
+      if (!plan.map.baseOffsetBytes.isConstant()) {
+        op.emitError() << "tma: the tensor map's base offset "
+                       << plan.map.baseOffsetBytes.str()
+                       << " bytes is not a compile-time constant";
+        return WalkResult::interrupt();
+      }
+      DictionaryAttr key = withoutArg(
+          getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));
+      unsigned mapArg = 0;
+      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
+      if (it != seen.end()) {
+        mapArg = it->second;
+      } else {
+        mapArg = func.getNumArguments();
+        if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
+                                       DictionaryAttr(), op.getLoc())))
+          return WalkResult::interrupt();
+        seen.push_back({key, mapArg});
+        maps.push_back(getMapAttr(b, plan, arg.getArgNumber(), mapArg));
+      }
+      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (!maps.empty())
+      func->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
+    return success();
+  }
+
+  /// Declares `const void *tileTensorMapGetCached(...)` in the host module.
+  func::FuncOp getOrCreateEncodeFn(OpBuilder &b, ModuleOp module) {
+    if (auto fn = module.lookupSymbol<func::FuncOp>(kEncodeFn))
+      return fn;
+    MLIRContext *ctx = module.getContext();
+    Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(ctx);
+    auto type = b.getFunctionType(
+        {i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, {ptr});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto fn = func::FuncOp::create(b, module.getLoc(), kEncodeFn, type);
+    fn.setPrivate();
+    return fn;
+  }
+
+  /// The outermost point before `launch` where `buffer` is available: out of
+  /// every enclosing loop that does not define it.
+  Operation *getHoistPoint(Operation *launch, Value buffer) {
+    Operation *definedIn = buffer.getDefiningOp();
+    if (!definedIn)
+      definedIn = buffer.getParentBlock()->getParentOp();
+    Operation *point = launch;
+    for (Operation *parent = launch->getParentOp();
+         parent && isa<LoopLikeOpInterface>(parent);
+         parent = parent->getParentOp()) {
+      if (parent->isAncestor(definedIn))
+        break;
+      point = parent;
+    }
+    return point;
+  }
+
+  Value storeArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
+                   Type elementType) {
+    Value count = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                               std::max<size_t>(values.size(), 1));
+    Value array = LLVM::AllocaOp::create(
+        b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType, count);
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Value idx = arith::ConstantIntOp::create(b, loc, b.getI64Type(), i);
+      Value slot = LLVM::GEPOp::create(
+          b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
+          array, ValueRange{idx});
+      Value val = arith::ConstantIntOp::create(b, loc, elementType, v);
+      LLVM::StoreOp::create(b, loc, val, slot);
+    }
+    return array;
+  }
+
+  Value emitEncode(OpBuilder &b, Location loc, Value buffer, DictionaryAttr map,
+                   func::FuncOp encodeFn) {
+    auto i32 = [&](StringRef name) -> Value {
+      return arith::ConstantIntOp::create(
+          b, loc, b.getI32Type(), cast<IntegerAttr>(map.get(name)).getInt());
+    };
+    auto arr = [&](StringRef name) {
+      return cast<DenseI64ArrayAttr>(map.get(name)).asArrayRef();
+    };
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value aligned =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+    Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), aligned);
+    Value base = LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
+    int64_t offset = cast<IntegerAttr>(map.get("base_offset_bytes")).getInt();
+    if (offset != 0) {
+      Value off = arith::ConstantIntOp::create(b, loc, b.getI64Type(), offset);
+      base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                                 ValueRange{off});
+    }
+    Value dims = storeArray(b, loc, arr("global_dim"), b.getI64Type());
+    Value strides = storeArray(b, loc, arr("global_strides"), b.getI64Type());
+    Value box = storeArray(b, loc, arr("box_dim"), b.getI32Type());
+    Value elementStrides =
+        storeArray(b, loc, arr("element_strides"), b.getI32Type());
+    return func::CallOp::create(
+               b, loc, encodeFn,
+               ValueRange{i32("data_type_enum"), i32("rank"), base, dims,
+                          strides, box, elementStrides, i32("interleave"),
+                          i32("swizzle"), i32("l2_promotion"), i32("oob_fill")})
+        .getResult(0);
+  }
+
+  LogicalResult encodeOnHost(gpu::LaunchFuncOp launch) {
+    ModuleOp module = getOperation();
+    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+        launch, launch.getKernel());
+    if (!kernel)
+      return success();
+    auto maps = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
+    if (!maps)
+      return success();
+    OpBuilder b(launch);
+    func::FuncOp encodeFn = getOrCreateEncodeFn(b, module);
+    Location loc = launch.getLoc();
+    SmallVector<Value> mapPtrs;
+    for (Attribute attr : maps) {
+      auto map = cast<DictionaryAttr>(attr);
+      int64_t globalArg = cast<IntegerAttr>(map.get("global_arg")).getInt();
+      Value buffer = launch.getKernelOperands()[globalArg];
+      // Reuse an equal request encoded earlier in the same block.
+      Operation *point = getHoistPoint(launch, buffer);
+      Value existing = findEncoded(point, buffer, withoutArg(map));
+      if (existing) {
+        mapPtrs.push_back(existing);
+        continue;
+      }
+      b.setInsertionPoint(point);
+      Value ptr = emitEncode(b, loc, buffer, map, encodeFn);
+      ptr.getDefiningOp()->setAttr("tile.tensor_map", withoutArg(map));
+      mapPtrs.push_back(ptr);
+    }
+
+    // Skip the launch when a map could not be encoded (null pointer).
+    b.setInsertionPoint(launch);
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value ok;
+    for (Value ptr : mapPtrs) {
+      Value null = LLVM::ZeroOp::create(b, loc, ptrType);
+      Value nonNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                           ptr, null);
+      ok = ok ? arith::AndIOp::create(b, loc, ok, nonNull).getResult()
+              : nonNull;
+    }
+    if (launch->getNumResults() == 0) {
+      auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+      launch->moveBefore(ifOp.thenBlock()->getTerminator());
+      b.setInsertionPoint(launch);
+    }
+    for (Value ptr : mapPtrs) {
+      Value value =
+          LLVM::LoadOp::create(b, loc, getMapArgType(b.getContext()), ptr);
+      launch.getKernelOperandsMutable().append(value);
+    }
+    return success();
+  }
+
+  Value findEncoded(Operation *point, Value buffer, DictionaryAttr key) {
+    for (Operation *op = point->getPrevNode(); op; op = op->getPrevNode()) {
+      auto call = dyn_cast<func::CallOp>(op);
+      if (!call || call.getCallee() != kEncodeFn)
+        continue;
+      if (call->getAttr("tile.tensor_map") != key)
+        continue;
+      // The buffer is the source of the pointer chain feeding operand 2.
+      Value base = call.getOperand(2);
+      while (Operation *def = base.getDefiningOp()) {
+        if (auto extract = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def)) {
+          if (extract.getSource() == buffer)
+            return call.getResult(0);
+          break;
+        }
+        if (def->getNumOperands() == 0)
+          break;
+        base = def->getOperand(0);
+      }
+    }
+    return Value();
+  }
+};
+} // namespace
