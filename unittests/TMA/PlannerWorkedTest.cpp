@@ -1,6 +1,6 @@
 //===- PlannerWorkedTest.cpp - Exact plans for worked cases ---------------===//
 
-#include "TestUtil.h"
+#include "WorkedCases.h"
 
 using namespace tile;
 using namespace tile::tma;
@@ -8,18 +8,298 @@ using namespace tile::tma::test;
 
 namespace {
 
-TEST(PlannerWorked, ReferenceDemo) {
-  CopyRequest r =
-      load(f16(), Layout::rowMajor({8, 256}), {8, 256},
-           parse("(8, 4, 64) : (64, 512, 1), swizzle = 128B"), {8, 256});
-  TmaPlan p = planOk(r);
-  EXPECT_EQ(describe(p),
-            "f16 rank 3 dim [64, 8, 4] strides [512, 128] box [64, 8, 4] "
-            "estr [1, 1, 1] swz 3 oob 0 base 0 | smem 0 @ [0, 0, 0] | "
+TEST(PlannerWorked, ReferenceDemoDescriptor) {
+  CopyRequest r = referenceDemo();
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 8, 4] strides [512, 128] box [64, 8, 4] estr "
+            "[1, 1, 1] swz 3 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
             "bytes 4096");
+}
+
+TEST(PlannerWorked, Swizzle32B) {
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({16, 64}), {16, 64},
+           parse("(16, 4, 16) : (16, 256, 1), swizzle = 32B"), {16, 64});
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [16, 16, 4] strides [128, 32] box [16, 16, 4] estr "
+            "[1, 1, 1] swz 1 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 2048");
+}
+
+TEST(PlannerWorked, Swizzle64B) {
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({16, 64}), {16, 64},
+           parse("(16, 2, 32) : (32, 512, 1), swizzle = 64B"), {16, 64});
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [32, 16, 2] strides [128, 64] box [32, 16, 2] estr "
+            "[1, 1, 1] swz 2 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 2048");
+}
+
+TEST(PlannerWorked, NoSwizzleContiguousTilePromotes) {
+  CopyRequest r = load(f16(), Layout::rowMajor({16, 64}), {16, 64},
+                       parse("(16, 64)"), {16, 64});
+  EXPECT_EQ(
+      describe(planOk(r)),
+      "u64 rank 1 dim [256] strides [] box [256] estr [1] swz 0 oob 0 base 0 | "
+      "smem 0 @ [0] | "
+      "bytes 2048");
+}
+
+TEST(PlannerWorked, BFloat16) {
+  CopyRequest r = load(bf16(), Layout::rowMajor({64, 64}), {64, 64},
+                       parse("(64, 64), swizzle = 128B"), {64, 64});
+  EXPECT_EQ(describe(planOk(r)), "bf16 rank 2 dim [64, 64] strides [128] box "
+                                 "[64, 64] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 8192");
+}
+
+TEST(PlannerWorked, Float8TravelsAsU8) {
+  CopyRequest r = load(fp8(), Layout::rowMajor({64, 128}), {64, 128},
+                       parse("(64, 128), swizzle = 128B"), {64, 128});
+  EXPECT_EQ(describe(planOk(r)), "u8 rank 2 dim [128, 64] strides [128] box "
+                                 "[128, 64] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 8192");
+}
+
+TEST(PlannerWorked, Unsigned32) {
+  CopyRequest r = load(ui32(), Layout::rowMajor({32, 32}), {32, 32},
+                       parse("(32, 32), swizzle = 128B"), {32, 32});
+  EXPECT_EQ(describe(planOk(r)), "u32 rank 2 dim [32, 32] strides [128] box "
+                                 "[32, 32] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 4096");
+}
+
+TEST(PlannerWorked, Float64) {
+  CopyRequest r = load(f64(), Layout::rowMajor({16, 16}), {16, 16},
+                       parse("(16, 16), swizzle = 128B"), {16, 16});
+  EXPECT_EQ(describe(planOk(r)), "f64 rank 2 dim [16, 16] strides [128] box "
+                                 "[16, 16] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 2048");
+}
+
+TEST(PlannerWorked, Rank1PartialRegionPromoted) {
+  CopyRequest r =
+      load(f32(), Layout::rowMajor({1024}), {1024}, parse("(512)"), {512});
+  r.globalOffsets = {SymExpr(256)};
+  r.globalSizes = {512};
+  EXPECT_EQ(
+      describe(planOk(r)),
+      "u64 rank 1 dim [512] strides [] box [256] estr [1] swz 0 oob 0 base 0 | "
+      "smem 0 @ [128] | "
+      "bytes 2048");
+}
+
+TEST(PlannerWorked, Rank3FusesContiguousDims) {
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({4, 16, 64}), {4, 16, 64},
+           parse("(4, 16, 64) : (1024, 64, 1), swizzle = 128B"), {4, 16, 64});
+  EXPECT_EQ(describe(planOk(r)), "f16 rank 2 dim [64, 64] strides [128] box "
+                                 "[64, 64] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 8192");
+}
+
+TEST(PlannerWorked, Rank5PaddedTensorSwizzleAtomsBecomeIssues) {
+  CopyRequest r = rank5MultiIssue();
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 5 dim [128, 8, 4, 3, 2] strides [272, 2304, 9344, 28160] "
+            "box [32, 8, 4, 3, 2] estr [1, 1, 1, 1, 1] swz 2 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0, 0, 0] | "
+            "smem 12288 @ [32, 0, 0, 0, 0] | "
+            "smem 24576 @ [64, 0, 0, 0, 0] | "
+            "smem 36864 @ [96, 0, 0, 0, 0] | "
+            "bytes 49152");
+}
+
+TEST(PlannerWorked, PartialRegionAtOffset) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 128}), {64, 128},
+                       parse("(16, 64), swizzle = 128B"), {16, 64});
+  r.globalOffsets = {SymExpr(16), SymExpr(64)};
+  r.globalSizes = {16, 64};
+  EXPECT_EQ(describe(planOk(r)), "f16 rank 2 dim [128, 64] strides [256] box "
+                                 "[64, 16] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [64, 16] | "
+                                 "bytes 2048");
+}
+
+TEST(PlannerWorked, PipelineStageDynamicOffsets) {
+  // Stage s0 of a 4-stage buffer; global tile s1 of 64 rows.
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({256, 64}), {256, 64},
+           parse("(4, 64, 64) : (4096, 64, 1), swizzle = 128B"), {4, 64, 64});
+  r.globalOffsets = {SymExpr::symbol(1, 64), SymExpr(0)};
+  r.globalSizes = {64, 64};
+  r.sharedOffsets = {SymExpr::symbol(0), SymExpr(0), SymExpr(0)};
+  r.sharedSizes = {1, 64, 64};
+  EXPECT_EQ(describe(planOk(r, {{0, 0}, {3, 2}, {1, 3}})),
+            "f16 rank 2 dim [64, 256] strides [128] box [64, 64] estr [1, 1] "
+            "swz 3 oob 0 base 0 | "
+            "smem 8192*s0 @ [0, 64*s1] | "
+            "bytes 8192");
+}
+
+TEST(PlannerWorked, BatchAndUnitDims) {
+  CopyRequest r = load(
+      f16(), Layout::rowMajor({4, 1, 128, 64}), {4, 1, 128, 64},
+      parse("(1, 32, 1, 64) : (0, 64, 0, 1), swizzle = 128B"), {1, 32, 1, 64});
+  r.globalOffsets = {SymExpr(2), SymExpr(0), SymExpr(16), SymExpr(0)};
+  r.globalSizes = {1, 1, 32, 64};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 128, 4] strides [128, 16384] box [64, 32, 1] "
+            "estr [1, 1, 1] swz 3 oob 0 base 0 | "
+            "smem 0 @ [0, 16, 2] | "
+            "bytes 4096");
+}
+
+TEST(PlannerWorked, RegionIsReshapeOfTheOther) {
+  // Global [1, 32, 4, 128] into shared [1, 128, 128].
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({1, 32, 4, 128}), {1, 32, 4, 128},
+           parse("(1, 128, 2, 64) : (0, 64, 8192, 1), swizzle = 128B"),
+           {1, 128, 128});
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 128, 2] strides [256, 128] box [64, 128, 2] "
+            "estr [1, 1, 1] swz 3 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 32768");
+}
+
+TEST(PlannerWorked, GapInSharedStridesTwoIssues) {
+  CopyRequest r = load(f16(), Layout::rowMajor({16, 64}), {16, 64},
+                       parse("(2, 8, 64) : (1024, 64, 1)"), {16, 64});
+  EXPECT_EQ(
+      describe(planOk(r)),
+      "u32 rank 1 dim [512] strides [] box [256] estr [1] swz 0 oob 0 base 0 | "
+      "smem 0 @ [0] | "
+      "smem 2048 @ [256] | "
+      "bytes 2048");
+}
+
+TEST(PlannerWorked, LoadLeavesTensorZeroFill) {
+  CopyRequest r = load(f16(), Layout::rowMajor({100, 64}), {100, 64},
+                       parse("(16, 64), swizzle = 128B"), {16, 64});
+  r.globalOffsets = {SymExpr(96), SymExpr(0)};
+  r.globalSizes = {16, 64};
+  EXPECT_EQ(describe(planOk(r)), "f16 rank 2 dim [64, 100] strides [128] box "
+                                 "[64, 16] estr [1, 1] swz 3 oob 0 base 0 | "
+                                 "smem 0 @ [0, 96] | "
+                                 "bytes 2048");
+}
+
+TEST(PlannerWorked, LoadLeavesTensorNaNFill) {
+  CopyRequest r = load(f16(), Layout::rowMajor({100, 64}), {100, 64},
+                       parse("(16, 64), swizzle = 128B"), {16, 64});
+  r.globalOffsets = {SymExpr(96), SymExpr(0)};
+  r.globalSizes = {16, 64};
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(describe(planOk(r)), "f16 rank 2 dim [64, 100] strides [128] box "
+                                 "[64, 16] estr [1, 1] swz 3 oob 1 base 0 | "
+                                 "smem 0 @ [0, 96] | "
+                                 "bytes 2048");
+}
+
+TEST(PlannerWorked, LoadNegativeStartNaNFill) {
+  CopyRequest r = load(f16(), Layout::rowMajor({100, 64}), {100, 64},
+                       parse("(16, 64), swizzle = 128B"), {16, 64});
+  r.globalOffsets = {SymExpr(96), SymExpr(0)};
+  r.globalSizes = {16, 64};
+  r.oobFill = OobFill::NaN;
+  r.globalOffsets = {SymExpr(-8), SymExpr(-32)};
+  EXPECT_EQ(describe(planOk(r)), "f16 rank 2 dim [64, 100] strides [128] box "
+                                 "[64, 16] estr [1, 1] swz 3 oob 1 base 0 | "
+                                 "smem 0 @ [-32, -8] | "
+                                 "bytes 2048");
+}
+
+TEST(PlannerWorked, Store) {
+  CopyRequest r = referenceDemo();
+  r.direction = Direction::SharedToGlobal;
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 8, 4] strides [512, 128] box [64, 8, 4] estr "
+            "[1, 1, 1] swz 3 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 4096");
+}
+
+TEST(PlannerWorked, StoreReduceAdd) {
+  CopyRequest r = referenceDemo();
+  r.direction = Direction::SharedToGlobal;
+  r.reduce = ReduceKind::Add;
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 8, 4] strides [512, 128] box [64, 8, 4] estr "
+            "[1, 1, 1] swz 3 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 4096");
+}
+
+TEST(PlannerWorked, PromoteU8ToU16) {
+  CopyRequest r = load(i8(), Layout::strided({8, 512}, {1024, 1}), {8, 512},
+                       parse("(8, 512)"), {8, 512});
+  EXPECT_EQ(describe(planOk(r)), "u16 rank 2 dim [256, 8] strides [1024] box "
+                                 "[256, 8] estr [1, 1] swz 0 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 4096");
+}
+
+TEST(PlannerWorked, PromoteF16ToU32) {
+  CopyRequest r = load(f16(), Layout::strided({8, 512}, {1024, 1}), {8, 512},
+                       parse("(8, 512)"), {8, 512});
+  EXPECT_EQ(describe(planOk(r)), "u32 rank 2 dim [256, 8] strides [2048] box "
+                                 "[256, 8] estr [1, 1] swz 0 oob 0 base 0 | "
+                                 "smem 0 @ [0, 0] | "
+                                 "bytes 8192");
+}
+
+TEST(PlannerWorked, NoPromotionWithNaNFill) {
+  CopyRequest r = load(f16(), Layout::strided({8, 512}, {1024, 1}), {8, 512},
+                       parse("(8, 512)"), {8, 512});
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [256, 2, 8] strides [512, 2048] box [256, 2, 8] "
+            "estr [1, 1, 1] swz 0 oob 1 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 8192");
+}
+
+TEST(PlannerWorked, NoPromotionWithReduce) {
+  CopyRequest r = store(f16(), Layout::strided({8, 512}, {1024, 1}), {8, 512},
+                        parse("(8, 512)"), {8, 512});
+  r.reduce = ReduceKind::Add;
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [256, 2, 8] strides [512, 2048] box [256, 2, 8] "
+            "estr [1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 8192");
+}
+
+TEST(PlannerWorked, DynamicInnerOffsetProvablyAligned) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
+                       parse("(64, 64), swizzle = 128B"), {64, 64});
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0)};
+  r.globalSizes = {64, 64};
+  r.symbolDivisors = {8};
+  EXPECT_EQ(describe(planOk(r, {{0}, {16}, {192}})),
+            "f16 rank 2 dim [256, 64] strides [512] box [64, 64] estr [1, 1] "
+            "swz 3 oob 0 base 0 | "
+            "smem 0 @ [s0, 0] | "
+            "bytes 8192");
+}
+
+TEST(PlannerWorked, ReferenceDemoFields) {
+  TmaPlan p = planOk(referenceDemo());
   EXPECT_EQ(p.map.interleave, 0);
   EXPECT_EQ(p.map.l2Promotion, 2);
+  EXPECT_EQ(p.map.elementBytes, 2);
   EXPECT_FALSE(p.map.promoted);
+  EXPECT_EQ(p.map.dataType, TensorDataType::F16);
 }
 
 } // namespace

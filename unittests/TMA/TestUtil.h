@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace tile::tma::test {
 
 inline ElementType f16() { return {ScalarKind::Float, 2}; }

@@ -1,0 +1,152 @@
+//===- HardwareModelTest.cpp - The TMA model and its sensitivity ----------===//
+
+#include "PlanFuzz.h"
+#include "WorkedCases.h"
+
+using namespace tile;
+using namespace tile::tma;
+using namespace tile::tma::test;
+
+namespace {
+
+TensorMapDesc map1d(uint64_t dim, uint32_t box, int64_t eb) {
+  TensorMapDesc m;
+  m.rank = 1;
+  m.globalDim = {dim};
+  m.boxDim = {box};
+  m.elementStrides = {1};
+  m.elementBytes = eb;
+  return m;
+}
+
+TEST(HardwareModel, LoadFillsOutOfBounds) {
+  TensorMapDesc m = map1d(12, 16, 1);
+  MemoryImage global{0, std::vector<uint32_t>(12)};
+  for (uint32_t i = 0; i < 12; ++i)
+    global.cells[i] = 100 + i;
+  MemoryImage shared{1024, std::vector<uint32_t>(32, 7)};
+  int64_t tx = 0;
+  TmaIssue issue{SymExpr(0), {SymExpr(-16 + 16)}};
+  ASSERT_FALSE(simulateIssue(m, issue, Direction::GlobalToShared, {}, global,
+                             shared, FillCells{{0}, {0xFF}}, &tx));
+  EXPECT_EQ(tx, 16);
+  EXPECT_EQ(shared.cells[0], 100u);
+  EXPECT_EQ(shared.cells[11], 111u);
+  EXPECT_EQ(shared.cells[12], 0u); // filled
+  EXPECT_EQ(shared.cells[16], 7u); // untouched
+}
+
+TEST(HardwareModel, SwizzledRowsArePaddedToTheSpan) {
+  // Rows of 32 B under 128B swizzle occupy 128 B each.
+  TensorMapDesc m;
+  m.rank = 2;
+  m.globalDim = {16, 2};
+  m.globalStridesBytes = {32};
+  m.boxDim = {16, 2};
+  m.elementStrides = {1, 1};
+  m.elementBytes = 2;
+  m.swizzle = Swizzle::B128;
+  std::vector<int64_t> addrs;
+  ASSERT_FALSE(
+      walkBox(m, TmaIssue{SymExpr(0), {SymExpr(0), SymExpr(0)}},
+              Direction::GlobalToShared, {}, 1024,
+              [&](const BoxElement &e) { addrs.push_back(e.sharedAddress); }));
+  ASSERT_EQ(addrs.size(), 32u);
+  EXPECT_EQ(addrs[0], 1024);
+  EXPECT_EQ(addrs[15], 1024 + 30);
+  // Row 1 starts at 1024 + 128, whose bits [7,10) = 1 flip bit 4.
+  EXPECT_EQ(addrs[16], 1024 + 128 + 16);
+}
+
+TEST(HardwareModel, Traps) {
+  TensorMapDesc m = map1d(64, 16, 2);
+  auto run = [&](TmaIssue issue, Direction d, int64_t sharedAddr = 1024) {
+    return walkBox(m, issue, d, {}, sharedAddr, [](const BoxElement &) {})
+        .value_or("ok");
+  };
+  EXPECT_EQ(run({SymExpr(0), {SymExpr(4)}}, Direction::GlobalToShared),
+            "trap: inner coordinate 4 is not 16-byte aligned");
+  EXPECT_EQ(run({SymExpr(0), {SymExpr(-8)}}, Direction::SharedToGlobal),
+            "trap: negative store coordinate -8");
+  EXPECT_EQ(run({SymExpr(0), {SymExpr(-8)}}, Direction::GlobalToShared), "ok");
+  EXPECT_EQ(run({SymExpr(64), {SymExpr(0)}}, Direction::GlobalToShared),
+            "misaligned address: shared address 1088 is not 128-byte aligned");
+  m.boxDim = {300};
+  EXPECT_EQ(run({SymExpr(0), {SymExpr(0)}}, Direction::GlobalToShared),
+            "illegal descriptor: boxDim[0] out of range");
+}
+
+TEST(HardwareModel, StoresClipAtSixteenBytes) {
+  // A 9-element f16 row: a 16-element box writes 7 elements past the end.
+  TensorMapDesc m = map1d(9, 16, 2);
+  int written = 0;
+  ASSERT_FALSE(
+      walkBox(m, TmaIssue{SymExpr(0), {SymExpr(0)}}, Direction::SharedToGlobal,
+              {}, 0, [&](const BoxElement &e) { written += e.touchesGlobal; }));
+  EXPECT_EQ(written, 16);
+}
+
+TEST(HardwareModel, WorkedPlansVerify) {
+  for (const CopyRequest &r : {referenceDemo(), rank5MultiIssue()}) {
+    PlanOutcome o = planTmaCopy(r);
+    ASSERT_TRUE(o.plan) << o.decline;
+    EXPECT_FALSE(verifyPlan(r, *o.plan, {}));
+  }
+}
+
+bool leavesTensor(const CopyRequest &r) {
+  for (size_t d = 0; d < r.globalShape.size(); ++d) {
+    int64_t o = r.globalOffsets[d].constant;
+    if (o < 0 || o + r.globalSizes[d] > r.globalShape[d])
+      return true;
+  }
+  return false;
+}
+
+// The model must notice any change to an accepted plan that matters (a
+// coordinate shift inside a filled region, or a stride of a dimension only
+// ever at coordinate 0, moves nothing).
+TEST(HardwareModel, RejectsMutatedPlans) {
+  int tried = 0, caught = 0;
+  for (uint64_t i = 0; i < 4000 && tried < 2000; ++i) {
+    fuzz::FuzzCase c = fuzz::generateCase(7, i);
+    PlanOutcome o = planTmaCopy(c.request);
+    if (!o.plan)
+      continue;
+    for (int kind = 0; kind < 4; ++kind) {
+      TmaPlan p = *o.plan;
+      TmaIssue &issue = p.issues[i % p.issues.size()];
+      unsigned d = static_cast<unsigned>(i % p.map.rank);
+      switch (kind) {
+      case 0:
+        issue.smemByteOffset += SymExpr(128);
+        break;
+      case 1:
+        if (leavesTensor(c.request))
+          continue;
+        issue.coords[d] += SymExpr(d == 0 ? 16 / p.map.elementBytes : 1);
+        break;
+      case 2:
+        if (p.map.boxDim[d] == 1)
+          continue;
+        p.map.boxDim[d] -= d == 0 ? 16 / p.map.elementBytes : 1;
+        if (p.map.boxDim[0] == 0)
+          continue;
+        break;
+      case 3:
+        if (p.map.rank < 2 || p.map.boxDim[1] == 1 || leavesTensor(c.request))
+          continue;
+        p.map.globalStridesBytes[0] += 16;
+        break;
+      }
+      ++tried;
+      if (verifyPlan(c.request, p, c.symbolValues[0]))
+        ++caught;
+    }
+  }
+  std::printf("caught %d of %d mutations\n", caught, tried);
+  EXPECT_GT(tried, 1000);
+  EXPECT_EQ(caught, tried);
+}
+
+} // namespace

@@ -1,0 +1,208 @@
+//===- PlannerDeclineTest.cpp - Declines carry their rule id and values ---===//
+
+#include "WorkedCases.h"
+
+using namespace tile;
+using namespace tile::tma;
+using namespace tile::tma::test;
+
+namespace {
+
+TEST(PlannerDecline, TransposedSharedLayoutIsElementwise) {
+  EXPECT_EQ(declineOf(load(f16(), Layout::rowMajor({64, 64}), {64, 64},
+                           parse("(64, 64) : (1, 64)"), {64, 64})),
+            "elementwise: the shared stride-1 run of 64 elements has global "
+            "stride 64 (a transposed copy)");
+}
+
+TEST(PlannerDecline, RunsWithoutCommonFactor) {
+  EXPECT_EQ(declineOf(load(f16(), Layout::strided({4, 6}, {8, 1}), {4, 6},
+                           parse("(3, 8) : (16, 1)"), {3, 8})),
+            "elementwise: global region runs (4, 6) and shared region runs "
+            "(3, 8) do not factor into common strided runs");
+}
+
+TEST(PlannerDecline, NaNFillOnInteger) {
+  CopyRequest r = load(i32(), Layout::rowMajor({32, 32}), {32, 32},
+                       parse("(32, 32)"), {32, 32});
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(declineOf(r),
+            "nan-fill-type: NaN fill needs f16, bf16, f32 or f64, not i32");
+  r.elementType = fp8();
+  EXPECT_EQ(declineOf(r),
+            "nan-fill-type: NaN fill needs f16, bf16, f32 or f64, not f8");
+}
+
+TEST(PlannerDecline, MisalignedGlobalStride) {
+  CopyRequest r = load(f16(), Layout::rowMajor({8, 100}), {8, 100},
+                       parse("(8, 64)"), {8, 64});
+  r.globalSizes = {8, 64};
+  EXPECT_EQ(declineOf(r),
+            "global-stride: dimension 1 stride 200 B is not a multiple of 16");
+}
+
+TEST(PlannerDecline, SwizzleSpanExceededByInnerRun) {
+  EXPECT_EQ(declineOf(load(f16(), Layout::strided({8, 48}, {64, 1}), {8, 48},
+                           parse("(8, 48) : (64, 1), swizzle = 64B"), {8, 48})),
+            "swizzle-span: inner run of 48 x 2 B = 96 B does not split into "
+            "64 B swizzle rows");
+}
+
+TEST(PlannerDecline, SwizzlePitchMismatch) {
+  // 32 B rows packed densely, but TMA pads them to the 128 B span.
+  EXPECT_EQ(declineOf(load(f16(), Layout::strided({8, 16}, {64, 1}), {8, 16},
+                           parse("(8, 16), swizzle = 128B"), {8, 16})),
+            "swizzle-mismatch: TMA pads each 32 B row to the 128 B swizzle "
+            "span, but the shared layout places rows 32 B apart");
+}
+
+TEST(PlannerDecline, DynamicInnerOffsetNotProvablyAligned) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
+                       parse("(64, 64), swizzle = 128B"), {64, 64});
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0)};
+  r.globalSizes = {64, 64};
+  EXPECT_EQ(declineOf(r), "inner-coord-align: inner coordinate s0 x 2 B is "
+                          "not provably a multiple of 16 B");
+  r.symbolDivisors = {4};
+  EXPECT_EQ(declineOf(r), "inner-coord-align: inner coordinate s0 x 2 B is "
+                          "not provably a multiple of 16 B");
+  r.globalOffsets = {SymExpr(0), SymExpr(4)};
+  EXPECT_EQ(declineOf(r), "inner-coord-align: inner coordinate 4 x 2 B is "
+                          "not a multiple of 16 B");
+}
+
+TEST(PlannerDecline, InnerBoxBytes) {
+  CopyRequest r = load(f16(), Layout::strided({8, 6}, {8, 1}), {8, 6},
+                       parse("(8, 6) : (8, 1)"), {8, 6});
+  EXPECT_EQ(declineOf(r),
+            "inner-box-bytes: box 6 x 2 B = 12 B is not a multiple of 16");
+}
+
+TEST(PlannerDecline, GlobalBaseMisaligned) {
+  CopyRequest r = referenceDemo();
+  r.globalLayout = Layout::strided({8, 256}, {256, 1}, 3);
+  EXPECT_EQ(declineOf(r),
+            "global-align: global base offset 6 B is not a multiple of 16");
+}
+
+TEST(PlannerDecline, SharedAlignment) {
+  CopyRequest r = referenceDemo();
+  r.sharedBaseAlignment = 64;
+  EXPECT_EQ(declineOf(r), "smem-align: shared buffer alignment 64 B is not a "
+                          "multiple of 128");
+  // Rows of 64 B at a 96 B pitch: every instruction after the first is off.
+  CopyRequest gap = load(f16(), Layout::rowMajor({4, 32}), {4, 32},
+                         parse("(4, 32) : (48, 1)"), {4, 32});
+  EXPECT_EQ(declineOf(gap), "smem-align: shared offset 96 B of an instruction "
+                            "is not a multiple of 128");
+}
+
+TEST(PlannerDecline, Stores) {
+  CopyRequest r = store(f16(), Layout::rowMajor({16, 64}), {16, 64},
+                        parse("(8, 64)"), {8, 64});
+  r.globalOffsets = {SymExpr(-2), SymExpr(0)};
+  r.globalSizes = {8, 64};
+  EXPECT_EQ(declineOf(r), "store-negative-coord: store region starts at -2 on "
+                          "global dimension 0");
+  r.globalOffsets = {SymExpr(12), SymExpr(0)};
+  EXPECT_EQ(declineOf(r), "store-bounds: store region [12, 20) leaves [0, 16) "
+                          "on global dimension 0");
+  r.globalOffsets = {SymExpr(0), SymExpr(0)};
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(declineOf(r), "oob-mode: NaN fill applies to loads, not stores");
+}
+
+TEST(PlannerDecline, StoreClipWithDynamicInnerCoordinate) {
+  // Rows of 76 x 2 B = 152 B (pitch 160 B): a box crossing a row end would
+  // write up to 15 bytes past it.
+  CopyRequest r = store(f16(), Layout::strided({4, 76}, {80, 1}), {4, 76},
+                        parse("(4, 8)"), {4, 8});
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0, 8)};
+  r.globalSizes = {4, 8};
+  EXPECT_EQ(declineOf(r),
+            "store-bounds: innermost extent 76 x 2 B = 152 B is not a multiple "
+            "of 16 and the dynamic coordinate 8*s0 cannot be proven to keep "
+            "the box from clipping past a row");
+  // A static coordinate proves the box stays inside: accepted.
+  r.globalOffsets = {SymExpr(0), SymExpr(64)};
+  planOk(r);
+}
+
+TEST(PlannerDecline, ReduceTypes) {
+  CopyRequest r = referenceDemo();
+  r.reduce = ReduceKind::Add;
+  EXPECT_EQ(declineOf(r), "reduce-type: reduce add on a load; TMA reduces "
+                          "only into global memory");
+  r.direction = Direction::SharedToGlobal;
+  r.reduce = ReduceKind::Inc;
+  EXPECT_EQ(declineOf(r), "reduce-type: reduce inc does not support f16");
+}
+
+TEST(PlannerDecline, CountMismatchAndLayouts) {
+  CopyRequest r = referenceDemo();
+  r.sharedSizes = {8, 128};
+  EXPECT_EQ(declineOf(r), "count-mismatch: global region (8, 256) has 2048 "
+                          "elements, shared region (8, 128) has 1024");
+  r = referenceDemo();
+  r.sharedShape = {8, 100};
+  r.sharedSizes = {8, 100};
+  r.globalSizes = {8, 100};
+  EXPECT_EQ(declineOf(r), "layout: shared layout: cannot group shard extents "
+                          "(8, 4, 64) onto shape (8, 100)");
+  r = referenceDemo();
+  r.sharedOffsets = {SymExpr(4), SymExpr(0)};
+  EXPECT_EQ(declineOf(r), "shared-bounds: shared region [4, 12) of dimension "
+                          "0 leaves [0, 8)");
+  r = referenceDemo();
+  r.elementType = {ScalarKind::Float, 3};
+  EXPECT_EQ(declineOf(r), "data-type: element type f24 has no TMA data type");
+}
+
+TEST(PlannerDecline, RegionSplit) {
+  // Columns [32, 96) of the 128B-swizzled layout straddle two atoms.
+  CopyRequest r = referenceDemo();
+  r.sharedOffsets = {SymExpr(0), SymExpr(32)};
+  r.sharedSizes = {8, 64};
+  r.globalSizes = {8, 64};
+  EXPECT_EQ(declineOf(r), "region-split: shared dimension 1 region [32, +64) "
+                          "does not start on a multiple of the shard extent "
+                          "64");
+}
+
+TEST(PlannerDecline, IssueCount) {
+  // 16 B runs scattered at a 128 B pitch in shared, 4096 of them.
+  CopyRequest r = load(f16(), Layout::strided({4096, 8}, {16, 1}), {4096, 8},
+                       parse("(4096, 8) : (64, 1)"), {4096, 8});
+  EXPECT_EQ(declineOf(r),
+            "issue-count: the plan needs more than 1024 instructions");
+}
+
+TEST(PlannerDecline, EveryRuleIdIsListedOnce) {
+  std::set<std::string_view> ids(allRuleIds().begin(), allRuleIds().end());
+  EXPECT_EQ(ids.size(), allRuleIds().size());
+  for (const char *id : {"direction",
+                         "scope",
+                         "count-mismatch",
+                         "rank",
+                         "box-dim",
+                         "inner-box-bytes",
+                         "global-stride",
+                         "global-dim",
+                         "element-stride",
+                         "swizzle-span",
+                         "swizzle-mismatch",
+                         "smem-align",
+                         "global-align",
+                         "inner-coord-align",
+                         "store-negative-coord",
+                         "store-bounds",
+                         "nan-fill-type",
+                         "oob-mode",
+                         "reduce-type",
+                         "elementwise"})
+    EXPECT_TRUE(isKnownRuleId(id)) << id;
+  EXPECT_FALSE(isKnownRuleId("bogus"));
+  EXPECT_EQ(ruleIdOf("rank: x"), "rank");
+}
+
+} // namespace
