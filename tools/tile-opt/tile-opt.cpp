@@ -9,6 +9,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "tile/InitAllTile.h"
 
@@ -19,6 +20,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates kernels to LLVM IR inside tile-opt.
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::tile::registerAllTileDialects(registry);
 
   return mlir::asMainReturnCode(mlir::MlirOptMain(

@@ -11,5 +11,7 @@ void mlir::tile::registerBuiltinCopyVariants() {
   std::call_once(once, [] {
     CopyVariantRegistry &registry = CopyVariantRegistry::global();
     registry.add(createTmaVariant());
+    registry.add(createSimtVariant());
+    registry.add(createCollectiveCopyVariant());
   });
 }

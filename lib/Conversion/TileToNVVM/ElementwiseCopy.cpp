@@ -1,0 +1,221 @@
+//===- ElementwiseCopy.cpp - Per-element copy loops -----------------------===//
+
+#include "tile/Conversion/TileToNVVM/ElementwiseCopy.h"
+#include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::tma::ReduceKind;
+
+namespace {
+/// i64 arithmetic helpers.
+struct I64Builder {
+  OpBuilder &b;
+  Location loc;
+  Value c(int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t k) {
+    return k == 1 ? x : arith::MulIOp::create(b, loc, x, c(k)).getResult();
+  }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, int64_t k) {
+    return k == 1 ? x : arith::DivSIOp::create(b, loc, x, c(k)).getResult();
+  }
+  Value rem(Value x, int64_t k) {
+    return arith::RemSIOp::create(b, loc, x, c(k));
+  }
+  Value fromOfr(OpFoldResult ofr) {
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      return c(cast<IntegerAttr>(attr).getInt());
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), cast<Value>(ofr));
+  }
+};
+} // namespace
+
+/// Absolute indices of element `e` (i64) of a region, row-major.
+static SmallVector<Value> delinearize(I64Builder &ib, Value e,
+                                      const ElementwiseSide &side) {
+  SmallVector<Value> idx(side.sizes.size());
+  int64_t inner = 1;
+  for (int d = static_cast<int>(side.sizes.size()) - 1; d >= 0; --d) {
+    Value digit = ib.div(e, inner);
+    if (d != 0)
+      digit = ib.rem(digit, side.sizes[d]);
+    idx[d] = ib.add(digit, ib.fromOfr(side.offsets[d]));
+    inner *= side.sizes[d];
+  }
+  return idx;
+}
+
+/// Address of the element at absolute indices `idx`.
+static Value elementAddress(I64Builder &ib, const ElementwiseSide &side,
+                            ArrayRef<Value> idx,
+                            const TileTypeConverter &converter) {
+  OpBuilder &b = ib.b;
+  Location loc = ib.loc;
+  int64_t eb = *getElementBytes(side.type);
+  if (isa<LayoutAttr>(side.type.getLayout())) {
+    ::tile::GroupedLayout grouped = *getGroupedLayout(side.type);
+    Value offset = ib.c(grouped.elementOffset);
+    for (auto [d, group] : llvm::enumerate(grouped.groups)) {
+      int64_t inner = 1;
+      for (auto it = group.rbegin(); it != group.rend(); ++it) {
+        if (it->extent > 1) {
+          Value digit = ib.div(idx[d], inner);
+          if (std::next(it) != group.rend())
+            digit = ib.rem(digit, it->extent);
+          offset = ib.add(offset, ib.mul(digit, it->stride));
+        }
+        inner *= it->extent;
+      }
+    }
+    Value bytes = ib.mul(offset, eb);
+    if (int bits = ::tile::swizzleBits(grouped.swizzle)) {
+      // The buffer starts on the swizzle repeat, so the XOR of the relative
+      // offset equals the hardware's XOR of the absolute address.
+      Value row = arith::ShRUIOp::create(b, loc, bytes, ib.c(7));
+      Value sel = arith::AndIOp::create(b, loc, row, ib.c((1 << bits) - 1));
+      Value mask = arith::ShLIOp::create(b, loc, sel, ib.c(4));
+      bytes = arith::XOrIOp::create(b, loc, bytes, mask);
+    }
+    return emitBytePtrAdd(b, loc, side.converted, bytes);
+  }
+  MemRefDescriptor desc(side.converted);
+  Value offset = desc.offset(b, loc);
+  for (auto [d, i] : llvm::enumerate(idx))
+    offset = ib.add(offset, ib.mul(i, desc.stride(b, loc, d)));
+  Value base = desc.alignedPtr(b, loc);
+  return emitBytePtrAdd(b, loc, base, ib.mul(offset, eb));
+}
+
+/// `0 <= idx_d < size_d` for every dimension.
+static Value inBounds(I64Builder &ib, const ElementwiseSide &side,
+                      ArrayRef<Value> idx) {
+  OpBuilder &b = ib.b;
+  Location loc = ib.loc;
+  Value ok;
+  for (auto [d, i] : llvm::enumerate(idx)) {
+    Value size;
+    if (isa<LayoutAttr>(side.type.getLayout()) ||
+        !ShapedType::isDynamic(side.type.getDimSize(d)))
+      size = ib.c(side.type.getDimSize(d));
+    else
+      size = MemRefDescriptor(side.converted).size(b, loc, d);
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
+                                     ib.c(0));
+    Value hi =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size);
+    Value both = arith::AndIOp::create(b, loc, lo, hi);
+    ok = ok ? arith::AndIOp::create(b, loc, ok, both).getResult() : both;
+  }
+  return ok;
+}
+
+static std::optional<LLVM::AtomicBinOp> getAtomicOp(ReduceKind kind,
+                                                    Type elementType) {
+  bool isFloat = isa<FloatType>(elementType);
+  bool isUnsigned = elementType.isUnsignedInteger();
+  switch (kind) {
+  case ReduceKind::Add:
+    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
+  case ReduceKind::Min:
+    if (isFloat)
+      return std::nullopt;
+    return isUnsigned ? LLVM::AtomicBinOp::umin : LLVM::AtomicBinOp::min;
+  case ReduceKind::Max:
+    if (isFloat)
+      return std::nullopt;
+    return isUnsigned ? LLVM::AtomicBinOp::umax : LLVM::AtomicBinOp::max;
+  case ReduceKind::Inc:
+    return LLVM::AtomicBinOp::uinc_wrap;
+  case ReduceKind::Dec:
+    return LLVM::AtomicBinOp::udec_wrap;
+  case ReduceKind::And:
+    return LLVM::AtomicBinOp::_and;
+  case ReduceKind::Or:
+    return LLVM::AtomicBinOp::_or;
+  case ReduceKind::Xor:
+    return LLVM::AtomicBinOp::_xor;
+  case ReduceKind::None:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mlir::tile::checkElementwiseReduce(ReduceKind reduce, Type elementType) {
+  if (reduce == ReduceKind::None)
+    return std::nullopt;
+  if (!getAtomicOp(reduce, elementType))
+    return std::string("reduce-type: per-element atomics have no ") +
+           ::tile::tma::toString(reduce) + " for floating-point elements";
+  return std::nullopt;
+}
+
+void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
+                                     const TileTypeConverter &converter,
+                                     const ElementwiseSide &dst,
+                                     const ElementwiseSide &src, Value first,
+                                     Value step,
+                                     const ElementwiseOptions &options) {
+  int64_t count = 1;
+  for (int64_t s : src.sizes)
+    count *= s;
+  Type elementType = src.type.getElementType();
+  Type llvmType =
+      converter.getLLVMConverter().convertType(elementType);
+  Value upper = arith::ConstantIndexOp::create(b, loc, count);
+  auto loop = scf::ForOp::create(b, loc, first, upper, step);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  I64Builder ib{b, loc};
+  Value e = arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                       loop.getInductionVar());
+  SmallVector<Value> srcIdx = delinearize(ib, e, src);
+  SmallVector<Value> dstIdx = delinearize(ib, e, dst);
+  Value dstPtr = elementAddress(ib, dst, dstIdx, converter);
+
+  Value value;
+  if (options.fillOutOfBounds) {
+    Value ok = inBounds(ib, src, srcIdx);
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{llvmType}, ok,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard g(b);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value srcPtr = elementAddress(ib, src, srcIdx, converter);
+      scf::YieldOp::create(
+          b, loc, LLVM::LoadOp::create(b, loc, llvmType, srcPtr).getResult());
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value fill;
+      if (options.nanFill)
+        fill = arith::ConstantOp::create(
+            b, loc,
+            FloatAttr::get(elementType,
+                           APFloat::getQNaN(
+                               cast<FloatType>(elementType).getFloatSemantics())));
+      else
+        fill = LLVM::ZeroOp::create(b, loc, llvmType);
+      scf::YieldOp::create(b, loc, fill);
+    }
+    value = ifOp.getResult(0);
+  } else {
+    Value srcPtr = elementAddress(ib, src, srcIdx, converter);
+    value = LLVM::LoadOp::create(b, loc, llvmType, srcPtr);
+  }
+
+  if (options.reduce != ReduceKind::None) {
+    LLVM::AtomicRMWOp::create(b, loc, *getAtomicOp(options.reduce, elementType),
+                              dstPtr, value, LLVM::AtomicOrdering::monotonic);
+  } else {
+    LLVM::StoreOp::create(b, loc, value, dstPtr);
+  }
+}

@@ -1,0 +1,96 @@
+//===- SimtVariant.cpp - The `simt` copy variant --------------------------===//
+//
+// Lowers any valid `tile.copy_async` with per-element loads and stores by the
+// issuing thread. It keeps the TMA completion contract: a load completes the
+// caller's mbarrier transaction count (element count x element bytes), after
+// fencing so that both the waiting threads and async-proxy readers (TMA
+// stores, wgmma) see the data; so the caller's arrive.expect_tx / try_wait
+// code works unchanged whichever variant ran.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tile/Conversion/TileToNVVM/ElementwiseCopy.h"
+#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+class SimtVariant : public CopyVariant {
+public:
+  SimtVariant() : CopyVariant("simt", kSimtPriority) {
+    addPredicate("reduce-type", [](Operation *op) {
+      auto copy = cast<CopyAsyncOp>(op);
+      std::optional<StringRef> reduce = copy.getReduce();
+      if (!reduce)
+        return PredicateResult::success();
+      if (std::optional<std::string> reason = checkElementwiseReduce(
+              *parseReduceKind(*reduce), copy.getDst().getType().getElementType()))
+        return PredicateResult::failure(*reason);
+      return PredicateResult::success();
+    });
+    addPredicate("multicast", [](Operation *op) {
+      if (cast<CopyAsyncOp>(op).getMulticastMask())
+        return PredicateResult::failure(
+            "multicast: per-thread stores cannot reach other CTAs' shared "
+            "memory");
+      return PredicateResult::success();
+    });
+  }
+
+  bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
+
+  LogicalResult rewrite(Operation *op, const VariantMatch *,
+                        ConversionPatternRewriter &rewriter,
+                        const TypeConverter &typeConverter) const override {
+    auto copy = cast<CopyAsyncOp>(op);
+    const auto &converter =
+        static_cast<const TileTypeConverter &>(typeConverter);
+    Location loc = copy.getLoc();
+    ElementwiseSide dst{rewriter.getRemappedValue(copy.getDst()),
+                        copy.getDst().getType(), copy.getMixedDstOffsets(),
+                        SmallVector<int64_t>(copy.getDstSizes())};
+    ElementwiseSide src{rewriter.getRemappedValue(copy.getSrc()),
+                        copy.getSrc().getType(), copy.getMixedSrcOffsets(),
+                        SmallVector<int64_t>(copy.getSrcSizes())};
+    ElementwiseOptions options;
+    bool load = copy.isLoad();
+    options.fillOutOfBounds = load;
+    options.nanFill = copy.getOob() && *copy.getOob() == "nan";
+    if (std::optional<StringRef> reduce = copy.getReduce())
+      options.reduce = *parseReduceKind(*reduce);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one, options);
+
+    if (load) {
+      // Make the generic-proxy writes visible to async-proxy readers and
+      // order them before the (relaxed) transaction completion.
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(op->getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(op->getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::CTA);
+      Value mbar = getMBarrierPtr(rewriter, loc,
+                                  rewriter.getRemappedValue(copy.getBarrier()),
+                                  copy.getBarrierIndex());
+      Value bytes = arith::ConstantIntOp::create(
+          rewriter, loc, rewriter.getI32Type(), copy.getTransactionBytes());
+      NVVM::MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+std::unique_ptr<CopyVariant> mlir::tile::createSimtVariant() {
+  return std::make_unique<SimtVariant>();
+}
