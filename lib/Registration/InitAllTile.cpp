@@ -5,6 +5,7 @@
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelines.h"
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
@@ -13,4 +14,5 @@ void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
 void mlir::tile::registerAllTilePasses() {
   registerBuiltinCopyVariants();
   registerTilePasses();
+  registerTileGPUPipeline();
 }

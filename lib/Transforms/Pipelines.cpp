@@ -1,0 +1,66 @@
+//===- Pipelines.cpp - The tile lowering pipeline -------------------------===//
+
+#include "tile/Transforms/Pipelines.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "tile/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
+                                      const TileGPUPipelineOptions &options) {
+  // Kernels and their tensor-map arguments (the host encodes the maps).
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTileTensorMapABI());
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features.empty()
+                        ? (StringRef(options.chip).starts_with("sm_100")
+                               ? "+ptx86"
+                               : "+ptx80")
+                        : options.features.getValue();
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // Device: tile first (it reads mbarrier groups before nvgpu lowers them).
+  TileToNVVMOptions tileOptions;
+  tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
+  pm.addNestedPass<gpu::GPUModuleOp>(createTileToNVVM(tileOptions));
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createTileFinalizeKernelABI());
+  pm.addPass(createConvertNVVMToLLVMPass());
+
+  // Host.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  if (options.format != "none") {
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = options.format;
+    binary.toolkitPath = options.toolkit;
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+  }
+}
+
+void mlir::tile::registerTileGPUPipeline() {
+  PassPipelineRegistration<TileGPUPipelineOptions>(
+      "tile-gpu-pipeline",
+      "Lowers tile-dialect GPU programs to LLVM host code and a gpu.binary",
+      buildTileGPUPipeline);
+}
