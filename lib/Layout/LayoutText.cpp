@@ -30,7 +30,7 @@ bool isRowMajor(const std::vector<Shard> &shards) {
 
 class Parser {
 public:
-  explicit Parser(std::string_view text) : text(text) {}
+  explicit Parser(std::string_view input) : text(input) {}
 
   std::optional<Layout> parse(std::string *error) {
     std::vector<int64_t> extents, strides;

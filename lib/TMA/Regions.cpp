@@ -212,6 +212,18 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
       axes.push_back(axis);
     }
   }
+  // A store whose region aliases in global memory has no defined result.
+  if (r.direction == Direction::SharedToGlobal) {
+    std::vector<Shard> written;
+    for (const GlobalAxis &a : axes)
+      if (a.size > 1)
+        written.push_back({a.size, a.stride});
+    if (Layout(written).hasOverlap()) {
+      *decline = "layout: store region of global layout " +
+                 r.globalLayout.str() + " writes overlapping addresses";
+      return std::nullopt;
+    }
+  }
   std::optional<std::vector<Mode>> modes =
       refineModes(axes, sharedRuns, decline);
   if (!modes)

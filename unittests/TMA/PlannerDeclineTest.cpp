@@ -158,6 +158,23 @@ TEST(PlannerDecline, CountMismatchAndLayouts) {
   EXPECT_EQ(declineOf(r), "data-type: element type f24 has no TMA data type");
 }
 
+// Found by tile-plan-fuzz (seed 1795986795397070694, case 123223): a store
+// into a global layout whose region aliases (dims (4:1) and (2:2) overlap)
+// has no defined result.
+TEST(PlannerDecline, StoreIntoOverlappingGlobal) {
+  CopyRequest r =
+      store(i32(), Layout::strided({8, 2, 4, 2}, {16, 8, 1, 2}), {8, 2, 4, 2},
+            parse("(8, 2, 4, 2, 1) : (16, 128, 1, 4, 0), "
+                  "swizzle = 32B"),
+            {8, 8, 2, 1});
+  r.elementType = {ScalarKind::SignlessInt, 8};
+  EXPECT_EQ(declineOf(r), "layout: store region of global layout (8, 2, 4, 2) "
+                          ": (16, 8, 1, 2) writes overlapping addresses");
+  // The same layouts as a load are a well-defined broadcast.
+  r.direction = Direction::GlobalToShared;
+  planOk(r);
+}
+
 TEST(PlannerDecline, RegionSplit) {
   // Columns [32, 96) of the 128B-swizzled layout straddle two atoms.
   CopyRequest r = referenceDemo();

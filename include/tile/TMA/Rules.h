@@ -41,7 +41,8 @@
 //   --- additions ---
 //   data-type             Rules.cpp checkDataType           type TMA can carry
 //   layout                Regions.cpp buildCopyModes        layouts verify and
-//                                                           group onto shapes
+//                                                           group onto shapes;
+//                                                           stores never alias
 //   shared-bounds         Regions.cpp buildCopyModes        shared region
 //   inside
 //                                                           its buffer
