@@ -1,0 +1,89 @@
+// RUN: tile-opt %s --tile-tensor-map-abi --convert-tile-to-nvvm | FileCheck %s
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+!stages = memref<3x64x64xf16, #tile.layout<(3, 64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.module @kernels
+    // CHECK: llvm.mlir.global external @__tile_arena() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+
+    // CHECK-LABEL: gpu.func @load
+    // CHECK-SAME: (%[[G:.*]]: memref<256x64xf16>, %[[MASK:.*]]: i16, %[[K:.*]]: index, %[[MAP:.*]]: !llvm.array<16 x i64>)
+    // CHECK-SAME: tile.tensor_maps = [{arg = 3 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 64>, data_type = "f16", {{.*}}global_arg = 0 : i64, global_dim = array<i64: 64, 256>, global_strides = array<i64: 128>, {{.*}}swizzle = 3 : i64}]
+    gpu.func @load(%g: memref<256x64xf16>, %mask: i16, %k: index) kernel {
+      %c0 = arith.constant 0 : index
+      %bar = nvgpu.mbarrier.create -> !bars
+      // CHECK: %[[ARENA:.*]] = llvm.mlir.addressof @__tile_arena : !llvm.ptr<3>
+      // CHECK: %[[C1024:.*]] = arith.constant 1024 : i64
+      // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[ARENA]][%[[C1024]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+      %buf = tile.arena_view [1024] : !stages
+      // CHECK: %[[STRIDE:.*]] = arith.constant 8192 : i64
+      // CHECK: %[[OFF:.*]] = arith.muli %{{.*}}, %[[STRIDE]] : i64
+      // CHECK: %[[STAGE:.*]] = llvm.getelementptr %[[BUF]][%[[OFF]]]
+      %st = tile.stage %buf[%k] : !stages -> !tile
+      %c64 = arith.constant 64 : index
+      %row = arith.muli %k, %c64 : index
+      // CHECK: %[[ROWIDX:.*]] = arith.muli %[[K]], %{{.*}} : index
+      // CHECK: %[[TMAP:.*]] = builtin.unrealized_conversion_cast %[[MAP]] : !llvm.array<16 x i64> to !llvm.ptr {tile.tensor_map_address}
+      // CHECK: %[[MBAR:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+      // CHECK: %[[POLICY:.*]] = arith.constant 1508705875169116160 : i64
+      // CHECK: %[[ROW:.*]] = arith.index_cast %[[ROWIDX]] : index to i32
+      // CHECK: %[[DST:.*]] = llvm.addrspacecast %[[STAGE]] : !llvm.ptr<3> to !llvm.ptr<7>
+      // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[TMAP]], %[[MBAR]], box[%{{.*}}, %[[ROW]]] multicast_mask = %[[MASK]] l2_cache_hint = %[[POLICY]] : !llvm.ptr<7>, !llvm.ptr
+      tile.copy_async %st[0, 0] [64, 64], %g[%row, 0] [64, 64] barrier(%bar[%k]) multicast(%mask)
+          {cache_hint = "evict_last"} : !tile, memref<256x64xf16>, !bars
+      gpu.return
+    }
+
+    // Equal requests share one map; a different box gets its own.
+    // CHECK-LABEL: gpu.func @store_and_reduce
+    // CHECK-SAME: (%{{.*}}: memref<64x64xi32>, %[[M0:.*]]: !llvm.array<16 x i64>)
+    // CHECK-NOT: !llvm.array<16 x i64>
+    // CHECK-SAME: kernel
+    gpu.func @store_and_reduce(%g: memref<64x64xi32>) kernel {
+      %s = tile.arena_view [0] : memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64]
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] {redKind = #nvvm.tma_redux_kind<add>}
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "add"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<min>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "min"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<max>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "max"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<and>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "and"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<or>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "or"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<xor>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "xor"}
+          : memref<64x64xi32>, memref<64x64xi32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: nvvm.cp.async.bulk.commit.group
+      tile.bulk_commit_group
+      // CHECK: nvvm.cp.async.bulk.wait_group 0 {read}
+      tile.bulk_wait_group 0 {read}
+      gpu.return
+    }
+
+    // CHECK-LABEL: gpu.func @inc_dec
+    gpu.func @inc_dec(%g: memref<64x64xui32>) kernel {
+      %s = tile.arena_view [0] : memref<64x64xui32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<inc>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "inc"}
+          : memref<64x64xui32>, memref<64x64xui32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: redKind = #nvvm.tma_redux_kind<dec>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {reduce = "dec"}
+          : memref<64x64xui32>, memref<64x64xui32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
+      // CHECK: nvvm.cp.async.bulk.wait_group 1{{$}}
+      tile.bulk_wait_group 1
+      gpu.return
+    }
+  }
+}
