@@ -106,8 +106,12 @@ FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
 InFlightDiagnostic mlir::tile::emitNoVariantError(Operation *op,
                                                   const DispatchResult &result) {
   InFlightDiagnostic diag = op->emitError()
-                            << "no dispatch variant can lower this copy:";
-  for (const auto &[name, reason] : result.declined)
-    diag << "\n  " << name << ": " << reason;
+                            << "no dispatch variant can lower this copy: ";
+  llvm::interleave(
+      result.declined, diag,
+      [&](const std::pair<std::string, std::string> &d) {
+        diag << "[" << d.first << "] " << d.second;
+      },
+      "; ");
   return diag;
 }

@@ -125,23 +125,25 @@ struct BulkWaitLowering : public OpConversionPattern<BulkWaitGroupOp> {
   }
 };
 
-/// Lowers a copy op through the variant the dispatch selects.
+/// Dispatch results of the copy ops, computed once before the conversion.
+using DispatchTable = llvm::DenseMap<Operation *, DispatchResult>;
+
+/// Lowers a copy op through the variant the dispatch selected.
 template <typename CopyOpTy>
 struct DispatchedCopyLowering : public OpConversionPattern<CopyOpTy> {
-  using OpConversionPattern<CopyOpTy>::OpConversionPattern;
+  DispatchedCopyLowering(const TypeConverter &converter, MLIRContext *ctx,
+                         const DispatchTable &table)
+      : OpConversionPattern<CopyOpTy>(converter, ctx), table(table) {}
   LogicalResult
   matchAndRewrite(CopyOpTy op, typename CopyOpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    FailureOr<DispatchResult> result = dispatchCopy(op);
-    if (failed(result))
-      return failure();
-    if (!result->selected) {
-      emitNoVariantError(op, *result);
-      return failure();
-    }
-    return result->selected->rewrite(op, result->match.get(), rewriter,
-                                     *this->getTypeConverter());
+    auto it = table.find(op);
+    if (it == table.end() || !it->second.selected)
+      return rewriter.notifyMatchFailure(op, "no dispatch variant");
+    return it->second.selected->rewrite(op, it->second.match.get(), rewriter,
+                                        *this->getTypeConverter());
   }
+  const DispatchTable &table;
 };
 
 struct TileToNVVMPass : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
@@ -149,11 +151,34 @@ struct TileToNVVMPass : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> 
   void runOnOperation() override {
     registerBuiltinCopyVariants();
     MLIRContext *ctx = &getContext();
+    // Dispatch every copy first so that a copy no variant lowers gets one
+    // diagnostic listing every variant's reason, and nothing is rewritten.
+    DispatchTable table;
+    bool dispatchFailed = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<CopyAsyncOp, CopyOp>(op))
+        return;
+      FailureOr<DispatchResult> result = dispatchCopy(op);
+      if (failed(result)) {
+        dispatchFailed = true;
+        return;
+      }
+      if (!result->selected) {
+        emitNoVariantError(op, *result);
+        dispatchFailed = true;
+        return;
+      }
+      table.try_emplace(op, std::move(*result));
+    });
+    if (dispatchFailed)
+      return signalPassFailure();
+
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     patterns.add<ArenaViewLowering, StageLowering, BulkCommitLowering,
-                 BulkWaitLowering, DispatchedCopyLowering<CopyAsyncOp>,
-                 DispatchedCopyLowering<CopyOp>>(converter, ctx);
+                 BulkWaitLowering>(converter, ctx);
+    patterns.add<DispatchedCopyLowering<CopyAsyncOp>,
+                 DispatchedCopyLowering<CopyOp>>(converter, ctx, table);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

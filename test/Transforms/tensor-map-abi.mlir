@@ -1,0 +1,77 @@
+// RUN: tile-opt %s --tile-tensor-map-abi | FileCheck %s
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!ref = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+module attributes {gpu.container_module} {
+  // The encode call sits before the loop (the buffers are defined outside
+  // it); A's two identical copies share one map; B gets its own.
+  // CHECK-LABEL: func.func @host
+  // CHECK-SAME: (%[[A:.*]]: memref<8x256xf16>, %[[B:.*]]: memref<8x256xf16>, %[[N:.*]]: index)
+  // CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+  // CHECK: %[[MA:.*]] = call @tileTensorMapGetCached(%c6_i32, %c3_i32, %{{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
+  // CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
+  // CHECK: %[[MB:.*]] = call @tileTensorMapGetCached({{.*}}global_arg = 1 : i64
+  // CHECK-NOT: tileTensorMapGetCached
+  // CHECK: scf.for
+  // CHECK-NOT: tileTensorMapGetCached
+  // CHECK: %[[OKA:.*]] = llvm.icmp "ne" %[[MA]]
+  // CHECK: %[[OKB:.*]] = llvm.icmp "ne" %[[MB]]
+  // CHECK: %[[OK:.*]] = arith.andi %[[OKA]], %[[OKB]]
+  // CHECK: scf.if %[[OK]] {
+  // CHECK: %[[VA:.*]] = llvm.load %[[MA]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK: %[[VB:.*]] = llvm.load %[[MB]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK: gpu.launch_func @k::@copy_twice {{.*}} args(%[[A]] : memref<8x256xf16>, %[[B]] : memref<8x256xf16>, %[[VA]] : !llvm.array<16 x i64>, %[[VB]] : !llvm.array<16 x i64>)
+  func.func @host(%A: memref<8x256xf16>, %B: memref<8x256xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %smem = arith.constant 4096 : i32
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.launch_func @k::@copy_twice blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : memref<8x256xf16>, %B : memref<8x256xf16>)
+    }
+    return
+  }
+
+  // A buffer defined inside the loop: its encode stays in the loop, B's
+  // is hoisted.
+  // CHECK-LABEL: func.func @host_inner
+  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 1 : i64
+  // CHECK: scf.for
+  // CHECK: memref.alloc
+  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 0 : i64
+  // CHECK: gpu.launch_func
+  func.func @host_inner(%B: memref<8x256xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c128 = arith.constant 128 : index
+    %smem = arith.constant 4096 : i32
+    scf.for %i = %c0 to %n step %c1 {
+      %A = memref.alloc() : memref<8x256xf16>
+      gpu.launch_func @k::@copy_twice blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : memref<8x256xf16>, %B : memref<8x256xf16>)
+    }
+    return
+  }
+
+  gpu.module @k {
+    // CHECK-LABEL: gpu.func @copy_twice
+    // CHECK-SAME: (%{{.*}}: memref<8x256xf16>, %{{.*}}: memref<8x256xf16>, %{{.*}}: !llvm.array<16 x i64>, %{{.*}}: !llvm.array<16 x i64>) kernel
+    // CHECK-SAME: tile.tensor_maps = [{arg = 2 : i64, {{.*}}global_arg = 0 : i64{{.*}}}, {arg = 3 : i64, {{.*}}global_arg = 1 : i64{{.*}}}]
+    gpu.func @copy_twice(%A: memref<8x256xf16>, %B: memref<8x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : !ref
+      %bar = nvgpu.mbarrier.create -> !bars
+      // CHECK: tile.copy_async {{.*}}tile.tensor_map_arg = 2 : i64
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0]) : !ref, memref<8x256xf16>, !bars
+      // CHECK: tile.copy_async {{.*}}tile.tensor_map_arg = 2 : i64
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0]) : !ref, memref<8x256xf16>, !bars
+      // CHECK: tile.copy_async {{.*}}tile.tensor_map_arg = 3 : i64
+      tile.copy_async %B[0, 0] [8, 256], %s[0, 0] [8, 256] : memref<8x256xf16>, !ref
+      gpu.return
+    }
+  }
+}
