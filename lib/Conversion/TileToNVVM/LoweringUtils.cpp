@@ -1,6 +1,7 @@
 //===- LoweringUtils.cpp - Helpers shared by the copy lowerings -----------===//
 
 #include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,13 +12,29 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+/// NVVM address space of a memref: shared 3, explicitly global 1, else
+/// generic 0 (a memref without memory space holds a generic pointer).
 static unsigned getAddressSpace(MemRefType type) {
-  return getMemorySpaceKind(type) == MemorySpaceKind::Shared
-             ? kSharedAddressSpace
-             : 0;
+  if (getMemorySpaceKind(type) == MemorySpaceKind::Shared)
+    return kSharedAddressSpace;
+  return type.getMemorySpace() ? kGlobalAddressSpace : 0;
 }
 
 TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
+  // NVVM address spaces of #gpu.address_space (as convert-gpu-to-nvvm maps
+  // them), so memref descriptors agree with the later kernel conversion.
+  populateGpuMemorySpaceAttributeConversions(
+      llvmConverter, [](gpu::AddressSpace space) -> unsigned {
+        switch (space) {
+        case gpu::AddressSpace::Global:
+          return kGlobalAddressSpace;
+        case gpu::AddressSpace::Workgroup:
+          return kSharedAddressSpace;
+        case gpu::AddressSpace::Private:
+          return 5;
+        }
+        return 0;
+      });
   addConversion([](Type type) { return type; });
   addConversion([this](MemRefType type) -> std::optional<Type> {
     if (isa<LayoutAttr>(type.getLayout()))

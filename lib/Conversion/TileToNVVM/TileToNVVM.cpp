@@ -51,7 +51,7 @@ static Value makeBufferValue(OpBuilder &b, Location loc, Value ptr,
                              MemRefType type,
                              const TileTypeConverter &converter) {
   Type converted = converter.convertType(type);
-  if (isa<LLVM::LLVMPointerType>(converted))
+  if (!converted || isa<LLVM::LLVMPointerType>(converted))
     return ptr;
   return MemRefDescriptor::fromStaticShape(b, loc, converter.getLLVMConverter(),
                                            type, ptr);
