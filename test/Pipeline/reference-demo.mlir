@@ -1,0 +1,30 @@
+// The reference demo through the whole pipeline to PTX.
+// RUN: tile-opt %tile_src_root/examples/copy_async_tma.mlir --tile-gpu-pipeline=format=isa -o %t.mlir
+// RUN: FileCheck %s --check-prefix=HOST < %t.mlir
+// RUN: python3 %tile_src_root/scripts/extract-ptx.py %t.mlir -o %t.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+
+// The host encodes the map once, before the launch, with the reference
+// values (f16, rank 3, 64,8,4 / 512,128 / 64,8,4 / 1,1,1 / 0,3,2,0), and
+// passes it by value after the user's arguments.
+// HOST-LABEL: llvm.func @copy_async(
+// HOST: %[[MAP:.*]] = llvm.call @tileTensorMapGetCached({{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
+// HOST-NOT: tileTensorMapGetCached
+// HOST: %[[VAL:.*]] = llvm.load %[[MAP]] : !llvm.ptr -> !llvm.array<16 x i64>
+// HOST: gpu.launch_func @copy_async_kernel::@copy_async_kernel {{.*}}, %[[VAL]] : !llvm.array<16 x i64>)
+// HOST: gpu.binary @copy_async_kernel
+
+// The map is a 64-byte aligned 128-byte grid-constant parameter whose
+// address feeds the TMA load; the arena is an external 1024-aligned shared
+// array, and the CTA's copy-back still reads it (no miscompile to `ret`).
+// PTX: .target sm_90a
+// PTX: .extern .shared .align 1024 .b8 __tile_arena[];
+// PTX: .visible .entry copy_async_kernel(
+// PTX: .param .align 64 .b8 copy_async_kernel_param_14[128]
+// PTX: mov.b64 %[[P:rd[0-9]+]], copy_async_kernel_param_14;
+// PTX: cvta.param.u64 %[[MAPADDR:rd[0-9]+]], %[[P]];
+// PTX: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%{{rd[0-9]+}}], [%[[MAPADDR]], {%{{r[0-9]+}}, %{{r[0-9]+}}, %{{r[0-9]+}}}], [__mbarrier];
+// PTX: mbarrier.arrive.expect_tx.shared.b64
+// PTX: mbarrier.try_wait.parity
+// PTX: ld.shared.b16
+// PTX: st.global.b16
