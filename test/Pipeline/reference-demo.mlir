@@ -28,3 +28,10 @@
 // PTX: mbarrier.try_wait.parity
 // PTX: ld.shared.b16
 // PTX: st.global.b16
+
+// sm_100a: PTX 8.6, same instruction (no .cta_group: the default applies).
+// RUN: tile-opt %tile_src_root/examples/copy_async_tma.mlir '--tile-gpu-pipeline=chip=sm_100a' -o %t.100.mlir
+// RUN: python3 %tile_src_root/scripts/extract-ptx.py %t.100.mlir | FileCheck %s --check-prefix=SM100
+// SM100: .version 8.6
+// SM100: .target sm_100a
+// SM100: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes

@@ -1,0 +1,564 @@
+//===- runner.cpp - The GPU suite's host runner ---------------------------===//
+//
+// Loads each case's shared library (built by tile-compile), fills its buffers
+// with random data, calls `_mlir_ciface_<entry>` with memref descriptors of
+// device buffers, copies the buffers back and compares them bit for bit with
+// the expected result computed here: logical copies (with out-of-bounds fill
+// and reduce ops) and shared-memory images from an independent model of the
+// layout (shards, mixed-radix split, XOR swizzle on the absolute address).
+//
+// Links only libtile_runtime and libc (device memory through mgpuMemAlloc and
+// mgpuMemcpy). Each case runs in a child process by default, so a trapping
+// kernel does not take the rest of the suite with it; --no-fork runs them in
+// this process (for compute-sanitizer). Without a CUDA driver the suite
+// prints why and exits 0.
+//
+//   runner [--dir DIR] [--no-fork] [--timeout SECONDS] [--seed N] [FILTER...]
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime/TileRuntime.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <random>
+#include <signal.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace {
+
+enum class Kind { Int, UInt, F16, BF16, F32, F64, Raw };
+enum class Init { Bits, Unit, Small };
+enum class Fill { Zero, NaN };
+enum class Reduce { None, Add, Min, Max, Inc, Dec, And, Or, Xor };
+
+using Vec = std::vector<int64_t>;
+using Groups = std::vector<std::vector<std::pair<int64_t, int64_t>>>;
+
+struct Buf {
+  int eb;
+  Kind kind;
+  Vec shape, strides;
+  int64_t offset;
+  Init init;
+};
+
+/// Reads elements of `src` (a region, row-major order) with fill outside it.
+struct Source {
+  int buf;
+  Vec off, sizes;
+  Fill fill;
+};
+
+struct Effect {
+  bool image;
+  int dst;
+  // Copy: dst region. Image: the shared buffer's region.
+  Vec dstOff, dstSizes;
+  Source src;
+  Reduce reduce = Reduce::None;
+  // Image only.
+  int64_t arenaOffset = 0;
+  Vec sharedShape;
+  Groups groups;
+  int swizzle = 0;
+};
+
+struct Case {
+  Case(std::string name, std::string so, std::string doc)
+      : name(std::move(name)), so(std::move(so)), doc(std::move(doc)) {}
+  std::string name, so, doc;
+  std::vector<Buf> bufs;
+  std::vector<Effect> effects;
+  std::string entry; // defaults to name
+};
+
+Effect copyEffect(int dst, Vec dstOff, Vec dstSizes, int src, Vec srcOff,
+                  Vec srcSizes, Fill fill, Reduce reduce = Reduce::None) {
+  Effect e;
+  e.image = false;
+  e.dst = dst;
+  e.dstOff = std::move(dstOff);
+  e.dstSizes = std::move(dstSizes);
+  e.src = Source{src, std::move(srcOff), std::move(srcSizes), fill};
+  e.reduce = reduce;
+  return e;
+}
+
+Effect imageEffect(int img, int64_t arenaOffset, Vec sharedShape,
+                   Groups groups, int swizzle, Vec regionOff, Vec regionSizes,
+                   int src, Vec srcOff, Vec srcSizes, Fill fill) {
+  Effect e;
+  e.image = true;
+  e.dst = img;
+  e.dstOff = std::move(regionOff);
+  e.dstSizes = std::move(regionSizes);
+  e.src = Source{src, std::move(srcOff), std::move(srcSizes), fill};
+  e.arenaOffset = arenaOffset;
+  e.sharedShape = std::move(sharedShape);
+  e.groups = std::move(groups);
+  e.swizzle = swizzle;
+  return e;
+}
+
+#include "cases.inc"
+
+std::vector<Case> allCases() {
+  std::vector<Case> cases;
+  {
+    Case c{"demo", "demo", "examples/copy_async_tma.mlir: B equals A"};
+    c.entry = "copy_async";
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.effects.push_back(copyEffect(1, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256},
+                                   Fill::Zero));
+    cases.push_back(c);
+  }
+  {
+    Case c{"pipeline", "pipeline",
+           "3-stage pipeline, 8 tiles of 64x64 f16, dynamic stage index"};
+    c.bufs.push_back(Buf{2, Kind::F16, {512, 64}, {64, 1}, 0, Init::Bits});
+    c.bufs.push_back(Buf{2, Kind::F16, {512, 64}, {64, 1}, 0, Init::Bits});
+    c.effects.push_back(copyEffect(1, {0, 0}, {512, 64}, 0, {0, 0}, {512, 64},
+                                   Fill::Zero));
+    cases.push_back(c);
+  }
+  addGeneratedCases(cases);
+  return cases;
+}
+
+//===-- Host images of the buffers -----------------------------------------===//
+
+int64_t elementCount(const Buf &b) {
+  int64_t last = b.offset;
+  for (size_t d = 0; d < b.shape.size(); ++d)
+    last += (b.shape[d] - 1) * b.strides[d];
+  return last + 1;
+}
+
+size_t byteSize(const Buf &b) {
+  return (static_cast<size_t>(elementCount(b)) * b.eb + 15) / 16 * 16;
+}
+
+struct Image {
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> nanOk; // 1 on bytes of elements where any NaN passes
+};
+
+uint64_t load(const uint8_t *p, int eb) {
+  uint64_t v = 0;
+  std::memcpy(&v, p, eb);
+  return v;
+}
+
+void store(uint8_t *p, uint64_t v, int eb) { std::memcpy(p, &v, eb); }
+
+bool isNaN(uint64_t v, Kind kind) {
+  switch (kind) {
+  case Kind::F16:
+    return (v & 0x7C00) == 0x7C00 && (v & 0x3FF);
+  case Kind::BF16:
+    return (v & 0x7F80) == 0x7F80 && (v & 0x7F);
+  case Kind::F32:
+    return (v & 0x7F800000u) == 0x7F800000u && (v & 0x7FFFFF);
+  case Kind::F64:
+    return (v & 0x7FF0000000000000ull) == 0x7FF0000000000000ull &&
+           (v & 0xFFFFFFFFFFFFFull);
+  default:
+    return false;
+  }
+}
+
+uint64_t canonicalNaN(Kind kind) {
+  switch (kind) {
+  case Kind::F16:
+    return 0x7E00;
+  case Kind::BF16:
+    return 0x7FC0;
+  case Kind::F32:
+    return 0x7FC00000u;
+  default:
+    return 0x7FF8000000000000ull;
+  }
+}
+
+/// Row-major digits of linear index k over sizes.
+Vec unflatten(int64_t k, const Vec &sizes) {
+  Vec idx(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    idx[d] = k % sizes[d];
+    k /= sizes[d];
+  }
+  return idx;
+}
+
+int64_t product(const Vec &v) {
+  int64_t p = 1;
+  for (int64_t x : v)
+    p *= x;
+  return p;
+}
+
+/// Element k of a source region: value and whether it is the NaN fill.
+std::pair<uint64_t, bool> readSource(const Source &s, const Buf &b,
+                                     const Image &img, int64_t k) {
+  Vec idx = unflatten(k, s.sizes);
+  int64_t off = b.offset;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    int64_t g = s.off[d] + idx[d];
+    if (g < 0 || g >= b.shape[d])
+      return s.fill == Fill::NaN ? std::make_pair(canonicalNaN(b.kind), true)
+                                 : std::make_pair(uint64_t(0), false);
+    off += g * b.strides[d];
+  }
+  return {load(&img.bytes[off * b.eb], b.eb), false};
+}
+
+int64_t signExtend(uint64_t v, int eb) {
+  int shift = 64 - 8 * eb;
+  return static_cast<int64_t>(v << shift) >> shift;
+}
+
+uint64_t mask(int eb) { return eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1; }
+
+uint64_t applyReduce(Reduce r, Kind kind, int eb, uint64_t old, uint64_t v) {
+  switch (r) {
+  case Reduce::None:
+    return v;
+  case Reduce::Add:
+    if (kind == Kind::F32) {
+      float a, b;
+      uint32_t ai = old, bi = v;
+      std::memcpy(&a, &ai, 4);
+      std::memcpy(&b, &bi, 4);
+      float c = a + b;
+      uint32_t ci;
+      std::memcpy(&ci, &c, 4);
+      return ci;
+    }
+    if (kind == Kind::F64) {
+      double a, b;
+      std::memcpy(&a, &old, 8);
+      std::memcpy(&b, &v, 8);
+      double c = a + b;
+      uint64_t ci;
+      std::memcpy(&ci, &c, 8);
+      return ci;
+    }
+    return (old + v) & mask(eb);
+  case Reduce::Min:
+  case Reduce::Max: {
+    bool less = kind == Kind::UInt ? old < v
+                                   : signExtend(old, eb) < signExtend(v, eb);
+    return (r == Reduce::Min) == less ? old : v;
+  }
+  case Reduce::Inc:
+    return old >= v ? 0 : (old + 1) & mask(eb);
+  case Reduce::Dec:
+    return (old == 0 || old > v) ? v : old - 1;
+  case Reduce::And:
+    return old & v;
+  case Reduce::Or:
+    return old | v;
+  case Reduce::Xor:
+    return old ^ v;
+  }
+  return v;
+}
+
+/// Byte offset (arena-relative) of a logical index of the shared buffer.
+int64_t sharedByteAddress(const Effect &e, int eb, const Vec &idx) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    int64_t i = idx[d];
+    const auto &g = e.groups[d];
+    for (size_t s = g.size(); s-- > 0;) {
+      offset += (i % g[s].first) * g[s].second;
+      i /= g[s].first;
+    }
+  }
+  int64_t a = e.arenaOffset + offset * eb;
+  if (e.swizzle) {
+    int bits = e.swizzle == 32 ? 1 : e.swizzle == 64 ? 2 : 3;
+    a ^= ((a >> 7) & ((1 << bits) - 1)) << 4;
+  }
+  return a;
+}
+
+std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
+  std::vector<Image> out = init;
+  for (const Effect &e : c.effects) {
+    const Buf &sb = c.bufs[e.src.buf];
+    const Buf &db = c.bufs[e.dst];
+    Image &dst = out[e.dst];
+    int64_t count = product(e.src.sizes);
+    int eb = sb.eb;
+    for (int64_t k = 0; k < count; ++k) {
+      auto [value, nan] = readSource(e.src, sb, init[e.src.buf], k);
+      Vec idx = unflatten(k, e.dstSizes);
+      for (size_t d = 0; d < idx.size(); ++d)
+        idx[d] += e.dstOff[d];
+      int64_t byte;
+      if (e.image) {
+        byte = sharedByteAddress(e, eb, idx);
+      } else {
+        int64_t off = db.offset;
+        for (size_t d = 0; d < idx.size(); ++d)
+          off += idx[d] * db.strides[d];
+        byte = off * eb;
+      }
+      uint64_t old = load(&dst.bytes[byte], eb);
+      store(&dst.bytes[byte], applyReduce(e.reduce, sb.kind, eb, old, value),
+            eb);
+      std::memset(&dst.nanOk[byte], nan ? 1 : 0, eb);
+    }
+  }
+  return out;
+}
+
+void fillRandom(const Buf &b, Image &img, std::mt19937_64 &rng) {
+  img.bytes.resize(byteSize(b));
+  img.nanOk.assign(img.bytes.size(), 0);
+  for (auto &x : img.bytes)
+    x = static_cast<uint8_t>(rng());
+  if (b.init == Init::Bits)
+    return;
+  for (size_t i = 0; i + b.eb <= img.bytes.size(); i += b.eb) {
+    if (b.init == Init::Small) {
+      store(&img.bytes[i], rng() % 16, b.eb);
+    } else if (b.kind == Kind::F32) {
+      float f = std::ldexp(static_cast<float>(rng() % (1 << 20)), -19) - 1.0f;
+      uint32_t u;
+      std::memcpy(&u, &f, 4);
+      store(&img.bytes[i], u, 4);
+    }
+  }
+}
+
+//===-- Running one case ---------------------------------------------------===//
+
+std::string lastError() { return tileRuntimeLastError(); }
+
+using Entry1 = void (*)(void *);
+using Entry2 = void (*)(void *, void *);
+using Entry3 = void (*)(void *, void *, void *);
+using Entry4 = void (*)(void *, void *, void *, void *);
+
+bool callEntry(void *fn, std::vector<std::vector<int64_t>> &descs) {
+  std::vector<void *> a;
+  for (auto &d : descs)
+    a.push_back(d.data());
+  switch (a.size()) {
+  case 1:
+    reinterpret_cast<Entry1>(fn)(a[0]);
+    return true;
+  case 2:
+    reinterpret_cast<Entry2>(fn)(a[0], a[1]);
+    return true;
+  case 3:
+    reinterpret_cast<Entry3>(fn)(a[0], a[1], a[2]);
+    return true;
+  case 4:
+    reinterpret_cast<Entry4>(fn)(a[0], a[1], a[2], a[3]);
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string hex(uint64_t v, int eb) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%0*llx", 2 * eb,
+                static_cast<unsigned long long>(v));
+  return buf;
+}
+
+/// Compares one buffer; returns "" or a description of the mismatches.
+std::string compare(const Buf &b, const Image &got, const Image &want) {
+  int64_t bad = 0, first = -1;
+  for (size_t i = 0; i < got.bytes.size(); i += b.eb) {
+    uint64_t g = load(&got.bytes[i], b.eb), w = load(&want.bytes[i], b.eb);
+    if (g == w || (want.nanOk[i] && isNaN(g, b.kind)))
+      continue;
+    if (first < 0)
+      first = static_cast<int64_t>(i);
+    ++bad;
+  }
+  if (!bad)
+    return "";
+  char msg[256];
+  std::snprintf(msg, sizeof msg,
+                "%lld of %zu elements differ, first at byte %lld: got %s, "
+                "expected %s",
+                static_cast<long long>(bad), got.bytes.size() / b.eb,
+                static_cast<long long>(first),
+                hex(load(&got.bytes[first], b.eb), b.eb).c_str(),
+                hex(load(&want.bytes[first], b.eb), b.eb).c_str());
+  return msg;
+}
+
+/// Runs one case; prints its line; returns true when it passed.
+bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
+  auto failLine = [&](const std::string &why) {
+    std::printf("FAIL %-24s %s\n", c.name.c_str(), why.c_str());
+    std::fflush(stdout);
+    return false;
+  };
+  tileRuntimeClearError();
+  std::string path = dir + "/" + c.so + ".so";
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return failLine(std::string("dlopen: ") + dlerror());
+  if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
+    return failLine("module load: " + lastError());
+  std::string entryName =
+      "_mlir_ciface_" + (c.entry.empty() ? c.name : c.entry);
+  void *fn = dlsym(lib, entryName.c_str());
+  if (!fn)
+    return failLine("no symbol " + entryName);
+
+  std::mt19937_64 rng(seed);
+  std::vector<Image> init(c.bufs.size());
+  std::vector<void *> dev(c.bufs.size());
+  std::vector<std::vector<int64_t>> descs;
+  for (size_t i = 0; i < c.bufs.size(); ++i) {
+    const Buf &b = c.bufs[i];
+    fillRandom(b, init[i], rng);
+    dev[i] = mgpuMemAlloc(init[i].bytes.size(), nullptr, false);
+    if (!dev[i])
+      return failLine("mgpuMemAlloc: " + lastError());
+    mgpuMemcpy(dev[i], init[i].bytes.data(), init[i].bytes.size(), nullptr);
+    std::vector<int64_t> d = {reinterpret_cast<int64_t>(dev[i]),
+                              reinterpret_cast<int64_t>(dev[i]), b.offset};
+    d.insert(d.end(), b.shape.begin(), b.shape.end());
+    d.insert(d.end(), b.strides.begin(), b.strides.end());
+    descs.push_back(d);
+  }
+  mgpuStreamSynchronize(nullptr);
+  if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
+    return failLine("upload: " + lastError());
+
+  if (!callEntry(fn, descs))
+    return failLine("unsupported argument count");
+  if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
+    return failLine("launch: " + lastError());
+
+  std::vector<Image> got(c.bufs.size());
+  for (size_t i = 0; i < c.bufs.size(); ++i) {
+    got[i].bytes.resize(init[i].bytes.size());
+    mgpuMemcpy(got[i].bytes.data(), dev[i], got[i].bytes.size(), nullptr);
+  }
+  mgpuStreamSynchronize(nullptr);
+  for (void *p : dev)
+    mgpuMemFree(p, nullptr);
+  if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
+    return failLine("download: " + lastError());
+
+  std::vector<Image> want = expected(c, init);
+  std::string why;
+  for (size_t i = 0; i < c.bufs.size(); ++i) {
+    std::string d = compare(c.bufs[i], got[i], want[i]);
+    if (!d.empty())
+      why += (why.empty() ? "" : "; ") + std::string("arg ") +
+             std::to_string(i) + ": " + d;
+  }
+  if (!why.empty())
+    return failLine(why);
+  std::printf("PASS %-24s %s\n", c.name.c_str(), c.doc.c_str());
+  std::fflush(stdout);
+  return true;
+}
+
+bool matches(const Case &c, const std::vector<std::string> &filters) {
+  if (filters.empty())
+    return true;
+  for (const std::string &f : filters)
+    if (c.name.find(f) != std::string::npos)
+      return true;
+  return false;
+}
+
+constexpr int kNoDriverExit = 77;
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string dir = ".";
+  bool fork_ = true;
+  int timeout = 60;
+  uint64_t seed = 0x5EED;
+  std::vector<std::string> filters;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--dir" && i + 1 < argc)
+      dir = argv[++i];
+    else if (a == "--no-fork")
+      fork_ = false;
+    else if (a == "--timeout" && i + 1 < argc)
+      timeout = std::atoi(argv[++i]);
+    else if (a == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 0);
+    else
+      filters.push_back(a);
+  }
+
+  int passed = 0, failed = 0;
+  std::vector<Case> cases = allCases();
+  if (!fork_) {
+    if (tileRuntimeInit() != TILE_SUCCESS) {
+      std::printf("SKIP GPU suite: %s\n", tileRuntimeLastError());
+      return 0;
+    }
+    for (const Case &c : cases)
+      if (matches(c, filters))
+        (runCase(c, dir, seed) ? passed : failed)++;
+    std::printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+  }
+
+  // One child per case: the driver is initialised only in the children.
+  for (const Case &c : cases) {
+    if (!matches(c, filters))
+      continue;
+    std::fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) {
+      std::perror("fork");
+      return 2;
+    }
+    if (pid == 0) {
+      alarm(timeout);
+      if (tileRuntimeInit() != TILE_SUCCESS) {
+        std::printf("SKIP GPU suite: %s\n", tileRuntimeLastError());
+        std::fflush(stdout);
+        _exit(kNoDriverExit);
+      }
+      _exit(runCase(c, dir, seed) ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kNoDriverExit)
+      return 0;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      ++passed;
+      continue;
+    }
+    ++failed;
+    if (WIFSIGNALED(status))
+      std::printf("FAIL %-24s %s\n", c.name.c_str(),
+                  WTERMSIG(status) == SIGALRM
+                      ? ("timed out after " + std::to_string(timeout) + " s")
+                            .c_str()
+                      : strsignal(WTERMSIG(status)));
+  }
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
