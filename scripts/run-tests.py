@@ -5,7 +5,7 @@ The last line is `N passed, N failed, N skipped` over all suites together; the
 exit status is non-zero when anything failed or a suite could not run.
 """
 import argparse
-import glob
+import json
 import os
 import re
 import subprocess
@@ -42,19 +42,30 @@ def lit_suite(build):
 
 
 def gtest_suite(build):
+    """Runs every ctest-registered unit test; GoogleTest binaries count their
+    individual tests, other commands count as one test each."""
+    rc, out = run(["ctest", "--test-dir", build, "--show-only=json-v1"])
+    if rc != 0:
+        print(out)
+        return 0, 1, 0
+    tests = json.loads(out[out.index("{"):])["tests"]
     passed = failed = skipped = 0
-    binaries = sorted(p for p in glob.glob(os.path.join(build, "unittests", "**", "*"),
-                                           recursive=True)
-                      if os.path.isfile(p) and os.access(p, os.X_OK)
-                      and not p.endswith((".so", ".a", ".o")) and "CMakeFiles" not in p)
-    for binary in binaries:
-        rc, out = run([binary, "--gtest_brief=1"])
-        p = count(r"\[  PASSED  \] (\d+) test", out)
-        f = count(r"\[  FAILED  \] (\d+) test", out)
-        s = count(r"\[  SKIPPED \] (\d+) test", out)
-        if rc != 0 and f == 0:
+    for test in tests:
+        cmd = test["command"]
+        props = {p["name"]: p["value"] for p in test.get("properties", [])}
+        cwd = props.get("WORKING_DIRECTORY")
+        proc = subprocess.run(cmd + ["--gtest_brief=1"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, cwd=cwd)
+        out = proc.stdout
+        if "[==========]" in out:
+            p = count(r"\[  PASSED  \] (\d+) test", out)
+            f = count(r"\[  FAILED  \] (\d+) test", out)
+            s = count(r"\[  SKIPPED \] (\d+) test", out)
+        else:
+            p, f, s = (1, 0, 0) if proc.returncode == 0 else (0, 1, 0)
+        if proc.returncode != 0 and f == 0:
             f = 1
-        print("%s: %d passed, %d failed, %d skipped" % (os.path.basename(binary), p, f, s))
+        print("%s: %d passed, %d failed, %d skipped" % (test["name"], p, f, s))
         if f:
             print(out)
         passed, failed, skipped = passed + p, failed + f, skipped + s
