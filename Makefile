@@ -28,7 +28,7 @@ configure: deps
 	cmake $(CMAKE_ARGS)
 
 build: deps $(BUILD)/build.ninja
-	ninja -C $(BUILD) -j $(JOBS)
+	ninja -C $(BUILD) -j $(JOBS) all mlir-doc
 
 test: build
 	@$(PYTHON) scripts/run-tests.py --build $(BUILD)
