@@ -103,8 +103,8 @@ FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
   return result;
 }
 
-InFlightDiagnostic mlir::tile::emitNoVariantError(Operation *op,
-                                                  const DispatchResult &result) {
+InFlightDiagnostic
+mlir::tile::emitNoVariantError(Operation *op, const DispatchResult &result) {
   InFlightDiagnostic diag = op->emitError()
                             << "no dispatch variant can lower this copy: ";
   llvm::interleave(

@@ -19,11 +19,11 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   pm.addPass(createTileTensorMapABI());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features.empty()
-                        ? (StringRef(options.chip).starts_with("sm_100")
-                               ? "+ptx86"
-                               : "+ptx80")
-                        : options.features.getValue();
+  target.features =
+      options.features.empty()
+          ? (StringRef(options.chip).starts_with("sm_100") ? "+ptx86"
+                                                           : "+ptx80")
+          : options.features.getValue();
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 

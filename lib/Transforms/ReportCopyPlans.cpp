@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/IR/BuiltinOps.h"
-#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
@@ -49,9 +49,8 @@ struct ReportCopyPlansPass
       file = std::make_unique<llvm::raw_fd_ostream>(output, ec,
                                                     llvm::sys::fs::OF_Text);
       if (ec) {
-        getOperation()->emitError()
-            << "cannot open plan report file '" << output
-            << "': " << ec.message();
+        getOperation()->emitError() << "cannot open plan report file '"
+                                    << output << "': " << ec.message();
         return signalPassFailure();
       }
       os = file.get();

@@ -110,7 +110,8 @@ struct TensorMapABIPass
         return WalkResult::interrupt();
       if (!result->selected || result->selected->getName() != "tma")
         return WalkResult::advance();
-      const auto &plan = static_cast<const TmaMatch *>(result->match.get())->plan;
+      const auto &plan =
+          static_cast<const TmaMatch *>(result->match.get())->plan;
       auto arg = dyn_cast<BlockArgument>(op.getGlobal());
       if (!arg || arg.getOwner() != &func.getBody().front() ||
           arg.getArgNumber() >= userArgs) {
@@ -125,8 +126,8 @@ struct TensorMapABIPass
                        << " bytes is not a compile-time constant";
         return WalkResult::interrupt();
       }
-      DictionaryAttr key = withoutArg(
-          getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));
+      DictionaryAttr key =
+          withoutArg(getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));
       unsigned mapArg = 0;
       auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
       if (it != seen.end()) {
@@ -183,8 +184,8 @@ struct TensorMapABIPass
 
   Value storeArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
                    Type elementType) {
-    Value count = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                               std::max<size_t>(values.size(), 1));
+    Value count = arith::ConstantIntOp::create(
+        b, loc, b.getI64Type(), std::max<size_t>(values.size(), 1));
     Value array = LLVM::AllocaOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType, count);
     for (auto [i, v] : llvm::enumerate(values)) {
@@ -267,10 +268,10 @@ struct TensorMapABIPass
     Value ok;
     for (Value ptr : mapPtrs) {
       Value null = LLVM::ZeroOp::create(b, loc, ptrType);
-      Value nonNull = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
-                                           ptr, null);
-      ok = ok ? arith::AndIOp::create(b, loc, ok, nonNull).getResult()
-              : nonNull;
+      Value nonNull =
+          LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, ptr, null);
+      ok =
+          ok ? arith::AndIOp::create(b, loc, ok, nonNull).getResult() : nonNull;
     }
     if (launch->getNumResults() == 0) {
       auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
@@ -295,7 +296,8 @@ struct TensorMapABIPass
       // The buffer is the source of the pointer chain feeding operand 2.
       Value base = call.getOperand(2);
       while (Operation *def = base.getDefiningOp()) {
-        if (auto extract = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def)) {
+        if (auto extract =
+                dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def)) {
           if (extract.getSource() == buffer)
             return call.getResult(0);
           break;

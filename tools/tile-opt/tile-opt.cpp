@@ -24,6 +24,6 @@ int main(int argc, char **argv) {
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::tile::registerAllTileDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "tile-mlir optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tile-mlir optimizer driver\n", registry));
 }

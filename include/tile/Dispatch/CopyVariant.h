@@ -114,9 +114,10 @@ struct DispatchResult {
 };
 
 /// Dispatches `op` over the variants registered so far (the built-in ones
-/// come from registerBuiltinCopyVariants() in the TileToNVVM library): honours its `dispatch` attribute, tries the variants by
-/// priority. Fails (with a diagnostic at the op) only for an unknown
-/// `dispatch` name; an op no variant can lower yields `selected == nullptr`.
+/// come from registerBuiltinCopyVariants() in the TileToNVVM library): honours
+/// its `dispatch` attribute, tries the variants by priority. Fails (with a
+/// diagnostic at the op) only for an unknown `dispatch` name; an op no variant
+/// can lower yields `selected == nullptr`.
 FailureOr<DispatchResult> dispatchCopy(Operation *op);
 
 /// Emits the "no variant can lower this copy" diagnostic with every reason.

@@ -83,11 +83,13 @@ public:
       auto [tid, unused] = getCtaThread(rewriter, loc);
       (void)unused;
       Value group = arith::DivUIOp::create(
-          rewriter, loc, tid, arith::ConstantIndexOp::create(rewriter, loc, 128));
+          rewriter, loc, tid,
+          arith::ConstantIndexOp::create(rewriter, loc, 128));
       Value id = arith::IndexCastOp::create(
           rewriter, loc, rewriter.getI32Type(),
-          arith::AddIOp::create(rewriter, loc, group,
-                                arith::ConstantIndexOp::create(rewriter, loc, 1)));
+          arith::AddIOp::create(
+              rewriter, loc, group,
+              arith::ConstantIndexOp::create(rewriter, loc, 1)));
       Value count = arith::ConstantIntOp::create(rewriter, loc,
                                                  rewriter.getI32Type(), 128);
       NVVM::BarrierOp::create(rewriter, loc, Type(), id, count,

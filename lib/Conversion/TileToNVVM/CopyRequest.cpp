@@ -133,8 +133,8 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.symbolDivisors = symbols.divisors;
   info.symbols = symbols.values;
   req.sharedBaseAlignment = getSharedBaseAlignment(op.getShared());
-  req.oobFill = op.getOob() && *op.getOob() == "nan" ? OobFill::NaN
-                                                     : OobFill::Zero;
+  req.oobFill =
+      op.getOob() && *op.getOob() == "nan" ? OobFill::NaN : OobFill::Zero;
   if (std::optional<StringRef> reduce = op.getReduce())
     req.reduce = parseReduceKind(*reduce).value_or(ReduceKind::None);
   return info;

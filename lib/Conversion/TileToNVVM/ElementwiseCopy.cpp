@@ -109,8 +109,8 @@ static Value inBounds(I64Builder &ib, const ElementwiseSide &side,
       size = ib.c(side.type.getDimSize(d));
     else
       size = MemRefDescriptor(side.converted).size(b, loc, d);
-    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i,
-                                     ib.c(0));
+    Value lo =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, i, ib.c(0));
     Value hi =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, size);
     Value both = arith::AndIOp::create(b, loc, lo, hi);
@@ -170,8 +170,7 @@ void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
   for (int64_t s : src.sizes)
     count *= s;
   Type elementType = src.type.getElementType();
-  Type llvmType =
-      converter.getLLVMConverter().convertType(elementType);
+  Type llvmType = converter.getLLVMConverter().convertType(elementType);
   Value upper = arith::ConstantIndexOp::create(b, loc, count);
   auto loop = scf::ForOp::create(b, loc, first, upper, step);
   OpBuilder::InsertionGuard guard(b);
@@ -199,9 +198,10 @@ void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
       if (options.nanFill)
         fill = arith::ConstantOp::create(
             b, loc,
-            FloatAttr::get(elementType,
-                           APFloat::getQNaN(
-                               cast<FloatType>(elementType).getFloatSemantics())));
+            FloatAttr::get(
+                elementType,
+                APFloat::getQNaN(
+                    cast<FloatType>(elementType).getFloatSemantics())));
       else
         fill = LLVM::ZeroOp::create(b, loc, llvmType);
       scf::YieldOp::create(b, loc, fill);

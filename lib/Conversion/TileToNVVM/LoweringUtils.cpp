@@ -41,8 +41,7 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
       return LLVM::LLVMPointerType::get(type.getContext(),
                                         getAddressSpace(type));
     SmallVector<Type> results;
-    if (failed(llvmConverter.convertType(type, results)) ||
-        results.size() != 1)
+    if (failed(llvmConverter.convertType(type, results)) || results.size() != 1)
       return std::nullopt;
     return results.front();
   });
@@ -59,8 +58,8 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
   addTargetMaterialization(materialize);
 }
 
-Value mlir::tile::getBufferBasePtr(OpBuilder &b, Location loc,
-                                   Value converted, MemRefType type,
+Value mlir::tile::getBufferBasePtr(OpBuilder &b, Location loc, Value converted,
+                                   MemRefType type,
                                    const TileTypeConverter &converter) {
   if (isa<LLVM::LLVMPointerType>(converted.getType()))
     return converted;
@@ -103,11 +102,11 @@ Value mlir::tile::emitSymExpr(OpBuilder &b, Location loc,
 Value mlir::tile::emitBytePtrAdd(OpBuilder &b, Location loc, Value base,
                                  Value byteOffset) {
   if (auto c = byteOffset.getDefiningOp<arith::ConstantOp>())
-    if (auto attr = dyn_cast<IntegerAttr>(c.getValue()); attr && attr.getInt() == 0)
+    if (auto attr = dyn_cast<IntegerAttr>(c.getValue());
+        attr && attr.getInt() == 0)
       return base;
   if (byteOffset.getType().isIndex())
-    byteOffset =
-        arith::IndexCastOp::create(b, loc, b.getI64Type(), byteOffset);
+    byteOffset = arith::IndexCastOp::create(b, loc, b.getI64Type(), byteOffset);
   return LLVM::GEPOp::create(b, loc, base.getType(), b.getI8Type(), base,
                              ValueRange{byteOffset});
 }

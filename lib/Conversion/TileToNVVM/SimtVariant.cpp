@@ -29,8 +29,9 @@ public:
       std::optional<StringRef> reduce = copy.getReduce();
       if (!reduce)
         return PredicateResult::success();
-      if (std::optional<std::string> reason = checkElementwiseReduce(
-              *parseReduceKind(*reduce), copy.getDst().getType().getElementType()))
+      if (std::optional<std::string> reason =
+              checkElementwiseReduce(*parseReduceKind(*reduce),
+                                     copy.getDst().getType().getElementType()))
         return PredicateResult::failure(*reason);
       return PredicateResult::success();
     });

@@ -39,10 +39,10 @@ static LLVM::GlobalOp getOrCreateArena(OpBuilder &b, Operation *from) {
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&symbolTable->getRegion(0).front());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
-  return LLVM::GlobalOp::create(
-      b, from->getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-      kArenaSymbol, /*value=*/Attribute(), /*alignment=*/1024,
-      /*addrSpace=*/kSharedAddressSpace);
+  return LLVM::GlobalOp::create(b, from->getLoc(), type, /*isConstant=*/false,
+                                LLVM::Linkage::External, kArenaSymbol,
+                                /*value=*/Attribute(), /*alignment=*/1024,
+                                /*addrSpace=*/kSharedAddressSpace);
 }
 
 /// Builds the converted value of a shared memref starting at `ptr`: the
@@ -65,17 +65,17 @@ struct ArenaViewLowering : public OpConversionPattern<ArenaViewOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     LLVM::GlobalOp arena = getOrCreateArena(rewriter, op);
-    auto ptrType = LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
+    auto ptrType =
+        LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
     Value base =
         LLVM::AddressOfOp::create(rewriter, loc, ptrType, arena.getSymName());
-    Value offset = arith::ConstantIntOp::create(rewriter, loc,
-                                                rewriter.getI64Type(),
-                                                op.getOffset());
+    Value offset = arith::ConstantIntOp::create(
+        rewriter, loc, rewriter.getI64Type(), op.getOffset());
     Value ptr = emitBytePtrAdd(rewriter, loc, base, offset);
     rewriter.replaceOp(
-        op, makeBufferValue(rewriter, loc, ptr, op.getResult().getType(),
-                            *static_cast<const TileTypeConverter *>(
-                                getTypeConverter())));
+        op, makeBufferValue(
+                rewriter, loc, ptr, op.getResult().getType(),
+                *static_cast<const TileTypeConverter *>(getTypeConverter())));
     return success();
   }
 };
@@ -90,16 +90,15 @@ struct StageLowering : public OpConversionPattern<StageOp> {
         *static_cast<const TileTypeConverter *>(getTypeConverter());
     Value base = getBufferBasePtr(rewriter, loc, adaptor.getSource(),
                                   op.getSource().getType(), converter);
-    Value index = arith::IndexCastOp::create(rewriter, loc,
-                                             rewriter.getI64Type(),
-                                             adaptor.getIndex());
+    Value index = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
     Value stride = arith::ConstantIntOp::create(
         rewriter, loc, rewriter.getI64Type(), op.getStageStrideBytes());
     Value offset = arith::MulIOp::create(rewriter, loc, index, stride);
     Value ptr = emitBytePtrAdd(rewriter, loc, base, offset);
-    rewriter.replaceOp(op, makeBufferValue(rewriter, loc, ptr,
-                                           op.getResult().getType(),
-                                           converter));
+    rewriter.replaceOp(op,
+                       makeBufferValue(rewriter, loc, ptr,
+                                       op.getResult().getType(), converter));
     return success();
   }
 };
@@ -146,7 +145,8 @@ struct DispatchedCopyLowering : public OpConversionPattern<CopyOpTy> {
   const DispatchTable &table;
 };
 
-struct TileToNVVMPass : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
+struct TileToNVVMPass
+    : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
     registerBuiltinCopyVariants();
@@ -208,8 +208,8 @@ struct TileToNVVMPass : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> 
             b, cast.getLoc(), cast.getResultTypes(), arg);
         addr->setAttr(kTensorMapAddressAttr, b.getUnitAttr());
         NVVM::PrefetchOp::create(b, cast.getLoc(), /*cacheLevel=*/nullptr,
-                                 /*evictPriority=*/nullptr,
-                                 addr.getResult(0), /*predicate=*/Value(),
+                                 /*evictPriority=*/nullptr, addr.getResult(0),
+                                 /*predicate=*/Value(),
                                  /*tensormap=*/true);
       }
     });

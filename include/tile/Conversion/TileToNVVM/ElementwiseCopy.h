@@ -46,8 +46,8 @@ void emitElementwiseCopy(OpBuilder &b, Location loc,
 
 /// Whether the element-wise path can apply `reduce` to `elementType`
 /// (integer atomics, float adds); the reason otherwise.
-std::optional<std::string> checkElementwiseReduce(::tile::tma::ReduceKind reduce,
-                                                  Type elementType);
+std::optional<std::string>
+checkElementwiseReduce(::tile::tma::ReduceKind reduce, Type elementType);
 
 } // namespace mlir::tile
 

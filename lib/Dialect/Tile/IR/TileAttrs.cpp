@@ -49,9 +49,9 @@ LayoutAttr LayoutAttr::get(MLIRContext *ctx, const ::tile::Layout &layout) {
 Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> extents, strides;
   auto parseList = [&](SmallVectorImpl<int64_t> &out) {
-    return parser.parseCommaSeparatedList(
-        AsmParser::Delimiter::Paren,
-        [&]() { return parser.parseInteger(out.emplace_back()); });
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren, [&]() {
+      return parser.parseInteger(out.emplace_back());
+    });
   };
   if (parser.parseLess() || parseList(extents))
     return {};
@@ -84,8 +84,8 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
     return {};
   if (extents.size() != strides.size()) {
     parser.emitError(parser.getNameLoc())
-        << "layout has " << extents.size() << " extents but "
-        << strides.size() << " strides";
+        << "layout has " << extents.size() << " extents but " << strides.size()
+        << " strides";
     return {};
   }
   return getChecked([&] { return parser.emitError(parser.getNameLoc()); },
@@ -107,10 +107,9 @@ void LayoutAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-LogicalResult
-LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   ArrayRef<int64_t> extents, ArrayRef<int64_t> strides,
-                   unsigned swizzle) {
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 ArrayRef<int64_t> extents,
+                                 ArrayRef<int64_t> strides, unsigned swizzle) {
   if (extents.size() != strides.size())
     return emitError() << "layout has " << extents.size() << " extents but "
                        << strides.size() << " strides";
@@ -147,8 +146,8 @@ LayoutAttr::verifyLayout(ArrayRef<int64_t> shape,
   if (llvm::any_of(shape, ShapedType::isDynamic))
     return emitError() << "#tile.layout requires a static shape";
   std::string error;
-  if (!::tile::groupOnto(getLayout(), std::vector<int64_t>(shape.begin(),
-                                                           shape.end()),
+  if (!::tile::groupOnto(getLayout(),
+                         std::vector<int64_t>(shape.begin(), shape.end()),
                          &error))
     return emitError() << "layout " << *this
                        << " does not fit the buffer shape: " << error;

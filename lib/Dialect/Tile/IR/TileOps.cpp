@@ -82,10 +82,10 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
     int64_t begin = dynamicOffset ? 0 : offset;
     if (begin < 0 || begin + r.sizes[i] > shape[i])
       return op->emitOpError()
-             << rule << ": " << what << " region [" << (dynamicOffset ? "?" : std::to_string(begin))
-             << ", +" << r.sizes[i] << ") leaves dimension " << i
-             << " of size " << shape[i] << " (buffer "
-             << shapeStr(shape) << ")";
+             << rule << ": " << what << " region ["
+             << (dynamicOffset ? "?" : std::to_string(begin)) << ", +"
+             << r.sizes[i] << ") leaves dimension " << i << " of size "
+             << shape[i] << " (buffer " << shapeStr(shape) << ")";
   }
   return success();
 }
@@ -95,8 +95,8 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
 static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
                                         StringRef what) {
   if (!type.hasStaticShape())
-    return op->emitOpError() << what << " shared buffer " << type
-                             << " must have a static shape";
+    return op->emitOpError()
+           << what << " shared buffer " << type << " must have a static shape";
   std::string error;
   std::optional<::tile::Layout> layout = getShardLayout(type, &error);
   if (!layout)
@@ -107,9 +107,9 @@ static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
            << " maps several elements to the same address";
   std::optional<int64_t> bytes = getElementBytes(type);
   if (!bytes)
-    return op->emitOpError() << what << " element type "
-                             << type.getElementType()
-                             << " is not a whole number of bytes";
+    return op->emitOpError()
+           << what << " element type " << type.getElementType()
+           << " is not a whole number of bytes";
   if (std::optional<std::string> swizzleError = layout->verifySwizzle(*bytes))
     return op->emitOpError() << "swizzle: " << *swizzleError;
   return success();
@@ -125,9 +125,9 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
     return op->emitOpError() << what << " global buffer " << type
                              << " must have a strided or #tile.layout layout";
   if (!getElementBytes(type))
-    return op->emitOpError() << what << " element type "
-                             << type.getElementType()
-                             << " is not a whole number of bytes";
+    return op->emitOpError()
+           << what << " element type " << type.getElementType()
+           << " is not a whole number of bytes";
   return success();
 }
 
@@ -136,10 +136,9 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
 static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
                                       const RegionRef &src) {
   if (dst.type.getElementType() != src.type.getElementType())
-    return op->emitOpError()
-           << "element type mismatch: destination has "
-           << dst.type.getElementType() << ", source has "
-           << src.type.getElementType();
+    return op->emitOpError() << "element type mismatch: destination has "
+                             << dst.type.getElementType() << ", source has "
+                             << src.type.getElementType();
   if (failed(verifyRegionShape(op, dst)) || failed(verifyRegionShape(op, src)))
     return failure();
   int64_t dstCount = product(dst.sizes), srcCount = product(src.sizes);
@@ -151,9 +150,8 @@ static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
   return success();
 }
 
-static SmallVector<OpFoldResult> mixedOffsets(MLIRContext *ctx,
-                                              ArrayRef<int64_t> statics,
-                                              ValueRange dynamics) {
+static SmallVector<OpFoldResult>
+mixedOffsets(MLIRContext *ctx, ArrayRef<int64_t> statics, ValueRange dynamics) {
   return getMixedValues(statics, dynamics, ctx);
 }
 
@@ -239,15 +237,13 @@ LogicalResult CopyAsyncOp::verify() {
     if (!load)
       return emitOpError() << "oob-mode: out-of-bounds fill applies to "
                               "loads only; stores must stay inside the tensor";
-    if (*oob == "nan" &&
-        (!element || !::tile::tma::nanFillSupports(*element)))
+    if (*oob == "nan" && (!element || !::tile::tma::nanFillSupports(*element)))
       return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
                               "or f64 elements, not "
                            << dstType.getElementType();
   }
   if (std::optional<StringRef> reduce = getReduce()) {
-    std::optional<::tile::tma::ReduceKind> kind =
-        parseReduceKind(*reduce);
+    std::optional<::tile::tma::ReduceKind> kind = parseReduceKind(*reduce);
     if (!kind)
       return emitOpError() << "reduce: unknown reduction '" << *reduce
                            << "'; expected add, min, max, inc, dec, and, or "
@@ -258,8 +254,8 @@ LogicalResult CopyAsyncOp::verify() {
     if (!element || !::tile::tma::reduceSupports(*kind, *element))
       return emitOpError() << "reduce-type: reduction '" << *reduce
                            << "' does not support element type "
-                           << dstType.getElementType() << " (supported: "
-                           << reduceTypesDescription(*kind)
+                           << dstType.getElementType()
+                           << " (supported: " << reduceTypesDescription(*kind)
                            << ")";
   }
   if (std::optional<StringRef> hint = getCacheHint())

@@ -91,7 +91,8 @@ mlir::tile::getGroupedLayout(MemRefType type, std::string *error) {
       error);
 }
 
-std::optional<::tile::tma::ElementType> mlir::tile::getTmaElementType(Type type) {
+std::optional<::tile::tma::ElementType>
+mlir::tile::getTmaElementType(Type type) {
   using ::tile::tma::ScalarKind;
   if (auto intType = dyn_cast<IntegerType>(type)) {
     unsigned bits = intType.getWidth();
