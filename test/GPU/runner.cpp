@@ -93,9 +93,9 @@ Effect copyEffect(int dst, Vec dstOff, Vec dstSizes, int src, Vec srcOff,
   return e;
 }
 
-Effect imageEffect(int img, int64_t arenaOffset, Vec sharedShape,
-                   Groups groups, int swizzle, Vec regionOff, Vec regionSizes,
-                   int src, Vec srcOff, Vec srcSizes, Fill fill) {
+Effect imageEffect(int img, int64_t arenaOffset, Vec sharedShape, Groups groups,
+                   int swizzle, Vec regionOff, Vec regionSizes, int src,
+                   Vec srcOff, Vec srcSizes, Fill fill) {
   Effect e;
   e.image = true;
   e.dst = img;
@@ -118,8 +118,8 @@ std::vector<Case> allCases() {
     c.entry = "copy_async";
     c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
     c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
-    c.effects.push_back(copyEffect(1, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256},
-                                   Fill::Zero));
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
     cases.push_back(c);
   }
   {
@@ -127,15 +127,16 @@ std::vector<Case> allCases() {
            "3-stage pipeline, 8 tiles of 64x64 f16, dynamic stage index"};
     c.bufs.push_back(Buf{2, Kind::F16, {512, 64}, {64, 1}, 0, Init::Bits});
     c.bufs.push_back(Buf{2, Kind::F16, {512, 64}, {64, 1}, 0, Init::Bits});
-    c.effects.push_back(copyEffect(1, {0, 0}, {512, 64}, 0, {0, 0}, {512, 64},
-                                   Fill::Zero));
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {512, 64}, 0, {0, 0}, {512, 64}, Fill::Zero));
     cases.push_back(c);
   }
   addGeneratedCases(cases);
   return cases;
 }
 
-//===-- Host images of the buffers -----------------------------------------===//
+//===-- Host images of the buffers
+//-----------------------------------------===//
 
 int64_t elementCount(const Buf &b) {
   int64_t last = b.offset;
@@ -256,8 +257,8 @@ uint64_t applyReduce(Reduce r, Kind kind, int eb, uint64_t old, uint64_t v) {
     return (old + v) & mask(eb);
   case Reduce::Min:
   case Reduce::Max: {
-    bool less = kind == Kind::UInt ? old < v
-                                   : signExtend(old, eb) < signExtend(v, eb);
+    bool less =
+        kind == Kind::UInt ? old < v : signExtend(old, eb) < signExtend(v, eb);
     return (r == Reduce::Min) == less ? old : v;
   }
   case Reduce::Inc:
@@ -343,7 +344,8 @@ void fillRandom(const Buf &b, Image &img, std::mt19937_64 &rng) {
   }
 }
 
-//===-- Running one case ---------------------------------------------------===//
+//===-- Running one case
+//---------------------------------------------------===//
 
 std::string lastError() { return tileRuntimeLastError(); }
 
@@ -553,11 +555,11 @@ int main(int argc, char **argv) {
     }
     ++failed;
     if (WIFSIGNALED(status))
-      std::printf("FAIL %-24s %s\n", c.name.c_str(),
-                  WTERMSIG(status) == SIGALRM
-                      ? ("timed out after " + std::to_string(timeout) + " s")
-                            .c_str()
-                      : strsignal(WTERMSIG(status)));
+      std::printf(
+          "FAIL %-24s %s\n", c.name.c_str(),
+          WTERMSIG(status) == SIGALRM
+              ? ("timed out after " + std::to_string(timeout) + " s").c_str()
+              : strsignal(WTERMSIG(status)));
   }
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The GPU suite: builds every kernel under test/GPU/kernels (plus the
+# reference demo) with tile-compile into .gpu/<name>.so, the runtime and the
+# host runner next to them, then runs the runner where a CUDA driver is
+# present (it prints a SKIP line and exits 0 where none is).
+#
+#   scripts/gpu-suite.sh [build|run|all] [runner args...]
+#
+#   build  needs the MLIR build (TILE_BUILD, default build/) on this machine
+#   run    needs only .gpu/ (what a GPU machine without MLIR gets)
+#   all    (default) build, then run
+#
+# Environment: TILE_BUILD (build folder with bin/tile-compile and
+# lib/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mode=${1:-all}
+[ $# -gt 0 ] && shift
+build=${TILE_BUILD:-build}
+out=.gpu
+jobs=${JOBS:-2}
+cxx=${CXX:-/usr/lib/llvm-22/bin/clang++}
+
+do_build() {
+  local tc="$build/bin/tile-compile" rt="$build/lib/libtile_runtime.so"
+  if [ ! -x "$tc" ] || [ ! -f "$rt" ]; then
+    echo "gpu-suite: building tile-compile and tile_runtime in $build"
+    ninja -C "$build" -j "$jobs" tile-compile tile_runtime
+  fi
+  mkdir -p "$out"
+  cp -f "$rt" "$out/"
+  python3 test/GPU/gen_cases.py
+  cp -f examples/copy_async_tma.mlir "$out/demo.mlir"
+  local inputs=("$out/demo.mlir" test/GPU/kernels/*.mlir)
+  echo "gpu-suite: compiling ${#inputs[@]} kernels into $out/"
+  printf '%s\n' "${inputs[@]}" | xargs -P "$jobs" -I{} sh -c '
+    f={}; n=$(basename "$f" .mlir)
+    "$0" "$f" -o "$1/$n.so" --runtime-dir "$1" 2> "$1/$n.log" ||
+      { echo "gpu-suite: tile-compile failed on $f:"; cat "$1/$n.log"; exit 1; }
+  ' "$tc" "$out"
+  "$cxx" -std=c++17 -O2 -Wall -Iinclude -Itest/GPU test/GPU/runner.cpp \
+    -o "$out/runner" -L"$out" -ltile_runtime -ldl -Wl,-rpath,'$ORIGIN'
+  "$cxx" -std=c++17 -O2 -Wall -Iinclude examples/tile_compile_example.cpp \
+    "$out/demo.so" -o "$out/tile_compile_example" -L"$out" -ltile_runtime \
+    -Wl,-rpath,'$ORIGIN'
+  # Plan reports, for the record (which variant took each copy).
+  for f in "${inputs[@]}"; do
+    "$build/bin/tile-opt" "$f" --tile-report-copy-plans -o /dev/null
+  done > "$out/plans.jsonl" 2>/dev/null || true
+  echo "gpu-suite: built $out/runner and $(ls "$out"/*.so | wc -l) libraries"
+}
+
+do_run() {
+  "$out/tile_compile_example"
+  "$out/runner" --dir "$out" "$@"
+}
+
+case "$mode" in
+  build) do_build ;;
+  run) do_run "$@" ;;
+  all) do_build; do_run "$@" ;;
+  *) echo "usage: $0 [build|run|all] [runner args...]" >&2; exit 2 ;;
+esac
