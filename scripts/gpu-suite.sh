@@ -11,7 +11,7 @@
 #   all    (default) build, then run
 #
 # Environment: TILE_BUILD (build folder with bin/tile-compile and
-# lib/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX.
+# lib/Runtime/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -23,7 +23,8 @@ jobs=${JOBS:-2}
 cxx=${CXX:-/usr/lib/llvm-22/bin/clang++}
 
 do_build() {
-  local tc="$build/bin/tile-compile" rt="$build/lib/libtile_runtime.so"
+  local tc="$build/bin/tile-compile" rt="$build/lib/Runtime/libtile_runtime.so"
+  [ -f "$rt" ] || rt="$build/lib/libtile_runtime.so"
   if [ ! -x "$tc" ] || [ ! -f "$rt" ]; then
     echo "gpu-suite: building tile-compile and tile_runtime in $build"
     ninja -C "$build" -j "$jobs" tile-compile tile_runtime

@@ -13,7 +13,8 @@
 // this process (for compute-sanitizer). Without a CUDA driver the suite
 // prints why and exits 0.
 //
-//   runner [--dir DIR] [--no-fork] [--timeout SECONDS] [--seed N] [FILTER...]
+//   runner [--dir DIR] [--no-fork] [--timeout SECONDS] [--seed N]
+//          [--driver-library FAKE_LIBCUDA] [FILTER...]
 //
 //===----------------------------------------------------------------------===//
 
@@ -383,28 +384,23 @@ std::string hex(uint64_t v, int eb) {
   return buf;
 }
 
-/// Compares one buffer; returns "" or a description of the mismatches.
+/// Compares one buffer; returns "" or a description of the mismatches (the
+/// count and the first few byte offsets with got/expected values).
 std::string compare(const Buf &b, const Image &got, const Image &want) {
-  int64_t bad = 0, first = -1;
+  int64_t bad = 0;
+  std::string shown;
   for (size_t i = 0; i < got.bytes.size(); i += b.eb) {
     uint64_t g = load(&got.bytes[i], b.eb), w = load(&want.bytes[i], b.eb);
     if (g == w || (want.nanOk[i] && isNaN(g, b.kind)))
       continue;
-    if (first < 0)
-      first = static_cast<int64_t>(i);
-    ++bad;
+    if (++bad <= 4)
+      shown += " @" + std::to_string(i) + " got " + hex(g, b.eb) + " want " +
+               hex(w, b.eb);
   }
   if (!bad)
     return "";
-  char msg[256];
-  std::snprintf(msg, sizeof msg,
-                "%lld of %zu elements differ, first at byte %lld: got %s, "
-                "expected %s",
-                static_cast<long long>(bad), got.bytes.size() / b.eb,
-                static_cast<long long>(first),
-                hex(load(&got.bytes[first], b.eb), b.eb).c_str(),
-                hex(load(&want.bytes[first], b.eb), b.eb).c_str());
-  return msg;
+  return std::to_string(bad) + " of " +
+         std::to_string(got.bytes.size() / b.eb) + " elements differ:" + shown;
 }
 
 /// Runs one case; prints its line; returns true when it passed.
@@ -502,6 +498,8 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--dir" && i + 1 < argc)
       dir = argv[++i];
+    else if (a == "--driver-library" && i + 1 < argc)
+      tileRuntimeSetDriverLibraryForTesting(argv[++i]); // plumbing tests
     else if (a == "--no-fork")
       fork_ = false;
     else if (a == "--timeout" && i + 1 < argc)

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -37,6 +38,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
@@ -64,11 +66,11 @@ cl::opt<EmitKind> emitKind(
                clEnumValN(EmitKind::LLVM, "llvm", "host LLVM IR"),
                clEnumValN(EmitKind::Obj, "obj", "x86-64 object file"),
                clEnumValN(EmitKind::SO, "so", "shared library (default)")));
-cl::opt<std::string> runtimeDir(
-    "runtime-dir",
-    cl::desc("Folder holding libtile_runtime.so (default: ../lib next to "
-             "this tool)"),
-    cl::init(""));
+cl::opt<std::string>
+    runtimeDir("runtime-dir",
+               cl::desc("Folder holding libtile_runtime.so (default: ../lib or "
+                        "../lib/Runtime next to this tool)"),
+               cl::init(""));
 cl::opt<std::string> linker("linker-driver",
                             cl::desc("Compiler driver used to link the .so"),
                             cl::init("/usr/lib/llvm-22/bin/clang"));
@@ -107,6 +109,9 @@ static std::unique_ptr<llvm::TargetMachine> createHostTargetMachine() {
     return nullptr;
   }
   llvm::TargetOptions options;
+  // Constructors in .init_array (what clang does on Linux): glibc does not
+  // run a .ctors section, so the cubin would never be loaded.
+  options.UseInitArray = true;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, "x86-64", "", options, llvm::Reloc::PIC_, std::nullopt,
       llvm::CodeGenOptLevel::Default));
@@ -148,9 +153,14 @@ static std::string findRuntimeDir(const char *argv0) {
     return runtimeDir;
   std::string exe = llvm::sys::fs::getMainExecutable(
       argv0, reinterpret_cast<void *>(&findRuntimeDir));
-  SmallString<256> dir(llvm::sys::path::parent_path(exe));
-  llvm::sys::path::append(dir, "..", "lib");
-  return std::string(dir);
+  SmallString<256> lib(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(lib, "..", "lib");
+  // An install tree has lib/libtile_runtime.so; a build tree lib/Runtime/.
+  SmallString<256> build(lib);
+  llvm::sys::path::append(build, "Runtime");
+  SmallString<256> probe(build);
+  llvm::sys::path::append(probe, "libtile_runtime.so");
+  return std::string(llvm::sys::fs::exists(probe) ? build : lib);
 }
 
 static int linkSharedLibrary(StringRef object, StringRef output,
@@ -182,6 +192,9 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-compile: tile-dialect .mlir to a shared library with C entry "
@@ -213,7 +226,7 @@ int main(int argc, char **argv) {
   markCInterfaces(*module);
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
-    return 1;
+    return fail("invalid pass manager options");
   tile::TileGPUPipelineOptions options;
   options.chip = chip;
   options.format = "bin";
