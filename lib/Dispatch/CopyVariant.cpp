@@ -47,7 +47,7 @@ std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {
   std::vector<const CopyVariant *> result;
   for (const std::unique_ptr<CopyVariant> &v : variants)
     result.push_back(v.get());
-  std::stable_sort(result.begin(), result.end(),
+  llvm::stable_sort(result,
                    [](const CopyVariant *a, const CopyVariant *b) {
                      if (a->getPriority() != b->getPriority())
                        return a->getPriority() > b->getPriority();

@@ -16,6 +16,7 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
                                       const TileGPUPipelineOptions &options) {
   // Kernels and their tensor-map arguments (the host encodes the maps).
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTileArenaSize());
   pm.addPass(createTileTensorMapABI());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

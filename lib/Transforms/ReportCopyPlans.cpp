@@ -83,10 +83,10 @@ struct ReportCopyPlansPass
       else
         json.attribute("selected", nullptr);
       json.attributeArray("declined", [&] {
-        for (const auto &[name, reason] : result.declined)
+        for (const std::pair<std::string, std::string> &d : result.declined)
           json.object([&] {
-            json.attribute("variant", name);
-            json.attribute("reason", reason);
+            json.attribute("variant", d.first);
+            json.attribute("reason", d.second);
           });
       });
       if (result.selected)

@@ -45,6 +45,18 @@ def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
+  let summary = "Records each kernel's arena size and checks its launches";
+  let description = [{
+    Computes the dynamic shared memory each kernel's `tile.arena_view` ops
+    need (the largest `offset + span`), records it on the kernel as
+    `tile.arena_bytes`, and at every `gpu.launch_func` of the kernel: sets
+    `dynamic_shared_memory_size` when the launch gives none, and rejects a
+    launch whose constant size is smaller than the arena.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
   let summary = "Turns tensor-map kernel arguments into grid-constant byval "
                 "pointers";
