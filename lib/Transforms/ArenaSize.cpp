@@ -30,12 +30,13 @@ struct ArenaSizePass
     module.walk([&](gpu::GPUFuncOp func) {
       int64_t bytes = 0;
       func.walk([&](ArenaViewOp view) {
-        bytes = std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());
+        bytes =
+            std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());
       });
       if (bytes > 0)
-        func->setAttr(kArenaBytesAttr,
-                      IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                       bytes));
+        func->setAttr(
+            kArenaBytesAttr,
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
     });
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
       auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
@@ -48,17 +49,16 @@ struct ArenaSizePass
       Value given = launch.getDynamicSharedMemorySize();
       if (!given) {
         OpBuilder b(launch);
-        Value size = arith::ConstantIntOp::create(b, launch.getLoc(),
-                                                  b.getI32Type(),
-                                                  required.getInt());
+        Value size = arith::ConstantIntOp::create(
+            b, launch.getLoc(), b.getI32Type(), required.getInt());
         launch.getDynamicSharedMemorySizeMutable().assign(size);
         return WalkResult::advance();
       }
       APInt value;
       if (matchPattern(given, m_ConstantInt(&value)) &&
           value.getSExtValue() < required.getInt()) {
-        launch.emitError() << "arena: kernel " << kernel.getName()
-                           << " carves " << required.getInt()
+        launch.emitError() << "arena: kernel " << kernel.getName() << " carves "
+                           << required.getInt()
                            << " bytes of dynamic shared memory out of its "
                               "arena (tile.arena_view), but the launch "
                               "provides "

@@ -64,12 +64,7 @@ public:
         lane = arith::RemUIOp::create(rewriter, loc, tid, lanes);
       }
     }
-    ElementwiseSide dst{rewriter.getRemappedValue(copy.getDst()),
-                        copy.getDst().getType(), copy.getMixedDstOffsets(),
-                        SmallVector<int64_t>(copy.getDstSizes())};
-    ElementwiseSide src{rewriter.getRemappedValue(copy.getSrc()),
-                        copy.getSrc().getType(), copy.getMixedSrcOffsets(),
-                        SmallVector<int64_t>(copy.getSrcSizes())};
+    auto [dst, src] = getElementwiseSides(copy, rewriter);
     emitElementwiseCopy(rewriter, loc, converter, dst, src, lane, lanes,
                         ElementwiseOptions());
     if (scope == "cta") {

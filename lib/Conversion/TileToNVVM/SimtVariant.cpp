@@ -53,12 +53,7 @@ public:
     const auto &converter =
         static_cast<const TileTypeConverter &>(typeConverter);
     Location loc = copy.getLoc();
-    ElementwiseSide dst{rewriter.getRemappedValue(copy.getDst()),
-                        copy.getDst().getType(), copy.getMixedDstOffsets(),
-                        SmallVector<int64_t>(copy.getDstSizes())};
-    ElementwiseSide src{rewriter.getRemappedValue(copy.getSrc()),
-                        copy.getSrc().getType(), copy.getMixedSrcOffsets(),
-                        SmallVector<int64_t>(copy.getSrcSizes())};
+    auto [dst, src] = getElementwiseSides(copy, rewriter);
     ElementwiseOptions options;
     bool load = copy.isLoad();
     options.fillOutOfBounds = load;

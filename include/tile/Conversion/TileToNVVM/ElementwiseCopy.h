@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "tile/TMA/ElementType.h"
 #include <optional>
 
@@ -27,6 +28,20 @@ struct ElementwiseSide {
   SmallVector<OpFoldResult> offsets;
   SmallVector<int64_t> sizes;
 };
+
+/// The destination and source sides of a `tile.copy_async` or `tile.copy`
+/// being converted (buffers remapped to their converted values).
+template <typename CopyOpT>
+std::pair<ElementwiseSide, ElementwiseSide>
+getElementwiseSides(CopyOpT copy, ConversionPatternRewriter &rewriter) {
+  ElementwiseSide dst{rewriter.getRemappedValue(copy.getDst()),
+                      copy.getDst().getType(), copy.getMixedDstOffsets(),
+                      SmallVector<int64_t>(copy.getDstSizes())};
+  ElementwiseSide src{rewriter.getRemappedValue(copy.getSrc()),
+                      copy.getSrc().getType(), copy.getMixedSrcOffsets(),
+                      SmallVector<int64_t>(copy.getSrcSizes())};
+  return {std::move(dst), std::move(src)};
+}
 
 struct ElementwiseOptions {
   /// Loads from global memory: out-of-bounds elements get the fill value.
