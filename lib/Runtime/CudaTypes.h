@@ -34,6 +34,7 @@ constexpr int kJitErrorLogBuffer = 5;
 constexpr int kJitErrorLogBufferSizeBytes = 6;
 constexpr int kJitOptimizationLevel = 7;
 
+constexpr int kFuncAttributeSharedSizeBytes = 1;
 constexpr int kFuncAttributeMaxDynamicSharedSizeBytes = 8;
 constexpr int kFuncAttributeNonPortableClusterSizeAllowed = 14;
 constexpr int kDeviceAttributeMaxSharedMemoryPerBlockOptin = 97;

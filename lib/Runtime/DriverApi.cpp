@@ -67,6 +67,7 @@ void loadDriver() {
       resolve(library, "cuModuleUnload", d.cuModuleUnload) &&
       resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction) &&
       resolve(library, "cuFuncSetAttribute", d.cuFuncSetAttribute) &&
+      resolve(library, "cuFuncGetAttribute", d.cuFuncGetAttribute) &&
       resolve(library, "cuLaunchKernel", d.cuLaunchKernel) &&
       resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx) &&
       resolve(library, "cuStreamCreate", d.cuStreamCreate) &&

@@ -37,6 +37,8 @@ struct DriverApi {
                                     const char *name);
   cu::Result (*cuFuncSetAttribute)(cu::Function function, int attribute,
                                    int value);
+  cu::Result (*cuFuncGetAttribute)(int *value, int attribute,
+                                   cu::Function function);
   cu::Result (*cuLaunchKernel)(cu::Function function, unsigned gridX,
                                unsigned gridY, unsigned gridZ, unsigned blockX,
                                unsigned blockY, unsigned blockZ,

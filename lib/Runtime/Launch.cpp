@@ -12,7 +12,10 @@ using namespace tile::runtime;
 
 namespace {
 
-// Above this the kernel must opt in to more dynamic shared memory.
+// Above this (static plus dynamic shared memory) the kernel must opt in to
+// more dynamic shared memory: the default dynamic limit is this minus the
+// kernel's static shared memory (H200: 48 KiB dynamic plus an mbarrier's 8
+// static bytes fails with CUDA_ERROR_INVALID_VALUE without the opt-in).
 constexpr uint32_t kDefaultDynamicSmemLimit = 48 * 1024;
 constexpr uint64_t kPortableClusterSize = 8;
 
@@ -70,7 +73,12 @@ int32_t launch(const char *where, void *function, const uint32_t grid[3],
   if (int32_t status = getDriverWithContext(where, &api))
     return status;
   auto fn = static_cast<cu::Function>(function);
-  if (smemBytes > kDefaultDynamicSmemLimit)
+  int staticBytes = 0;
+  if (smemBytes > 0 &&
+      api->cuFuncGetAttribute(&staticBytes, cu::kFuncAttributeSharedSizeBytes,
+                              fn) != cu::kSuccess)
+    staticBytes = 0;
+  if (uint64_t(smemBytes) + uint64_t(staticBytes) > kDefaultDynamicSmemLimit)
     if (int32_t status = raiseSmemLimit(where, api, fn, smemBytes))
       return status;
 

@@ -91,6 +91,15 @@ Check checkReduceType(const CopyRequest &r) {
   if (!reduceSupports(r.reduce, r.elementType))
     return std::string("reduce-type: reduce ") + toString(r.reduce) +
            " does not support " + toString(r.elementType);
+  // H200: and/or through an INT64 tensor map trap (CUDA error 715); UINT64
+  // maps and 32-bit maps of either sign work. Other variants take the rest.
+  bool bitwise = r.reduce == ReduceKind::And || r.reduce == ReduceKind::Or ||
+                 r.reduce == ReduceKind::Xor;
+  if (bitwise && r.elementType.bytes == 8 &&
+      r.elementType.kind != ScalarKind::UnsignedInt)
+    return std::string("reduce-type: reduce ") + toString(r.reduce) +
+           " does not support " + toString(r.elementType) +
+           " (an INT64 tensor map traps on sm_90; ui64 works)";
   return std::nullopt;
 }
 

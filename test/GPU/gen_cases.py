@@ -372,7 +372,9 @@ def cases():
                         ("min", "ui32", "Bits"), ("max", "ui32", "Bits"),
                         ("inc", "ui32", "Small"), ("dec", "ui32", "Small"),
                         ("and", "i32", "Bits"), ("or", "i32", "Bits"), ("xor", "i32", "Bits"),
-                        ("and", "i64", "Bits")):
+                        ("and", "i64", "Bits"), ("and", "ui64", "Bits"),
+                        ("or", "i64", "Bits"), ("xor", "ui64", "Bits"),
+                        ("min", "i64", "Bits"), ("max", "ui64", "Bits")):
         eb = TYPES[t][1]
         inner = 128 // eb
         cs.append(Case("reduce_%s_%s" % (op, t), "reduce %s on %s [8,%d]" % (op, t, inner),

@@ -14,7 +14,7 @@
 // prints why and exits 0.
 //
 //   runner [--dir DIR] [--no-fork] [--timeout SECONDS] [--seed N]
-//          [--driver-library FAKE_LIBCUDA] [FILTER...]
+//          [--driver-library FAKE_LIBCUDA] [FILTER | -EXCLUDE ...]
 //
 //===----------------------------------------------------------------------===//
 
@@ -152,8 +152,24 @@ size_t byteSize(const Buf &b) {
 
 struct Image {
   std::vector<uint8_t> bytes;
-  std::vector<uint8_t> nanOk; // 1 on bytes of elements where any NaN passes
+  // Where any NaN passes: at an element's first byte 1 + its Kind, on its
+  // other bytes kNanCont (so raw byte images know the element's type).
+  std::vector<uint8_t> nanOk;
 };
+
+constexpr uint8_t kNanCont = 0xFF;
+
+int kindBytes(Kind kind) {
+  switch (kind) {
+  case Kind::F16:
+  case Kind::BF16:
+    return 2;
+  case Kind::F32:
+    return 4;
+  default:
+    return 8;
+  }
+}
 
 uint64_t load(const uint8_t *p, int eb) {
   uint64_t v = 0;
@@ -320,7 +336,9 @@ std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
       uint64_t old = load(&dst.bytes[byte], eb);
       store(&dst.bytes[byte], applyReduce(e.reduce, sb.kind, eb, old, value),
             eb);
-      std::memset(&dst.nanOk[byte], nan ? 1 : 0, eb);
+      std::memset(&dst.nanOk[byte], nan ? kNanCont : 0, eb);
+      if (nan)
+        dst.nanOk[byte] = static_cast<uint8_t>(1 + static_cast<int>(sb.kind));
     }
   }
   return out;
@@ -391,8 +409,19 @@ std::string compare(const Buf &b, const Image &got, const Image &want) {
   std::string shown;
   for (size_t i = 0; i < got.bytes.size(); i += b.eb) {
     uint64_t g = load(&got.bytes[i], b.eb), w = load(&want.bytes[i], b.eb);
-    if (g == w || (want.nanOk[i] && isNaN(g, b.kind)))
+    if (g == w)
       continue;
+    if (want.nanOk[i]) {
+      // The whole element (of the source's type) must be a NaN.
+      size_t start = i;
+      while (start > 0 && want.nanOk[start] == kNanCont)
+        --start;
+      Kind kind = static_cast<Kind>(want.nanOk[start] - 1);
+      if (want.nanOk[start] != kNanCont &&
+          start + kindBytes(kind) <= got.bytes.size() &&
+          isNaN(load(&got.bytes[start], kindBytes(kind)), kind))
+        continue;
+    }
     if (++bad <= 4)
       shown += " @" + std::to_string(i) + " got " + hex(g, b.eb) + " want " +
                hex(w, b.eb);
@@ -475,13 +504,19 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
   return true;
 }
 
+/// Filters select cases whose name contains them; "-NAME" excludes.
 bool matches(const Case &c, const std::vector<std::string> &filters) {
-  if (filters.empty())
-    return true;
-  for (const std::string &f : filters)
-    if (c.name.find(f) != std::string::npos)
-      return true;
-  return false;
+  bool any = false, hit = false;
+  for (const std::string &f : filters) {
+    if (!f.empty() && f[0] == '-') {
+      if (c.name.find(f.substr(1)) != std::string::npos)
+        return false;
+      continue;
+    }
+    any = true;
+    hit = hit || c.name.find(f) != std::string::npos;
+  }
+  return !any || hit;
 }
 
 constexpr int kNoDriverExit = 77;

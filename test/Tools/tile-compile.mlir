@@ -15,8 +15,8 @@
 // CHECK-DAG: call void @mgpuLaunchKernel(
 // CHECK-DAG: declare void @mgpuLaunchKernel(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
 
-// MLIR: gpu.binary @copy_async_kernel
-// MLIR: llvm.func @_mlir_ciface_copy_async
+// MLIR-DAG: gpu.binary @copy_async_kernel
+// MLIR-DAG: llvm.func @_mlir_ciface_copy_async
 
 // A host function whose kernel cannot be lowered is a diagnostic, not a crash.
 // ERR: error: {{.*}}

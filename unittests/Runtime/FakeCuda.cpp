@@ -142,6 +142,10 @@ API cuFuncSetAttribute(void *, int attribute, int value) {
   state.lastFuncAttributeValue = value;
   return attribute == 8 && value > kOptinSmem ? 1 : 0;
 }
+API cuFuncGetAttribute(int *value, int attribute, void *) {
+  *value = attribute == 1 ? state.staticSmem : 0;
+  return 0;
+}
 API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                    unsigned by, unsigned bz, unsigned smem, void *stream,
                    void **params, void **extra) {

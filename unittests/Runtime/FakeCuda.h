@@ -42,6 +42,7 @@ struct FakeCudaState {
   unsigned lastValue;
   int contextSets;
   int lastDevice;
+  int staticSmem; // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES of every function
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -155,6 +155,17 @@ TEST_F(RuntimeFakeDriver, LargeSharedMemoryOptsIn) {
                              nullptr),
             TILE_SUCCESS);
   EXPECT_EQ(fake().funcAttributeCalls, 0);
+  // 48 KiB of dynamic shared memory plus static shared memory (an mbarrier)
+  // exceeds the default limit: the H200 refuses such a launch without the
+  // opt-in.
+  fake().staticSmem = 8;
+  ASSERT_EQ(tileLaunchKernel(function, grid, block, nullptr, 48 * 1024, nullptr,
+                             nullptr),
+            TILE_SUCCESS);
+  EXPECT_EQ(fake().funcAttributeCalls, 1);
+  EXPECT_EQ(fake().lastFuncAttributeValue, 48 * 1024);
+  fake().staticSmem = 0;
+  fake().funcAttributeCalls = 0;
   ASSERT_EQ(tileLaunchKernel(function, grid, block, nullptr, 200 * 1024,
                              nullptr, nullptr),
             TILE_SUCCESS);
@@ -171,7 +182,7 @@ TEST_F(RuntimeFakeDriver, LargeSharedMemoryOptsIn) {
                "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, 245760) "
                "failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in limit "
                "232448 bytes");
-  EXPECT_EQ(fake().launches, 2);
+  EXPECT_EQ(fake().launches, 3);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
 }
 
