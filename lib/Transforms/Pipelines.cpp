@@ -28,28 +28,37 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
 
-  // Device: tile first (it reads mbarrier groups before nvgpu lowers them).
+  // Device, per gpu.module (modules are independent, so this nested
+  // pipeline runs them in parallel and never walks the host): tile first,
+  // since it reads mbarrier groups before nvgpu lowers them.
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   TileToNVVMOptions tileOptions;
   tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
-  pm.addNestedPass<gpu::GPUModuleOp>(createTileToNVVM(tileOptions));
-  pm.addPass(createConvertNVGPUToNVVMPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
-  pm.addPass(createTileFinalizeKernelABI());
-  pm.addPass(createConvertNVVMToLLVMPass());
+  device.addPass(createTileToNVVM(tileOptions));
+  device.addPass(createConvertNVGPUToNVVMPass());
+  device.addPass(createSCFToControlFlowPass());
+  device.addPass(createConvertGpuOpsToNVVMOps());
+  device.addPass(createTileFinalizeKernelABI());
+  device.addPass(createConvertNVVMToLLVMPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
 
-  // Host.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertIndexToLLVMPass());
+  // Host, per function where the pass allows it.
+  OpPassManager &hostFunc = pm.nest<func::FuncOp>();
+  hostFunc.addPass(createSCFToControlFlowPass());
+  hostFunc.addPass(memref::createExpandStridedMetadataPass());
+  hostFunc.addPass(createLowerAffinePass());
+  hostFunc.addPass(createArithToLLVMConversionPass());
+  hostFunc.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  OpPassManager &hostLLVM = pm.nest<LLVM::LLVMFuncOp>();
+  hostLLVM.addPass(createCanonicalizerPass());
+  hostLLVM.addPass(createCSEPass());
 
   if (options.format != "none") {
     GpuModuleToBinaryPassOptions binary;

@@ -277,6 +277,21 @@ struct TensorMapABIPass
       auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
       launch->moveBefore(ifOp.thenBlock()->getTerminator());
       b.setInsertionPoint(launch);
+    } else {
+      // An async launch yields its token; when skipped, a gpu.wait on the
+      // same dependencies stands in for it.
+      Value token = launch.getAsyncToken();
+      auto ifOp = scf::IfOp::create(b, loc, TypeRange{token.getType()}, ok,
+                                    /*withElseRegion=*/true);
+      token.replaceAllUsesWith(ifOp.getResult(0));
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      scf::YieldOp::create(b, loc, token);
+      launch->moveBefore(ifOp.thenBlock()->getTerminator());
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      auto wait = gpu::WaitOp::create(b, loc, token.getType(),
+                                      launch.getAsyncDependencies());
+      scf::YieldOp::create(b, loc, wait.getAsyncToken());
+      b.setInsertionPoint(launch);
     }
     for (Value ptr : mapPtrs) {
       Value value =

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-tensor-map-abi | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-tensor-map-abi | FileCheck %s
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !ref = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
@@ -71,6 +71,44 @@ module attributes {gpu.container_module} {
       tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0]) : !ref, memref<8x256xf16>, !bars
       // CHECK: tile.copy_async {{.*}}tile.tensor_map_arg = 3 : i64
       tile.copy_async %B[0, 0] [8, 256], %s[0, 0] [8, 256] : memref<8x256xf16>, !ref
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An async launch: when a map fails to encode the launch is skipped and a
+// gpu.wait on its dependencies yields the token instead.
+!ref2 = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @async_host
+  // CHECK: %[[MAP:.*]] = call @tileTensorMapGetCached
+  // CHECK: %[[OK:.*]] = llvm.icmp "ne" %[[MAP]]
+  // CHECK: %[[TOKEN:.*]] = scf.if %[[OK]] -> (!gpu.async.token) {
+  // CHECK:   %[[V:.*]] = llvm.load %[[MAP]]
+  // CHECK:   %[[T:.*]] = gpu.launch_func async [%[[DEP:.*]]] @k2::@load {{.*}}, %[[V]] : !llvm.array<16 x i64>)
+  // CHECK:   scf.yield %[[T]] : !gpu.async.token
+  // CHECK: } else {
+  // CHECK:   %[[W:.*]] = gpu.wait async [%[[DEP]]]
+  // CHECK:   scf.yield %[[W]] : !gpu.async.token
+  // CHECK: }
+  // CHECK: gpu.wait [%[[TOKEN]]]
+  func.func @async_host(%A: memref<8x256xf16>, %dep: !gpu.async.token) {
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant 4096 : i32
+    %t = gpu.launch_func async [%dep] @k2::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%A : memref<8x256xf16>)
+    gpu.wait [%t]
+    return
+  }
+  gpu.module @k2 {
+    gpu.func @load(%A: memref<8x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : !ref2
+      %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0])
+          : !ref2, memref<8x256xf16>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
       gpu.return
     }
   }

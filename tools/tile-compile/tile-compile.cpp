@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -74,6 +75,11 @@ cl::opt<std::string>
 cl::opt<std::string> linker("linker-driver",
                             cl::desc("Compiler driver used to link the .so"),
                             cl::init("/usr/lib/llvm-22/bin/clang"));
+cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass (slower; by default the module "
+             "is verified once, after the pipeline)"),
+    cl::init(false));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
                         cl::init(false));
 } // namespace
@@ -232,7 +238,10 @@ int main(int argc, char **argv) {
   options.format = "bin";
   options.toolkit = toolkit;
   tile::buildTileGPUPipeline(pm, options);
-  if (failed(pm.run(*module)))
+  // Verifying between passes is a third of the pipeline's time; the passes'
+  // own invariants are covered by tile-opt's tests, so verify once at the end.
+  pm.enableVerifier(verifyEach);
+  if (failed(pm.run(*module)) || failed(verify(*module)))
     return 1;
 
   std::string output =

@@ -42,7 +42,9 @@ def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
 }
 
 def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
@@ -57,7 +59,7 @@ def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi", "ModuleOp"> {
+def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi"> {
   let summary = "Turns tensor-map kernel arguments into grid-constant byval "
                 "pointers";
   let description = [{
