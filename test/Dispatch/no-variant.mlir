@@ -21,3 +21,14 @@ func.func @none(%g: memref<32x64xf16>, %t: memref<64x32xf16, #tile.layout<(64, 3
       : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>, !bars
   return
 }
+
+// -----
+
+// A TMA copy needs the tensor-map ABI pass first.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @no_abi(%g: memref<8x64xf32>, %s: memref<8x64xf32, #gpu.address_space<workgroup>>, %bar: !bars, %c0: index) {
+  // expected-error @+1 {{tma: this copy has no tensor-map kernel argument; run --tile-tensor-map-abi first}}
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0])
+      : memref<8x64xf32, #gpu.address_space<workgroup>>, memref<8x64xf32>, !bars
+  return
+}

@@ -168,6 +168,16 @@ struct TileToNVVMPass
         dispatchFailed = true;
         return;
       }
+      if (result->selected->getName() == "tma" &&
+          !op->hasAttr(kTensorMapArgAttr)) {
+        op->emitError()
+            << "tma: this copy has no tensor-map kernel argument; run "
+               "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
+               "with the copy inside a gpu.func kernel whose launch is "
+               "visible, or request dispatch = \"simt\"";
+        dispatchFailed = true;
+        return;
+      }
       table.try_emplace(op, std::move(*result));
     });
     if (dispatchFailed)
