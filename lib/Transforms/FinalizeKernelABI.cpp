@@ -23,6 +23,24 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
+/// The maps are the kernel's last parameters, in `tile.tensor_maps` order;
+/// record each one's parameter index after memref expansion (`param`) so a
+/// foreign host can place it in the launch's argument array.
+static void recordParameterIndices(LLVM::LLVMFuncOp func) {
+  auto maps = func->getAttrOfType<ArrayAttr>("tile.tensor_maps");
+  if (!maps)
+    return;
+  Builder b(func.getContext());
+  unsigned first = func.getNumArguments() - maps.size();
+  SmallVector<Attribute> updated;
+  for (auto [i, attr] : llvm::enumerate(maps)) {
+    NamedAttrList fields(cast<DictionaryAttr>(attr));
+    fields.set("param", b.getI64IntegerAttr(first + i));
+    updated.push_back(fields.getDictionary(func.getContext()));
+  }
+  func->setAttr("tile.tensor_maps", b.getArrayAttr(updated));
+}
+
 namespace {
 struct FinalizeKernelABIPass
     : public mlir::tile::impl::TileFinalizeKernelABIBase<
@@ -62,6 +80,7 @@ struct FinalizeKernelABIPass
         cast.getResult(0).replaceAllUsesWith(arg);
         cast.erase();
       }
+      recordParameterIndices(func);
       SmallVector<Type> inputs(entry.getArgumentTypes());
       func.setFunctionType(LLVM::LLVMFunctionType::get(
           func.getFunctionType().getReturnType(), inputs,

@@ -3,6 +3,12 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.mlir
 // RUN: python3 %tile_src_root/scripts/extract-ptx.py %t.mlir -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: tile-opt %tile_src_root/examples/copy_async_tma.mlir --tile-gpu-pipeline=format=none | FileCheck %s --check-prefix=KERNEL
+
+// The kernel keeps its maps' plans for foreign hosts: `arg` is the gpu.func
+// argument, `param` the parameter index after memref expansion.
+// KERNEL: llvm.func @copy_async_kernel({{.*}}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
+// KERNEL-SAME: tile.tensor_maps = [{arg = 2 : i64, {{.*}}global_arg = 0 : i64, {{.*}}param = 14 : i64, rank = 3 : i64, swizzle = 3 : i64}]
 
 // The host encodes the map once, before the launch, with the reference
 // values (f16, rank 3, 64,8,4 / 512,128 / 64,8,4 / 1,1,1 / 0,3,2,0), and

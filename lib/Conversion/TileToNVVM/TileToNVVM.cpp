@@ -155,31 +155,32 @@ struct TileToNVVMPass
     // diagnostic listing every variant's reason, and nothing is rewritten.
     DispatchTable table;
     bool dispatchFailed = false;
-    getOperation()->walk([&](Operation *op) {
-      if (!isa<CopyAsyncOp, CopyOp>(op))
-        return;
-      FailureOr<DispatchResult> result = dispatchCopy(op);
-      if (failed(result)) {
-        dispatchFailed = true;
-        return;
-      }
-      if (!result->selected) {
-        emitNoVariantError(op, *result);
-        dispatchFailed = true;
-        return;
-      }
-      if (result->selected->getName() == "tma" &&
-          !op->hasAttr(kTensorMapArgAttr)) {
-        op->emitError()
-            << "tma: this copy has no tensor-map kernel argument; run "
-               "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
-               "with the copy inside a gpu.func kernel whose launch is "
-               "visible, or request dispatch = \"simt\"";
-        dispatchFailed = true;
-        return;
-      }
-      table.try_emplace(op, std::move(*result));
-    });
+    getOperation()->walk(
+        [&](Operation *op) {
+          if (!isa<CopyAsyncOp, CopyOp>(op))
+            return;
+          FailureOr<DispatchResult> result = dispatchCopy(op);
+          if (failed(result)) {
+            dispatchFailed = true;
+            return;
+          }
+          if (!result->selected) {
+            emitNoVariantError(op, *result);
+            dispatchFailed = true;
+            return;
+          }
+          if (result->selected->getName() == "tma" &&
+              !op->hasAttr(kTensorMapArgAttr)) {
+            op->emitError()
+                << "tma: this copy has no tensor-map kernel argument; run "
+                   "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
+                   "with the copy inside a gpu.func kernel whose launch is "
+                   "visible, or request dispatch = \"simt\"";
+            dispatchFailed = true;
+            return;
+          }
+          table.try_emplace(op, std::move(*result));
+        });
     if (dispatchFailed)
       return signalPassFailure();
 
