@@ -62,7 +62,7 @@ static double median(std::vector<double> v) {
 
 int main(int argc, char **argv) {
   int reps = 3;
-  bool timing = false, verify = true;
+  bool timing = false, verify = true, deviceOnly = false, threads = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     if (!std::strncmp(argv[i], "--reps=", 7))
@@ -71,11 +71,16 @@ int main(int argc, char **argv) {
       timing = true;
     else if (!std::strcmp(argv[i], "--no-verify"))
       verify = false;
+    else if (!std::strcmp(argv[i], "--to-nvvm"))
+      deviceOnly = true;
+    else if (!std::strcmp(argv[i], "--threads"))
+      threads = true;
     else
       files.push_back(argv[i]);
   }
   if (files.empty()) {
-    llvm::errs() << "usage: bench-compile [--reps=N] [--timing] [--no-verify] FILE...\n";
+    llvm::errs() << "usage: bench-compile [--reps=N] [--timing] [--no-verify] "
+                    "[--to-nvvm] [--threads] FILE...\n";
     return 2;
   }
 
@@ -90,7 +95,8 @@ int main(int argc, char **argv) {
     std::vector<double> parse, pipeline, total, pipelineCpu;
     size_t copies = 0;
     for (int r = 0; r < reps; ++r) {
-      MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
+      MLIRContext ctx(registry, threads ? MLIRContext::Threading::ENABLED
+                                        : MLIRContext::Threading::DISABLED);
       ctx.loadAllAvailableDialects();
       llvm::SourceMgr sm;
       auto t0 = Clock::now();
@@ -109,6 +115,7 @@ int main(int argc, char **argv) {
       pm.enableVerifier(verify);
       tile::TileGPUPipelineOptions options;
       options.format = "none";
+      options.deviceOnly = deviceOnly;
       tile::buildTileGPUPipeline(pm, options);
       if (timing && r == reps - 1) {
         auto tm = std::make_unique<DefaultTimingManager>();

@@ -44,6 +44,9 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
 
+  if (options.deviceOnly)
+    return;
+
   // Host, per function where the pass allows it.
   OpPassManager &hostFunc = pm.nest<func::FuncOp>();
   hostFunc.addPass(createSCFToControlFlowPass());

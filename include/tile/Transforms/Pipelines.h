@@ -31,6 +31,11 @@ struct TileGPUPipelineOptions
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("CUDA toolkit path (for bin/fatbin)"),
       llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<bool> deviceOnly{
+      *this, "device-only",
+      llvm::cl::desc("Stop once the kernels are in NVVM/LLVM (no host "
+                     "lowering, no serialisation)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> prefetchTensorMaps{
       *this, "prefetch-tensor-maps",
       llvm::cl::desc("Prefetch each tensor map once per CTA"),

@@ -84,18 +84,21 @@ Value mlir::tile::emitSymExpr(OpBuilder &b, Location loc,
       return arith::ConstantIndexOp::create(b, loc, v);
     return arith::ConstantIntOp::create(b, loc, type, v);
   };
-  Value result = constant(expr.constant);
+  // constant + sum(coeff * symbol), without a zero constant or unit factors.
+  Value result;
   for (auto [id, coeff] : expr.terms) {
     Value sym = symbols[id];
     if (sym.getType() != type)
       sym = arith::IndexCastOp::create(b, loc, type, sym);
     if (coeff != 1)
       sym = arith::MulIOp::create(b, loc, sym, constant(coeff));
-    result = expr.constant == 0 && result.getDefiningOp<arith::ConstantOp>() &&
-                     id == expr.terms.front().first
-                 ? sym
-                 : arith::AddIOp::create(b, loc, result, sym).getResult();
+    result =
+        result ? arith::AddIOp::create(b, loc, result, sym).getResult() : sym;
   }
+  if (!result)
+    return constant(expr.constant);
+  if (expr.constant != 0)
+    result = arith::AddIOp::create(b, loc, result, constant(expr.constant));
   return result;
 }
 
