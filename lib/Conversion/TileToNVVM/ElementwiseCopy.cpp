@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "tile/Conversion/TileToNVVM/CopyRequest.h"
 #include "tile/Conversion/TileToNVVM/LoweringUtils.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
@@ -160,24 +161,114 @@ mlir::tile::checkElementwiseReduce(ReduceKind reduce, Type elementType) {
   return std::nullopt;
 }
 
-void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
-                                     const TileTypeConverter &converter,
-                                     const ElementwiseSide &dst,
-                                     const ElementwiseSide &src, Value first,
-                                     Value step,
-                                     const ElementwiseOptions &options) {
+int64_t mlir::tile::getTileBufferAlignment(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!isa<LayoutAttr>(type.getLayout()) ||
+      getMemorySpaceKind(type) != MemorySpaceKind::Shared)
+    return 0;
+  return getSharedBaseAlignment(buffer);
+}
+
+/// Whether `v` elements starting at a region element whose innermost index
+/// is a multiple of `v` are contiguous and `v * eb`-aligned in `side`
+/// (alignment of a strided buffer's pointer excepted: checked at run time).
+static bool sideVectorizes(const ElementwiseSide &side, int64_t v, int64_t eb) {
+  if (side.sizes.empty() || side.sizes.back() % v != 0)
+    return false;
+  OpFoldResult inner = side.offsets.back();
+  if (auto attr = dyn_cast<Attribute>(inner)) {
+    if (cast<IntegerAttr>(attr).getInt() % v != 0)
+      return false;
+  } else if (getKnownDivisor(cast<Value>(inner)) % v != 0) {
+    return false;
+  }
+  if (isa<LayoutAttr>(side.type.getLayout())) {
+    if (side.baseAlignment % (v * eb) != 0)
+      return false;
+    std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(side.type);
+    if (!grouped || grouped->elementOffset % v != 0)
+      return false;
+    // The innermost moving shard of the last dimension is the stride-1 run;
+    // every other moving shard keeps runs aligned.
+    bool seenInner = false;
+    for (int d = static_cast<int>(grouped->groups.size()) - 1; d >= 0; --d) {
+      const std::vector<::tile::Shard> &group = grouped->groups[d];
+      for (auto it = group.rbegin(); it != group.rend(); ++it) {
+        if (it->extent == 1)
+          continue;
+        if (!seenInner && d == static_cast<int>(grouped->groups.size()) - 1) {
+          if (it->stride != 1 || it->extent % v != 0)
+            return false;
+          seenInner = true;
+          continue;
+        }
+        if (it->stride % v != 0)
+          return false;
+      }
+    }
+    return seenInner;
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(side.type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % v != 0)
+    return false;
+  for (auto [d, stride] : llvm::enumerate(strides)) {
+    if (ShapedType::isDynamic(stride))
+      return false;
+    if (d + 1 == strides.size() ? stride != 1 : stride % v != 0)
+      return false;
+  }
+  return true;
+}
+
+/// Elements per vector (1: element by element).
+static int64_t chooseVectorWidth(const ElementwiseSide &dst,
+                                 const ElementwiseSide &src,
+                                 const ElementwiseOptions &options,
+                                 int64_t eb) {
+  if (options.reduce != ReduceKind::None)
+    return 1;
+  for (int64_t bytes : {16, 8, 4}) {
+    int64_t v = bytes / eb;
+    if (v < 2 || bytes % eb != 0)
+      continue;
+    if (!sideVectorizes(dst, v, eb) || !sideVectorizes(src, v, eb))
+      continue;
+    // Out-of-bounds fill: a vector is wholly inside or outside the tensor.
+    if (options.fillOutOfBounds &&
+        (ShapedType::isDynamic(src.type.getShape().back()) ||
+         src.type.getShape().back() % v != 0))
+      continue;
+    return v;
+  }
+  return 1;
+}
+
+/// The copy loop over vectors of `width` elements (1 = scalars).
+static void emitCopyLoop(OpBuilder &b, Location loc,
+                         const TileTypeConverter &converter,
+                         const ElementwiseSide &dst, const ElementwiseSide &src,
+                         Value first, Value step,
+                         const ElementwiseOptions &options, int64_t width) {
   int64_t count = 1;
   for (int64_t s : src.sizes)
     count *= s;
   Type elementType = src.type.getElementType();
-  Type llvmType = converter.getLLVMConverter().convertType(elementType);
-  Value upper = arith::ConstantIndexOp::create(b, loc, count);
+  Type llvmElement = converter.getLLVMConverter().convertType(elementType);
+  Type valueType =
+      width == 1 ? llvmElement : Type(VectorType::get({width}, llvmElement));
+  unsigned alignment =
+      width == 1 ? 0
+                 : static_cast<unsigned>(width * *getElementBytes(src.type));
+  Value upper = arith::ConstantIndexOp::create(b, loc, count / width);
   auto loop = scf::ForOp::create(b, loc, first, upper, step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   I64Builder ib{b, loc};
-  Value e = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                       loop.getInductionVar());
+  Value e = ib.mul(arith::IndexCastOp::create(b, loc, b.getI64Type(),
+                                              loop.getInductionVar()),
+                   width);
   SmallVector<Value> srcIdx = delinearize(ib, e, src);
   SmallVector<Value> dstIdx = delinearize(ib, e, dst);
   Value dstPtr = elementAddress(ib, dst, dstIdx, converter);
@@ -185,37 +276,86 @@ void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
   Value value;
   if (options.fillOutOfBounds) {
     Value ok = inBounds(ib, src, srcIdx);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{llvmType}, ok,
+    auto ifOp = scf::IfOp::create(b, loc, TypeRange{valueType}, ok,
                                   /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard g(b);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value srcPtr = elementAddress(ib, src, srcIdx, converter);
       scf::YieldOp::create(
-          b, loc, LLVM::LoadOp::create(b, loc, llvmType, srcPtr).getResult());
+          b, loc,
+          LLVM::LoadOp::create(b, loc, valueType, srcPtr, alignment)
+              .getResult());
       b.setInsertionPointToStart(ifOp.elseBlock());
       Value fill;
-      if (options.nanFill)
-        fill = arith::ConstantOp::create(
-            b, loc,
-            FloatAttr::get(
-                elementType,
-                APFloat::getQNaN(
-                    cast<FloatType>(elementType).getFloatSemantics())));
-      else
-        fill = LLVM::ZeroOp::create(b, loc, llvmType);
+      if (options.nanFill) {
+        auto nan =
+            APFloat::getQNaN(cast<FloatType>(elementType).getFloatSemantics());
+        Attribute attr =
+            width == 1
+                ? Attribute(FloatAttr::get(elementType, nan))
+                : Attribute(DenseElementsAttr::get(cast<ShapedType>(valueType),
+                                                   ArrayRef<APFloat>(nan)));
+        fill = arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
+      } else {
+        fill = LLVM::ZeroOp::create(b, loc, valueType);
+      }
       scf::YieldOp::create(b, loc, fill);
     }
     value = ifOp.getResult(0);
   } else {
     Value srcPtr = elementAddress(ib, src, srcIdx, converter);
-    value = LLVM::LoadOp::create(b, loc, llvmType, srcPtr);
+    value = LLVM::LoadOp::create(b, loc, valueType, srcPtr, alignment);
   }
 
   if (options.reduce != ReduceKind::None) {
     LLVM::AtomicRMWOp::create(b, loc, *getAtomicOp(options.reduce, elementType),
                               dstPtr, value, LLVM::AtomicOrdering::monotonic);
   } else {
-    LLVM::StoreOp::create(b, loc, value, dstPtr);
+    LLVM::StoreOp::create(b, loc, value, dstPtr, alignment);
   }
+}
+
+/// `ptr % bytes == 0` for the aligned pointer of every strided side.
+static Value emitAlignmentCheck(OpBuilder &b, Location loc,
+                                ArrayRef<const ElementwiseSide *> sides,
+                                int64_t bytes) {
+  Value ok;
+  I64Builder ib{b, loc};
+  for (const ElementwiseSide *side : sides) {
+    if (isa<LayoutAttr>(side->type.getLayout()))
+      continue;
+    Value ptr = MemRefDescriptor(side->converted).alignedPtr(b, loc);
+    Value asInt = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), ptr);
+    Value low = arith::AndIOp::create(b, loc, asInt, ib.c(bytes - 1));
+    Value zero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low, ib.c(0));
+    ok = ok ? arith::AndIOp::create(b, loc, ok, zero).getResult() : zero;
+  }
+  return ok;
+}
+
+void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
+                                     const TileTypeConverter &converter,
+                                     const ElementwiseSide &dst,
+                                     const ElementwiseSide &src, Value first,
+                                     Value step,
+                                     const ElementwiseOptions &options) {
+  int64_t eb = *getElementBytes(src.type);
+  int64_t width = chooseVectorWidth(dst, src, options, eb);
+  if (width == 1) {
+    emitCopyLoop(b, loc, converter, dst, src, first, step, options, 1);
+    return;
+  }
+  Value aligned = emitAlignmentCheck(b, loc, {&dst, &src}, width * eb);
+  if (!aligned) {
+    emitCopyLoop(b, loc, converter, dst, src, first, step, options, width);
+    return;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  emitCopyLoop(b, loc, converter, dst, src, first, step, options, width);
+  b.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  emitCopyLoop(b, loc, converter, dst, src, first, step, options, 1);
 }

@@ -89,3 +89,51 @@ func.func @collective_thread(%g: memref<8x64xf16>, %s: !swz) {
   tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "thread"} : !swz, memref<8x64xf16>
   return
 }
+
+// Contiguous, aligned runs move as 16-byte vectors. A strided global buffer's
+// pointer alignment is checked at run time, with the scalar loop as the
+// fallback; shared-to-shared copies of known alignment need no check.
+// CHECK-LABEL: func.func @vectors_with_check
+func.func @vectors_with_check(%g: memref<8x64xf16>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [0] : !swz
+  // CHECK: %[[P:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
+  // CHECK: %[[LOW:.*]] = arith.andi %[[P]], %{{.*}} : i64
+  // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i64
+  // CHECK: scf.if %[[OK]] {
+  // CHECK:   scf.for {{.*}} to %c64 step
+  // CHECK:     scf.if %{{.*}} -> (vector<8xf16>) {
+  // CHECK:       llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<8xf16>
+  // CHECK:     } else {
+  // CHECK:       arith.constant dense<0x7E00> : vector<8xf16>
+  // CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: } else {
+  // CHECK:   scf.for {{.*}} to %c512 step
+  // CHECK:     llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+  tile.copy_async %s[0, 0] [8, 64], %g[-2, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt", oob = "nan"}
+      : !swz, memref<8x64xf16>, !bars
+  return
+}
+
+// CHECK-LABEL: func.func @vectors_shared
+func.func @vectors_shared() {
+  %a = tile.arena_view [0] : !swz
+  %b = tile.arena_view [1024] : memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+  // CHECK-NOT: llvm.ptrtoint
+  // CHECK: scf.for
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: gpu.barrier
+  tile.copy %b[0, 0] [8, 64], %a[0, 0] [8, 64] {scope = "cta"}
+      : memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>, !swz
+  return
+}
+
+// Unaligned inner offsets stay scalar: 8-element vectors would straddle.
+// CHECK-LABEL: func.func @scalar_unaligned
+func.func @scalar_unaligned() {
+  %a = tile.arena_view [0] : !swz
+  // CHECK-NOT: vector<
+  // CHECK: return
+  tile.copy %a[0, 0] [8, 60], %a[0, 3] [8, 60] {scope = "cta"} : !swz, !swz
+  return
+}

@@ -27,19 +27,27 @@ struct ElementwiseSide {
   MemRefType type;
   SmallVector<OpFoldResult> offsets;
   SmallVector<int64_t> sizes;
+  /// Proven alignment in bytes of a `#tile.layout` buffer's start (0 when
+  /// unknown, e.g. a global buffer); strided buffers are checked at run time.
+  int64_t baseAlignment = 0;
 };
 
 /// The destination and source sides of a `tile.copy_async` or `tile.copy`
 /// being converted (buffers remapped to their converted values).
+/// Alignment of a `#tile.layout` shared buffer's start (0 otherwise).
+int64_t getTileBufferAlignment(Value buffer);
+
 template <typename CopyOpT>
 std::pair<ElementwiseSide, ElementwiseSide>
 getElementwiseSides(CopyOpT copy, ConversionPatternRewriter &rewriter) {
   ElementwiseSide dst{rewriter.getRemappedValue(copy.getDst()),
                       copy.getDst().getType(), copy.getMixedDstOffsets(),
-                      SmallVector<int64_t>(copy.getDstSizes())};
+                      SmallVector<int64_t>(copy.getDstSizes()),
+                      getTileBufferAlignment(copy.getDst())};
   ElementwiseSide src{rewriter.getRemappedValue(copy.getSrc()),
                       copy.getSrc().getType(), copy.getMixedSrcOffsets(),
-                      SmallVector<int64_t>(copy.getSrcSizes())};
+                      SmallVector<int64_t>(copy.getSrcSizes()),
+                      getTileBufferAlignment(copy.getSrc())};
   return {std::move(dst), std::move(src)};
 }
 
@@ -52,7 +60,10 @@ struct ElementwiseOptions {
 };
 
 /// Emits `for e = first; e < count; e += step` copying element e of `src`
-/// to element e of `dst`.
+/// to element e of `dst`. Where both sides hold runs of 16 (else 8, else 4)
+/// contiguous, aligned bytes, the loop moves such vectors instead of single
+/// elements (`first`/`step` then count vectors); strided buffers whose
+/// pointer alignment is only known at run time get both loops behind a check.
 void emitElementwiseCopy(OpBuilder &b, Location loc,
                          const TileTypeConverter &converter,
                          const ElementwiseSide &dst, const ElementwiseSide &src,
