@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Random tile.copy_async / tile.copy kernels through tile-opt: no input may
+crash it. Each case must either lower or fail with a diagnostic.
+
+    scripts/fuzz-tile-opt.py --tile-opt build/bin/tile-opt --cases 200 [--seed S]
+"""
+import argparse
+import random
+import subprocess
+import sys
+
+TYPES = [("f16", 2), ("bf16", 2), ("f32", 4), ("i8", 1), ("i32", 4),
+         ("ui32", 4), ("f64", 8), ("i64", 8), ("f8E4M3FN", 1)]
+SWIZZLES = [None, "32B", "64B", "128B"]
+
+
+def rand_shape(rng, rank):
+    return [rng.choice([1, 2, 4, 8, 16, 32, 64]) for _ in range(rank)]
+
+
+def shared_layout(rng, shape, eb):
+    """A #tile.layout for `shape`: row-major, permuted, padded or swizzled."""
+    rank = len(shape)
+    kind = rng.random()
+    if kind < 0.4:
+        swz = rng.choice(SWIZZLES)
+        inner_bytes = shape[-1] * eb
+        if swz and inner_bytes % 16 == 0:
+            return "#tile.layout<(%s), swizzle = %s>" % (", ".join(map(str, shape)), swz), swz
+        return "#tile.layout<(%s)>" % ", ".join(map(str, shape)), None
+    order = list(range(rank))
+    rng.shuffle(order)
+    strides = [0] * rank
+    s = 1
+    for d in reversed(order):
+        strides[d] = s
+        s *= shape[d] + (rng.choice([0, 0, 1, 8]) if rng.random() < 0.3 else 0)
+    for d in range(rank):
+        if shape[d] == 1:
+            strides[d] = 0 if rng.random() < 0.5 else strides[d]
+    return "#tile.layout<(%s) : (%s)>" % (", ".join(map(str, shape)),
+                                          ", ".join(map(str, strides))), None
+
+
+def case(rng):
+    ty, eb = rng.choice(TYPES)
+    rank = rng.randint(1, 4)
+    sshape = rand_shape(rng, rank)
+    layout, swz = shared_layout(rng, sshape, eb)
+    grank = rng.randint(1, 4)
+    count = 1
+    for e in sshape:
+        count *= e
+    # A global region with the same element count (a reshape), maybe offset.
+    gsizes = [1] * grank
+    rem = count
+    for d in reversed(range(grank)):
+        f = rng.choice([f for f in (1, 2, 4, 8, 16, 32, 64, 128, 256) if rem % f == 0])
+        gsizes[d] = f if d > 0 else rem
+        rem //= gsizes[d] if d > 0 else rem
+    gshape = [g + rng.choice([0, 0, 8, 16]) for g in gsizes]
+    goff = [rng.choice([0, 0, 1, 4, 8, -4]) for _ in range(grank)]
+    load = rng.random() < 0.6
+    attrs = []
+    if load and rng.random() < 0.2 and ty in ("f16", "bf16", "f32", "f64"):
+        attrs.append('oob = "nan"')
+    if not load and rng.random() < 0.3:
+        attrs.append('reduce = "%s"' % rng.choice(["add", "min", "max", "and", "xor", "inc"]))
+    if rng.random() < 0.2:
+        attrs.append('cache_hint = "evict_first"')
+    if rng.random() < 0.15:
+        attrs.append('dispatch = "%s"' % rng.choice(["tma", "simt"]))
+    attr = (" {%s}" % ", ".join(attrs)) if attrs else ""
+    smem = "memref<%sx%s, %s, #gpu.address_space<workgroup>>" % (
+        "x".join(map(str, sshape)), ty, layout)
+    gmem = "memref<%sx%s>" % ("x".join(map(str, gshape)), ty)
+    soff = ", ".join(["0"] * rank)
+    ssz = ", ".join(map(str, sshape))
+    gof = ", ".join(map(str, goff if load else [0] * grank))
+    gsz = ", ".join(map(str, gsizes))
+    bars = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
+    if load:
+        copy = ("tile.copy_async %%s[%s] [%s], %%g[%s] [%s] barrier(%%bar[%%c0])%s : %s, %s, %s"
+                % (soff, ssz, gof, gsz, attr, smem, gmem, bars))
+    else:
+        copy = ("tile.copy_async %%g[%s] [%s], %%s[%s] [%s]%s : %s, %s"
+                % (gof, gsz, soff, ssz, attr, gmem, smem))
+    coll = ("tile.copy %%s[%s] [%s], %%g[%s] [%s] {scope = \"%s\"} : %s, %s"
+            % (soff, ssz, ", ".join(["0"] * grank), gsz,
+               rng.choice(["thread", "warp", "warpgroup", "cta"]), smem, gmem))
+    offset = 1024 * rng.randint(0, 4)
+    return """module attributes {gpu.container_module} {
+  func.func @host(%%g: %s) {
+    %%c1 = arith.constant 1 : index
+    %%c128 = arith.constant 128 : index
+    gpu.launch blocks(%%bx, %%by, %%bz) in (%%gx = %%c1, %%gy = %%c1, %%gz = %%c1)
+               threads(%%tx, %%ty, %%tz) in (%%sx = %%c128, %%sy = %%c1, %%sz = %%c1) {
+      %%c0 = arith.constant 0 : index
+      %%s = tile.arena_view [%d] : %s
+      %%bar = nvgpu.mbarrier.create -> %s
+      %s
+      %s
+      gpu.terminator
+    }
+    return
+  }
+}
+""" % (gmem, offset, smem, bars, copy, coll)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tile-opt", default="build/bin/tile-opt")
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    outcomes = {"lowered": 0, "diagnosed": 0}
+    for i in range(args.cases):
+        src = case(rng)
+        for flags in (["--tile-report-copy-plans", "-o", "/dev/null"],
+                      ["--tile-gpu-pipeline=format=none", "-o", "/dev/null"]):
+            p = subprocess.run([args.tile_opt, "-"] + flags, input=src, text=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            crashed = p.returncode < 0 or "Stack dump" in p.stderr or \
+                "PLEASE submit a bug report" in p.stderr
+            if crashed or (p.returncode != 0 and "error:" not in p.stderr):
+                print("CRASH (case %d, seed %d, %s):\n%s\n%s" %
+                      (i, args.seed, flags[0], src, p.stderr[-2000:]))
+                return 1
+        outcomes["lowered" if p.returncode == 0 else "diagnosed"] += 1
+    print("%d cases (seed %d): %d lowered, %d diagnosed, 0 crashes" %
+          (args.cases, args.seed, outcomes["lowered"], outcomes["diagnosed"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
