@@ -374,12 +374,24 @@ def cases():
                         ("and", "i32", "Bits"), ("or", "i32", "Bits"), ("xor", "i32", "Bits"),
                         ("and", "i64", "Bits"), ("and", "ui64", "Bits"),
                         ("or", "i64", "Bits"), ("xor", "ui64", "Bits"),
-                        ("min", "i64", "Bits"), ("max", "ui64", "Bits")):
+                        ("min", "i64", "Bits"), ("max", "ui64", "Bits"),
+                        ("add", "f16", "Unit"), ("add", "bf16", "Unit"),
+                        ("min", "f16", "Unit"), ("max", "f16", "Unit"),
+                        ("min", "bf16", "Unit"), ("max", "bf16", "Unit")):
         eb = TYPES[t][1]
         inner = 128 // eb
         cs.append(Case("reduce_%s_%s" % (op, t), "reduce %s on %s [8,%d]" % (op, t, inner),
                        "store", Glob(t, [16, inner], init=init), [4, 0], [8, inner],
                        sw(t, [8, inner], 128), [0, 0], [8, inner], reduce=op))
+    # The simt variant's atomics on the same reduces.
+    for op, t in (("add", "f16"), ("add", "bf16"), ("add", "f32"), ("max", "i32")):
+        eb = TYPES[t][1]
+        inner = 128 // eb
+        cs.append(Case("simt_reduce_%s_%s" % (op, t),
+                       "reduce %s on %s with dispatch = simt (atomics)" % (op, t),
+                       "store", Glob(t, [16, inner], init="Unit" if t[0] in "fb" else "Bits"),
+                       [4, 0], [8, inner], sw(t, [8, inner], 128), [0, 0], [8, inner],
+                       reduce=op, attrs={"dispatch": "simt"}))
     # simt: a transposed shared layout (TMA declines) and a forced simt copy.
     cs.append(Case("simt_transposed", "f16 [32,64] column-major shared: tma declines",
                    "load", Glob("f16", [32, 64]), [0, 0], [32, 64],

@@ -247,11 +247,44 @@ int64_t signExtend(uint64_t v, int eb) {
 
 uint64_t mask(int eb) { return eb == 8 ? ~0ull : (1ull << (8 * eb)) - 1; }
 
+// f16 and bf16 through double: the sum of two halves is exact there, so
+// rounding it once (to nearest even) models the hardware's single rounding.
+double halfToDouble(uint64_t bits, Kind kind) {
+  if (kind == Kind::F16) {
+    uint16_t h = static_cast<uint16_t>(bits);
+    _Float16 f;
+    std::memcpy(&f, &h, 2);
+    return static_cast<double>(f);
+  }
+  uint32_t u = static_cast<uint32_t>(bits & 0xFFFF) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+uint64_t doubleToHalf(double d, Kind kind) {
+  if (kind == Kind::F16) {
+    _Float16 f = static_cast<_Float16>(d);
+    uint16_t h;
+    std::memcpy(&h, &f, 2);
+    return h;
+  }
+  float f = static_cast<float>(d); // exact for sums of two bf16 values here
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);
+  return u >> 16;
+}
+
 uint64_t applyReduce(Reduce r, Kind kind, int eb, uint64_t old, uint64_t v) {
+  bool half = kind == Kind::F16 || kind == Kind::BF16;
   switch (r) {
   case Reduce::None:
     return v;
   case Reduce::Add:
+    if (half)
+      return doubleToHalf(halfToDouble(old, kind) + halfToDouble(v, kind),
+                          kind);
     if (kind == Kind::F32) {
       float a, b;
       uint32_t ai = old, bi = v;
@@ -275,7 +308,9 @@ uint64_t applyReduce(Reduce r, Kind kind, int eb, uint64_t old, uint64_t v) {
   case Reduce::Min:
   case Reduce::Max: {
     bool less =
-        kind == Kind::UInt ? old < v : signExtend(old, eb) < signExtend(v, eb);
+        half ? halfToDouble(old, kind) < halfToDouble(v, kind)
+        : kind == Kind::UInt ? old < v
+                             : signExtend(old, eb) < signExtend(v, eb);
     return (r == Reduce::Min) == less ? old : v;
   }
   case Reduce::Inc:
@@ -359,6 +394,11 @@ void fillRandom(const Buf &b, Image &img, std::mt19937_64 &rng) {
       uint32_t u;
       std::memcpy(&u, &f, 4);
       store(&img.bytes[i], u, 4);
+    } else if (b.kind == Kind::F16 || b.kind == Kind::BF16) {
+      // Values in [-1, 1) with few mantissa bits: sums stay exact or round
+      // visibly, and no NaN or infinity appears.
+      double d = std::ldexp(static_cast<double>(rng() % (1 << 8)), -7) - 1.0;
+      store(&img.bytes[i], doubleToHalf(d, b.kind), 2);
     }
   }
 }
