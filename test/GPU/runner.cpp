@@ -132,6 +132,17 @@ std::vector<Case> allCases() {
         copyEffect(1, {0, 0}, {512, 64}, 0, {0, 0}, {512, 64}, Fill::Zero));
     cases.push_back(c);
   }
+  {
+    Case c{"multicast", "multicast",
+           "cluster of 2: one multicast TMA load lands in both CTAs"};
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.bufs.push_back(Buf{2, Kind::F16, {16, 256}, {256, 1}, 0, Init::Bits});
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(1, {8, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
+    cases.push_back(c);
+  }
   addGeneratedCases(cases);
   return cases;
 }
