@@ -35,6 +35,9 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   TileToNVVMOptions tileOptions;
   tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
   device.addPass(createTileToNVVM(tileOptions));
+  // Shared constants and dead outlining leftovers (unused thread ids): the
+  // conversions below cost time per op.
+  device.addPass(createCSEPass());
   device.addPass(createConvertNVGPUToNVVMPass());
   device.addPass(createSCFToControlFlowPass());
   device.addPass(createConvertGpuOpsToNVVMOps());
