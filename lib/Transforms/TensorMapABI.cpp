@@ -182,21 +182,34 @@ struct TensorMapABIPass
     return point;
   }
 
-  Value storeArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
-                   Type elementType) {
-    Value count = arith::ConstantIntOp::create(
-        b, loc, b.getI64Type(), std::max<size_t>(values.size(), 1));
-    Value array = LLVM::AllocaOp::create(
-        b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType, count);
-    for (auto [i, v] : llvm::enumerate(values)) {
-      Value idx = arith::ConstantIntOp::create(b, loc, b.getI64Type(), i);
-      Value slot = LLVM::GEPOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext()), elementType,
-          array, ValueRange{idx});
-      Value val = arith::ConstantIntOp::create(b, loc, elementType, v);
-      LLVM::StoreOp::create(b, loc, val, slot);
+  /// The address of a constant array global holding `values` (one global
+  /// per distinct array, e.g. @__tile_tmap_i64_64_8_4), so encode calls read
+  /// their fields from read-only data instead of per-launch stack stores.
+  Value getConstantArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
+                         IntegerType elementType) {
+    ModuleOp module = getOperation();
+    std::string name = "__tile_tmap_i" + std::to_string(elementType.getWidth());
+    for (int64_t v : values)
+      name += "_" + std::to_string(v);
+    if (values.empty())
+      name += "_empty";
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      int64_t n = std::max<int64_t>(values.size(), 1);
+      SmallVector<APInt> bits;
+      for (int64_t v : values)
+        bits.push_back(APInt(elementType.getWidth(), v, /*isSigned=*/true));
+      if (values.empty())
+        bits.push_back(APInt(elementType.getWidth(), 0));
+      auto tensorType = RankedTensorType::get({n}, elementType);
+      global = LLVM::GlobalOp::create(
+          b, loc, LLVM::LLVMArrayType::get(elementType, n),
+          /*isConstant=*/true, LLVM::Linkage::Private, name,
+          DenseElementsAttr::get(tensorType, bits));
     }
-    return array;
+    return LLVM::AddressOfOp::create(b, loc, global);
   }
 
   Value emitEncode(OpBuilder &b, Location loc, Value buffer, DictionaryAttr map,
@@ -219,11 +232,12 @@ struct TensorMapABIPass
       base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                                  ValueRange{off});
     }
-    Value dims = storeArray(b, loc, arr("global_dim"), b.getI64Type());
-    Value strides = storeArray(b, loc, arr("global_strides"), b.getI64Type());
-    Value box = storeArray(b, loc, arr("box_dim"), b.getI32Type());
+    Value dims = getConstantArray(b, loc, arr("global_dim"), b.getI64Type());
+    Value strides =
+        getConstantArray(b, loc, arr("global_strides"), b.getI64Type());
+    Value box = getConstantArray(b, loc, arr("box_dim"), b.getI32Type());
     Value elementStrides =
-        storeArray(b, loc, arr("element_strides"), b.getI32Type());
+        getConstantArray(b, loc, arr("element_strides"), b.getI32Type());
     return func::CallOp::create(
                b, loc, encodeFn,
                ValueRange{i32("data_type_enum"), i32("rank"), base, dims,

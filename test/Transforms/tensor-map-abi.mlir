@@ -6,10 +6,28 @@
 module attributes {gpu.container_module} {
   // The encode call sits before the loop (the buffers are defined outside
   // it); A's two identical copies share one map; B gets its own.
+  // The encode fields live in constant arrays, one per distinct value list:
+  // the reference values f16 (6), rank 3, 64,8,4 / 512,128 / 64,8,4 / 1,1,1
+  // and interleave 0, swizzle 3, L2 promotion 2, oob fill 0.
+  // CHECK-DAG: llvm.mlir.global private constant @__tile_tmap_i64_64_8_4(dense<[64, 8, 4]> : tensor<3xi64>)
+  // CHECK-DAG: llvm.mlir.global private constant @__tile_tmap_i64_512_128(dense<[512, 128]> : tensor<2xi64>)
+  // CHECK-DAG: llvm.mlir.global private constant @__tile_tmap_i32_64_8_4(dense<[64, 8, 4]> : tensor<3xi32>)
+  // CHECK-DAG: llvm.mlir.global private constant @__tile_tmap_i32_1_1_1(dense<1> : tensor<3xi32>)
   // CHECK-LABEL: func.func @host
   // CHECK-SAME: (%[[A:.*]]: memref<8x256xf16>, %[[B:.*]]: memref<8x256xf16>, %[[N:.*]]: index)
   // CHECK: %[[PA:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
-  // CHECK: %[[MA:.*]] = call @tileTensorMapGetCached(%c6_i32, %c3_i32, %{{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
+  // CHECK: %[[IA:.*]] = arith.index_cast %[[PA]] : index to i64
+  // CHECK: %[[BA:.*]] = llvm.inttoptr %[[IA]] : i64 to !llvm.ptr
+  // CHECK: %[[DIMS:.*]] = llvm.mlir.addressof @__tile_tmap_i64_64_8_4 : !llvm.ptr
+  // CHECK: %[[STRIDES:.*]] = llvm.mlir.addressof @__tile_tmap_i64_512_128 : !llvm.ptr
+  // CHECK: %[[BOX:.*]] = llvm.mlir.addressof @__tile_tmap_i32_64_8_4 : !llvm.ptr
+  // CHECK: %[[ES:.*]] = llvm.mlir.addressof @__tile_tmap_i32_1_1_1 : !llvm.ptr
+  // CHECK-DAG: %[[F16:.*]] = arith.constant 6 : i32
+  // CHECK-DAG: %[[RANK:.*]] = arith.constant 3 : i32
+  // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+  // CHECK-DAG: %[[SWZ:.*]] = arith.constant 3 : i32
+  // CHECK-DAG: %[[L2:.*]] = arith.constant 2 : i32
+  // CHECK: %[[MA:.*]] = call @tileTensorMapGetCached(%[[F16]], %[[RANK]], %[[BA]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[ZERO]], %[[SWZ]], %[[L2]], %{{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
   // CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
   // CHECK: %[[MB:.*]] = call @tileTensorMapGetCached({{.*}}global_arg = 1 : i64
   // CHECK-NOT: tileTensorMapGetCached
