@@ -17,13 +17,14 @@ echo "== Plan report (tile-opt --tile-report-copy-plans)"
 "$TILE_OPT" "$DEMO" --tile-report-copy-plans -o /dev/null
 
 echo
-echo "== Host: the tensor map is encoded before the launch (tile-opt --tile-gpu-pipeline)"
-"$TILE_OPT" "$DEMO" --tile-gpu-pipeline=format=isa -o "$OUT/demo.lowered.mlir"
-grep -m1 -o 'llvm.call @tileTensorMapGetCached([^)]*)' "$OUT/demo.lowered.mlir"
-grep -m1 -o 'tile.tensor_map = {[^}]*}' "$OUT/demo.lowered.mlir"
+echo "== Host: the tensor map is encoded before the launch (tile-opt --tile-tensor-map-abi)"
+"$TILE_OPT" "$DEMO" --gpu-kernel-outlining --tile-tensor-map-abi -o "$OUT/demo.abi.mlir"
+python3 scripts/show-encode-calls.py "$OUT/demo.abi.mlir"
+grep -m1 -o 'gpu.launch_func .*' "$OUT/demo.abi.mlir" | sed 's/^/then: /'
 
 echo
-echo "== Device: the PTX TMA instruction"
+echo "== Device: the PTX TMA instruction (tile-opt --tile-gpu-pipeline)"
+"$TILE_OPT" "$DEMO" --tile-gpu-pipeline=format=isa -o "$OUT/demo.lowered.mlir"
 python3 scripts/extract-ptx.py "$OUT/demo.lowered.mlir" -o "$OUT/demo.ptx"
 grep -m1 'cp.async.bulk.tensor' "$OUT/demo.ptx" | sed 's/^[[:space:]]*//'
 if [ -x /usr/local/cuda/bin/ptxas ]; then
