@@ -7,6 +7,7 @@
 
 #include <cinttypes>
 #include <cstdint>
+#include <string>
 
 using namespace tile::runtime;
 
@@ -135,6 +136,15 @@ bool narrow(const char *where, const char *name, intptr_t value,
   return true;
 }
 
+/// Narrows the x, y, z of one launch dimension ("grid", "block", "cluster").
+bool narrow3(const char *where, const char *dim, intptr_t x, intptr_t y,
+             intptr_t z, uint32_t (&out)[3]) {
+  const std::string base(dim);
+  return narrow(where, (base + "X").c_str(), x, out[0]) &&
+         narrow(where, (base + "Y").c_str(), y, out[1]) &&
+         narrow(where, (base + "Z").c_str(), z, out[2]);
+}
+
 bool narrowSmem(const char *where, int32_t smem, uint32_t &out) {
   if (smem < 0) {
     setError(TILE_ERROR_INVALID_VALUE, "%s: smem = %d is negative", where,
@@ -167,12 +177,8 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   (void)paramsCount;
   const char *where = "mgpuLaunchKernel";
   uint32_t grid[3], block[3], smemBytes;
-  if (narrow(where, "gridX", gridX, grid[0]) &&
-      narrow(where, "gridY", gridY, grid[1]) &&
-      narrow(where, "gridZ", gridZ, grid[2]) &&
-      narrow(where, "blockX", blockX, block[0]) &&
-      narrow(where, "blockY", blockY, block[1]) &&
-      narrow(where, "blockZ", blockZ, block[2]) &&
+  if (narrow3(where, "grid", gridX, gridY, gridZ, grid) &&
+      narrow3(where, "block", blockX, blockY, blockZ, block) &&
       narrowSmem(where, smem, smemBytes))
     launch(where, function, grid, block, nullptr, smemBytes, stream, params,
            extra);
@@ -187,15 +193,9 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
   (void)paramsCount; // not passed by MLIR 22: never read it
   const char *where = "mgpuLaunchClusterKernel";
   uint32_t cluster[3], grid[3], block[3], smemBytes;
-  if (narrow(where, "clusterX", clusterX, cluster[0]) &&
-      narrow(where, "clusterY", clusterY, cluster[1]) &&
-      narrow(where, "clusterZ", clusterZ, cluster[2]) &&
-      narrow(where, "gridX", gridX, grid[0]) &&
-      narrow(where, "gridY", gridY, grid[1]) &&
-      narrow(where, "gridZ", gridZ, grid[2]) &&
-      narrow(where, "blockX", blockX, block[0]) &&
-      narrow(where, "blockY", blockY, block[1]) &&
-      narrow(where, "blockZ", blockZ, block[2]) &&
+  if (narrow3(where, "cluster", clusterX, clusterY, clusterZ, cluster) &&
+      narrow3(where, "grid", gridX, gridY, gridZ, grid) &&
+      narrow3(where, "block", blockX, blockY, blockZ, block) &&
       narrowSmem(where, smem, smemBytes))
     launch(where, function, grid, block, cluster, smemBytes, stream, params,
            extra);
