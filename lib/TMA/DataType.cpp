@@ -148,6 +148,35 @@ const char *toString(ReduceKind kind) {
   return "?";
 }
 
+std::optional<ReduceKind> parseReduceKind(std::string_view name) {
+  for (ReduceKind kind :
+       {ReduceKind::Add, ReduceKind::Min, ReduceKind::Max, ReduceKind::Inc,
+        ReduceKind::Dec, ReduceKind::And, ReduceKind::Or, ReduceKind::Xor})
+    if (name == toString(kind))
+      return kind;
+  return std::nullopt;
+}
+
+const char *reduceTypesDescription(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::Add:
+    return "u32, s32, u64, f32, f16, bf16";
+  case ReduceKind::Min:
+  case ReduceKind::Max:
+    return "u32, s32, u64, s64, f16, bf16";
+  case ReduceKind::Inc:
+  case ReduceKind::Dec:
+    return "u32";
+  case ReduceKind::And:
+  case ReduceKind::Or:
+  case ReduceKind::Xor:
+    return "32- and 64-bit integers";
+  case ReduceKind::None:
+    return "any";
+  }
+  return "any";
+}
+
 bool reduceSupports(ReduceKind kind, ElementType t) {
   switch (kind) {
   case ReduceKind::None:

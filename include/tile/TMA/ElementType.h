@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace tile::tma {
 
@@ -65,6 +66,13 @@ enum class OobFill { Zero, NaN };
 
 /// "none", "add", "min", ...
 const char *toString(ReduceKind kind);
+
+/// The reduction named "add", "min", ... (nullopt for unknown names and for
+/// "none", which is not a reduction an op can request).
+std::optional<ReduceKind> parseReduceKind(std::string_view name);
+
+/// The element types reduceSupports accepts for `kind`, for diagnostics.
+const char *reduceTypesDescription(ReduceKind kind);
 
 /// TMA_FACTS section 3: add u32/s32/u64/f32/f16/bf16; min/max
 /// u32/s32/u64/s64/f16/bf16; inc/dec u32; and/or/xor b32/b64. Signless

@@ -136,6 +136,7 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.oobFill =
       op.getOob() && *op.getOob() == "nan" ? OobFill::NaN : OobFill::Zero;
   if (std::optional<StringRef> reduce = op.getReduce())
-    req.reduce = parseReduceKind(*reduce).value_or(ReduceKind::None);
+    req.reduce =
+        ::tile::tma::parseReduceKind(*reduce).value_or(ReduceKind::None);
   return info;
 }

@@ -30,7 +30,7 @@ public:
       if (!reduce)
         return PredicateResult::success();
       if (std::optional<std::string> reason =
-              checkElementwiseReduce(*parseReduceKind(*reduce),
+              checkElementwiseReduce(*::tile::tma::parseReduceKind(*reduce),
                                      copy.getDst().getType().getElementType()))
         return PredicateResult::failure(*reason);
       return PredicateResult::success();
@@ -59,7 +59,7 @@ public:
     options.fillOutOfBounds = load;
     options.nanFill = copy.getOob() && *copy.getOob() == "nan";
     if (std::optional<StringRef> reduce = copy.getReduce())
-      options.reduce = *parseReduceKind(*reduce);
+      options.reduce = *::tile::tma::parseReduceKind(*reduce);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one, options);

@@ -30,16 +30,28 @@ static FailureOr<Value> getTensorMapPtr(CopyAsyncOp op,
   return cast.getResult(0);
 }
 
-static NVVM::TMAReduxKind getReduxKind(StringRef name) {
-  return llvm::StringSwitch<NVVM::TMAReduxKind>(name)
-      .Case("add", NVVM::TMAReduxKind::ADD)
-      .Case("min", NVVM::TMAReduxKind::MIN)
-      .Case("max", NVVM::TMAReduxKind::MAX)
-      .Case("inc", NVVM::TMAReduxKind::INC)
-      .Case("dec", NVVM::TMAReduxKind::DEC)
-      .Case("and", NVVM::TMAReduxKind::AND)
-      .Case("or", NVVM::TMAReduxKind::OR)
-      .Default(NVVM::TMAReduxKind::XOR);
+static NVVM::TMAReduxKind getReduxKind(::tile::tma::ReduceKind kind) {
+  using ::tile::tma::ReduceKind;
+  switch (kind) {
+  case ReduceKind::Add:
+    return NVVM::TMAReduxKind::ADD;
+  case ReduceKind::Min:
+    return NVVM::TMAReduxKind::MIN;
+  case ReduceKind::Max:
+    return NVVM::TMAReduxKind::MAX;
+  case ReduceKind::Inc:
+    return NVVM::TMAReduxKind::INC;
+  case ReduceKind::Dec:
+    return NVVM::TMAReduxKind::DEC;
+  case ReduceKind::And:
+    return NVVM::TMAReduxKind::AND;
+  case ReduceKind::Or:
+    return NVVM::TMAReduxKind::OR;
+  case ReduceKind::Xor:
+  case ReduceKind::None: // not reached: the op verifier requires a name
+    return NVVM::TMAReduxKind::XOR;
+  }
+  return NVVM::TMAReduxKind::XOR;
 }
 
 LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
@@ -85,7 +97,8 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
           /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
     } else if (std::optional<StringRef> reduce = op.getReduce()) {
       NVVM::CpAsyncBulkTensorReduceOp::create(
-          rewriter, loc, *tmap, smem, getReduxKind(*reduce),
+          rewriter, loc, *tmap, smem,
+          getReduxKind(*::tile::tma::parseReduceKind(*reduce)),
           NVVM::TMAStoreMode::TILE, coords, policy);
     } else {
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(

@@ -243,7 +243,8 @@ LogicalResult CopyAsyncOp::verify() {
                            << dstType.getElementType();
   }
   if (std::optional<StringRef> reduce = getReduce()) {
-    std::optional<::tile::tma::ReduceKind> kind = parseReduceKind(*reduce);
+    std::optional<::tile::tma::ReduceKind> kind =
+        ::tile::tma::parseReduceKind(*reduce);
     if (!kind)
       return emitOpError() << "reduce: unknown reduction '" << *reduce
                            << "'; expected add, min, max, inc, dec, and, or "
@@ -254,9 +255,8 @@ LogicalResult CopyAsyncOp::verify() {
     if (!element || !::tile::tma::reduceSupports(*kind, *element))
       return emitOpError() << "reduce-type: reduction '" << *reduce
                            << "' does not support element type "
-                           << dstType.getElementType()
-                           << " (supported: " << reduceTypesDescription(*kind)
-                           << ")";
+                           << dstType.getElementType() << " (supported: "
+                           << ::tile::tma::reduceTypesDescription(*kind) << ")";
   }
   if (std::optional<StringRef> hint = getCacheHint())
     if (!isKnownCacheHint(*hint))

@@ -4,7 +4,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -112,40 +111,4 @@ mlir::tile::getTmaElementType(Type type) {
     if (floatType.getWidth() == 8)
       return ::tile::tma::ElementType{ScalarKind::Float8, 1};
   return std::nullopt;
-}
-
-std::optional<::tile::tma::ReduceKind>
-mlir::tile::parseReduceKind(llvm::StringRef name) {
-  using ::tile::tma::ReduceKind;
-  return llvm::StringSwitch<std::optional<ReduceKind>>(name)
-      .Case("add", ReduceKind::Add)
-      .Case("min", ReduceKind::Min)
-      .Case("max", ReduceKind::Max)
-      .Case("inc", ReduceKind::Inc)
-      .Case("dec", ReduceKind::Dec)
-      .Case("and", ReduceKind::And)
-      .Case("or", ReduceKind::Or)
-      .Case("xor", ReduceKind::Xor)
-      .Default(std::nullopt);
-}
-
-const char *mlir::tile::reduceTypesDescription(::tile::tma::ReduceKind kind) {
-  using ::tile::tma::ReduceKind;
-  switch (kind) {
-  case ReduceKind::Add:
-    return "u32, s32, u64, f32, f16, bf16";
-  case ReduceKind::Min:
-  case ReduceKind::Max:
-    return "u32, s32, u64, s64, f16, bf16";
-  case ReduceKind::Inc:
-  case ReduceKind::Dec:
-    return "u32";
-  case ReduceKind::And:
-  case ReduceKind::Or:
-  case ReduceKind::Xor:
-    return "32- and 64-bit integers";
-  case ReduceKind::None:
-    return "any";
-  }
-  return "any";
 }

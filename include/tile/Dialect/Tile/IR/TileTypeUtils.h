@@ -41,12 +41,6 @@ getGroupedLayout(MemRefType type, std::string *error = nullptr);
 /// not know: index, sub-byte, complex, vectors, f80, ...).
 std::optional<::tile::tma::ElementType> getTmaElementType(Type type);
 
-/// "add", "min", ... (nullopt for unknown names and for "none").
-std::optional<::tile::tma::ReduceKind> parseReduceKind(llvm::StringRef name);
-
-/// The element types a reduction supports, for diagnostics.
-const char *reduceTypesDescription(::tile::tma::ReduceKind kind);
-
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILETYPEUTILS_H
