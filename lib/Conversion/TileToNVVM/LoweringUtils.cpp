@@ -7,18 +7,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// NVVM address space of a memref: shared 3, explicitly global 1, else
-/// generic 0 (a memref without memory space holds a generic pointer).
-static unsigned getAddressSpace(MemRefType type) {
-  if (getMemorySpaceKind(type) == MemorySpaceKind::Shared)
-    return kSharedAddressSpace;
-  return type.getMemorySpace() ? kGlobalAddressSpace : 0;
-}
 
 TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
   // NVVM address spaces of #gpu.address_space (as convert-gpu-to-nvvm maps
@@ -37,9 +28,13 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
       });
   addConversion([](Type type) { return type; });
   addConversion([this](MemRefType type) -> std::optional<Type> {
-    if (isa<LayoutAttr>(type.getLayout()))
-      return LLVM::LLVMPointerType::get(type.getContext(),
-                                        getAddressSpace(type));
+    if (isa<LayoutAttr>(type.getLayout())) {
+      // The same address space a descriptor of this memref would use.
+      FailureOr<unsigned> space = llvmConverter.getMemRefAddressSpace(type);
+      if (failed(space))
+        return std::nullopt;
+      return LLVM::LLVMPointerType::get(type.getContext(), *space);
+    }
     SmallVector<Type> results;
     if (failed(llvmConverter.convertType(type, results)) || results.size() != 1)
       return std::nullopt;

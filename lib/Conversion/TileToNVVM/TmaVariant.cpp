@@ -10,7 +10,6 @@
 #include "tile/Conversion/TileToNVVM/TmaLowering.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/TMA/Planner.h"
 
 using namespace mlir;
@@ -19,35 +18,15 @@ using namespace mlir::tile;
 namespace {
 class TmaVariant : public CopyVariant {
 public:
-  TmaVariant() : CopyVariant("tma", kTmaPriority) {
-    addPredicate("direction", [](Operation *op) {
-      auto copy = cast<CopyAsyncOp>(op);
-      MemorySpaceKind dst = getMemorySpaceKind(copy.getDst().getType());
-      MemorySpaceKind src = getMemorySpaceKind(copy.getSrc().getType());
-      if (dst == src || dst == MemorySpaceKind::Other ||
-          src == MemorySpaceKind::Other)
-        return PredicateResult::failure(
-            std::string("direction: TMA copies between global and shared "
-                        "memory, not ") +
-            toString(src) + " to " + toString(dst));
-      return PredicateResult::success();
-    });
-    // tile.copy_async is issued by the executing thread: thread scope.
-    addPredicate("scope", [](Operation *op) {
-      if (!isa<CopyAsyncOp>(op))
-        return PredicateResult::failure(
-            "scope: TMA is issued by a single thread");
-      return PredicateResult::success();
-    });
-  }
+  // Only tile.copy_async reaches this variant, and its verifier already
+  // guarantees the global <-> shared direction and thread scope; what is
+  // left to decide is the plan.
+  TmaVariant() : CopyVariant("tma", kTmaPriority) {}
 
   bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
 
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
-    PredicateResult basic = CopyVariant::check(op, match);
-    if (!basic.ok)
-      return basic;
     std::string reason;
     FailureOr<CopyRequestInfo> info =
         buildCopyRequest(cast<CopyAsyncOp>(op), reason);
