@@ -82,6 +82,9 @@ static DictionaryAttr withoutArg(DictionaryAttr map) {
 namespace {
 struct TensorMapABIPass
     : public mlir::tile::impl::TileTensorMapABIBase<TensorMapABIPass> {
+  /// Encodes emitted so far: (block, global buffer, map) -> map pointer.
+  llvm::DenseMap<std::tuple<Block *, Value, Attribute>, Value> encodedMaps;
+
   void runOnOperation() override {
     registerBuiltinCopyVariants();
     ModuleOp module = getOperation();
@@ -92,6 +95,7 @@ struct TensorMapABIPass
     });
     if (failedAny)
       return signalPassFailure();
+    encodedMaps.clear();
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
     for (gpu::LaunchFuncOp launch : launches)
@@ -263,17 +267,17 @@ struct TensorMapABIPass
       auto map = cast<DictionaryAttr>(attr);
       int64_t globalArg = cast<IntegerAttr>(map.get("global_arg")).getInt();
       Value buffer = launch.getKernelOperands()[globalArg];
-      // Reuse an equal request encoded earlier in the same block.
+      // Reuse an equal request encoded earlier in the same block: launches
+      // are visited in program order, so that encode precedes this point.
       Operation *point = getHoistPoint(launch, buffer);
-      Value existing = findEncoded(point, buffer, withoutArg(map));
-      if (existing) {
-        mapPtrs.push_back(existing);
-        continue;
+      DictionaryAttr key = withoutArg(map);
+      Value &encoded = encodedMaps[{point->getBlock(), buffer, key}];
+      if (!encoded) {
+        b.setInsertionPoint(point);
+        encoded = emitEncode(b, loc, buffer, map, encodeFn);
+        encoded.getDefiningOp()->setAttr("tile.tensor_map", key);
       }
-      b.setInsertionPoint(point);
-      Value ptr = emitEncode(b, loc, buffer, map, encodeFn);
-      ptr.getDefiningOp()->setAttr("tile.tensor_map", withoutArg(map));
-      mapPtrs.push_back(ptr);
+      mapPtrs.push_back(encoded);
     }
 
     // Skip the launch when a map could not be encoded (null pointer).
@@ -313,30 +317,6 @@ struct TensorMapABIPass
       launch.getKernelOperandsMutable().append(value);
     }
     return success();
-  }
-
-  Value findEncoded(Operation *point, Value buffer, DictionaryAttr key) {
-    for (Operation *op = point->getPrevNode(); op; op = op->getPrevNode()) {
-      auto call = dyn_cast<func::CallOp>(op);
-      if (!call || call.getCallee() != kEncodeFn)
-        continue;
-      if (call->getAttr("tile.tensor_map") != key)
-        continue;
-      // The buffer is the source of the pointer chain feeding operand 2.
-      Value base = call.getOperand(2);
-      while (Operation *def = base.getDefiningOp()) {
-        if (auto extract =
-                dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(def)) {
-          if (extract.getSource() == buffer)
-            return call.getResult(0);
-          break;
-        }
-        if (def->getNumOperands() == 0)
-          break;
-        base = def->getOperand(0);
-      }
-    }
-    return Value();
   }
 };
 } // namespace
