@@ -21,17 +21,18 @@ def main():
     for name, body in re.findall(r"llvm\.mlir\.global private constant @(\w+)\(dense<([^>]*)>", text):
         arrays[name] = body if body.startswith("[") else None
     addr = dict(re.findall(r"(%[\w]+) = llvm\.mlir\.addressof @(\w+)", text))
-    buffers = dict(re.findall(r"(%[\w]+) = memref\.extract_aligned_pointer_as_index (%[\w]+)", text))
     for m in re.finditer(r"call @tileTensorMapGetCached\(([^)]*)\)(?: \{tile\.tensor_map = \{([^}]*)\}\})?", text):
         ops = [o.strip() for o in m.group(1).split(",")]
         attrs = m.group(2) or ""
         dtype = re.search(r'data_type = "(\w+)"', attrs)
         offset = re.search(r"base_offset_bytes = (-?\d+)", attrs)
+        buffer = re.search(r"global_arg = (\d+)", attrs)
         parts = []
         for name, op in zip(NAMES, ops):
             if name == "base":
-                src = next(iter(buffers.values()), "?")
-                parts.append("base=%s + %s B" % (src, offset.group(1) if offset else "?"))
+                # The launch's kernel argument that holds the global buffer.
+                parts.append("base=kernel arg %s + %s B" % (
+                    buffer.group(1) if buffer else "?", offset.group(1) if offset else "?"))
             elif op in addr:
                 g = addr[op]
                 vals = arrays.get(g)
