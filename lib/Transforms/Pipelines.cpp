@@ -14,6 +14,13 @@ using namespace mlir::tile;
 
 void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
                                       const TileGPUPipelineOptions &options) {
+  // Input the conversions below cannot lower is a diagnostic at its op.
+  TileCheckPipelineInputOptions check;
+  check.chip = options.chip;
+  check.format =
+      options.deviceOnly ? std::string("none") : std::string(options.format);
+  check.toolkit = options.toolkit;
+  pm.addPass(createTileCheckPipelineInput(check));
   // Kernels and their tensor-map arguments (the host encodes the maps).
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());

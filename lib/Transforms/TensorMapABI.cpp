@@ -155,13 +155,22 @@ struct TensorMapABIPass
   }
 
   /// Declares `const void *tileTensorMapGetCached(...)` in the host module.
-  func::FuncOp getOrCreateEncodeFn(OpBuilder &b, ModuleOp module) {
-    if (auto fn = module.lookupSymbol<func::FuncOp>(kEncodeFn))
-      return fn;
+  /// The runtime's encoder, declared once per module. A user symbol of the
+  /// same name is an error (`reserved-symbol`), not a call into user code.
+  FailureOr<func::FuncOp> getOrCreateEncodeFn(OpBuilder &b, ModuleOp module) {
     MLIRContext *ctx = module.getContext();
     Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(ctx);
     auto type = b.getFunctionType(
         {i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, {ptr});
+    if (Operation *existing = module.lookupSymbol(kEncodeFn)) {
+      auto fn = dyn_cast<func::FuncOp>(existing);
+      if (fn && fn.isExternal() && fn.getFunctionType() == type)
+        return fn;
+      return existing->emitOpError()
+             << "reserved-symbol: '@" << kEncodeFn
+             << "' is the runtime's tensor-map encoder, which the host calls "
+                "before each TMA launch; rename this symbol";
+    }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     auto fn = func::FuncOp::create(b, module.getLoc(), kEncodeFn, type);
@@ -260,7 +269,10 @@ struct TensorMapABIPass
     if (!maps)
       return success();
     OpBuilder b(launch);
-    func::FuncOp encodeFn = getOrCreateEncodeFn(b, module);
+    FailureOr<func::FuncOp> encodeFnOr = getOrCreateEncodeFn(b, module);
+    if (failed(encodeFnOr))
+      return failure();
+    func::FuncOp encodeFn = *encodeFnOr;
     Location loc = launch.getLoc();
     SmallVector<Value> mapPtrs;
     for (Attribute attr : maps) {
@@ -296,20 +308,20 @@ struct TensorMapABIPass
       launch->moveBefore(ifOp.thenBlock()->getTerminator());
       b.setInsertionPoint(launch);
     } else {
-      // An async launch yields its token; when skipped, a gpu.wait on the
-      // same dependencies stands in for it.
-      Value token = launch.getAsyncToken();
-      auto ifOp = scf::IfOp::create(b, loc, TypeRange{token.getType()}, ok,
-                                    /*withElseRegion=*/true);
-      token.replaceAllUsesWith(ifOp.getResult(0));
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      scf::YieldOp::create(b, loc, token);
-      launch->moveBefore(ifOp.thenBlock()->getTerminator());
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      auto wait = gpu::WaitOp::create(b, loc, token.getType(),
-                                      launch.getAsyncDependencies());
-      scf::YieldOp::create(b, loc, wait.getAsyncToken());
-      b.setInsertionPoint(launch);
+      // An async launch stays in straight-line code: its token must not flow
+      // through a branch (the host lowering cannot tell a stream from an
+      // event there). When a map is missing the launch gets an empty grid,
+      // which the runtime refuses without running anything, and reads a
+      // zeroed map instead of a null pointer.
+      Value zeroMap =
+          getConstantArray(b, loc, SmallVector<int64_t>(16, 0), b.getI64Type());
+      for (Value &ptr : mapPtrs)
+        ptr = LLVM::SelectOp::create(b, loc, ok, ptr, zeroMap);
+      Value gridX = launch.getGridSizeX();
+      Value empty = arith::ConstantOp::create(
+          b, loc, cast<TypedAttr>(b.getZeroAttr(gridX.getType())));
+      launch.getGridSizeXMutable().set(
+          arith::SelectOp::create(b, loc, ok, gridX, empty));
     }
     for (Value ptr : mapPtrs) {
       Value value =

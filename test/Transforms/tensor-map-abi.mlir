@@ -96,22 +96,27 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// An async launch: when a map fails to encode the launch is skipped and a
-// gpu.wait on its dependencies yields the token instead.
+// An async launch stays in straight-line code (its token never flows through
+// a branch): when the map fails to encode, the launch reads a zeroed map
+// instead of a null pointer and gets an empty grid, which the runtime refuses
+// without running the kernel.
 !ref2 = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
+  // CHECK: llvm.mlir.global private constant @[[ZERO_MAP:__tile_tmap_i64_0(_0){15}]](dense<0> : tensor<16xi64>)
   // CHECK-LABEL: func.func @async_host
+  // CHECK-SAME: (%[[A:.*]]: memref<8x256xf16>, %[[DEP:.*]]: !gpu.async.token)
+  // CHECK: %[[C1:.*]] = arith.constant 1 : index
   // CHECK: %[[MAP:.*]] = call @tileTensorMapGetCached
-  // CHECK: %[[OK:.*]] = llvm.icmp "ne" %[[MAP]]
-  // CHECK: %[[TOKEN:.*]] = scf.if %[[OK]] -> (!gpu.async.token) {
-  // CHECK:   %[[V:.*]] = llvm.load %[[MAP]]
-  // CHECK:   %[[T:.*]] = gpu.launch_func async [%[[DEP:.*]]] @k2::@load {{.*}}, %[[V]] : !llvm.array<16 x i64>)
-  // CHECK:   scf.yield %[[T]] : !gpu.async.token
-  // CHECK: } else {
-  // CHECK:   %[[W:.*]] = gpu.wait async [%[[DEP]]]
-  // CHECK:   scf.yield %[[W]] : !gpu.async.token
-  // CHECK: }
-  // CHECK: gpu.wait [%[[TOKEN]]]
+  // CHECK: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+  // CHECK: %[[OK:.*]] = llvm.icmp "ne" %[[MAP]], %[[NULL]] : !llvm.ptr
+  // CHECK: %[[ZERO:.*]] = llvm.mlir.addressof @[[ZERO_MAP]] : !llvm.ptr
+  // CHECK: %[[PTR:.*]] = llvm.select %[[OK]], %[[MAP]], %[[ZERO]] : i1, !llvm.ptr
+  // CHECK: %[[C0:.*]] = arith.constant 0 : index
+  // CHECK: %[[GX:.*]] = arith.select %[[OK]], %[[C1]], %[[C0]] : index
+  // CHECK: %[[V:.*]] = llvm.load %[[PTR]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK-NOT: scf.if
+  // CHECK: %[[T:.*]] = gpu.launch_func async [%[[DEP]]] @k2::@load blocks in (%[[GX]], %[[C1]], %[[C1]]) {{.*}} args(%[[A]] : memref<8x256xf16>, %[[V]] : !llvm.array<16 x i64>)
+  // CHECK: gpu.wait [%[[T]]]
   func.func @async_host(%A: memref<8x256xf16>, %dep: !gpu.async.token) {
     %c1 = arith.constant 1 : index
     %smem = arith.constant 4096 : i32

@@ -17,6 +17,10 @@ namespace mlir::tile {
 #define GEN_PASS_DECL
 #include "tile/Transforms/Passes.h.inc"
 
+/// True for names of runtime entry points the host lowering calls (`mgpu*`,
+/// `tileTensorMap*`, `tileRuntime*`, ...): user symbols may not take them.
+bool isReservedRuntimeSymbol(StringRef name);
+
 #define GEN_PASS_REGISTRATION
 #include "tile/Transforms/Passes.h.inc"
 

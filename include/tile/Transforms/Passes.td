@@ -25,6 +25,36 @@ def TileReportCopyPlans : Pass<"tile-report-copy-plans"> {
   ];
 }
 
+def TileCheckPipelineInput : Pass<"tile-check-pipeline-input", "ModuleOp"> {
+  let summary = "Rejects programs the GPU pipeline cannot lower, with a "
+                "diagnostic at the op";
+  let description = [{
+    Runs first in `--tile-gpu-pipeline` so that unsupported input is an
+    error naming the rule and the op, never an internal failure deep inside
+    an upstream conversion:
+    - `chip`: the target is one the lowering supports (sm_90, sm_90a,
+      sm_100, sm_100a); `format`: isa, bin, fatbin or none; bin and fatbin
+      need the CUDA toolkit directory to exist;
+    - `placement`: tile ops only inside kernels (`gpu.launch` bodies and
+      `gpu.func`), never in host code;
+    - `reserved-symbol`: no user symbol takes the name of a runtime entry
+      point (`mgpu*`, `tileTensorMap*`, `tileRuntime*`, `tileModule*`,
+      `tileLaunch*`, `tileStream*`), which the host lowering calls;
+    - `kernel-arg`: values passed from the host into a kernel are ones the
+      host lowering can pass: no shared-memory buffers or mbarrier groups,
+      global buffers in the default memory space with strided layouts.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip">,
+    Option<"format", "format", "std::string", /*default=*/"\"isa\"",
+           "gpu.binary format (isa, bin, fatbin, none)">,
+    Option<"toolkit", "toolkit", "std::string",
+           /*default=*/"\"/usr/local/cuda\"",
+           "CUDA toolkit path (checked for bin and fatbin)">
+  ];
+}
+
 def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
   let summary = "Adds tensor-map kernel arguments and hoists their encoding "
                 "into the host";

@@ -117,6 +117,9 @@ static Value inBounds(I64Builder &ib, const ElementwiseSide &side,
     Value both = arith::AndIOp::create(b, loc, lo, hi);
     ok = ok ? arith::AndIOp::create(b, loc, ok, both).getResult() : both;
   }
+  // A rank-0 buffer holds its one element: always in bounds.
+  if (!ok)
+    ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   return ok;
 }
 

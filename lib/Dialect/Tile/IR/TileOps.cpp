@@ -6,10 +6,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -35,11 +38,22 @@ static std::string shapeStr(ArrayRef<int64_t> values) {
   return s;
 }
 
-static int64_t product(ArrayRef<int64_t> values) {
+/// Static offsets, sizes and buffer spans are bounded by 2^52 (the layout
+/// library's limit), so that every sum and product the verifiers, the planner
+/// and the lowerings form from them fits in 64 bits.
+static constexpr int64_t kMaxExtent = int64_t(1) << 52;
+
+/// Product of positive values, or nullopt when it exceeds kMaxExtent.
+static std::optional<int64_t> boundedProduct(ArrayRef<int64_t> values) {
   int64_t p = 1;
   for (int64_t v : values)
-    p *= v;
+    if (llvm::MulOverflow(p, v, p) || p > kMaxExtent)
+      return std::nullopt;
   return p;
+}
+
+static int64_t product(ArrayRef<int64_t> values) {
+  return boundedProduct(values).value_or(0);
 }
 
 namespace {
@@ -49,6 +63,8 @@ struct RegionRef {
   MemRefType type;
   ArrayRef<int64_t> staticOffsets;
   ArrayRef<int64_t> sizes;
+  /// Number of SSA offset operands of this region.
+  size_t numDynamicOffsets;
 };
 } // namespace
 
@@ -57,15 +73,40 @@ static LogicalResult verifyRegionShape(Operation *op, const RegionRef &r) {
   int64_t rank = r.type.getRank();
   if (static_cast<int64_t>(r.staticOffsets.size()) != rank)
     return op->emitOpError()
-           << r.name << " region has " << r.staticOffsets.size()
+           << "rank: " << r.name << " region has " << r.staticOffsets.size()
            << " offsets but the buffer has rank " << rank;
   if (static_cast<int64_t>(r.sizes.size()) != rank)
-    return op->emitOpError() << r.name << " region has " << r.sizes.size()
-                             << " sizes but the buffer has rank " << rank;
-  for (auto [i, size] : llvm::enumerate(r.sizes))
+    return op->emitOpError()
+           << "rank: " << r.name << " region has " << r.sizes.size()
+           << " sizes but the buffer has rank " << rank;
+  for (auto [i, size] : llvm::enumerate(r.sizes)) {
     if (size <= 0)
-      return op->emitOpError() << r.name << " region size " << size
-                               << " in dimension " << i << " is not positive";
+      return op->emitOpError()
+             << "region-size: " << r.name << " region size " << size
+             << " in dimension " << i << " is not positive";
+    if (size > kMaxExtent)
+      return op->emitOpError()
+             << "region-size: " << r.name << " region size " << size
+             << " in dimension " << i << " exceeds 2^52";
+  }
+  if (!boundedProduct(r.sizes))
+    return op->emitOpError()
+           << "region-size: " << r.name << " region " << shapeStr(r.sizes)
+           << " has more than 2^52 elements";
+  // A literal equal to the dynamic marker would be read as a missing operand.
+  size_t markers = llvm::count_if(r.staticOffsets, ShapedType::isDynamic);
+  if (markers != r.numDynamicOffsets)
+    return op->emitOpError()
+           << "offset-range: " << r.name << " offsets have " << markers
+           << " dynamic entries but " << r.numDynamicOffsets
+           << " offset operands; the literal " << ShapedType::kDynamic
+           << " is reserved as the dynamic-offset marker";
+  for (auto [i, offset] : llvm::enumerate(r.staticOffsets))
+    if (!ShapedType::isDynamic(offset) &&
+        (offset > kMaxExtent || offset < -kMaxExtent))
+      return op->emitOpError()
+             << "offset-range: " << r.name << " offset " << offset
+             << " in dimension " << i << " is outside [-2^52, 2^52]";
   return success();
 }
 
@@ -80,6 +121,7 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
     int64_t offset = r.staticOffsets[i];
     bool dynamicOffset = ShapedType::isDynamic(offset);
     int64_t begin = dynamicOffset ? 0 : offset;
+    // Offsets and sizes are bounded by 2^52 (verifyRegionShape): no overflow.
     if (begin < 0 || begin + r.sizes[i] > shape[i])
       return op->emitOpError()
              << rule << ": " << what << " region ["
@@ -90,17 +132,53 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
   return success();
 }
 
+/// Element types a copy can move: integers and floats whose storage size is
+/// a power of two from 1 to 16 bytes, so that the kernel's element pitch and
+/// the host's (LLVM's allocation size) agree.
+static LogicalResult verifyElementType(Operation *op, MemRefType type,
+                                       StringRef what) {
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat())
+    return op->emitOpError()
+           << "element-type: " << what << " element type " << element
+           << " is not supported; copies carry integer and floating-point "
+              "elements of 1, 2, 4, 8 or 16 bytes";
+  unsigned bits = element.getIntOrFloatBitWidth();
+  if (bits < 8 || bits > 128 || !llvm::isPowerOf2_32(bits))
+    return op->emitOpError()
+           << "element-type: " << what << " element type " << element << " is "
+           << bits
+           << " bits wide; copies carry elements of 8, 16, 32, 64 or 128 "
+              "bits (other widths are padded differently on host and device)";
+  return success();
+}
+
+/// The buffer's addresses must stay below 2^52 elements (`buffer-size`).
+static LogicalResult verifyLayoutBounds(Operation *op, MemRefType type,
+                                        const ::tile::Layout &layout,
+                                        StringRef what) {
+  if (std::optional<std::string> error = layout.verify())
+    return op->emitOpError()
+           << "buffer-size: " << what << " buffer " << type << ": " << *error;
+  return success();
+}
+
 /// Layout checks for a shared buffer: static shape, a known layout, no
 /// overlapping addresses, a swizzle the element size allows.
 static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
                                         StringRef what) {
+  if (failed(verifyElementType(op, type, what)))
+    return failure();
   if (!type.hasStaticShape())
-    return op->emitOpError()
-           << what << " shared buffer " << type << " must have a static shape";
+    return op->emitOpError() << "smem-layout: " << what << " shared buffer "
+                             << type << " must have a static shape";
   std::string error;
   std::optional<::tile::Layout> layout = getShardLayout(type, &error);
   if (!layout)
-    return op->emitOpError() << what << " shared buffer: " << error;
+    return op->emitOpError()
+           << "smem-layout: " << what << " shared buffer: " << error;
+  if (failed(verifyLayoutBounds(op, type, *layout, what)))
+    return failure();
   if (layout->hasOverlap())
     return op->emitOpError()
            << "overlap: shared buffer layout " << type.getLayout()
@@ -117,17 +195,20 @@ static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
 
 static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
                                         StringRef what) {
-  if (isa<LayoutAttr>(type.getLayout()))
-    return success();
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)))
-    return op->emitOpError() << what << " global buffer " << type
-                             << " must have a strided or #tile.layout layout";
-  if (!getElementBytes(type))
-    return op->emitOpError()
-           << what << " element type " << type.getElementType()
-           << " is not a whole number of bytes";
+  if (failed(verifyElementType(op, type, what)))
+    return failure();
+  if (!isa<LayoutAttr>(type.getLayout())) {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return op->emitOpError()
+             << "layout: " << what << " global buffer " << type
+             << " must have a strided or #tile.layout layout";
+  }
+  // Static buffers: their extent must be addressable (dynamic ones are
+  // checked at run time by the lowering's bounds tests).
+  if (std::optional<::tile::Layout> layout = getShardLayout(type))
+    return verifyLayoutBounds(op, type, *layout, what);
   return success();
 }
 
@@ -136,9 +217,10 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
 static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
                                       const RegionRef &src) {
   if (dst.type.getElementType() != src.type.getElementType())
-    return op->emitOpError() << "element type mismatch: destination has "
-                             << dst.type.getElementType() << ", source has "
-                             << src.type.getElementType();
+    return op->emitOpError()
+           << "element-type: element type mismatch: destination has "
+           << dst.type.getElementType() << ", source has "
+           << src.type.getElementType();
   if (failed(verifyRegionShape(op, dst)) || failed(verifyRegionShape(op, src)))
     return failure();
   int64_t dstCount = product(dst.sizes), srcCount = product(src.sizes);
@@ -147,6 +229,24 @@ static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
            << "count-mismatch: destination region " << shapeStr(dst.sizes)
            << " has " << dstCount << " elements, source region "
            << shapeStr(src.sizes) << " has " << srcCount;
+  return success();
+}
+
+/// A constant barrier index must name one of the group's barriers.
+static LogicalResult verifyBarrierIndex(Operation *op, Value group,
+                                        Value index) {
+  if (!group || !index)
+    return success();
+  auto groupType = dyn_cast<nvgpu::MBarrierGroupType>(group.getType());
+  APInt constant;
+  if (!groupType || !matchPattern(index, m_ConstantInt(&constant)))
+    return success();
+  int64_t value = constant.getSExtValue();
+  int64_t count = groupType.getNumBarriers();
+  if (value < 0 || value >= count)
+    return op->emitOpError()
+           << "barrier: index " << value << " is outside the group's " << count
+           << " barrier(s)";
   return success();
 }
 
@@ -199,8 +299,10 @@ LogicalResult CopyAsyncOp::verify() {
                          << " memory; tile.copy_async copies between global "
                             "and shared memory";
 
-  RegionRef dst{"destination", dstType, getStaticDstOffsets(), getDstSizes()};
-  RegionRef src{"source", srcType, getStaticSrcOffsets(), getSrcSizes()};
+  RegionRef dst{"destination", dstType, getStaticDstOffsets(), getDstSizes(),
+                getDstOffsets().size()};
+  RegionRef src{"source", srcType, getStaticSrcOffsets(), getSrcSizes(),
+                getSrcOffsets().size()};
   if (failed(verifyRegionPair(*this, dst, src)))
     return failure();
 
@@ -216,6 +318,8 @@ LogicalResult CopyAsyncOp::verify() {
                                          "store's global")))
     return failure();
 
+  if (failed(verifyBarrierIndex(*this, getBarrier(), getBarrierIndex())))
+    return failure();
   // Completion: loads complete on an mbarrier, stores through bulk groups.
   if (load && !getBarrier())
     return emitOpError() << "barrier: a load (global to shared) requires "
@@ -284,9 +388,9 @@ LogicalResult CopyOp::verify() {
     return emitOpError() << "scope: unknown scope '" << scope
                          << "'; expected thread, warp, warpgroup or cta";
   RegionRef dst{"destination", getDst().getType(), getStaticDstOffsets(),
-                getDstSizes()};
+                getDstSizes(), getDstOffsets().size()};
   RegionRef src{"source", getSrc().getType(), getStaticSrcOffsets(),
-                getSrcSizes()};
+                getSrcSizes(), getSrcOffsets().size()};
   if (failed(verifyRegionPair(*this, dst, src)))
     return failure();
   for (const RegionRef *r : {&dst, &src}) {
@@ -317,6 +421,7 @@ int64_t ArenaViewOp::getSpanBytes() {
   std::optional<::tile::Layout> layout = getShardLayout(type);
   if (!layout)
     return 0;
+  // Verified layouts reach below 2^52 elements of at most 16 bytes.
   return layout->cosize() * getElementBytes(type).value_or(0);
 }
 
@@ -330,13 +435,20 @@ int64_t ArenaViewOp::getBaseAlignment() {
 LogicalResult ArenaViewOp::verify() {
   MemRefType type = getResult().getType();
   if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
-    return emitOpError() << "result must be in shared memory "
+    return emitOpError() << "direction: result must be in shared memory "
                             "(#gpu.address_space<workgroup>), not "
                          << type.getMemorySpace();
   if (failed(verifySharedBuffer(*this, type, "result")))
     return failure();
   int64_t elementBytes = *getElementBytes(type);
   int64_t offset = getOffset();
+  int64_t span = getSpanBytes();
+  if (offset > kMaxDynamicSharedBytes || span > kMaxDynamicSharedBytes - offset)
+    return emitOpError() << "smem-size: the view spans bytes [" << offset
+                         << ", " << offset << " + " << span
+                         << ") of the arena; a kernel has at most "
+                         << kMaxDynamicSharedBytes
+                         << " bytes of dynamic shared memory";
   if (offset % elementBytes != 0)
     return emitOpError() << "smem-align: offset " << offset
                          << " is not a multiple of the element size "
@@ -381,14 +493,16 @@ LogicalResult StageOp::verify() {
   MemRefType srcType = getSource().getType(), resType = getResult().getType();
   if (getMemorySpaceKind(srcType) != MemorySpaceKind::Shared ||
       getMemorySpaceKind(resType) != MemorySpaceKind::Shared)
-    return emitOpError() << "source and result must be shared buffers";
+    return emitOpError() << "direction: source and result must be shared "
+                            "buffers";
   if (srcType.getElementType() != resType.getElementType())
-    return emitOpError() << "element type mismatch: source has "
+    return emitOpError() << "element-type: element type mismatch: source has "
                          << srcType.getElementType() << ", result has "
                          << resType.getElementType();
   if (srcType.getRank() < 1 ||
       srcType.getShape().drop_front() != resType.getShape())
-    return emitOpError() << "result shape " << shapeStr(resType.getShape())
+    return emitOpError() << "stage: result shape "
+                         << shapeStr(resType.getShape())
                          << " must be the source shape "
                          << shapeStr(srcType.getShape())
                          << " without its outermost dimension";
@@ -398,7 +512,7 @@ LogicalResult StageOp::verify() {
   std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(srcType);
   std::optional<::tile::Shard> stage = outerStageShard(*grouped);
   if (!stage)
-    return emitOpError() << "the outermost dimension of " << srcType
+    return emitOpError() << "stage: the outermost dimension of " << srcType
                          << " spans several shards; a stage must be one shard";
   std::vector<::tile::Shard> rest;
   for (size_t d = 1; d < grouped->groups.size(); ++d)
@@ -407,10 +521,16 @@ LogicalResult StageOp::verify() {
   ::tile::Layout expected(rest, grouped->swizzle);
   std::optional<::tile::Layout> actual = getShardLayout(resType);
   if (!(expected.canonicalize() == actual->canonicalize()))
-    return emitOpError() << "result layout " << resType.getLayout()
+    return emitOpError() << "stage: result layout " << resType.getLayout()
                          << " must be the source layout without its "
                             "outermost dimension, i.e. #tile.layout<"
                          << expected.str() << ">";
+  APInt index;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
+      (index.getSExtValue() < 0 || index.getSExtValue() >= stage->extent))
+    return emitOpError() << "stage: index " << index.getSExtValue()
+                         << " is outside the " << stage->extent
+                         << " stage(s) of " << srcType;
   int64_t strideBytes = stage->stride * *getElementBytes(srcType);
   int64_t repeat = ::tile::swizzleRepeatBytes(grouped->swizzle);
   if (stage->extent > 1 && strideBytes % repeat != 0)

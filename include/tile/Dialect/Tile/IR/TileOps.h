@@ -9,6 +9,12 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
+namespace mlir::tile {
+/// Dynamic shared memory a kernel may use on sm_90 and sm_100 (227 KiB, the
+/// driver's opt-in maximum per block): arena views must end below it.
+constexpr int64_t kMaxDynamicSharedBytes = 232448;
+} // namespace mlir::tile
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
 

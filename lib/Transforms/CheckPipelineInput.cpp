@@ -1,0 +1,167 @@
+//===- CheckPipelineInput.cpp - --tile-check-pipeline-input ---------------===//
+//
+// The GPU pipeline strings upstream conversions together; input they cannot
+// handle surfaces there as location-less internal errors, aborts in
+// instruction selection, or silently unlowered ops. This pass runs first and
+// turns each such case into a diagnostic at the op that causes it, naming the
+// rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILECHECKPIPELINEINPUT
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr StringLiteral kSupportedChips[] = {"sm_90", "sm_90a", "sm_100",
+                                                    "sm_100a"};
+static constexpr StringLiteral kFormats[] = {"isa", "bin", "fatbin", "none"};
+/// Name prefixes of the runtime entry points the host lowering calls.
+static constexpr StringLiteral kReservedPrefixes[] = {
+    "mgpu",       "tileTensorMap", "tileRuntime",
+    "tileModule", "tileLaunch",    "tileStream"};
+
+bool mlir::tile::isReservedRuntimeSymbol(StringRef name) {
+  return llvm::any_of(kReservedPrefixes, [&](StringRef prefix) {
+    // `mgpu` alone reserves the upstream runtime's whole namespace; the
+    // tile prefixes are followed by the entry point's name.
+    return name.starts_with(prefix) && name.size() > prefix.size() &&
+           llvm::isUpper(name[prefix.size()]);
+  });
+}
+
+static std::string debugString(Attribute attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << attr;
+  return s;
+}
+
+/// Why `type` cannot travel from the host into a kernel, or "" when it can.
+static std::string whyNotKernelArgument(Type type) {
+  if (isa<nvgpu::MBarrierGroupType>(type))
+    return "an mbarrier group lives in the kernel's shared memory; create it "
+           "inside the kernel with nvgpu.mbarrier.create";
+  auto memref = dyn_cast<MemRefType>(type);
+  if (!memref)
+    return "";
+  MemorySpaceKind space = getMemorySpaceKind(memref);
+  if (space == MemorySpaceKind::Shared)
+    return "a shared-memory buffer cannot be passed from the host; carve it "
+           "out of the kernel's arena with tile.arena_view";
+  if (memref.getMemorySpace())
+    return "a buffer passed from the host must use the default memory space "
+           "(the host lowering has no conversion for " +
+           debugString(memref.getMemorySpace()) +
+           "); #gpu.address_space<global> is for views inside kernels";
+  if (!memref.isStrided())
+    return "a buffer passed from the host needs a strided layout (identity "
+           "or strided<...>); its #tile.layout has several shards in one "
+           "dimension, which memref lowering cannot pass";
+  return "";
+}
+
+namespace {
+struct CheckPipelineInputPass
+    : public mlir::tile::impl::TileCheckPipelineInputBase<
+          CheckPipelineInputPass> {
+  using TileCheckPipelineInputBase::TileCheckPipelineInputBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool ok = succeeded(checkTarget(module));
+    module.walk([&](Operation *op) {
+      if (failed(checkPlacement(op)) || failed(checkSymbolName(op)) ||
+          failed(checkKernelArguments(op)))
+        ok = false;
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+
+  LogicalResult checkTarget(ModuleOp module) {
+    if (!llvm::is_contained(kSupportedChips, StringRef(chip)))
+      return module.emitError()
+             << "chip: unsupported target chip '" << chip
+             << "'; the tile lowering supports "
+             << llvm::join(ArrayRef<StringLiteral>(kSupportedChips), ", ")
+             << " (TMA and bulk copies need sm_90 or newer)";
+    if (!llvm::is_contained(kFormats, StringRef(format)))
+      return module.emitError() << "format: unknown binary format '" << format
+                                << "'; expected isa, bin, fatbin or none";
+    if ((format == "bin" || format == "fatbin") &&
+        !llvm::sys::fs::is_directory(toolkit))
+      return module.emitError()
+             << "toolkit: CUDA toolkit directory '" << toolkit
+             << "' does not exist; format=" << format
+             << " needs ptxas from it (pass toolkit=<path> or format=isa)";
+    return success();
+  }
+
+  static LogicalResult checkPlacement(Operation *op) {
+    if (!isa<TileDialect>(op->getDialect()))
+      return success();
+    if (op->getParentOfType<gpu::LaunchOp>() ||
+        op->getParentOfType<gpu::GPUFuncOp>())
+      return success();
+    return op->emitOpError()
+           << "placement: tile ops run on the GPU; this one is in host code "
+              "(move it into a gpu.launch body or a gpu.func)";
+  }
+
+  static LogicalResult checkSymbolName(Operation *op) {
+    if (!isa<func::FuncOp, LLVM::LLVMFuncOp, LLVM::GlobalOp>(op))
+      return success();
+    auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!name || !isReservedRuntimeSymbol(name.getValue()))
+      return success();
+    return op->emitOpError()
+           << "reserved-symbol: '@" << name.getValue()
+           << "' is the name of a runtime entry point that the host lowering "
+              "calls; rename the symbol";
+  }
+
+  static LogicalResult checkKernelArguments(Operation *op) {
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      for (auto [i, value] : llvm::enumerate(launch.getKernelOperands())) {
+        std::string why = whyNotKernelArgument(value.getType());
+        if (!why.empty())
+          return launch.emitOpError()
+                 << "kernel-arg: kernel operand #" << i << " of type "
+                 << value.getType() << ": " << why;
+      }
+      return success();
+    }
+    auto launch = op->getParentOfType<gpu::LaunchOp>();
+    if (!launch)
+      return success();
+    // Values a gpu.launch body captures become kernel arguments.
+    for (Value operand : op->getOperands()) {
+      if (launch.getBody().isAncestor(operand.getParentRegion()))
+        continue;
+      std::string why = whyNotKernelArgument(operand.getType());
+      if (!why.empty())
+        return op->emitOpError()
+               << "kernel-arg: this op uses a value of type "
+               << operand.getType()
+               << " from outside the gpu.launch, which makes it a kernel "
+                  "argument: "
+               << why;
+    }
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,135 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-check-pipeline-input
+// RUN: not tile-opt %s -split-input-file --tile-check-pipeline-input="chip=sm_80" 2>&1 | FileCheck %s --check-prefix=CHIP
+// RUN: not tile-opt %s -split-input-file --tile-check-pipeline-input="chip=" 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not tile-opt %s -split-input-file --tile-check-pipeline-input="format=cubin" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// RUN: not tile-opt %s -split-input-file --tile-check-pipeline-input="format=bin toolkit=/nonexistent/cuda" 2>&1 | FileCheck %s --check-prefix=TOOLKIT
+// RUN: not tile-opt %s -split-input-file --tile-check-pipeline-input="format=isa toolkit=/nonexistent/cuda" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ISA
+
+// CHIP: check-pipeline-input.mlir:{{[0-9]+}}:1: error: chip: unsupported target chip 'sm_80'; the tile lowering supports sm_90, sm_90a, sm_100, sm_100a (TMA and bulk copies need sm_90 or newer)
+// EMPTY: error: chip: unsupported target chip ''; the tile lowering supports sm_90, sm_90a, sm_100, sm_100a
+// FORMAT: error: format: unknown binary format 'cubin'; expected isa, bin, fatbin or none
+// TOOLKIT: error: toolkit: CUDA toolkit directory '/nonexistent/cuda' does not exist; format=bin needs ptxas from it (pass toolkit=<path> or format=isa)
+// PTX needs no toolkit: only the input's own errors are reported.
+// ISA-NOT: toolkit:
+// ISA: error: 'tile.arena_view' op placement
+// ISA-NOT: toolkit:
+
+// Tile ops in host code are never lowered: an error, not a silent success.
+func.func @host(%A: memref<8x256xf16>) {
+  // expected-error @+1 {{'tile.arena_view' op placement: tile ops run on the GPU; this one is in host code (move it into a gpu.launch body or a gpu.func)}}
+  %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{'tile.copy_async' op placement: tile ops run on the GPU}}
+  tile.copy_async %A[0, 0] [8, 64], %s[0, 0] [8, 64] : memref<8x256xf16>, memref<8x64xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// User functions may not take the runtime's entry-point names.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@mgpuLaunchKernel' is the name of a runtime entry point that the host lowering calls; rename the symbol}}
+  func.func @mgpuLaunchKernel(%a: i64) -> i64 { return %a : i64 }
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@tileTensorMapGetCached'}}
+  func.func @tileTensorMapGetCached(%a: i64) -> i64 { return %a : i64 }
+  // expected-error @+1 {{'llvm.func' op reserved-symbol: '@tileRuntimeInit'}}
+  llvm.func @tileRuntimeInit()
+  // Names that only start like a runtime prefix are the user's.
+  func.func @tileTensormapper() { return }
+  func.func @mgpu() { return }
+  func.func @tiled() { return }
+}
+
+// -----
+
+// A global buffer in #gpu.address_space<global> cannot be passed from the
+// host (upstream host lowering has no conversion for it).
+module attributes {gpu.container_module} {
+  func.func @k(%A: memref<8x64xf16, #gpu.address_space<global>>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{'tile.copy_async' op kernel-arg: this op uses a value of type 'memref<8x64xf16, #gpu.address_space<global>>' from outside the gpu.launch, which makes it a kernel argument: a buffer passed from the host must use the default memory space (the host lowering has no conversion for #gpu.address_space<global>); #gpu.address_space<global> is for views inside kernels}}
+      tile.copy_async %A[0, 0] [8, 64], %s[0, 0] [8, 64] : memref<8x64xf16, #gpu.address_space<global>>, memref<8x64xf16, #gpu.address_space<workgroup>>
+      tile.bulk_commit_group
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// A global #tile.layout with several shards in a dimension is not strided:
+// memref lowering cannot pass it.
+module attributes {gpu.container_module} {
+  func.func @k(%A: memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+      // expected-error @+1 {{kernel-arg: this op uses a value of type 'memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>>' from outside the gpu.launch, which makes it a kernel argument: a buffer passed from the host needs a strided layout (identity or strided<...>)}}
+      tile.copy_async %A[0, 0] [8, 64], %s[0, 0] [8, 64] : memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>>, memref<8x64xf16, #gpu.address_space<workgroup>>
+      tile.bulk_commit_group
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// Shared buffers and mbarrier groups live in the kernel, not on the host.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>, %S: memref<8x64xf16, #gpu.address_space<workgroup>>, %bar: !bars) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op kernel-arg: kernel operand #1 of type 'memref<8x64xf16, #gpu.address_space<workgroup>>': a shared-memory buffer cannot be passed from the host; carve it out of the kernel's arena with tile.arena_view}}
+    gpu.launch_func @k::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%A : memref<8x64xf16>, %S : memref<8x64xf16, #gpu.address_space<workgroup>>, %bar : !bars)
+    return
+  }
+  gpu.module @k {
+    gpu.func @load(%A: memref<8x64xf16>, %S: memref<8x64xf16, #gpu.address_space<workgroup>>, %bar: !bars) kernel {
+      %c0 = arith.constant 0 : index
+      tile.copy_async %S[0, 0] [8, 64], %A[0, 0] [8, 64] barrier(%bar[%c0]) : memref<8x64xf16, #gpu.address_space<workgroup>>, memref<8x64xf16>, !bars
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>, %bar: !bars) {
+    %c1 = arith.constant 1 : index
+    // expected-error @+1 {{'gpu.launch_func' op kernel-arg: kernel operand #1 of type '!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>': an mbarrier group lives in the kernel's shared memory; create it inside the kernel with nvgpu.mbarrier.create}}
+    gpu.launch_func @k::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%A : memref<8x64xf16>, %bar : !bars)
+    return
+  }
+  gpu.module @k {
+    gpu.func @load(%A: memref<8x64xf16>, %bar: !bars) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Valid input passes unchanged.
+module attributes {gpu.container_module} {
+  func.func @k(%A: memref<8x64xf16>, %B: memref<8x64xf16, strided<[128, 1], offset: 64>>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+      tile.copy_async %A[0, 0] [8, 64], %s[0, 0] [8, 64] : memref<8x64xf16>, memref<8x64xf16, #gpu.address_space<workgroup>>
+      tile.copy %B[0, 0] [8, 64], %s[0, 0] [8, 64] : memref<8x64xf16, strided<[128, 1], offset: 64>>, memref<8x64xf16, #gpu.address_space<workgroup>>
+      tile.bulk_commit_group
+      gpu.terminator
+    }
+    return
+  }
+}
