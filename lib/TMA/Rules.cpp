@@ -1,7 +1,7 @@
 //===- Rules.cpp - One function per TMA rule ------------------------------===//
 //
 // Each check returns the decline "<rule-id>: <values>" or nullopt. The rule
-// table with every id lives in tile/TMA/Rules.h.
+// table with every id lives in tile/TMA/RuleIds.def.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,33 +23,26 @@ std::string bytesOf(int64_t n, int64_t eb) {
 }
 } // namespace
 
+const std::vector<RuleInfo> &allRules() {
+  static const std::vector<RuleInfo> rules = {
+#define TILE_RULE(Enumerator, Id, Where, Checks, Example)                      \
+  {RuleId::Enumerator, Id, Where, Checks, Example},
+#include "tile/TMA/RuleIds.def"
+  };
+  return rules;
+}
+
+std::string_view ruleIdName(RuleId rule) {
+  return allRules()[static_cast<size_t>(rule)].id;
+}
+
 const std::vector<std::string_view> &allRuleIds() {
-  static const std::vector<std::string_view> ids = {"direction",
-                                                    "scope",
-                                                    "count-mismatch",
-                                                    "rank",
-                                                    "box-dim",
-                                                    "inner-box-bytes",
-                                                    "global-stride",
-                                                    "global-dim",
-                                                    "element-stride",
-                                                    "swizzle-span",
-                                                    "swizzle-mismatch",
-                                                    "smem-align",
-                                                    "global-align",
-                                                    "inner-coord-align",
-                                                    "store-negative-coord",
-                                                    "store-bounds",
-                                                    "nan-fill-type",
-                                                    "oob-mode",
-                                                    "reduce-type",
-                                                    "elementwise",
-                                                    "data-type",
-                                                    "layout",
-                                                    "shared-bounds",
-                                                    "region-split",
-                                                    "issue-count",
-                                                    "coord-range"};
+  static const std::vector<std::string_view> ids = [] {
+    std::vector<std::string_view> list;
+    for (const RuleInfo &info : allRules())
+      list.push_back(info.id);
+    return list;
+  }();
   return ids;
 }
 

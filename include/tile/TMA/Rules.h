@@ -1,58 +1,9 @@
-//===- Rules.h - Rule ids of TMA plan declines ------------------*- C++ -*-===//
+//===- Rules.h - Rule ids of diagnostics and plan declines ------*- C++ -*-===//
 //
-// Every decline reads "<rule-id>: <values>". The table below is the single
-// list of ids (DESIGN.md contract ids first, then this library's additions)
-// with the file and function that checks each one.
-//
-//   id                    checked in                        rule
-//   direction             (dialect)                         global<->shared
-//   only scope                 (dialect)                         single-thread
-//   issue count-mismatch        Rules.cpp checkCountMismatch      equal element
-//   counts rank                  Rules.cpp checkRank               1..5
-//   dimensions box-dim               Rules.cpp checkBoxDims            boxDim
-//   in 1..256 inner-box-bytes       Rules.cpp checkInnerBoxBytes boxDim[0]*eb %
-//   16 global-stride         Rules.cpp checkGlobalStrides      % 16 and < 2^40
-//   global-dim            Rules.cpp checkGlobalDims         1..2^32
-//   element-stride        Rules.cpp checkElementStrides     1..8
-//   swizzle-span          Chain.cpp findChain,              boxDim[0]*eb <=
-//   span
-//                         Rules.cpp checkSwizzleSpan
-//   swizzle-mismatch      Chain.cpp findChain               padded row pitch
-//                                                           max(row, span) must
-//                                                           match the layout
-//   smem-align            Rules.cpp checkSmemAlign          128 B issue address
-//   global-align          Rules.cpp checkGlobalAlign        16 B global base
-//   inner-coord-align     Rules.cpp checkInnerCoordAlign    coord0*eb % 16
-//   store-negative-coord  Rules.cpp checkStoreNegativeCoord no negative store
-//                                                           coordinate
-//   store-bounds          Rules.cpp checkStoreBounds        store inside
-//   tensor,
-//                                                           no 16 B row clip
-//   nan-fill-type         Rules.cpp checkNanFillType        NaN fill: f16,
-//   bf16,
-//                                                           f32, f64
-//   oob-mode              Rules.cpp checkOobMode            NaN fill on a store
-//   reduce-type           Rules.cpp checkReduceType         TMA_FACTS reduce
-//                                                           table; loads never
-//                                                           reduce
-//   elementwise           Modes.cpp refineModes,            no run contiguous
-//   in
-//                         Chain.cpp findChain               both layouts
-//   --- additions ---
-//   data-type             Rules.cpp checkDataType           type TMA can carry
-//   layout                Regions.cpp buildCopyModes        layouts verify and
-//                                                           group onto shapes;
-//                                                           stores never alias
-//   shared-bounds         Regions.cpp buildCopyModes        shared region
-//   inside
-//                                                           its buffer
-//   region-split          Regions.cpp sliceSymbolic,        region start/size
-//                         Descriptor.cpp buildCandidate     aligns to the
-//                         shards
-//                                                           it must split
-//   issue-count           Descriptor.cpp buildCandidate     at most kMaxIssues
-//                                                           instructions
-//   coord-range           Rules.cpp checkCoordRange         coords fit int32
+// Every verifier error, planner decline and pass diagnostic reads
+// "<rule-id>: <values>". The ids, where each is checked, what it checks and
+// an example message live in one table, tile/TMA/RuleIds.def; this header
+// turns it into an enum and lists, and docs/rules.md is generated from it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +16,27 @@
 
 namespace tile::tma {
 
-/// Every rule id a decline may carry.
+/// One enumerator per rule of RuleIds.def, in table order.
+enum class RuleId {
+#define TILE_RULE(Enumerator, Id, Where, Checks, Example) Enumerator,
+#include "tile/TMA/RuleIds.def"
+};
+
+/// A row of the rule table.
+struct RuleInfo {
+  RuleId rule;
+  std::string_view id;
+  std::string_view where;
+  std::string_view checks;
+  std::string_view example;
+};
+
+/// The whole table, in order.
+const std::vector<RuleInfo> &allRules();
+/// The id text of `rule` ("inner-coord-align").
+std::string_view ruleIdName(RuleId rule);
+
+/// Every rule id a diagnostic or decline may carry.
 const std::vector<std::string_view> &allRuleIds();
 /// True when `id` is in allRuleIds().
 bool isKnownRuleId(std::string_view id);

@@ -11,11 +11,13 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/Rules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+using ::tile::tma::RuleId;
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
@@ -113,7 +115,8 @@ static LogicalResult verifyRegionShape(Operation *op, const RegionRef &r) {
 /// Checks that the region lies inside its buffer (static offsets exactly;
 /// dynamic offsets only by size). `rule` names the violated rule.
 static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
-                                        StringRef rule, StringRef what) {
+                                        ::tile::tma::RuleId rule,
+                                        StringRef what) {
   ArrayRef<int64_t> shape = r.type.getShape();
   for (int64_t i = 0, e = r.type.getRank(); i < e; ++i) {
     if (ShapedType::isDynamic(shape[i]))
@@ -124,7 +127,7 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
     // Offsets and sizes are bounded by 2^52 (verifyRegionShape): no overflow.
     if (begin < 0 || begin + r.sizes[i] > shape[i])
       return op->emitOpError()
-             << rule << ": " << what << " region ["
+             << ::tile::tma::ruleIdName(rule) << ": " << what << " region ["
              << (dynamicOffset ? "?" : std::to_string(begin)) << ", +"
              << r.sizes[i] << ") leaves dimension " << i << " of size "
              << shape[i] << " (buffer " << shapeStr(shape) << ")";
@@ -312,9 +315,9 @@ LogicalResult CopyAsyncOp::verify() {
   if (failed(verifySharedBuffer(*this, shared.type, shared.name)) ||
       failed(verifyGlobalBuffer(*this, global.type, global.name)))
     return failure();
-  if (failed(verifyRegionInside(*this, shared, "smem-bounds", "shared")))
+  if (failed(verifyRegionInside(*this, shared, RuleId::SmemBounds, "shared")))
     return failure();
-  if (!load && failed(verifyRegionInside(*this, global, "store-bounds",
+  if (!load && failed(verifyRegionInside(*this, global, RuleId::StoreBounds,
                                          "store's global")))
     return failure();
 
@@ -401,11 +404,11 @@ LogicalResult CopyOp::verify() {
                            << " is neither global nor shared";
     if (space == MemorySpaceKind::Shared) {
       if (failed(verifySharedBuffer(*this, r->type, r->name)) ||
-          failed(verifyRegionInside(*this, *r, "smem-bounds", "shared")))
+          failed(verifyRegionInside(*this, *r, RuleId::SmemBounds, "shared")))
         return failure();
     } else {
       if (failed(verifyGlobalBuffer(*this, r->type, r->name)) ||
-          failed(verifyRegionInside(*this, *r, "global-bounds", "global")))
+          failed(verifyRegionInside(*this, *r, RuleId::GlobalBounds, "global")))
         return failure();
     }
   }
