@@ -143,6 +143,25 @@ std::vector<Case> allCases() {
         copyEffect(1, {8, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
     cases.push_back(c);
   }
+  {
+    Case c{"async_launch", "async_launch",
+           "gpu.launch async of a TMA kernel: B and C equal A after the wait"};
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.bufs.push_back(Buf{2, Kind::F16, {8, 256}, {256, 1}, 0, Init::Bits});
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(2, {0, 0}, {8, 256}, 0, {0, 0}, {8, 256}, Fill::Zero));
+    cases.push_back(c);
+  }
+  {
+    Case c{"rank0", "rank0", "rank-0 f32 load and store: B equals A"};
+    c.bufs.push_back(Buf{4, Kind::F32, {}, {}, 0, Init::Bits});
+    c.bufs.push_back(Buf{4, Kind::F32, {}, {}, 0, Init::Bits});
+    c.effects.push_back(copyEffect(1, {}, {}, 0, {}, {}, Fill::Zero));
+    cases.push_back(c);
+  }
   addGeneratedCases(cases);
   return cases;
 }
