@@ -85,7 +85,7 @@ struct CheckPipelineInputPass
     bool ok = succeeded(checkTarget(module));
     module.walk([&](Operation *op) {
       if (failed(checkPlacement(op)) || failed(checkSymbolName(op)) ||
-          failed(checkKernelArguments(op)))
+          failed(checkKernelArguments(op)) || failed(checkHostSignature(op)))
         ok = false;
     });
     if (!ok)
@@ -132,6 +132,28 @@ struct CheckPipelineInputPass
            << "reserved-symbol: '@" << name.getValue()
            << "' is the name of a runtime entry point that the host lowering "
               "calls; rename the symbol";
+  }
+
+  /// Host functions are lowered by upstream conversions that take only
+  /// strided memrefs in the default memory space.
+  static LogicalResult checkHostSignature(Operation *op) {
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func || func->getParentOfType<gpu::GPUModuleOp>())
+      return success();
+    FunctionType type = func.getFunctionType();
+    for (auto [kind, types] :
+         {std::pair<StringRef, ArrayRef<Type>>{"argument", type.getInputs()},
+          {"result", type.getResults()}}) {
+      for (auto [i, t] : llvm::enumerate(types)) {
+        std::string why = whyNotKernelArgument(t);
+        if (!why.empty())
+          return func.emitOpError()
+                 << "host-type: " << kind << " #" << i << " of host function @"
+                 << func.getName() << " has type " << t
+                 << ", which the host lowering cannot convert: " << why;
+      }
+    }
+    return success();
   }
 
   static LogicalResult checkKernelArguments(Operation *op) {

@@ -44,6 +44,7 @@ module attributes {gpu.container_module} {
 // A global buffer in #gpu.address_space<global> cannot be passed from the
 // host (upstream host lowering has no conversion for it).
 module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op host-type: argument #0 of host function @k has type 'memref<8x64xf16, #gpu.address_space<global>>'}}
   func.func @k(%A: memref<8x64xf16, #gpu.address_space<global>>) {
     %c1 = arith.constant 1 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -63,6 +64,7 @@ module attributes {gpu.container_module} {
 // A global #tile.layout with several shards in a dimension is not strided:
 // memref lowering cannot pass it.
 module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op host-type: argument #0 of host function @k has type 'memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>>'}}
   func.func @k(%A: memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>>) {
     %c1 = arith.constant 1 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
@@ -82,6 +84,7 @@ module attributes {gpu.container_module} {
 // Shared buffers and mbarrier groups live in the kernel, not on the host.
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op host-type: argument #1 of host function @host has type 'memref<8x64xf16, #gpu.address_space<workgroup>>'}}
   func.func @host(%A: memref<8x64xf16>, %S: memref<8x64xf16, #gpu.address_space<workgroup>>, %bar: !bars) {
     %c1 = arith.constant 1 : index
     // expected-error @+1 {{'gpu.launch_func' op kernel-arg: kernel operand #1 of type 'memref<8x64xf16, #gpu.address_space<workgroup>>': a shared-memory buffer cannot be passed from the host; carve it out of the kernel's arena with tile.arena_view}}
@@ -102,6 +105,7 @@ module attributes {gpu.container_module} {
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op host-type: argument #1 of host function @host has type '!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>'}}
   func.func @host(%A: memref<8x64xf16>, %bar: !bars) {
     %c1 = arith.constant 1 : index
     // expected-error @+1 {{'gpu.launch_func' op kernel-arg: kernel operand #1 of type '!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>': an mbarrier group lives in the kernel's shared memory; create it inside the kernel with nvgpu.mbarrier.create}}
@@ -133,3 +137,19 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Host functions take only what the host lowering converts.
+// expected-error @+1 {{'func.func' op host-type: argument #1 of host function @host_swizzled has type 'memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1)>>', which the host lowering cannot convert: a buffer passed from the host needs a strided layout}}
+func.func @host_swizzled(%a: memref<8x256xf16>, %b: memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1)>>) { return }
+
+// -----
+
+// expected-error @+1 {{'func.func' op host-type: result #0 of host function @host_shared has type 'memref<64xf16, #gpu.address_space<workgroup>>', which the host lowering cannot convert: a shared-memory buffer cannot be passed from the host}}
+func.func private @host_shared() -> memref<64xf16, #gpu.address_space<workgroup>>
+
+// -----
+
+// A row-major #tile.layout is strided: a valid host argument.
+func.func @host_row_major(%a: memref<8x256xf16, #tile.layout<(8, 256)>>) { return }

@@ -42,7 +42,8 @@ def TileCheckPipelineInput : Pass<"tile-check-pipeline-input", "ModuleOp"> {
       `tileLaunch*`, `tileStream*`), which the host lowering calls;
     - `kernel-arg`: values passed from the host into a kernel are ones the
       host lowering can pass: no shared-memory buffers or mbarrier groups,
-      global buffers in the default memory space with strided layouts.
+      global buffers in the default memory space with strided layouts;
+    - `host-type`: host functions take and return only such values.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
