@@ -141,8 +141,12 @@ func.func @scalar_unaligned() {
 // Exact address and bounds arithmetic: the swizzle XORs bits [4, 7) of the
 // byte offset with bits [7, 10); the bounds test is 0 <= i < size on the
 // row (start -3, 16 rows) and the column (40 columns), signed.
+// The transaction completes on the barrier the op names, with the region's
+// 8 x 64 x 2 bytes.
 // CHECK-LABEL: func.func @exact_bounds_and_swizzle
+// CHECK-SAME: (%{{.*}}: memref<16x40xf16>, %[[BAR:.*]]: !nvgpu.mbarrier.group<{{.*}}>, %[[BI:.*]]: index)
 func.func @exact_bounds_and_swizzle(%g: memref<16x40xf16>, %bar: !bars, %c0: index) {
+  // CHECK: %[[BARS:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
   %s = tile.arena_view [0] : !swz
   // CHECK: %[[ARENA:.*]] = llvm.mlir.addressof @__tile_arena : !llvm.ptr<3>
   // CHECK: scf.for %[[IV:.*]] = %{{.*}} to %c64 step %{{.*}} {
@@ -180,6 +184,12 @@ func.func @exact_bounds_and_swizzle(%g: memref<16x40xf16>, %bar: !bars, %c0: ind
   // CHECK-NEXT: %[[IN:.*]] = arith.andi %[[RIN]], %[[CIN]] : i1
   // CHECK-NEXT: %[[V:.*]] = scf.if %[[IN]] -> (vector<8xf16>) {
   // CHECK: llvm.store %[[V]], %[[DST]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: nvvm.memory.barrier <cta>
+  // CHECK-NEXT: %[[BP:.*]] = llvm.extractvalue %[[BARS]][1]
+  // CHECK-NEXT: %[[BIDX:.*]] = arith.index_cast %[[BI]] : index to i64
+  // CHECK-NEXT: %[[MBAR:.*]] = llvm.getelementptr %[[BP]][%[[BIDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: %[[TX:.*]] = arith.constant 1024 : i32
+  // CHECK-NEXT: nvvm.mbarrier.complete_tx %[[MBAR]], %[[TX]] : !llvm.ptr<3>, i32
   tile.copy_async %s[0, 0] [8, 64], %g[-3, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
       : !swz, memref<16x40xf16>, !bars
   return
