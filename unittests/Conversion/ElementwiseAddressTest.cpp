@@ -1,10 +1,11 @@
 //===- ElementwiseAddressTest.cpp - Element-wise copies vs lib/Layout -----===//
 //
-// Lowers small simt copies with --convert-tile-to-nvvm, then evaluates the
-// emitted index arithmetic on the CPU with a small interpreter: for every
-// iteration of every copy loop, the store's and the load's addresses (and the
-// out-of-bounds predicate) are compared with the addresses and bounds the
-// layout library computes for each element. Vector accesses are checked lane
+// Lowers small simt and collective copies with --convert-tile-to-nvvm, then
+// evaluates the emitted index arithmetic on the CPU with a small interpreter:
+// for every thread and every iteration of every copy loop, the store's and
+// the load's addresses (and the out-of-bounds predicate) are compared with the
+// addresses and bounds the layout library computes for each element, and
+// every element must be moved exactly once. Vector accesses are checked lane
 // by lane: every lane's address is the first lane's plus its byte offset, and
 // every lane has the predicate's in-bounds state.
 //
@@ -12,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -119,6 +121,8 @@ public:
 
   bool failed = false;
   std::string error;
+  /// The thread the interpreter runs as, in a block of `blockDim` x 1 x 1.
+  int64_t threadId = 0, blockDim = 1;
 
 private:
   static unsigned widthOf(Type t) {
@@ -252,6 +256,10 @@ private:
         return ua >= ub;
       }
     }
+    if (auto tid = dyn_cast<gpu::ThreadIdOp>(op))
+      return tid.getDimension() == gpu::Dimension::x ? threadId : 0;
+    if (auto dim = dyn_cast<gpu::BlockDimOp>(op))
+      return dim.getDimension() == gpu::Dimension::x ? blockDim : 1;
     if (isa<LLVM::AddressOfOp>(op))
       return 0; // the arena
     if (auto gep = dyn_cast<LLVM::GEPOp>(op)) {
@@ -296,19 +304,26 @@ protected:
     registerAllTilePasses();
   }
 
-  /// Lowers the single copy of `source`'s function and checks every loop it
-  /// emits against the layout library. `args` binds index arguments.
-  /// Returns the vector widths of the loops checked, in program order.
+  /// Lowers the single copy (`tile.copy_async`, or `tile.copy` run by
+  /// `threads` threads) of `source`'s function and checks every loop it
+  /// emits against the layout library: each element is moved exactly once
+  /// across the threads, to and from the addresses the layout library
+  /// computes. `args` binds index arguments. Returns the vector widths of the
+  /// loops checked, in program order.
   std::vector<int64_t> check(StringRef source,
-                             std::vector<std::pair<unsigned, int64_t>> args) {
+                             std::vector<std::pair<unsigned, int64_t>> args,
+                             int64_t threads = 1) {
     std::vector<int64_t> widths;
     module = parseSourceString<ModuleOp>(source, &context);
     EXPECT_TRUE(module);
     if (!module)
       return widths;
     auto func = *module->getOps<func::FuncOp>().begin();
-    CopyAsyncOp copy;
-    func.walk([&](CopyAsyncOp op) { copy = op; });
+    Operation *copy = nullptr;
+    func.walk([&](Operation *op) {
+      if (isa<CopyAsyncOp, CopyOp>(op))
+        copy = op;
+    });
     EXPECT_TRUE(copy);
     if (!copy)
       return widths;
@@ -325,11 +340,21 @@ protected:
       }
       return out;
     };
-    Side dst = makeSide(copy.getDst(), constOffsets(copy.getMixedDstOffsets()),
-                        copy.getDstSizes(), bound);
-    Side src = makeSide(copy.getSrc(), constOffsets(copy.getMixedSrcOffsets()),
-                        copy.getSrcSizes(), bound);
-    bool load = copy.isLoad();
+    auto sides = [&](auto op) {
+      return std::make_pair(
+          makeSide(op.getDst(), constOffsets(op.getMixedDstOffsets()),
+                   op.getDstSizes(), bound),
+          makeSide(op.getSrc(), constOffsets(op.getMixedSrcOffsets()),
+                   op.getSrcSizes(), bound));
+    };
+    bool load = false;
+    Side dst, src;
+    if (auto async = dyn_cast<CopyAsyncOp>(copy)) {
+      std::tie(dst, src) = sides(async);
+      load = async.isLoad();
+    } else {
+      std::tie(dst, src) = sides(cast<CopyOp>(copy));
+    }
     int64_t eb = *getElementBytes(src.type);
     int64_t count = 1;
     for (int64_t s : src.sizes)
@@ -367,47 +392,71 @@ protected:
       if (guard && !loop->isProperAncestor(guard))
         guard = nullptr;
       EXPECT_EQ(guard != nullptr, load) << "only loads fill out of bounds";
-      int64_t lb = interp.eval(loop.getLowerBound());
-      int64_t ub = interp.eval(loop.getUpperBound());
-      int64_t step = interp.eval(loop.getStep());
-      EXPECT_EQ(ub * width, count);
+      std::vector<int> moved(count, 0);
       int mismatches = 0;
-      for (int64_t iv = lb; iv < ub && mismatches < 5; iv += step) {
+      for (int64_t t = 0; t < threads && mismatches < 5; ++t) {
+        interp.threadId = t;
+        interp.blockDim = threads;
         interp.clear();
-        interp.set(loop.getInductionVar(), iv);
-        int64_t dstPtr = interp.eval(store.getAddr());
-        bool taken = !guard || interp.eval(guard.getCondition());
-        int64_t srcPtr = taken ? interp.eval(loadOp.getAddr()) : 0;
-        if (interp.failed) {
-          ADD_FAILURE() << interp.error;
-          return widths;
+        int64_t lb = interp.eval(loop.getLowerBound());
+        int64_t ub = interp.eval(loop.getUpperBound());
+        int64_t step = interp.eval(loop.getStep());
+        EXPECT_EQ(ub * width, count);
+        if (step <= 0) {
+          ++mismatches;
+          ADD_FAILURE() << "thread " << t << " steps by " << step;
+          break;
         }
-        for (int64_t k = 0; k < width; ++k) {
-          int64_t e = iv * width + k;
-          std::vector<int64_t> di = dst.index(e), si = src.index(e);
-          EXPECT_TRUE(dst.inBounds(di));
-          int64_t wantDst = dst.address(di);
-          if (dstPtr + k * eb != wantDst) {
-            ++mismatches;
-            ADD_FAILURE() << "element " << e << " (lane " << k
-                          << "): store address " << dstPtr + k * eb
-                          << ", layout says " << wantDst;
+        for (int64_t iv = lb; iv < ub && mismatches < 5; iv += step) {
+          interp.clear();
+          interp.set(loop.getInductionVar(), iv);
+          int64_t dstPtr = interp.eval(store.getAddr());
+          bool taken = !guard || interp.eval(guard.getCondition());
+          int64_t srcPtr = taken ? interp.eval(loadOp.getAddr()) : 0;
+          if (interp.failed) {
+            ADD_FAILURE() << interp.error;
+            return widths;
           }
-          bool inside = src.inBounds(si);
-          if (guard && inside != taken) {
-            ++mismatches;
-            ADD_FAILURE() << "element " << e << " (lane " << k
-                          << "): in bounds " << inside << ", predicate "
-                          << taken;
-          }
-          if (taken && inside && srcPtr + k * eb != src.address(si)) {
-            ++mismatches;
-            ADD_FAILURE() << "element " << e << " (lane " << k
-                          << "): load address " << srcPtr + k * eb
-                          << ", layout says " << src.address(si);
+          for (int64_t k = 0; k < width; ++k) {
+            int64_t e = iv * width + k;
+            if (e < 0 || e >= count) {
+              ++mismatches;
+              ADD_FAILURE() << "element " << e << " outside the region";
+              continue;
+            }
+            ++moved[e];
+            std::vector<int64_t> di = dst.index(e), si = src.index(e);
+            EXPECT_TRUE(dst.inBounds(di));
+            int64_t wantDst = dst.address(di);
+            if (dstPtr + k * eb != wantDst) {
+              ++mismatches;
+              ADD_FAILURE()
+                  << "element " << e << " (lane " << k << "): store address "
+                  << dstPtr + k * eb << ", layout says " << wantDst;
+            }
+            bool inside = src.inBounds(si);
+            if (guard && inside != taken) {
+              ++mismatches;
+              ADD_FAILURE()
+                  << "element " << e << " (lane " << k << "): in bounds "
+                  << inside << ", predicate " << taken;
+            }
+            if (taken && inside && srcPtr + k * eb != src.address(si)) {
+              ++mismatches;
+              ADD_FAILURE()
+                  << "element " << e << " (lane " << k << "): load address "
+                  << srcPtr + k * eb << ", layout says " << src.address(si);
+            }
           }
         }
       }
+      if (mismatches == 0)
+        for (int64_t e = 0; e < count; ++e)
+          if (moved[e] != 1) {
+            ADD_FAILURE() << "element " << e << " moved " << moved[e]
+                          << " times by " << threads << " threads";
+            break;
+          }
     }
     return widths;
   }
@@ -483,6 +532,37 @@ func.func @f(%g: memref<40x48xf32, strided<[52, 1], offset: 3>>, %k: index, %row
 )mlir",
                                       {{1, 1}, {2, 5}});
   EXPECT_EQ(widths, (std::vector<int64_t>{1}));
+}
+
+TEST_F(ElementwiseAddressTest, CtaCopyBetweenSwizzledSharedBuffers) {
+  // 96 threads share a 32B-swizzled to 128B-swizzled shared copy of a
+  // sub-region; each element moves exactly once.
+  std::vector<int64_t> widths = check(R"mlir(
+!a = memref<16x8xf32, #tile.layout<(16, 8), swizzle = 32B>, #gpu.address_space<workgroup>>
+!b = memref<8x32xf32, #tile.layout<(8, 32), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @f() {
+  %a = tile.arena_view [0] : !a
+  %b = tile.arena_view [4096] : !b
+  tile.copy %b[2, 8] [4, 12], %a[4, 2] [8, 6] {scope = "cta"} : !b, !a
+  return
+}
+)mlir",
+                                      {}, 96);
+  EXPECT_EQ(widths, (std::vector<int64_t>{2}));
+}
+
+TEST_F(ElementwiseAddressTest, CtaCopyFromStridedGlobal) {
+  std::vector<int64_t> widths = check(R"mlir(
+!swz = memref<8x64xf16, #tile.layout<(8, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @f(%g: memref<24x80xf16, strided<[96, 1], offset: 16>>) {
+  %s = tile.arena_view [2048] : !swz
+  tile.copy %s[0, 0] [8, 64], %g[9, 8] [8, 64] {scope = "cta"}
+      : !swz, memref<24x80xf16, strided<[96, 1], offset: 16>>
+  return
+}
+)mlir",
+                                      {}, 128);
+  EXPECT_EQ(widths, (std::vector<int64_t>{8, 1}));
 }
 
 } // namespace
