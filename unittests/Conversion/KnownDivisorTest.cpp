@@ -146,6 +146,37 @@ func.func @f(%a: index, %n: index, %x: i32) -> (index, index, index, index, i32,
   EXPECT_EQ(getKnownDivisor(v[9]), 1); // divui: unknown
 }
 
+TEST_F(FactsTest, KnownDivisorOfNarrowArithmetic) {
+  // i32 and i8 arithmetic wraps: only power-of-two divisors survive (3x in
+  // i32 is not a multiple of 3 after a wrap), up to 2^width; constants are
+  // exact.
+  SmallVector<Value> v = parseResults(R"mlir(
+func.func @f(%x: i32, %y: i8, %a: index) -> (i32, i32, index, i32, i8, i8, i32, index) {
+  %c3 = arith.constant 3 : i32
+  %c12 = arith.constant 12 : i32
+  %c64 = arith.constant 64 : i8
+  %c48 = arith.constant 48 : index
+  %x3 = arith.muli %x, %c3 : i32
+  %x12 = arith.muli %x, %c12 : i32
+  %i12 = arith.index_cast %x12 : i32 to index
+  %y64 = arith.muli %y, %c64 : i8
+  %y4096 = arith.muli %y64, %c64 : i8
+  %a48 = arith.muli %a, %c48 : index
+  %t48 = arith.index_cast %a48 : index to i32
+  return %x3, %x12, %i12, %c12, %y64, %y4096, %t48, %a48 : i32, i32, index, i32, i8, i8, i32, index
+}
+)mlir");
+  ASSERT_EQ(v.size(), 8u);
+  EXPECT_EQ(getKnownDivisor(v[0]), 1);
+  EXPECT_EQ(getKnownDivisor(v[1]), 4);
+  EXPECT_EQ(getKnownDivisor(v[2]), 4);
+  EXPECT_EQ(getKnownDivisor(v[3]), 12);
+  EXPECT_EQ(getKnownDivisor(v[4]), 64);
+  EXPECT_EQ(getKnownDivisor(v[5]), 256); // 4096 y wraps to 0 in i8
+  EXPECT_EQ(getKnownDivisor(v[6]), 16);  // 48 a truncated to i32
+  EXPECT_EQ(getKnownDivisor(v[7]), 48);
+}
+
 TEST_F(FactsTest, KnownDivisorStaysATrueDivisorPastTheCap) {
   // Products and shifts past 2^30 keep a divisor of the value: its power-of-
   // two factor (capped at 2^30), never 2^30 itself when 2^30 does not divide.

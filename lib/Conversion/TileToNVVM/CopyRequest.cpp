@@ -24,16 +24,9 @@ static int64_t capDivisor(uint64_t d) {
   return static_cast<int64_t>(std::gcd(d, static_cast<uint64_t>(kMaxDivisor)));
 }
 
-int64_t mlir::tile::getKnownDivisor(Value value) {
+/// The divisor of a value computed by `def` (not a constant).
+static int64_t getComputedDivisor(Operation *def) {
   APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant))) {
-    if (constant.isZero())
-      return kMaxDivisor;
-    return capDivisor(constant.abs().getLimitedValue());
-  }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return 1;
   // Divisors are at most 2^30, so products and shifts below fit in 64 bits.
   if (isa<arith::MulIOp>(def))
     return capDivisor(
@@ -51,6 +44,26 @@ int64_t mlir::tile::getKnownDivisor(Value value) {
           arith::ExtUIOp>(def))
     return getKnownDivisor(def->getOperand(0));
   return 1;
+}
+
+int64_t mlir::tile::getKnownDivisor(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.isZero())
+      return kMaxDivisor;
+    return capDivisor(constant.abs().getLimitedValue());
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  int64_t divisor = getComputedDivisor(def);
+  // Arithmetic narrower than 64 bits wraps modulo 2^width: of a divisor of
+  // the exact result only its power-of-two part up to 2^width survives.
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (type && type.getWidth() < 64)
+    return std::min(lowBit(divisor), int64_t(1)
+                                         << std::min(type.getWidth(), 30u));
+  return divisor;
 }
 
 int64_t mlir::tile::getSharedBaseAlignment(Value buffer) {

@@ -31,7 +31,8 @@ FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
 
 /// A positive number, at most 2^30, that provably divides `value` at run time
 /// (1 when nothing is known): constants, products and shifts by constants,
-/// sums.
+/// sums, casts. Of arithmetic narrower than 64 bits (which wraps) only the
+/// power-of-two part counts.
 int64_t getKnownDivisor(Value value);
 
 /// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
