@@ -136,3 +136,102 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Two launches of one kernel in one block on different buffers: each launch
+// gets the map encoded from its own buffer's pointer; a third launch on the
+// first buffer reuses the first encode.
+!ref3 = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @two_buffers
+  // CHECK-SAME: (%[[X:.*]]: memref<8x256xf16>, %[[Y:.*]]: memref<8x256xf16>)
+  // CHECK: %[[PX:.*]] = memref.extract_aligned_pointer_as_index %[[X]] : memref<8x256xf16> -> index
+  // CHECK-NEXT: %[[IX:.*]] = arith.index_cast %[[PX]] : index to i64
+  // CHECK-NEXT: %[[BX:.*]] = llvm.inttoptr %[[IX]] : i64 to !llvm.ptr
+  // CHECK: %[[MX:.*]] = call @tileTensorMapGetCached(%{{.*}}, %{{.*}}, %[[BX]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK-NOT: tileTensorMapGetCached
+  // CHECK: %[[OKX:.*]] = llvm.icmp "ne" %[[MX]], %{{.*}} : !llvm.ptr
+  // CHECK: scf.if %[[OKX]] {
+  // CHECK-NEXT: %[[VX:.*]] = llvm.load %[[MX]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK-NEXT: gpu.launch_func @k3::@load {{.*}} args(%[[X]] : memref<8x256xf16>, %[[VX]] : !llvm.array<16 x i64>)
+  // CHECK: %[[PY:.*]] = memref.extract_aligned_pointer_as_index %[[Y]] : memref<8x256xf16> -> index
+  // CHECK-NEXT: %[[IY:.*]] = arith.index_cast %[[PY]] : index to i64
+  // CHECK-NEXT: %[[BY:.*]] = llvm.inttoptr %[[IY]] : i64 to !llvm.ptr
+  // CHECK: %[[MY:.*]] = call @tileTensorMapGetCached(%{{.*}}, %{{.*}}, %[[BY]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+  // CHECK-NOT: tileTensorMapGetCached
+  // CHECK: %[[OKY:.*]] = llvm.icmp "ne" %[[MY]], %{{.*}} : !llvm.ptr
+  // CHECK: scf.if %[[OKY]] {
+  // CHECK-NEXT: %[[VY:.*]] = llvm.load %[[MY]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK-NEXT: gpu.launch_func @k3::@load {{.*}} args(%[[Y]] : memref<8x256xf16>, %[[VY]] : !llvm.array<16 x i64>)
+  // CHECK-NOT: tileTensorMapGetCached
+  // CHECK: %[[OKX2:.*]] = llvm.icmp "ne" %[[MX]], %{{.*}} : !llvm.ptr
+  // CHECK: scf.if %[[OKX2]] {
+  // CHECK-NEXT: %[[VX2:.*]] = llvm.load %[[MX]] : !llvm.ptr -> !llvm.array<16 x i64>
+  // CHECK-NEXT: gpu.launch_func @k3::@load {{.*}} args(%[[X]] : memref<8x256xf16>, %[[VX2]] : !llvm.array<16 x i64>)
+  // CHECK: return
+  func.func @two_buffers(%X: memref<8x256xf16>, %Y: memref<8x256xf16>) {
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant 4096 : i32
+    gpu.launch_func @k3::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%X : memref<8x256xf16>)
+    gpu.launch_func @k3::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%Y : memref<8x256xf16>)
+    gpu.launch_func @k3::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%X : memref<8x256xf16>)
+    return
+  }
+  gpu.module @k3 {
+    gpu.func @load(%A: memref<8x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : !ref3
+      %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0])
+          : !ref3, memref<8x256xf16>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A NaN-fill load: every argument of the encode call in its position, with
+// oob_fill = 1 (and interleave = 0) as constants.
+!ref4 = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @nan_host
+  // CHECK-SAME: (%[[A:.*]]: memref<8x256xf16>)
+  // CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[A]]
+  // CHECK-NEXT: %[[I:.*]] = arith.index_cast %[[P]] : index to i64
+  // CHECK-NEXT: %[[BASE:.*]] = llvm.inttoptr %[[I]] : i64 to !llvm.ptr
+  // CHECK-NEXT: %[[DIMS:.*]] = llvm.mlir.addressof @__tile_tmap_i64_64_8_4 : !llvm.ptr
+  // CHECK-NEXT: %[[STRIDES:.*]] = llvm.mlir.addressof @__tile_tmap_i64_512_128 : !llvm.ptr
+  // CHECK-NEXT: %[[BOX:.*]] = llvm.mlir.addressof @__tile_tmap_i32_64_8_4 : !llvm.ptr
+  // CHECK-NEXT: %[[ES:.*]] = llvm.mlir.addressof @__tile_tmap_i32_1_1_1 : !llvm.ptr
+  // CHECK-NEXT: %[[DT:.*]] = arith.constant 6 : i32
+  // CHECK-NEXT: %[[RANK:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: %[[IL:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[SWZ:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: %[[L2:.*]] = arith.constant 2 : i32
+  // CHECK-NEXT: %[[OOB:.*]] = arith.constant 1 : i32
+  // CHECK-NEXT: %[[MAP:.*]] = call @tileTensorMapGetCached(%[[DT]], %[[RANK]], %[[BASE]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[IL]], %[[SWZ]], %[[L2]], %[[OOB]]) {tile.tensor_map = {{{.*}}interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 1 : i64, rank = 3 : i64, swizzle = 3 : i64}} : (i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> !llvm.ptr
+  func.func @nan_host(%A: memref<8x256xf16>) {
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant 4096 : i32
+    gpu.launch_func @k4::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%A : memref<8x256xf16>)
+    return
+  }
+  gpu.module @k4 {
+    // CHECK-LABEL: gpu.func @load
+    // CHECK-SAME: tile.tensor_maps = [{arg = 1 : i64, {{.*}}interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 1 : i64, rank = 3 : i64, swizzle = 3 : i64}]
+    gpu.func @load(%A: memref<8x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : !ref4
+      %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      tile.copy_async %s[0, 0] [8, 256], %A[-2, 0] [8, 256] barrier(%bar[%c0]) {oob = "nan"}
+          : !ref4, memref<8x256xf16>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}

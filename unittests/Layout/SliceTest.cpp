@@ -48,6 +48,66 @@ TEST(Slice, Errors) {
   EXPECT_EQ(error, "region [4, 12) of dimension 0 leaves [0, 8)");
 }
 
+TEST(Slice, ShardBoundaryExact) {
+  // 256 columns as (4, 64) : (512, 1): a region may end exactly on the
+  // boundary of a 64-column shard, one element past it crosses.
+  std::vector<Shard> cols = {{4, 512}, {64, 1}};
+  std::string error;
+  std::optional<std::vector<SliceAxis>> axes = sliceGroup(cols, 48, 16);
+  ASSERT_TRUE(axes);
+  EXPECT_EQ(*axes, (std::vector<SliceAxis>{{4, 512, 0, 1}, {64, 1, 48, 16}}));
+  EXPECT_FALSE(sliceGroup(cols, 49, 16, &error));
+  EXPECT_EQ(error,
+            "region [49, 65) crosses a boundary of shard 1 of extent 64");
+  axes = sliceGroup(cols, 113, 15);
+  ASSERT_TRUE(axes);
+  EXPECT_EQ(*axes, (std::vector<SliceAxis>{{4, 512, 1, 1}, {64, 1, 49, 15}}));
+  EXPECT_FALSE(sliceGroup(cols, 113, 16, &error));
+  EXPECT_EQ(error,
+            "region [113, 129) crosses a boundary of shard 1 of extent 64");
+  // A region of a single full shard at its boundary, and one shifted by one.
+  axes = sliceGroup(cols, 192, 64);
+  ASSERT_TRUE(axes);
+  EXPECT_EQ(*axes, (std::vector<SliceAxis>{{4, 512, 3, 1}, {64, 1, 0, 64}}));
+  EXPECT_FALSE(sliceGroup(cols, 191, 64, &error));
+  EXPECT_EQ(error, "region start 191 does not align to shard 1 of extent 64");
+  // Three shards: (2, 4, 8) columns; [4, 8) of the innermost is the edge.
+  std::vector<Shard> three = {{2, 1000}, {4, 100}, {8, 1}};
+  axes = sliceGroup(three, 28, 4);
+  ASSERT_TRUE(axes);
+  EXPECT_EQ(*axes, (std::vector<SliceAxis>{
+                       {2, 1000, 0, 1}, {4, 100, 3, 1}, {8, 1, 4, 4}}));
+  EXPECT_FALSE(sliceGroup(three, 29, 4, &error));
+  EXPECT_EQ(error, "region [29, 33) crosses a boundary of shard 2 of extent 8");
+  axes = sliceGroup(three, 8, 24);
+  ASSERT_TRUE(axes);
+  EXPECT_EQ(*axes, (std::vector<SliceAxis>{
+                       {2, 1000, 0, 1}, {4, 100, 1, 3}, {8, 1, 0, 8}}));
+  EXPECT_FALSE(sliceGroup(three, 16, 24, &error));
+  EXPECT_EQ(error, "region [16, 40) crosses a boundary of shard 1 of extent 4");
+}
+
+TEST(Slice, RegionEndsAtTheDimensionEnd) {
+  GroupedLayout g = *groupOnto(Layout({{8, 64}, {4, 512}, {64, 1}}), {8, 256});
+  std::string error;
+  std::optional<Layout> s = sliceRegion(g, Region{{4, 200}, {4, 56}}, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->str(), Layout({{4, 64}, {1, 0}, {56, 1}}, Swizzle::None,
+                             4 * 64 + 3 * 512 + 8)
+                          .str());
+  EXPECT_FALSE(sliceRegion(g, Region{{4, 201}, {4, 56}}, &error));
+  EXPECT_EQ(error, "region [201, 257) of dimension 1 leaves [0, 256)");
+  EXPECT_FALSE(sliceRegion(g, Region{{5, 0}, {4, 256}}, &error));
+  EXPECT_EQ(error, "region [5, 9) of dimension 0 leaves [0, 8)");
+  s = sliceRegion(g, Region{{0, 184}, {8, 8}}, &error);
+  ASSERT_TRUE(s) << error;
+  EXPECT_EQ(s->offsetOf(0), 2 * 512 + 56);
+  EXPECT_EQ(s->offsetOf(63), 7 * 64 + 2 * 512 + 63);
+  EXPECT_FALSE(sliceRegion(g, Region{{0, 185}, {8, 8}}, &error));
+  EXPECT_EQ(error,
+            "region [185, 193) crosses a boundary of shard 1 of extent 64");
+}
+
 TEST(Slice, OutermostTakesQuotient) {
   // Out-of-bounds starts stay on the outermost axis (loads may leave).
   std::optional<std::vector<SliceAxis>> axes =

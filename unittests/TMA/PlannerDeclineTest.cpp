@@ -186,6 +186,32 @@ TEST(PlannerDecline, RegionSplit) {
                           "64");
 }
 
+TEST(PlannerDecline, RegionSplitAtGlobalShardBoundary) {
+  // Global columns as (4, 64) : (512, 1): 16 columns ending exactly on a
+  // shard boundary are one box, one column later they cross it.
+  CopyRequest r = load(f16(), parse("(8, 4, 64) : (64, 512, 1)"), {8, 256},
+                       parse("(8, 16)"), {8, 16});
+  r.globalSizes = {8, 16};
+  r.globalOffsets = {SymExpr(0), SymExpr(48)};
+  TmaPlan p = planOk(r);
+  ASSERT_EQ(p.issues.size(), 1u);
+  r.globalOffsets = {SymExpr(0), SymExpr(56)};
+  EXPECT_EQ(declineOf(r), "region-split: global dimension 1 region [56, +16) "
+                          "crosses a boundary of a shard of extent 64");
+  r.globalOffsets = {SymExpr(0), SymExpr(49)};
+  EXPECT_EQ(declineOf(r), "region-split: global dimension 1 region [49, +16) "
+                          "crosses a boundary of a shard of extent 64");
+  // A symbolic start whose digit is known: 64 s0 + 48 ends on the boundary,
+  // 64 s0 + 49 crosses it.
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0) * 64 + SymExpr(48)};
+  r.symbolDivisors = {1};
+  planOk(r, {{0}, {1}, {3}});
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0) * 64 + SymExpr(49)};
+  EXPECT_EQ(declineOf(r),
+            "region-split: global dimension 1 region [49 + 64*s0, +16) "
+            "crosses a boundary of a shard of extent 64");
+}
+
 TEST(PlannerDecline, IssueCount) {
   // 16 B runs scattered at a 128 B pitch in shared, 4096 of them.
   CopyRequest r = load(f16(), Layout::strided({4096, 8}, {16, 1}), {4096, 8},

@@ -12,32 +12,58 @@ using ::tile::tma::SymExpr;
 
 static int64_t lowBit(int64_t v) { return v == 0 ? 0 : (v & -v); }
 
-int64_t mlir::tile::getKnownDivisor(Value value) {
+/// The largest divisor the analysis reports.
+static constexpr int64_t kMaxDivisor = int64_t(1) << 30;
+
+/// A divisor of `d` (itself a divisor of a value) no larger than 2^30: `d`
+/// when small enough, else its largest power-of-two factor up to 2^30, which
+/// still divides every multiple of `d`.
+static int64_t capDivisor(uint64_t d) {
+  if (d <= static_cast<uint64_t>(kMaxDivisor))
+    return static_cast<int64_t>(d);
+  return static_cast<int64_t>(std::gcd(d, static_cast<uint64_t>(kMaxDivisor)));
+}
+
+/// The divisor of a value computed by `def` (not a constant).
+static int64_t getComputedDivisor(Operation *def) {
   APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant))) {
-    int64_t v = std::abs(constant.getSExtValue());
-    return v == 0 ? (int64_t(1) << 30) : v;
-  }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return 1;
+  // Divisors are at most 2^30, so products and shifts below fit in 64 bits.
   if (isa<arith::MulIOp>(def))
-    return std::min<int64_t>(int64_t(1) << 30,
-                             getKnownDivisor(def->getOperand(0)) *
-                                 getKnownDivisor(def->getOperand(1)));
+    return capDivisor(
+        static_cast<uint64_t>(getKnownDivisor(def->getOperand(0))) *
+        static_cast<uint64_t>(getKnownDivisor(def->getOperand(1))));
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return std::gcd(getKnownDivisor(def->getOperand(0)),
                     getKnownDivisor(def->getOperand(1)));
   if (isa<arith::ShLIOp>(def) &&
       matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
       constant.getSExtValue() >= 0 && constant.getSExtValue() < 30)
-    return std::min<int64_t>(int64_t(1) << 30,
-                             getKnownDivisor(def->getOperand(0))
-                                 << constant.getSExtValue());
+    return capDivisor(static_cast<uint64_t>(getKnownDivisor(def->getOperand(0)))
+                      << constant.getSExtValue());
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(def))
     return getKnownDivisor(def->getOperand(0));
   return 1;
+}
+
+int64_t mlir::tile::getKnownDivisor(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    if (constant.isZero())
+      return kMaxDivisor;
+    return capDivisor(constant.abs().getLimitedValue());
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return 1;
+  int64_t divisor = getComputedDivisor(def);
+  // Arithmetic narrower than 64 bits wraps modulo 2^width: of a divisor of
+  // the exact result only its power-of-two part up to 2^width survives.
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (type && type.getWidth() < 64)
+    return std::min(lowBit(divisor), int64_t(1)
+                                         << std::min(type.getWidth(), 30u));
+  return divisor;
 }
 
 int64_t mlir::tile::getSharedBaseAlignment(Value buffer) {

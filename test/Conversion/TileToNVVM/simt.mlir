@@ -137,3 +137,100 @@ func.func @scalar_unaligned() {
   tile.copy %a[0, 0] [8, 60], %a[0, 3] [8, 60] {scope = "cta"} : !swz, !swz
   return
 }
+
+// Exact address and bounds arithmetic: the swizzle XORs bits [4, 7) of the
+// byte offset with bits [7, 10); the bounds test is 0 <= i < size on the
+// row (start -3, 16 rows) and the column (40 columns), signed.
+// The transaction completes on the barrier the op names, with the region's
+// 8 x 64 x 2 bytes.
+// CHECK-LABEL: func.func @exact_bounds_and_swizzle
+// CHECK-SAME: (%{{.*}}: memref<16x40xf16>, %[[BAR:.*]]: !nvgpu.mbarrier.group<{{.*}}>, %[[BI:.*]]: index)
+func.func @exact_bounds_and_swizzle(%g: memref<16x40xf16>, %bar: !bars, %c0: index) {
+  // CHECK: %[[BARS:.*]] = builtin.unrealized_conversion_cast %[[BAR]]
+  %s = tile.arena_view [0] : !swz
+  // CHECK: %[[ARENA:.*]] = llvm.mlir.addressof @__tile_arena : !llvm.ptr<3>
+  // CHECK: scf.for %[[IV:.*]] = %{{.*}} to %c64 step %{{.*}} {
+  // CHECK: %[[I:.*]] = arith.index_cast %[[IV]] : index to i64
+  // CHECK-NEXT: %[[C8:.*]] = arith.constant 8 : i64
+  // CHECK-NEXT: %[[E:.*]] = arith.muli %[[I]], %[[C8]] : i64
+  // CHECK-NEXT: %[[C64A:.*]] = arith.constant 64 : i64
+  // CHECK-NEXT: %[[COLD:.*]] = arith.remsi %[[E]], %[[C64A]] : i64
+  // CHECK-NEXT: %[[C0A:.*]] = arith.constant 0 : i64
+  // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[COLD]], %[[C0A]] : i64
+  // CHECK-NEXT: %[[C64B:.*]] = arith.constant 64 : i64
+  // CHECK-NEXT: %[[ROWD:.*]] = arith.divsi %[[E]], %[[C64B]] : i64
+  // CHECK-NEXT: %[[CM3:.*]] = arith.constant -3 : i64
+  // CHECK-NEXT: %[[ROW:.*]] = arith.addi %[[ROWD]], %[[CM3]] : i64
+  // CHECK: %[[C2:.*]] = arith.constant 2 : i64
+  // CHECK-NEXT: %[[BYTES:.*]] = arith.muli %{{.*}}, %[[C2]] : i64
+  // CHECK-NEXT: %[[C7:.*]] = arith.constant 7 : i64
+  // CHECK-NEXT: %[[LINE:.*]] = arith.shrui %[[BYTES]], %[[C7]] : i64
+  // CHECK-NEXT: %[[C7M:.*]] = arith.constant 7 : i64
+  // CHECK-NEXT: %[[SEL:.*]] = arith.andi %[[LINE]], %[[C7M]] : i64
+  // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : i64
+  // CHECK-NEXT: %[[MASK:.*]] = arith.shli %[[SEL]], %[[C4]] : i64
+  // CHECK-NEXT: %[[SWZ:.*]] = arith.xori %[[BYTES]], %[[MASK]] : i64
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %[[ARENA]][%[[SWZ]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: %[[C16:.*]] = arith.constant 16 : i64
+  // CHECK-NEXT: %[[Z0:.*]] = arith.constant 0 : i64
+  // CHECK-NEXT: %[[RLO:.*]] = arith.cmpi sge, %[[ROW]], %[[Z0]] : i64
+  // CHECK-NEXT: %[[RHI:.*]] = arith.cmpi slt, %[[ROW]], %[[C16]] : i64
+  // CHECK-NEXT: %[[RIN:.*]] = arith.andi %[[RLO]], %[[RHI]] : i1
+  // CHECK-NEXT: %[[C40:.*]] = arith.constant 40 : i64
+  // CHECK-NEXT: %[[Z1:.*]] = arith.constant 0 : i64
+  // CHECK-NEXT: %[[CLO:.*]] = arith.cmpi sge, %[[COL]], %[[Z1]] : i64
+  // CHECK-NEXT: %[[CHI:.*]] = arith.cmpi slt, %[[COL]], %[[C40]] : i64
+  // CHECK-NEXT: %[[CIN:.*]] = arith.andi %[[CLO]], %[[CHI]] : i1
+  // CHECK-NEXT: %[[IN:.*]] = arith.andi %[[RIN]], %[[CIN]] : i1
+  // CHECK-NEXT: %[[V:.*]] = scf.if %[[IN]] -> (vector<8xf16>) {
+  // CHECK: llvm.store %[[V]], %[[DST]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: nvvm.memory.barrier <cta>
+  // CHECK-NEXT: %[[BP:.*]] = llvm.extractvalue %[[BARS]][1]
+  // CHECK-NEXT: %[[BIDX:.*]] = arith.index_cast %[[BI]] : index to i64
+  // CHECK-NEXT: %[[MBAR:.*]] = llvm.getelementptr %[[BP]][%[[BIDX]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+  // CHECK-NEXT: %[[TX:.*]] = arith.constant 1024 : i32
+  // CHECK-NEXT: nvvm.mbarrier.complete_tx %[[MBAR]], %[[TX]] : !llvm.ptr<3>, i32
+  tile.copy_async %s[0, 0] [8, 64], %g[-3, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
+      : !swz, memref<16x40xf16>, !bars
+  return
+}
+
+// 60 columns: 8-element vectors would straddle the tensor's edge under
+// out-of-bounds fill, 4-element vectors do not.
+// CHECK-LABEL: func.func @vectors_at_the_edge
+func.func @vectors_at_the_edge(%g: memref<16x60xf16, strided<[64, 1]>>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [0] : memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+  // CHECK-NOT: vector<8xf16>
+  // CHECK: scf.for {{.*}} to %c128 step
+  // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> vector<4xf16>
+  // CHECK-NOT: vector<8xf16>
+  // CHECK: return
+  tile.copy_async %s[0, 0] [8, 64], %g[4, 8] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
+      : memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>, memref<16x60xf16, strided<[64, 1]>>, !bars
+  return
+}
+
+// Per-element reduces pick the atomic by signedness.
+// CHECK-LABEL: func.func @reduce_signedness
+func.func @reduce_signedness(%u: memref<8x64xui32>, %su: memref<8x64xui32, #gpu.address_space<workgroup>>,
+                             %i: memref<8x64xi32>, %si: memref<8x64xi32, #gpu.address_space<workgroup>>) {
+  // CHECK: llvm.atomicrmw umin %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %u[0, 0] [8, 64], %su[0, 0] [8, 64] {dispatch = "simt", reduce = "min"}
+      : memref<8x64xui32>, memref<8x64xui32, #gpu.address_space<workgroup>>
+  // CHECK: llvm.atomicrmw umax %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %u[0, 0] [8, 64], %su[0, 0] [8, 64] {dispatch = "simt", reduce = "max"}
+      : memref<8x64xui32>, memref<8x64xui32, #gpu.address_space<workgroup>>
+  // CHECK: llvm.atomicrmw min %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %i[0, 0] [8, 64], %si[0, 0] [8, 64] {dispatch = "simt", reduce = "min"}
+      : memref<8x64xi32>, memref<8x64xi32, #gpu.address_space<workgroup>>
+  // CHECK: llvm.atomicrmw max %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %i[0, 0] [8, 64], %si[0, 0] [8, 64] {dispatch = "simt", reduce = "max"}
+      : memref<8x64xi32>, memref<8x64xi32, #gpu.address_space<workgroup>>
+  // CHECK: llvm.atomicrmw uinc_wrap %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %u[0, 0] [8, 64], %su[0, 0] [8, 64] {dispatch = "simt", reduce = "inc"}
+      : memref<8x64xui32>, memref<8x64xui32, #gpu.address_space<workgroup>>
+  // CHECK: llvm.atomicrmw udec_wrap %{{.*}}, %{{.*}} monotonic : !llvm.ptr, i32
+  tile.copy_async %u[0, 0] [8, 64], %su[0, 0] [8, 64] {dispatch = "simt", reduce = "dec"}
+      : memref<8x64xui32>, memref<8x64xui32, #gpu.address_space<workgroup>>
+  return
+}

@@ -72,6 +72,56 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Each load signals the barrier its op names: a constant index 1 and a
+    // dynamic index address their own mbarrier; each cache hint becomes its
+    // exact L2 policy, on loads, stores and reduces alike.
+    // CHECK-LABEL: gpu.func @barriers_and_hints
+    // CHECK-SAME: (%[[G:.*]]: memref<256x64xf16>, %[[I:.*]]: index, %{{.*}}: !llvm.array<16 x i64>)
+    gpu.func @barriers_and_hints(%g: memref<256x64xf16>, %i: index) kernel {
+      // CHECK: %[[C1:.*]] = arith.constant 1 : index
+      %c1 = arith.constant 1 : index
+      // CHECK: %[[BARS:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !nvgpu.mbarrier.group<{{.*}}> to !llvm.struct<
+      %bar = nvgpu.mbarrier.create -> !bars
+      %s = tile.arena_view [0] : !tile
+
+      // CHECK: %[[B1:.*]] = llvm.extractvalue %[[BARS]][1]
+      // CHECK-NEXT: %[[IDX1:.*]] = arith.index_cast %[[C1]] : index to i64
+      // CHECK-NEXT: %[[MBAR1:.*]] = llvm.getelementptr %[[B1]][%[[IDX1]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+      // CHECK-NEXT: %[[FIRST:.*]] = arith.constant 1364590687093260288 : i64
+      // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[MBAR1]], box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[FIRST]] :
+      tile.copy_async %s[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c1])
+          {cache_hint = "evict_first"} : !tile, memref<256x64xf16>, !bars
+
+      // CHECK: %[[B2:.*]] = llvm.extractvalue %[[BARS]][1]
+      // CHECK-NEXT: %[[IDX2:.*]] = arith.index_cast %[[I]] : index to i64
+      // CHECK-NEXT: %[[MBAR2:.*]] = llvm.getelementptr %[[B2]][%[[IDX2]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+      // CHECK-NEXT: %[[NORMAL:.*]] = arith.constant 1152921504606846976 : i64
+      // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %[[MBAR2]], box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[NORMAL]] :
+      tile.copy_async %s[0, 0] [64, 64], %g[64, 0] [64, 64] barrier(%bar[%i])
+          {cache_hint = "evict_normal"} : !tile, memref<256x64xf16>, !bars
+
+      // CHECK: %[[LAST:.*]] = arith.constant 1508705875169116160 : i64
+      // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[LAST]] : !llvm.ptr, <3>
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {cache_hint = "evict_last"}
+          : memref<256x64xf16>, !tile
+
+      // CHECK: %[[FIRST2:.*]] = arith.constant 1364590687093260288 : i64
+      // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[FIRST2]] : !llvm.ptr, <3>
+      tile.copy_async %g[64, 0] [64, 64], %s[0, 0] [64, 64] {cache_hint = "evict_first"}
+          : memref<256x64xf16>, !tile
+
+      // CHECK: %[[NORMAL2:.*]] = arith.constant 1152921504606846976 : i64
+      // CHECK: nvvm.cp.async.bulk.tensor.reduce %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] l2_cache_hint = %[[NORMAL2]] {redKind = #nvvm.tma_redux_kind<add>}
+      tile.copy_async %g[0, 0] [64, 64], %s[0, 0] [64, 64] {cache_hint = "evict_normal", reduce = "add"}
+          : memref<256x64xf16>, !tile
+
+      // Without a hint no policy operand.
+      // CHECK: nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}] : !llvm.ptr, <3>
+      tile.copy_async %g[128, 0] [64, 64], %s[0, 0] [64, 64]
+          : memref<256x64xf16>, !tile
+      gpu.return
+    }
+
     // CHECK-LABEL: gpu.func @inc_dec
     gpu.func @inc_dec(%g: memref<64x64xui32>) kernel {
       %s = tile.arena_view [0] : memref<64x64xui32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>

@@ -29,8 +29,10 @@ struct CopyRequestInfo {
 FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
                                             std::string &reason);
 
-/// A positive number that provably divides `value` at run time (1 when
-/// nothing is known): constants, products and shifts by constants, sums.
+/// A positive number, at most 2^30, that provably divides `value` at run time
+/// (1 when nothing is known): constants, products and shifts by constants,
+/// sums, casts. Of arithmetic narrower than 64 bits (which wraps) only the
+/// power-of-two part counts.
 int64_t getKnownDivisor(Value value);
 
 /// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
