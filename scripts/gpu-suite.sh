@@ -10,7 +10,8 @@
 #   run    needs only .gpu/ (what a GPU machine without MLIR gets)
 #   all    (default) build, then run
 #
-# Environment: TILE_BUILD (build folder with bin/tile-compile and
+# Environment: GPU_OUT (output folder, default .gpu), TILE_BUILD (build
+# folder with bin/tile-compile and
 # lib/Runtime/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +19,7 @@ cd "$root"
 mode=${1:-all}
 [ $# -gt 0 ] && shift
 build=${TILE_BUILD:-build}
-out=.gpu
+out=${GPU_OUT:-.gpu}
 jobs=${JOBS:-2}
 cxx=${CXX:-/usr/lib/llvm-22/bin/clang++}
 
