@@ -112,10 +112,13 @@ struct TensorMapABIPass
       FailureOr<DispatchResult> result = dispatchCopy(op);
       if (failed(result))
         return WalkResult::interrupt();
-      if (!result->selected || result->selected->getName() != "tma")
+      const ::tile::tma::TmaPlan *request =
+          result->selected && result->match
+              ? result->match->getTensorMapRequest()
+              : nullptr;
+      if (!request)
         return WalkResult::advance();
-      const auto &plan =
-          static_cast<const TmaMatch *>(result->match.get())->plan;
+      const ::tile::tma::TmaPlan &plan = *request;
       auto arg = dyn_cast<BlockArgument>(op.getGlobal());
       if (!arg || arg.getOwner() != &func.getBody().front() ||
           arg.getArgNumber() >= userArgs) {

@@ -1,18 +1,27 @@
 //===- CopyVariantTest.cpp - Embedders' copy variants ---------------------===//
 //
 // An embedder registers its own variant from C++; the dispatch tries it by
-// priority, honours `dispatch = "<name>"`, and reports declines in order.
+// priority, honours `dispatch = "<name>"`, and reports declines in order. A
+// variant that needs a tensor map gets one from the host passes without any
+// pass naming it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
+#include "tile/Transforms/Passes.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -114,4 +123,113 @@ TEST_F(CopyVariantTest, EmbedderVariantByPriority) {
   EXPECT_EQ(again->selected->getName(), "tma");
   EXPECT_EQ(CopyVariantRegistry::global().lookup("f32-only")->getPriority(),
             -5);
+}
+
+namespace {
+/// An embedder's variant that needs a tensor map from the host: it plans
+/// like the built-in `tma` variant and states the map through its match,
+/// without any pass knowing its name. Its lowering counts and erases the op.
+class MapRequestMatch : public VariantMatch {
+public:
+  explicit MapRequestMatch(std::unique_ptr<VariantMatch> inner)
+      : inner(std::move(inner)) {}
+  const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
+    return inner->getTensorMapRequest();
+  }
+  std::unique_ptr<VariantMatch> inner;
+};
+
+class MapRequestVariant : public CopyVariant {
+public:
+  MapRequestVariant() : CopyVariant("map-request", 1000) {}
+  bool handles(Operation *op) const override {
+    auto dispatch = op->getAttrOfType<StringAttr>("dispatch");
+    return isa<CopyAsyncOp>(op) && dispatch &&
+           dispatch.getValue() == "map-request";
+  }
+  PredicateResult check(Operation *op,
+                        std::unique_ptr<VariantMatch> &match) const override {
+    std::unique_ptr<VariantMatch> inner;
+    PredicateResult r =
+        CopyVariantRegistry::global().lookup("tma")->check(op, inner);
+    if (r.ok)
+      match = std::make_unique<MapRequestMatch>(std::move(inner));
+    return r;
+  }
+  LogicalResult rewrite(Operation *op, const VariantMatch *match,
+                        ConversionPatternRewriter &rewriter,
+                        const TypeConverter &) const override {
+    EXPECT_NE(match->getTensorMapRequest(), nullptr);
+    EXPECT_TRUE(op->hasAttr("tile.tensor_map_arg"));
+    ++rewrites;
+    rewriter.eraseOp(op);
+    return success();
+  }
+  static inline int rewrites = 0;
+};
+
+constexpr const char *kKernelModule = R"mlir(
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @k::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        args(%A : memref<8x64xf16>)
+    return
+  }
+  gpu.module @k {
+    gpu.func @load(%A: memref<8x64xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+      %bar = nvgpu.mbarrier.create -> !bars
+      tile.copy_async %s[0, 0] [8, 64], %A[0, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "map-request"}
+          : memref<8x64xf16, #gpu.address_space<workgroup>>, memref<8x64xf16>, !bars
+      gpu.return
+    }
+  }
+}
+)mlir";
+} // namespace
+
+TEST_F(CopyVariantTest, EmbedderVariantRequestsATensorMap) {
+  CopyVariantRegistry::global().add(std::make_unique<MapRequestVariant>());
+  DialectRegistry registry;
+  registry.insert<gpu::GPUDialect, scf::SCFDialect, memref::MemRefDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  OwningOpRef<ModuleOp> kernels =
+      parseSourceString<ModuleOp>(kKernelModule, &context);
+  ASSERT_TRUE(kernels);
+  PassManager pm(&context);
+  pm.addPass(createTileTensorMapABI());
+  pm.nest<gpu::GPUModuleOp>().addPass(createTileToNVVM());
+  ASSERT_TRUE(succeeded(pm.run(*kernels)));
+
+  // The host side served the variant: one map argument after the user's
+  // buffer, its plan recorded on the kernel, an encode call before the
+  // launch; the lowering was the variant's own.
+  gpu::GPUFuncOp kernel;
+  kernels->walk([&](gpu::GPUFuncOp f) { kernel = f; });
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel.getNumArguments(), 2u);
+  auto maps = kernel->getAttrOfType<ArrayAttr>("tile.tensor_maps");
+  ASSERT_TRUE(maps);
+  ASSERT_EQ(maps.size(), 1u);
+  auto map = cast<DictionaryAttr>(maps[0]);
+  // The reference plan of a contiguous 8x64 f16 tile: 256 promoted u32s.
+  EXPECT_EQ(cast<IntegerAttr>(map.get("rank")).getInt(), 1);
+  EXPECT_EQ(cast<StringAttr>(map.get("data_type")).getValue(), "u32");
+  EXPECT_EQ(cast<DenseI64ArrayAttr>(map.get("box_dim")).asArrayRef(),
+            ArrayRef<int64_t>({256}));
+  EXPECT_EQ(cast<IntegerAttr>(map.get("global_arg")).getInt(), 0);
+  int encodes = 0;
+  kernels->walk([&](func::CallOp call) {
+    encodes += call.getCallee() == "tileTensorMapGetCached";
+  });
+  EXPECT_EQ(encodes, 1);
+  EXPECT_EQ(MapRequestVariant::rewrites, 1);
+  int copiesLeft = 0;
+  kernels->walk([&](CopyAsyncOp) { ++copiesLeft; });
+  EXPECT_EQ(copiesLeft, 0);
 }

@@ -18,6 +18,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/TMA/Plan.h"
 #include "llvm/Support/JSON.h"
 #include <functional>
 #include <memory>
@@ -37,10 +38,17 @@ struct PredicateResult {
 };
 
 /// Per-op state a variant may compute while matching (e.g. a TMA plan) and
-/// reuse when describing or rewriting the same op.
+/// reuse when describing or rewriting the same op. It also states what the
+/// lowering needs from the host, so that host-side passes serve any variant
+/// without knowing its name.
 class VariantMatch {
 public:
   virtual ~VariantMatch();
+  /// The plan of the tensor map the host must encode and pass to the kernel
+  /// for this copy, or null when the lowering needs none.
+  virtual const ::tile::tma::TmaPlan *getTensorMapRequest() const {
+    return nullptr;
+  }
 };
 
 /// A named lowering of copy ops.

@@ -169,7 +169,7 @@ struct TileToNVVMPass
             dispatchFailed = true;
             return;
           }
-          if (result->selected->getName() == "tma" &&
+          if (result->match && result->match->getTensorMapRequest() &&
               !op->hasAttr(kTensorMapArgAttr)) {
             op->emitError()
                 << "tma: this copy has no tensor-map kernel argument; run "

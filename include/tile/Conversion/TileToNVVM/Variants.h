@@ -20,6 +20,10 @@ public:
   ::tile::tma::TmaPlan plan;
   /// SSA values of the plan's symbols (dynamic offsets).
   SmallVector<Value> symbols;
+
+  const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
+    return &plan;
+  }
 };
 
 /// Registers the built-in variants (`tma`, `simt`, `collective`) in the
