@@ -452,12 +452,55 @@ def write_results(path, meta, results):
     os.replace(tmp, path)
 
 
+def area_of(path):
+    parts = path.split("/")
+    return "/".join(parts[:2]) if parts[0] in ("lib", "tools") else parts[0]
+
+
+def markdown_report(mutants, results, meta):
+    """The score table and survivor list of docs/testing.md."""
+    lines = []
+    lines.append("Measured %s on %s (commit %s%s): `%s`." % (
+        meta.get("date", "?"), meta.get("machine", "?"),
+        meta.get("commit", "?")[:10], ", with uncommitted changes"
+        if meta.get("dirty") else "", meta.get("command", "?")))
+    lines.append("")
+    lines.append("| area | mutants | run | killed | survived | build-error |"
+                 " equivalent | score |")
+    lines.append("|---|---|---|---|---|---|---|---|")
+    areas = []
+    for m in mutants:
+        a = area_of(m["file"])
+        if a not in areas:
+            areas.append(a)
+    rows = areas + ["all"]
+    for a in rows:
+        ms = [m for m in mutants if a == "all" or area_of(m["file"]) == a]
+        ran = [m for m in ms if m["id"] in results]
+        c, scored, score = summarize(ran, results)
+        lines.append("| %s | %d | %d | %d | %d | %d | %d | %s |" % (
+            "**all**" if a == "all" else "`%s`" % a, len(ms), len(ran),
+            c["killed"], c["survived"], c["build-error"], c["equivalent"],
+            "%.0f%%" % (100 * score) if scored else "-"))
+    lines.append("")
+    lines.append("Survivors:")
+    lines.append("")
+    for m in mutants:
+        r = results.get(m["id"])
+        if r and r["status"] == "survived":
+            lines.append("- `%s` (%s): %s" % (m["id"], m["file"], m["why"]))
+    return "\n".join(lines)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--check", action="store_true",
                    help="verify every pattern applies exactly once; no build")
     p.add_argument("--list", action="store_true", help="list the mutants")
+    p.add_argument("--report", action="store_true",
+                   help="print the results as the markdown table of "
+                        "docs/testing.md; no build")
     p.add_argument("--only", nargs="+", metavar="ID", help="run these ids")
     p.add_argument("--sample", type=int, metavar="N",
                    help="run N mutants picked at random")
@@ -474,6 +517,9 @@ def main():
                    help="seconds per rebuild")
     p.add_argument("--test-timeout", type=int, default=300,
                    help="seconds per test command (a timeout kills)")
+    p.add_argument("--no-baseline", action="store_true",
+                   help="skip building the unmutated tree first (a broken "
+                        "tree then shows as build errors)")
     p.add_argument("--max-minutes", type=float, default=0,
                    help="stop starting new mutants after this long")
     args = p.parse_args()
@@ -485,6 +531,15 @@ def main():
                 if m.get("equivalent") else ""
             log("%-24s %-48s %s%s" % (m["id"], m["file"], m["why"], eq))
         log("%d mutants" % len(mutants))
+        return 0
+
+    if args.report:
+        path = args.results or os.path.join(os.path.abspath(args.scratch),
+                                            "results.json")
+        with open(path) as f:
+            data = json.load(f)
+        log(markdown_report(mutants, data.get("results", {}),
+                            data.get("meta", {})))
         return 0
 
     problems = check_list(mutants)
@@ -525,12 +580,13 @@ def main():
     log("preparing the scratch worktree in %s" % scratch)
     t0 = time.time()
     src, build = prepare_scratch(scratch, args.jobs)
-    rc, out = ninja(build, ["all"], args.jobs, None)
-    if rc != 0:
-        log(out[-3000:])
-        log("the unmutated scratch tree does not build")
-        return 1
-    log("scratch build ready (%.0f s)" % (time.time() - t0))
+    if not args.no_baseline:
+        rc, out = ninja(build, ["all"], args.jobs, None)
+        if rc != 0:
+            log(out[-3000:])
+            log("the unmutated scratch tree does not build")
+            return 1
+    log("scratch tree ready (%.0f s)" % (time.time() - t0))
     suites = Suites(src, build, args.jobs)
 
     meta = {
