@@ -189,7 +189,7 @@ def prepare_scratch(scratch, jobs):
             shutil.rmtree(src)
         git(["worktree", "add", "--detach", src, head])
     else:
-        git(["checkout", "--detach", "-q", head], cwd=src)
+        git(["checkout", "--detach", "-f", "-q", head], cwd=src)
         git(["reset", "--hard", "-q", head], cwd=src)
         git(["clean", "-fdq"], cwd=src)
     # Uncommitted changes of the source tree (tracked and new files).
