@@ -318,7 +318,7 @@ class Suites:
             return "timeout", out
         if rc == 0:
             return None, out
-        m = re.search(r"^\[  FAILED  \] (\S+)", out, re.MULTILINE)
+        m = re.search(r"^\[  FAILED  \] ([^\s,]+)", out, re.MULTILINE)
         return "gtest:%s:%s" % (name, m.group(1) if m else
                                 "(exit %d)" % rc), out
 
