@@ -14,7 +14,7 @@ CMAKE_ARGS = -G Ninja -S . -B $(BUILD) \
   -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
   -DPython3_EXECUTABLE=$(PYTHON)
 
-.PHONY: all deps configure build test demo format clean
+.PHONY: all deps configure build test demo format clean mutation
 
 all: build
 
@@ -32,6 +32,11 @@ build: deps $(BUILD)/build.ninja
 
 test: build
 	@$(PYTHON) scripts/run-tests.py --build $(BUILD)
+
+# Mutation testing (docs/testing.md): MUTATION_ARGS="--only ID..." or
+# "--sample 10 --seed 1" or "--resume" narrow or continue the run.
+mutation: deps
+	@$(PYTHON) scripts/mutation.py $(MUTATION_ARGS)
 
 demo: build
 	@./scripts/demo.sh $(BUILD)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs every CPU test suite (lit, GoogleTest, pytest) and prints one summary.
+"""Runs every CPU test suite (lit, GoogleTest, pytest, and a quick check of
+the mutation-testing tool) and prints one summary.
 
 The last line is `N passed, N failed, N skipped` over all suites together; the
 exit status is non-zero when anything failed or a suite could not run.
@@ -90,6 +91,40 @@ def pytest_suite(build, src):
     return p, f, s
 
 
+def mutation_suite(build, src):
+    """Keeps the mutation tool from rotting: every mutant's pattern must still
+    apply exactly once, and a fixed quick sample of mutants (cheap files,
+    killed by fast tests) must be planted, rebuilt and killed in a scratch
+    worktree under the build folder."""
+    tool = os.path.join(src, "scripts", "mutation.py")
+    rc, out = run([sys.executable, tool, "--check"])
+    print(out.strip())
+    passed, failed = (1, 0) if rc == 0 else (0, 1)
+    sys.path.insert(0, os.path.join(src, "scripts"))
+    import mutants
+    scratch = os.path.join(os.path.abspath(build), "mutation-ci")
+    results = os.path.join(scratch, "results.json")
+    if os.path.exists(results):
+        os.remove(results)
+    rc, out = run([sys.executable, tool, "--no-baseline", "--scratch", scratch,
+                   "--results", results, "--only"] + mutants.CI_SAMPLE)
+    print("\n".join(out.splitlines()[-(len(mutants.CI_SAMPLE) + 2):]))
+    got = {}
+    if os.path.exists(results):
+        with open(results) as f:
+            got = json.load(f).get("results", {})
+    for mid in mutants.CI_SAMPLE:
+        status = got.get(mid, {}).get("status")
+        if status == "killed":
+            passed += 1
+        else:
+            failed += 1
+            print("mutant %s: %s (expected killed)" % (mid, status))
+            if rc != 0:
+                print(out)
+    return passed, failed, 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
@@ -98,7 +133,8 @@ def main():
     totals = [0, 0, 0]
     for name, suite in (("lit", lambda: lit_suite(args.build)),
                         ("unit", lambda: gtest_suite(args.build)),
-                        ("python", lambda: pytest_suite(args.build, src))):
+                        ("python", lambda: pytest_suite(args.build, src)),
+                        ("mutation", lambda: mutation_suite(args.build, src))):
         print("==== %s tests" % name, flush=True)
         result = suite()
         print("---- %s: %d passed, %d failed, %d skipped" % ((name,) + tuple(result)))
