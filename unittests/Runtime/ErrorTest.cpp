@@ -48,14 +48,36 @@ TEST(RuntimeError, MessageAndStickyStatus) {
   EXPECT_STREQ(tileRuntimeLastError(), "");
 }
 
-TEST(RuntimeError, StickyStatusKeepsTheFirstFailure) {
+// Status and message describe the same failure: the first one since the
+// status was consumed or cleared. Later failures still return their own
+// status but change neither (statuses of different kinds:
+// RuntimeFakeDriver.FirstFailureWinsStatusAndMessage).
+TEST(RuntimeError, FirstFailureWinsStatusAndMessage) {
+  const char *rankMessage =
+      "tileTensorMapValidateTiled: rank = 0 is outside 1..5";
+  const char *mapMessage = "tileTensorMapEncodeTiled: map128 is NULL";
+  auto failWithMapError = [] {
+    return tileTensorMapEncodeTiled(nullptr, 0, 1, nullptr, nullptr, nullptr,
+                                    nullptr, nullptr, 0, 0, 0, 0);
+  };
   tileRuntimeClearError();
-  failWithRankError();
-  tileTensorMapEncodeTiled(nullptr, 0, 1, nullptr, nullptr, nullptr, nullptr,
-                           nullptr, 0, 0, 0, 0);
-  EXPECT_STREQ(tileRuntimeLastError(),
-               "tileTensorMapEncodeTiled: map128 is NULL");
+  EXPECT_EQ(failWithRankError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(failWithMapError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), rankMessage);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+
+  // Consumed: the message stays until the next failure records both.
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), rankMessage);
+  EXPECT_EQ(failWithMapError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(failWithRankError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), mapMessage);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+
+  // Cleared: likewise.
+  tileRuntimeClearError();
+  EXPECT_EQ(failWithRankError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), rankMessage);
   tileRuntimeClearError();
 }
 
