@@ -33,7 +33,8 @@ def sanitizer_env(env=None):
     env = dict(os.environ if env is None else env)
     common = "abort_on_error=1:print_summary=1"
     env.setdefault("ASAN_OPTIONS",
-                   common + ":detect_leaks=1:check_initialization_order=1:"
+                   common + ":detect_leaks=1:allow_user_poisoning=0:"
+                   "check_initialization_order=1:"
                    "strict_init_order=1:detect_stack_use_after_return=1")
     lsan = common
     suppressions = os.path.join(SRC, "fuzz", "lsan.supp")
@@ -81,7 +82,7 @@ def run_one(build, name, seconds, jobs):
     ft = stat(r"\bft: (\d+)", out)
     corp = stat(r"\bcorp: (\d+)", out)
     rate = execs / wall if wall > 0 else 0
-    reproducers = re.findall(r"Test unit written to (\S+)", out)
+    reproducers = sorted(set(re.findall(r"Test unit written to (\S+)", out)))
     ok = proc.returncode == 0 and not reproducers
     if not ok:
         # The report (sanitizer stack, harness finding) before the summary.

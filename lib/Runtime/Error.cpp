@@ -17,13 +17,9 @@ thread_local char lastMessage[kMessageCapacity];
 thread_local int32_t stickyStatus = TILE_SUCCESS;
 } // namespace
 
-// The first failure wins both the status and the message: while a failure is
-// recorded (until tileRuntimeConsumeStatus or tileRuntimeClearError), later
-// failures change neither, so the two always describe the same failure, the
-// one that started a chain of follow-up failures.
+// The latest failure wins both the status and the message, so the two always
+// describe the same failure; successful calls change neither.
 int32_t tile::runtime::setError(int32_t status, const char *format, ...) {
-  if (stickyStatus != TILE_SUCCESS)
-    return status;
   va_list args;
   va_start(args, format);
   vsnprintf(lastMessage, kMessageCapacity, format, args);

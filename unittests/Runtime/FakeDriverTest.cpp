@@ -186,25 +186,29 @@ TEST_F(RuntimeFakeDriver, LargeSharedMemoryOptsIn) {
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
 }
 
-// A driver failure followed by an argument error: status and message both
-// stay those of the first failure until consumed.
-TEST_F(RuntimeFakeDriver, FirstFailureWinsStatusAndMessage) {
+// An argument error after a driver failure: status and message both move to
+// the latest failure; a successful launch changes neither.
+TEST_F(RuntimeFakeDriver, LatestFailureWinsStatusAndMessage) {
   void *function = reinterpret_cast<void *>(0x3000);
   const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  tileRuntimeClearError();
+  EXPECT_EQ(
+      tileLaunchKernel(nullptr, grid, block, nullptr, 0, nullptr, nullptr),
+      TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, 240 * 1024,
+                             nullptr, nullptr),
+            TILE_ERROR_DRIVER);
   const char *driverMessage =
       "tileLaunchKernel: cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, "
       "245760) failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in limit "
       "232448 bytes";
-  tileRuntimeClearError();
-  EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, 240 * 1024,
-                             nullptr, nullptr),
-            TILE_ERROR_DRIVER);
-  EXPECT_EQ(
-      tileLaunchKernel(nullptr, grid, block, nullptr, 0, nullptr, nullptr),
-      TILE_ERROR_INVALID_VALUE);
   EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_DRIVER);
   EXPECT_STREQ(tileRuntimeLastError(), driverMessage);
-  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  EXPECT_EQ(
+      tileLaunchKernel(function, grid, block, nullptr, 0, nullptr, nullptr),
+      TILE_SUCCESS);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_DRIVER);
+  EXPECT_STREQ(tileRuntimeLastError(), driverMessage);
   EXPECT_EQ(
       tileLaunchKernel(nullptr, grid, block, nullptr, 0, nullptr, nullptr),
       TILE_ERROR_INVALID_VALUE);
