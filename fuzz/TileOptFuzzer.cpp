@@ -6,6 +6,7 @@
 // serialisation, no ptxas). Diagnostics are the expected answer to bad input
 // and are swallowed; findings are:
 //   - crashes, aborts (LLVM fatal errors included) and sanitizer reports;
+//   - a verified module whose printed form does not parse back;
 //   - a pass that succeeds but leaves IR that does not verify (the pass
 //     manager's own verifier is replaced by one that names the pass);
 // and with TILE_FUZZ_STRICT=1 also
@@ -55,6 +56,15 @@ namespace {
 
 constexpr size_t kMaxInput = 16 * 1024;
 
+/// TILE_FUZZ_VERBOSE=1 prints every diagnostic (replaying one input).
+bool verbose() {
+  static const bool value = [] {
+    const char *v = getenv("TILE_FUZZ_VERBOSE");
+    return v && *v && strcmp(v, "0") != 0;
+  }();
+  return value;
+}
+
 bool strict() {
   static const bool value = [] {
     const char *v = getenv("TILE_FUZZ_STRICT");
@@ -91,8 +101,9 @@ MLIRContext &context() {
 /// it.
 class VerifyAfterPass : public PassInstrumentation {
 public:
-  VerifyAfterPass(StringRef input, bool &active)
-      : input(input), active(active) {}
+  VerifyAfterPass(StringRef input, bool &active, unsigned &passes)
+      : input(input), active(active), passes(passes) {}
+  void runBeforePass(Pass *, Operation *) override { ++passes; }
   void runAfterPass(Pass *pass, Operation *op) override {
     if (!active)
       return;
@@ -110,6 +121,7 @@ public:
 private:
   StringRef input;
   bool &active;
+  unsigned &passes;
 };
 
 /// Pipeline options from a leading `// pipeline: ...` line (only the keys
@@ -146,14 +158,28 @@ bool runPipeline(ModuleOp module, StringRef pipeline, StringRef input,
   PassManager pm(module->getContext(), ModuleOp::getOperationName());
   pm.enableVerifier(false);
   bool active = true;
-  pm.addInstrumentation(std::make_unique<VerifyAfterPass>(input, active));
+  unsigned passes = 0;
+  pm.addInstrumentation(
+      std::make_unique<VerifyAfterPass>(input, active, passes));
   std::string error;
   llvm::raw_string_ostream errorStream(error);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
-    return true; // an option the pipeline rejects: not a finding
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    // Only options from the input's `// pipeline:` line can be rejected.
+    if (!input.starts_with("// pipeline:"))
+      finding(("cannot build '" + pipeline + "': " + error).str(), input);
+    return true;
+  }
   unsigned before = counts.errors;
   LogicalResult result = pm.run(module);
+  if (verbose())
+    llvm::errs() << pipeline << ": "
+                 << (succeeded(result) ? "succeeded" : "failed") << " ("
+                 << passes << " passes)\n";
   bool reported = counts.errors > before;
+  // The pipeline text is anchored on the module the pass manager runs on; a
+  // mistake there would quietly run nothing.
+  if (passes == 0)
+    finding(("'" + pipeline + "' ran no pass").str(), input);
   if (strict()) {
     if (succeeded(result) && reported)
       finding(("'" + pipeline + "' succeeded after reporting an error").str(),
@@ -173,6 +199,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = context();
   DiagnosticCounts counts;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    if (verbose())
+      llvm::errs() << diag.getLocation() << ": " << diag.str() << "\n";
     if (diag.getSeverity() != DiagnosticSeverity::Error)
       return success();
     ++counts.errors;
@@ -186,18 +214,40 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   ParserConfig config(&ctx, /*verifyAfterParse=*/true);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(input, config);
-  if (!module)
+  if (!module) {
+    if (verbose())
+      llvm::errs() << "does not parse or verify\n";
     return 0;
+  }
+
+  // Printed IR must parse back (a misprinted operand list or attribute reads
+  // past its storage without touching memory ASan watches).
+  {
+    std::string printed;
+    llvm::raw_string_ostream os(printed);
+    (*module)->print(os);
+    os.flush();
+    std::string why;
+    ScopedDiagnosticHandler capture(&ctx, [&](Diagnostic &diag) {
+      if (why.empty() && diag.getSeverity() == DiagnosticSeverity::Error) {
+        llvm::raw_string_ostream w(why);
+        w << diag.getLocation() << ": " << diag.str();
+      }
+      return success();
+    });
+    if (!parseSourceString<ModuleOp>(printed, config))
+      finding("the printed module does not parse back: " + why +
+                  "\n==== printed:\n" + printed,
+              input);
+  }
 
   // The report on a copy (it must not change the IR the lowering sees).
   {
     OwningOpRef<ModuleOp> copy(cast<ModuleOp>((*module)->clone()));
-    runPipeline(*copy,
-                "builtin.module(tile-report-copy-plans{output=/dev/null})",
-                input, counts);
+    runPipeline(*copy, "tile-report-copy-plans{output=/dev/null}", input,
+                counts);
   }
-  std::string pipeline =
-      "builtin.module(tile-gpu-pipeline{" + pipelineOptions(input) + "})";
+  std::string pipeline = "tile-gpu-pipeline{" + pipelineOptions(input) + "}";
   runPipeline(*module, pipeline, input, counts);
 
   if (strict() && counts.unknownLocErrors)
