@@ -109,11 +109,17 @@ public:
       return;
     // Only the first failure matters; a verifier error is a diagnostic that
     // the handler would count, so it is checked with a private handler.
-    ScopedDiagnosticHandler quiet(op->getContext(),
-                                  [](Diagnostic &) { return success(); });
+    std::string why;
+    ScopedDiagnosticHandler quiet(op->getContext(), [&](Diagnostic &diag) {
+      if (why.empty()) {
+        llvm::raw_string_ostream os(why);
+        os << diag.getLocation() << ": " << diag.str();
+      }
+      return success();
+    });
     if (failed(verify(op)))
       finding(("pass '" + pass->getArgument() + "' (" + pass->getName() +
-               ") succeeded but left IR that does not verify")
+               ") succeeded but left IR that does not verify: " + why)
                   .str(),
               input);
   }
