@@ -5,16 +5,29 @@ BUILD     ?= build
 LLVM_DIR  ?= /usr/lib/llvm-22
 JOBS      ?= $(shell nproc)
 PYTHON    ?= /usr/bin/python3
-CMAKE_ARGS = -G Ninja -S . -B $(BUILD) \
-  -DCMAKE_BUILD_TYPE=Release \
+COMMON_ARGS = -G Ninja -S . \
   -DCMAKE_C_COMPILER=$(LLVM_DIR)/bin/clang \
   -DCMAKE_CXX_COMPILER=$(LLVM_DIR)/bin/clang++ \
   -DLLVM_USE_LINKER=lld \
   -DMLIR_DIR=$(LLVM_DIR)/lib/cmake/mlir \
   -DLLVM_EXTERNAL_LIT=$(LLVM_DIR)/bin/lit \
   -DPython3_EXECUTABLE=$(PYTHON)
+CMAKE_ARGS = $(COMMON_ARGS) -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: all deps configure build test demo format clean mutation
+# The sanitizer build (ASan + UBSan + libFuzzer coverage, asserts on) and the
+# libFuzzer harnesses; see docs/testing.md, "Sanitizers and fuzzing".
+SAN_BUILD ?= build-asan
+SAN_CMAKE_ARGS = $(COMMON_ARGS) -B $(SAN_BUILD) \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+  -DTILE_SANITIZE=ON -DTILE_ENABLE_FUZZERS=ON -DTILE_ENABLE_BENCHMARKS=OFF
+# Seconds per harness for `make fuzz` (CI's bounded run: scripts/ci-sanitize.sh).
+FUZZ_SECONDS ?= 3600
+FUZZ_JOBS ?= 1
+
+.PHONY: all deps configure build test demo format clean \
+  sanitize-build sanitize fuzz-build fuzz mutation
 
 all: build
 
@@ -38,6 +51,25 @@ test: build
 mutation: deps
 	@$(PYTHON) scripts/mutation.py $(MUTATION_ARGS)
 
+$(SAN_BUILD)/build.ninja:
+	cmake $(SAN_CMAKE_ARGS)
+
+sanitize-build: deps $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD) -j $(JOBS) tile-opt tile-compile TileUnitTests mlir-doc
+
+# Unit, property and lit tests under the sanitizers.
+sanitize: sanitize-build
+	@$(PYTHON) scripts/run-tests.py --build $(SAN_BUILD) --sanitized
+
+fuzz-build: deps $(SAN_BUILD)/build.ninja
+	ninja -C $(SAN_BUILD) -j $(JOBS) TileFuzzers
+
+# Long libFuzzer runs: FUZZ_SECONDS per harness (default one hour), the
+# corpora growing in $(SAN_BUILD)/fuzz-corpus.
+fuzz: fuzz-build
+	@$(PYTHON) scripts/run-fuzzers.py --build $(SAN_BUILD) \
+	  --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS)
+
 demo: build
 	@./scripts/demo.sh $(BUILD)
 
@@ -45,4 +77,4 @@ format:
 	git ls-files '*.cpp' '*.h' | xargs $(LLVM_DIR)/bin/clang-format -i
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD)

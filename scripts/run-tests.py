@@ -4,8 +4,14 @@ the mutation-testing tool) and prints one summary.
 
 The last line is `N passed, N failed, N skipped` over all suites together; the
 exit status is non-zero when anything failed or a suite could not run.
+
+With --sanitized (the ASan/UBSan build, `make sanitize`) the lit and unit
+suites run with the sanitizer options of scripts/run-fuzzers.py; the Python
+suite is left out there (it loads the runtime into an uninstrumented
+interpreter).
 """
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -13,6 +19,15 @@ import subprocess
 import sys
 
 LLVM_BIN = "/usr/lib/llvm-22/bin"
+
+
+def sanitizer_env():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "run-fuzzers.py")
+    spec = importlib.util.spec_from_file_location("run_fuzzers", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.sanitizer_env()
 
 
 def run(cmd, env=None):
@@ -27,9 +42,9 @@ def count(pattern, text):
     return int(m.group(1)) if m else 0
 
 
-def lit_suite(build):
+def lit_suite(build, env=None):
     rc, out = run([os.path.join(LLVM_BIN, "lit"), "-sv",
-                   os.path.join(build, "test")])
+                   os.path.join(build, "test")], env=env)
     passed = count(r"^\s*Passed\s*:\s*(\d+)", out) + \
         count(r"^\s*Expectedly Failed\s*:\s*(\d+)", out)
     failed = sum(count(r"^\s*%s\s*:\s*(\d+)" % k, out) for k in
@@ -42,7 +57,7 @@ def lit_suite(build):
     return passed, failed, skipped
 
 
-def gtest_suite(build):
+def gtest_suite(build, env=None):
     """Runs every ctest-registered unit test; GoogleTest binaries count their
     individual tests, other commands count as one test each."""
     rc, out = run(["ctest", "--test-dir", build, "--show-only=json-v1"])
@@ -56,7 +71,8 @@ def gtest_suite(build):
         props = {p["name"]: p["value"] for p in test.get("properties", [])}
         cwd = props.get("WORKING_DIRECTORY")
         proc = subprocess.run(cmd + ["--gtest_brief=1"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, cwd=cwd)
+                              stderr=subprocess.STDOUT, text=True, cwd=cwd,
+                              env=env)
         out = proc.stdout
         if "[==========]" in out:
             p = count(r"\[  PASSED  \] (\d+) test", out)
@@ -128,16 +144,24 @@ def mutation_suite(build, src):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", default="build")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="the sanitizer build: sanitizer options, no "
+                        "Python suite")
     args = parser.parse_args()
+    env = sanitizer_env() if args.sanitized else None
+    tag = " (sanitized)" if args.sanitized else ""
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     totals = [0, 0, 0]
-    for name, suite in (("lit", lambda: lit_suite(args.build)),
-                        ("unit", lambda: gtest_suite(args.build)),
-                        ("python", lambda: pytest_suite(args.build, src)),
-                        ("mutation", lambda: mutation_suite(args.build, src))):
-        print("==== %s tests" % name, flush=True)
+    suites = [("lit", lambda: lit_suite(args.build, env)),
+              ("unit", lambda: gtest_suite(args.build, env))]
+    if not args.sanitized:
+        suites.append(("python", lambda: pytest_suite(args.build, src)))
+        suites.append(("mutation", lambda: mutation_suite(args.build, src)))
+    for name, suite in suites:
+        print("==== %s tests%s" % (name, tag), flush=True)
         result = suite()
-        print("---- %s: %d passed, %d failed, %d skipped" % ((name,) + tuple(result)))
+        print("---- %s%s: %d passed, %d failed, %d skipped"
+              % ((name, tag) + tuple(result)))
         totals = [a + b for a, b in zip(totals, result)]
     print("%d passed, %d failed, %d skipped" % tuple(totals))
     return 1 if totals[1] else 0

@@ -16,7 +16,10 @@ config.test_exec_root = os.path.join(config.tile_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
-llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# The sanitizer build's options (scripts/run-fuzzers.py) reach the tools.
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                    "ASAN_OPTIONS", "LSAN_OPTIONS",
+                                    "UBSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.tile_obj_root, "bin"), config.llvm_tools_dir]

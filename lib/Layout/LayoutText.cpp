@@ -18,12 +18,16 @@ namespace tile {
 
 namespace {
 
+/// Strides equal to the products of the inner extents. A product that
+/// overflows cannot equal any stride; the outermost extent is never
+/// multiplied (the parser does the same, so the short form parses back).
 bool isRowMajor(const std::vector<Shard> &shards) {
   int64_t stride = 1;
   for (size_t i = shards.size(); i-- > 0;) {
     if (shards[i].stride != stride)
       return false;
-    stride *= shards[i].extent;
+    if (i > 0 && __builtin_mul_overflow(stride, shards[i].extent, &stride))
+      return false;
   }
   return true;
 }
@@ -87,7 +91,8 @@ public:
     int64_t stride = 1;
     for (size_t i = extents.size(); i-- > 0;) {
       shards[i] = {extents[i], hasStrides ? strides[i] : stride};
-      if (!hasStrides && __builtin_mul_overflow(stride, extents[i], &stride)) {
+      if (!hasStrides && i > 0 &&
+          __builtin_mul_overflow(stride, extents[i], &stride)) {
         message = "row-major strides overflow";
         return fail(error);
       }

@@ -17,13 +17,14 @@ thread_local char lastMessage[kMessageCapacity];
 thread_local int32_t stickyStatus = TILE_SUCCESS;
 } // namespace
 
+// The latest failure wins both the status and the message, so the two always
+// describe the same failure; successful calls change neither.
 int32_t tile::runtime::setError(int32_t status, const char *format, ...) {
   va_list args;
   va_start(args, format);
   vsnprintf(lastMessage, kMessageCapacity, format, args);
   va_end(args);
-  if (stickyStatus == TILE_SUCCESS)
-    stickyStatus = status;
+  stickyStatus = status;
   return status;
 }
 

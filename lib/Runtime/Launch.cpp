@@ -19,6 +19,9 @@ namespace {
 // static bytes fails with CUDA_ERROR_INVALID_VALUE without the opt-in).
 constexpr uint32_t kDefaultDynamicSmemLimit = 48 * 1024;
 constexpr uint64_t kPortableClusterSize = 8;
+// cuFuncSetAttribute takes the dynamic shared-memory size as an int: larger
+// requests are rejected here instead of wrapping to a negative number.
+constexpr uint32_t kMaxSmemBytes = INT32_MAX;
 
 const char *const kAxis[3] = {"X", "Y", "Z"};
 
@@ -54,6 +57,11 @@ int32_t launch(const char *where, void *function, const uint32_t grid[3],
       return setError(TILE_ERROR_INVALID_VALUE, "%s: block%s = 0 must be >= 1",
                       where, kAxis[i]);
   }
+  if (smemBytes > kMaxSmemBytes)
+    return setError(TILE_ERROR_INVALID_VALUE,
+                    "%s: smemBytes = %u exceeds %u, the largest dynamic "
+                    "shared-memory size the driver takes",
+                    where, smemBytes, kMaxSmemBytes);
   bool hasCluster =
       cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1);
   uint64_t clusterSize = 1;

@@ -42,6 +42,27 @@ TEST(LayoutText, ShortFormForRowMajor) {
   EXPECT_EQ(parseOk("(8, 2), offset = 3, swizzle = 32B").elementOffset(), 3);
 }
 
+// Strides whose row-major products overflow int64: the printer must not
+// overflow deciding whether the short form applies, and what it prints must
+// parse back to the same layout.
+TEST(LayoutText, HugeExtentsRoundTrip) {
+  Layout outer = parseOk("(4611686018427387904, 4) : (4, 1)");
+  EXPECT_EQ(outer.str(), "(4611686018427387904, 4)");
+  EXPECT_EQ(parseOk(outer.str()), outer);
+
+  Layout middle = parseOk("(2, 4611686018427387904, 4) : (0, 4, 1)");
+  EXPECT_EQ(middle.str(), "(2, 4611686018427387904, 4) : (0, 4, 1)");
+  EXPECT_EQ(parseOk(middle.str()), middle);
+
+  Layout negative(
+      {{-(int64_t(1) << 62), -(int64_t(1) << 62)}, {-(int64_t(1) << 62), 1}});
+  EXPECT_EQ(negative.str(), "(-4611686018427387904, -4611686018427387904)");
+  EXPECT_EQ(parseOk(negative.str()), negative);
+
+  EXPECT_EQ(parseError("(2, 4611686018427387904, 4)"),
+            "row-major strides overflow at column 28");
+}
+
 TEST(LayoutText, Errors) {
   EXPECT_EQ(parseError("8, 256"), "expected '(' at column 1");
   EXPECT_EQ(parseError("(8, x)"), "expected an integer at column 5");

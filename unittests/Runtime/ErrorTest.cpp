@@ -48,14 +48,39 @@ TEST(RuntimeError, MessageAndStickyStatus) {
   EXPECT_STREQ(tileRuntimeLastError(), "");
 }
 
-TEST(RuntimeError, StickyStatusKeepsTheFirstFailure) {
+// Status and message describe the same failure: the latest one. Successful
+// calls change neither (statuses of different kinds:
+// RuntimeFakeDriver.LatestFailureWinsStatusAndMessage).
+TEST(RuntimeError, LatestFailureWinsStatusAndMessage) {
+  const char *rankMessage =
+      "tileTensorMapValidateTiled: rank = 0 is outside 1..5";
+  const char *mapMessage = "tileTensorMapEncodeTiled: map128 is NULL";
+  auto failWithMapError = [] {
+    return tileTensorMapEncodeTiled(nullptr, 0, 1, nullptr, nullptr, nullptr,
+                                    nullptr, nullptr, 0, 0, 0, 0);
+  };
   tileRuntimeClearError();
-  failWithRankError();
-  tileTensorMapEncodeTiled(nullptr, 0, 1, nullptr, nullptr, nullptr, nullptr,
-                           nullptr, 0, 0, 0, 0);
-  EXPECT_STREQ(tileRuntimeLastError(),
-               "tileTensorMapEncodeTiled: map128 is NULL");
+  EXPECT_EQ(failWithRankError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(failWithMapError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), mapMessage);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+  // A successful call keeps both.
+  alignas(16) static char buffer[256];
+  uint64_t dim = 256;
+  uint32_t box = 64, one = 1;
+  EXPECT_EQ(tileTensorMapValidateTiled(0, 1, buffer, &dim, nullptr, &box, &one,
+                                       0, 0, 0, 0),
+            TILE_SUCCESS);
+  EXPECT_STREQ(tileRuntimeLastError(), mapMessage);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+
+  // Consumed: the message stays until the next failure records both.
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS);
+  EXPECT_STREQ(tileRuntimeLastError(), mapMessage);
+  EXPECT_EQ(failWithRankError(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), rankMessage);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
   tileRuntimeClearError();
 }
 

@@ -186,6 +186,72 @@ TEST_F(RuntimeFakeDriver, LargeSharedMemoryOptsIn) {
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
 }
 
+// An argument error after a driver failure: status and message both move to
+// the latest failure; a successful launch changes neither.
+TEST_F(RuntimeFakeDriver, LatestFailureWinsStatusAndMessage) {
+  void *function = reinterpret_cast<void *>(0x3000);
+  const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  tileRuntimeClearError();
+  EXPECT_EQ(
+      tileLaunchKernel(nullptr, grid, block, nullptr, 0, nullptr, nullptr),
+      TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, 240 * 1024,
+                             nullptr, nullptr),
+            TILE_ERROR_DRIVER);
+  const char *driverMessage =
+      "tileLaunchKernel: cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, "
+      "245760) failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in limit "
+      "232448 bytes";
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_DRIVER);
+  EXPECT_STREQ(tileRuntimeLastError(), driverMessage);
+  EXPECT_EQ(
+      tileLaunchKernel(function, grid, block, nullptr, 0, nullptr, nullptr),
+      TILE_SUCCESS);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_DRIVER);
+  EXPECT_STREQ(tileRuntimeLastError(), driverMessage);
+  EXPECT_EQ(
+      tileLaunchKernel(nullptr, grid, block, nullptr, 0, nullptr, nullptr),
+      TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(), "tileLaunchKernel: function is NULL");
+  tileRuntimeClearError();
+}
+
+// cuFuncSetAttribute takes an int: sizes from 2^31 up would wrap to a
+// negative number and skip the opt-in, so they are refused before any driver
+// call.
+TEST_F(RuntimeFakeDriver, SharedMemoryAboveIntMaxIsRefused) {
+  void *function = reinterpret_cast<void *>(0x3000);
+  const uint32_t grid[3] = {1, 1, 1}, block[3] = {128, 1, 1};
+  for (uint32_t smem : {0x80000000u, 0xFFFFFFFFu}) {
+    tileRuntimeClearError();
+    EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, smem, nullptr,
+                               nullptr),
+              TILE_ERROR_INVALID_VALUE);
+    EXPECT_EQ(tileRuntimeLastError(),
+              "tileLaunchKernel: smemBytes = " + std::to_string(smem) +
+                  " exceeds 2147483647, the largest dynamic shared-memory "
+                  "size the driver takes");
+    EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_INVALID_VALUE);
+  }
+  const uint32_t cluster[3] = {2, 1, 1};
+  EXPECT_EQ(tileLaunchKernel(function, grid, block, cluster, 0x80000000u,
+                             nullptr, nullptr),
+            TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(fake().funcAttributeCalls, 0);
+  EXPECT_EQ(fake().launches, 0);
+  EXPECT_EQ(fake().launchExCalls, 0);
+  // 2^31 - 1 passes the check and reaches the driver, which refuses it.
+  tileRuntimeClearError();
+  EXPECT_EQ(tileLaunchKernel(function, grid, block, nullptr, 0x7FFFFFFFu,
+                             nullptr, nullptr),
+            TILE_ERROR_DRIVER);
+  EXPECT_EQ(fake().funcAttributeCalls, 1);
+  EXPECT_EQ(fake().lastFuncAttributeValue, 0x7FFFFFFF);
+  EXPECT_EQ(fake().launches, 0);
+  tileRuntimeClearError();
+}
+
 TEST_F(RuntimeFakeDriver, ClusterLaunch) {
   void *function = reinterpret_cast<void *>(0x3000);
   const uint32_t grid[3] = {8, 2, 1}, block[3] = {128, 1, 1},

@@ -48,7 +48,8 @@ enum {
 
 /* Message of the latest failure on this thread, "" when none. The pointer is
  * valid until the next runtime call on this thread. Successful calls leave the
- * message unchanged. */
+ * message unchanged; it always describes the failure the sticky status
+ * (tileRuntimeGetStatus) holds, or the one last consumed. */
 TILE_RUNTIME_API const char *tileRuntimeLastError(void);
 
 /* Copies the latest message into buf (always NUL-terminated when size > 0) and
@@ -58,9 +59,10 @@ TILE_RUNTIME_API int32_t tileRuntimeGetLastError(char *buf, size_t size);
 /* Clears this thread's message and sticky status. */
 TILE_RUNTIME_API void tileRuntimeClearError(void);
 
-/* Sticky status: the first failure on this thread since it was last consumed
- * or cleared (TILE_SUCCESS when none). This is how callers of the void mgpu*
- * functions learn that something failed. */
+/* Sticky status: the latest failure on this thread since the status was last
+ * consumed or cleared (TILE_SUCCESS when none); successful calls do not reset
+ * it. This is how callers of the void mgpu* functions learn that something
+ * failed. Status and message always describe the same failure. */
 TILE_RUNTIME_API int32_t tileRuntimeGetStatus(void);
 
 /* Returns the sticky status and resets it to TILE_SUCCESS. */
