@@ -27,7 +27,8 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 def build(ids):
     import mutation
     mutants = {m["id"]: m for m in mutation.load_mutants()}
-    scratch = os.path.join(ROOT, "build-mutation")
+    # Its own scratch tree: the CPU mutation run may use build-mutation.
+    scratch = os.path.join(ROOT, "build-mutation-gpu")
     src, bld = mutation.prepare_scratch(scratch, 2)
     for mid in ids:
         m = mutants[mid]
