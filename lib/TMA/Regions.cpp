@@ -80,6 +80,23 @@ bool checkRegionShape(const char *side, const std::vector<int64_t> &shape,
                std::to_string(shape.size()) + " buffer";
     return false;
   }
+  // Offsets beyond int32 cannot become TMA coordinates; bounding them (and
+  // the strides, in checkedGroup) keeps every offset * stride product of the
+  // planner inside int64.
+  constexpr int64_t kMaxCoord = int64_t(1) << 31;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    bool inRange =
+        offsets[d].constant >= -kMaxCoord && offsets[d].constant <= kMaxCoord;
+    for (const auto &term : offsets[d].terms)
+      inRange =
+          inRange && term.second >= -kMaxCoord && term.second <= kMaxCoord;
+    if (!inRange) {
+      *decline = std::string("coord-range: ") + side + " offset " +
+                 offsets[d].str() + " in dimension " + std::to_string(d) +
+                 " does not fit int32";
+      return false;
+    }
+  }
   for (size_t d = 0; d < shape.size(); ++d) {
     if (sizes[d] <= 0 || sizes[d] > (int64_t(1) << 31) || shape[d] <= 0) {
       *decline = std::string("layout: ") + side + " region size " +
@@ -100,6 +117,13 @@ std::optional<GroupedLayout> checkedGroup(const char *side, const Layout &l,
         std::string("layout: ") + side + " layout " + l.str() + ": " + *err;
     return std::nullopt;
   }
+  for (const Shard &shard : l.shards())
+    if (shard.extent > 1 && shard.stride > (int64_t(1) << 31)) {
+      *decline = std::string("global-stride: ") + side + " layout " + l.str() +
+                 " has a stride of " + std::to_string(shard.stride) +
+                 " elements, above the 2^31 the planner handles";
+      return std::nullopt;
+    }
   std::string err;
   std::optional<GroupedLayout> g = groupOnto(l, shape, &err);
   if (!g)

@@ -249,3 +249,29 @@ TEST(PlannerDecline, EveryRuleIdIsListedOnce) {
 }
 
 } // namespace
+
+namespace {
+// Offsets and strides whose products would overflow int64 are declined
+// before any arithmetic on them (found by the planner fuzzer).
+TEST(PlannerDeclineRanges, OffsetBeyondInt32) {
+  CopyRequest r = load(f16(), Layout::rowMajor({8, 256}), {8, 256},
+                       parse("(8, 64)"), {8, 64});
+  r.globalOffsets = {SymExpr(INT64_MIN + 7), SymExpr(0)};
+  EXPECT_EQ(declineOf(r), "coord-range: global offset -9223372036854775801 in "
+                          "dimension 0 does not fit int32");
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0, int64_t(1) << 40)};
+  EXPECT_EQ(declineOf(r), "coord-range: global offset 1099511627776*s0 in "
+                          "dimension 1 does not fit int32");
+  // The largest accepted offset still plans (every element out of bounds).
+  r.globalOffsets = {SymExpr(int64_t(1) << 31), SymExpr(0)};
+  EXPECT_NE(declineOf(r).rfind("coord-range: global offset", 0), 0u);
+}
+
+TEST(PlannerDeclineRanges, StrideBeyondInt32) {
+  CopyRequest r = load(f16(), Layout::strided({2, 64}, {int64_t(1) << 33, 1}),
+                       {2, 64}, parse("(2, 64)"), {2, 64});
+  EXPECT_EQ(declineOf(r), "global-stride: global layout (2, 64) : (8589934592, "
+                          "1) has a stride of 8589934592 elements, above the "
+                          "2^31 the planner handles");
+}
+} // namespace

@@ -194,3 +194,23 @@ func.func @stage_index() {
   %s = tile.stage %buf[%c3] : memref<3x8x64xf16, #gpu.address_space<workgroup>> -> memref<8x64xf16, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// Barriers live in shared memory: the lowering addresses them there.
+!bars5 = !nvgpu.mbarrier.group<memorySpace = 5>
+func.func @barrier_space(%g: memref<8x64xf16>, %bar: !bars5, %c0: index) {
+  %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+  // expected-error @+1 {{barrier: the mbarrier group must live in shared memory (#gpu.address_space<workgroup>), not 5 : i64}}
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) : memref<8x64xf16, #gpu.address_space<workgroup>>, memref<8x64xf16>, !bars5
+  return
+}
+
+// -----
+
+// A row-major layout whose strides overflow int64 is rejected with its
+// values, not wrapped.
+// expected-error @+1 {{makes the layout exceed 2^52}}
+func.func @layout_strides_overflow(%a: memref<4194304x4194304x4194304xi8, #tile.layout<(4194304, 4194304, 4194304)>>) {
+  return
+}

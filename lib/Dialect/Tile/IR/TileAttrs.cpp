@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -21,8 +22,11 @@ void TileDialect::registerAttributes() {
 
 static std::vector<int64_t> rowMajorStrides(ArrayRef<int64_t> extents) {
   std::vector<int64_t> strides(extents.size(), 1);
+  // Saturates instead of overflowing: the layout's verifier then rejects
+  // the oversized layout with its values.
   for (int i = static_cast<int>(extents.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * extents[i + 1];
+    if (__builtin_mul_overflow(strides[i + 1], extents[i + 1], &strides[i]))
+      strides[i] = std::numeric_limits<int64_t>::max();
   return strides;
 }
 

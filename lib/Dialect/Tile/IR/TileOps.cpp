@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -238,11 +239,26 @@ static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
 /// A constant barrier index must name one of the group's barriers.
 static LogicalResult verifyBarrierIndex(Operation *op, Value group,
                                         Value index) {
-  if (!group || !index)
+  if (!group)
     return success();
   auto groupType = dyn_cast<nvgpu::MBarrierGroupType>(group.getType());
+  // The lowering addresses barriers in shared memory (mbarrier ops take
+  // shared-window addresses).
+  if (groupType) {
+    Attribute space = groupType.getMemorySpace();
+    auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
+    auto intSpace = dyn_cast_or_null<IntegerAttr>(space);
+    bool shared =
+        (gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Workgroup) ||
+        (intSpace && intSpace.getInt() == 3);
+    if (!shared)
+      return op->emitOpError()
+             << "barrier: the mbarrier group must live in shared memory "
+                "(#gpu.address_space<workgroup>), not "
+             << groupType.getMemorySpace();
+  }
   APInt constant;
-  if (!groupType || !matchPattern(index, m_ConstantInt(&constant)))
+  if (!groupType || !index || !matchPattern(index, m_ConstantInt(&constant)))
     return success();
   int64_t value = constant.getSExtValue();
   int64_t count = groupType.getNumBarriers();
