@@ -345,4 +345,28 @@ TEST(PlannerWorked, LongRunSplitsIntoSixteenByteRows) {
             "bytes 528");
 }
 
+// The shared tile interleaves row groups: row 4a + b lies at shared row
+// 2b + a, so the row axis becomes two tensor-map dimensions (b, base 1, and
+// a, base 4). The outer one spans the whole tensor, its partial last group
+// included: 10 rows are 3 groups of 4, not 2.
+TEST(PlannerWorked, SplitRowAxisSpansTheWholeTensor) {
+  CopyRequest r = load(f16(), Layout::rowMajor({10, 64}), {10, 64},
+                       parse("(2, 4, 64) : (64, 128, 1)"), {8, 64});
+  r.globalSizes = {8, 64};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 3, 4] strides [512, 128] box [64, 2, 4] estr "
+            "[1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 1024");
+  r = load(f16(), Layout::rowMajor({12, 64}), {12, 64},
+           parse("(2, 4, 64) : (64, 128, 1)"), {8, 64});
+  r.globalSizes = {8, 64};
+  r.globalOffsets = {SymExpr(4), SymExpr(0)};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 3, 4] strides [512, 128] box [64, 2, 4] estr "
+            "[1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 1, 0] | "
+            "bytes 1024");
+}
+
 } // namespace
