@@ -369,4 +369,20 @@ TEST(PlannerWorked, SplitRowAxisSpansTheWholeTensor) {
             "bytes 1024");
 }
 
+// 512 bytes from byte 16 of a 1024-byte row: as bytes the run needs two
+// boxes of 256 (a box of 256 x 2 would split the row at byte 256, which the
+// start 16 is not aligned to); as 16-bit elements it is one box of 256. The
+// planner keeps the plan with fewer instructions.
+TEST(PlannerWorked, PromotionSavesAnIssue) {
+  CopyRequest r =
+      load(i8(), Layout::rowMajor({1024}), {1024}, parse("(512)"), {512});
+  r.globalSizes = {512};
+  r.globalOffsets = {SymExpr(16)};
+  EXPECT_EQ(describe(planOk(r)),
+            "u16 rank 1 dim [512] strides [] box [256] estr [1] swz 0 oob 0 "
+            "base 0 | "
+            "smem 0 @ [8] | "
+            "bytes 512");
+}
+
 } // namespace
