@@ -79,7 +79,11 @@ MUTANTS = [
       "cover counts the outermost shard as a full shard"),
     M("group-divides", L + "Grouping.cpp",
       "shape[d] % (product * extent) != 0", "shape[d] % extent != 0",
-      "shards grouped onto a dimension they do not tile"),
+      "shards grouped onto a dimension they do not tile",
+      equivalent="every accepted step keeps product * extent <= shape[d] and "
+      "the loop succeeds only when the product reaches shape[d] exactly, so "
+      "each partial product divides shape[d]: a step only the mutant accepts "
+      "fails later with the same error"),
     M("group-trailing", L + "Grouping.cpp",
       "if (shards[k].extent != 1)\n      return fail();",
       "if (shards[k].extent < 1)\n      return fail();",

@@ -23,8 +23,8 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.tile_obj_root, "bin"), config.llvm_tools_dir]
-tools = ["tile-opt", "mlir-opt", "mlir-translate", "llc", "not",
-         ToolSubst("tile-compile", unresolved="ignore")]
+tools = ["tile-opt", "mlir-opt", "mlir-translate", "llc", "llvm-readelf",
+         "not", ToolSubst("tile-compile", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas checks run only where the CUDA toolkit is installed.

@@ -4,6 +4,8 @@
 // REQUIRES: ptxas
 // RUN: tile-compile %tile_src_root/examples/copy_async_tma.mlir --emit=llvm -o - | FileCheck %s
 // RUN: tile-compile %tile_src_root/examples/copy_async_tma.mlir --emit=mlir -o - | FileCheck %s --check-prefix=MLIR
+// RUN: tile-compile %tile_src_root/examples/copy_async_tma.mlir --emit=obj -o %t.o
+// RUN: llvm-readelf -S %t.o | FileCheck %s --check-prefix=SECTIONS
 // RUN: not tile-compile %s --emit=llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tile-compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 
@@ -14,6 +16,11 @@
 // CHECK-DAG: call ptr @tileTensorMapGetCached(i32 6, i32 3,
 // CHECK-DAG: call void @mgpuLaunchKernel(
 // CHECK-DAG: declare void @mgpuLaunchKernel(ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64)
+
+// The module constructor that loads the cubin goes in .init_array, which
+// glibc runs; it ignores .ctors.
+// SECTIONS: .init_array{{[.0-9]*}} INIT_ARRAY
+// SECTIONS-NOT: .ctors
 
 // MLIR-DAG: gpu.binary @copy_async_kernel
 // MLIR-DAG: llvm.func @_mlir_ciface_copy_async

@@ -565,4 +565,56 @@ func.func @f(%g: memref<24x80xf16, strided<[96, 1], offset: 16>>) {
   EXPECT_EQ(widths, (std::vector<int64_t>{8, 1}));
 }
 
+TEST_F(ElementwiseAddressTest, SharedDimensionOfSeveralShards) {
+  // Columns as (2, 32) : (256, 1): column c lies at (c / 32) * 256 + c % 32,
+  // so the inner digit must wrap at 32. The outer shard's stride (256) keeps
+  // 16-byte vectors aligned.
+  std::vector<int64_t> widths = check(R"mlir(
+!s = memref<8x64xf16, #tile.layout<(8, 2, 32) : (32, 256, 1)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @f(%g: memref<16x64xf16>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [1024] : !s
+  tile.copy_async %s[0, 0] [8, 64], %g[4, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
+      : !s, memref<16x64xf16>, !bars
+  return
+}
+)mlir",
+                                      {{2, 0}});
+  EXPECT_EQ(widths, (std::vector<int64_t>{8, 1}));
+}
+
+TEST_F(ElementwiseAddressTest, OuterStrideBreaksVectorAlignment) {
+  // Rows 18 f32 (72 B) apart: a 4-element (16 B) vector at the start of
+  // row 1 would not be 16-byte aligned, so the copy takes 2-element (8 B)
+  // vectors.
+  std::vector<int64_t> widths = check(R"mlir(
+!s = memref<8x16xf32, #tile.layout<(8, 16) : (18, 1)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @f(%g: memref<8x16xf32>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [0] : !s
+  tile.copy_async %s[0, 0] [8, 16], %g[0, 0] [8, 16] barrier(%bar[%c0]) {dispatch = "simt"}
+      : !s, memref<8x16xf32>, !bars
+  return
+}
+)mlir",
+                                      {{2, 0}});
+  EXPECT_EQ(widths, (std::vector<int64_t>{2, 1}));
+}
+
+TEST_F(ElementwiseAddressTest, WarpgroupCopyUsesAll128Threads) {
+  // The 128 threads of a warpgroup share the copy: every element moves
+  // exactly once.
+  std::vector<int64_t> widths = check(R"mlir(
+!swz = memref<8x64xf16, #tile.layout<(8, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @f(%g: memref<8x64xf16>) {
+  %s = tile.arena_view [0] : !swz
+  tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "warpgroup"}
+      : !swz, memref<8x64xf16>
+  return
+}
+)mlir",
+                                      {}, 128);
+  EXPECT_EQ(widths, (std::vector<int64_t>{8, 1}));
+}
+
 } // namespace

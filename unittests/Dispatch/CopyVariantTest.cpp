@@ -24,6 +24,8 @@
 #include "tile/Transforms/Passes.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -232,4 +234,56 @@ TEST_F(CopyVariantTest, EmbedderVariantRequestsATensorMap) {
   int copiesLeft = 0;
   kernels->walk([&](CopyAsyncOp) { ++copiesLeft; });
   EXPECT_EQ(copiesLeft, 0);
+}
+
+namespace {
+/// Declines every copy with "<name>: declines".
+class DecliningVariant : public CopyVariant {
+public:
+  DecliningVariant(std::string name, int priority)
+      : CopyVariant(name, priority) {
+    addPredicate("always", [name](Operation *) {
+      return PredicateResult::failure(name + ": declines");
+    });
+  }
+  bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
+  LogicalResult rewrite(Operation *, const VariantMatch *,
+                        ConversionPatternRewriter &,
+                        const TypeConverter &) const override {
+    return failure();
+  }
+};
+} // namespace
+
+// Variants of equal priority are tried in name order, whatever the order of
+// registration, so the chosen variant and the decline list do not depend on
+// which library registered first.
+TEST_F(CopyVariantTest, EqualPriorityTriedInNameOrder) {
+  CopyVariantRegistry::global().add(
+      std::make_unique<DecliningVariant>("zz-embedder", 50));
+  CopyVariantRegistry::global().add(
+      std::make_unique<DecliningVariant>("aa-embedder", 50));
+  FailureOr<DispatchResult> r = dispatchCopy(copies[1]);
+  ASSERT_TRUE(succeeded(r));
+  ASSERT_NE(r->selected, nullptr);
+  EXPECT_EQ(r->selected->getName(), "tma");
+  ASSERT_EQ(r->declined.size(), 2u);
+  EXPECT_EQ(r->declined[0].first, "aa-embedder");
+  EXPECT_EQ(r->declined[0].second, "aa-embedder: declines");
+  EXPECT_EQ(r->declined[1].first, "zz-embedder");
+  EXPECT_EQ(r->declined[1].second, "zz-embedder: declines");
+  // The built-in fallbacks of equal priority: collective before simt.
+  std::vector<std::string> names = CopyVariantRegistry::global().names();
+  auto pos = [&](const std::string &name) {
+    return std::find(names.begin(), names.end(), name) - names.begin();
+  };
+  EXPECT_LT(pos("aa-embedder"), pos("zz-embedder"));
+  EXPECT_LT(pos("zz-embedder"), pos("tma"));
+  EXPECT_LT(pos("collective"), pos("simt"));
+  EXPECT_LT(pos("simt"), static_cast<long>(names.size()));
+  // Later tests in this process see them last.
+  CopyVariantRegistry::global().add(
+      std::make_unique<DecliningVariant>("zz-embedder", -100));
+  CopyVariantRegistry::global().add(
+      std::make_unique<DecliningVariant>("aa-embedder", -100));
 }

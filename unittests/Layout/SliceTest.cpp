@@ -87,6 +87,27 @@ TEST(Slice, ShardBoundaryExact) {
   EXPECT_EQ(error, "region [16, 40) crosses a boundary of shard 1 of extent 4");
 }
 
+TEST(Slice, CoverTakesTheOutermostShardAsACount) {
+  // The outermost shard is never a full shard: the region's start quotient
+  // lands on it, so its part of the cover is a count.
+  std::optional<DimCover> cover = coverOf({{2, 8}, {4, 1}}, 8);
+  ASSERT_TRUE(cover);
+  EXPECT_EQ(cover->fullShards, 1u);
+  EXPECT_EQ(cover->innerProduct, 4);
+  EXPECT_EQ(cover->partialCount, 2);
+  cover = coverOf({{64, 1}}, 64);
+  ASSERT_TRUE(cover);
+  EXPECT_EQ(cover->fullShards, 0u);
+  EXPECT_EQ(cover->innerProduct, 1);
+  EXPECT_EQ(cover->partialCount, 64);
+  // Three shards, the region covering all of them.
+  cover = coverOf({{2, 1000}, {4, 100}, {8, 1}}, 64);
+  ASSERT_TRUE(cover);
+  EXPECT_EQ(cover->fullShards, 2u);
+  EXPECT_EQ(cover->innerProduct, 32);
+  EXPECT_EQ(cover->partialCount, 2);
+}
+
 TEST(Slice, RegionEndsAtTheDimensionEnd) {
   GroupedLayout g = *groupOnto(Layout({{8, 64}, {4, 512}, {64, 1}}), {8, 256});
   std::string error;

@@ -269,11 +269,24 @@ TEST_F(RuntimeFakeDriver, ClusterLaunch) {
   EXPECT_EQ(fake().smem, 64u * 1024u);
   EXPECT_EQ(fake().lastFuncAttribute, 8); // the smem opt-in
 
+  // Every cluster extent reaches the driver, z included.
+  const uint32_t grid3[3] = {2, 4, 6}, cluster3[3] = {1, 2, 3};
+  ASSERT_EQ(
+      tileLaunchKernel(function, grid3, block, cluster3, 0, nullptr, nullptr),
+      TILE_SUCCESS);
+  EXPECT_EQ(fake().launchExCalls, 2);
+  EXPECT_EQ(fake().cluster[0], 1u);
+  EXPECT_EQ(fake().cluster[1], 2u);
+  EXPECT_EQ(fake().cluster[2], 3u);
+  EXPECT_EQ(fake().grid[0], 2u);
+  EXPECT_EQ(fake().grid[1], 4u);
+  EXPECT_EQ(fake().grid[2], 6u);
+
   // mgpuLaunchClusterKernel, as MLIR 22 calls it; a 16-CTA cluster is
   // non-portable and needs the attribute.
   mgpuLaunchClusterKernel(function, 16, 1, 1, 32, 1, 1, 64, 1, 1, 0, nullptr,
                           nullptr, nullptr, 0);
-  EXPECT_EQ(fake().launchExCalls, 2);
+  EXPECT_EQ(fake().launchExCalls, 3);
   EXPECT_EQ(fake().cluster[0], 16u);
   EXPECT_EQ(fake().lastFuncAttribute, 14);
   EXPECT_EQ(fake().lastFuncAttributeValue, 1);

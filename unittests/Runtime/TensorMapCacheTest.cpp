@@ -178,6 +178,103 @@ TEST_F(RuntimeTensorMap, EveryKeyFieldCounts) {
   EXPECT_EQ(encodeCalls, 12);
 }
 
+namespace {
+// The cache's key hash (TensorMapCache.cpp): the key as 18 little-endian
+// words (address; dataType, rank; interleave, swizzle; l2Promotion, oobFill;
+// globalDim[5]; globalStrides[4]; boxDim[5] and elementStrides[5] as 32-bit
+// halves), each mixed in by an invertible step.
+constexpr uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
+constexpr uint64_t kHashMul = 0xff51afd7ed558ccdull;
+
+uint64_t mixWord(uint64_t h, uint64_t w) {
+  h ^= w;
+  h *= kHashMul;
+  return h ^ (h >> 32);
+}
+
+uint64_t unmixWord(uint64_t after, uint64_t w) {
+  uint64_t inverse = kHashMul; // Newton: 6 steps give 64 correct bits
+  for (int i = 0; i < 6; ++i)
+    inverse *= 2 - kHashMul * inverse;
+  return ((after ^ (after >> 32)) * inverse) ^ w;
+}
+
+std::vector<uint64_t> keyWords(const MapArgs &a) {
+  std::vector<uint64_t> w(18, 0);
+  auto pair = [](uint64_t lo, uint64_t hi) {
+    return (lo & 0xffffffffu) | (hi << 32);
+  };
+  uint32_t box[5] = {}, es[5] = {};
+  w[0] = reinterpret_cast<uintptr_t>(a.address);
+  w[1] = pair(uint32_t(a.dataType), uint32_t(a.rank));
+  w[2] = pair(uint32_t(a.interleave), uint32_t(a.swizzle));
+  w[3] = pair(uint32_t(a.l2Promotion), uint32_t(a.oobFill));
+  for (int32_t i = 0; i < a.rank; ++i) {
+    w[4 + i] = a.globalDim[i];
+    if (i > 0)
+      w[9 + i - 1] = a.strides[i - 1];
+    box[i] = a.boxDim[i];
+    es[i] = a.elementStrides[i];
+  }
+  w[13] = pair(box[0], box[1]);
+  w[14] = pair(box[2], box[3]);
+  w[15] = pair(box[4], es[0]);
+  w[16] = pair(es[1], es[2]);
+  w[17] = pair(es[3], es[4]);
+  return w;
+}
+
+uint64_t keyHash(const MapArgs &a) {
+  uint64_t h = kHashSeed;
+  for (uint64_t w : keyWords(a))
+    h = mixWord(h, w);
+  return h;
+}
+} // namespace
+
+// Two tensors whose keys hash alike must still get their own maps: the
+// lookup compares the whole key, not only its hash. The second key's address
+// is solved for so that its hash equals the first's.
+TEST_F(RuntimeTensorMap, HashCollisionGetsItsOwnMap) {
+  MapArgs a;
+  std::vector<uint64_t> wa = keyWords(a);
+  uint64_t target = kHashSeed; // a's state after globalDim[2] (word 6)
+  for (int j = 0; j <= 6; ++j)
+    target = mixWord(target, wa[j]);
+  MapArgs b;
+  bool found = false;
+  for (uint64_t outer = 5; outer < 1000 && !found; ++outer) {
+    b.globalDim[2] = outer;
+    std::vector<uint64_t> wb = keyWords(b);
+    uint64_t state = target;
+    for (int j = 6; j >= 1; --j)
+      state = unmixWord(state, wb[j]);
+    uint64_t address = unmixWord(state, 0) ^ kHashSeed;
+    b.address = reinterpret_cast<const void *>(uintptr_t(address));
+    found = address != 0 && address % 16 == 0;
+  }
+  ASSERT_TRUE(found);
+  ASSERT_NE(b.address, a.address);
+  ASSERT_EQ(keyHash(a), keyHash(b));
+
+  const void *mapA = a.cached();
+  ASSERT_NE(mapA, nullptr) << tileRuntimeLastError();
+  const void *mapB = b.cached();
+  ASSERT_NE(mapB, nullptr) << tileRuntimeLastError();
+  EXPECT_NE(mapA, mapB);
+  EXPECT_EQ(encodeCalls, 2);
+  EXPECT_EQ(tileTensorMapCacheSize(), 2u);
+  // Each map carries its own tensor's address (the fake encoder's stamp).
+  uint64_t stampA, stampB;
+  memcpy(&stampA, mapA, sizeof(stampA));
+  memcpy(&stampB, mapB, sizeof(stampB));
+  EXPECT_EQ(stampA, reinterpret_cast<uintptr_t>(a.address));
+  EXPECT_EQ(stampB, reinterpret_cast<uintptr_t>(b.address));
+  EXPECT_EQ(a.cached(), mapA);
+  EXPECT_EQ(b.cached(), mapB);
+  EXPECT_EQ(encodeCalls, 2);
+}
+
 TEST_F(RuntimeTensorMap, EntriesBeyondRankAreIgnored) {
   MapArgs a, b;
   a.rank = b.rank = 2;

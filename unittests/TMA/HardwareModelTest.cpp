@@ -103,6 +103,26 @@ bool leavesTensor(const CopyRequest &r) {
   return false;
 }
 
+// expect_tx must equal the bytes the issues move, which must equal the
+// region: a plan whose byte count is off by one element either waits forever
+// or completes the barrier early.
+TEST(HardwareModel, PlanBytesMustMatchTheRegion) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
+                       parse("(64, 64)"), {64, 64});
+  r.globalSizes = {64, 64};
+  TmaPlan p = planOk(r);
+  ASSERT_EQ(p.bytes, 8192);
+  EXPECT_EQ(verifyPlan(r, p, {}), std::nullopt);
+  p.bytes = 8190;
+  EXPECT_EQ(verifyPlan(r, p, {}).value_or("ok"),
+            "transaction bytes: issues move 8192 B, plan says 8190 B, region "
+            "has 8192 B");
+  p.bytes = 8194;
+  EXPECT_EQ(verifyPlan(r, p, {}).value_or("ok"),
+            "transaction bytes: issues move 8192 B, plan says 8194 B, region "
+            "has 8192 B");
+}
+
 // The model must notice any change to an accepted plan that matters (a
 // coordinate shift inside a filled region, or a stride of a dimension only
 // ever at coordinate 0, moves nothing).

@@ -175,6 +175,25 @@ TEST(PlannerDecline, StoreIntoOverlappingGlobal) {
   planOk(r);
 }
 
+TEST(PlannerDecline, SharedRegionEndsAtTheBufferEnd) {
+  // Rows [60, 64) of a 64-row shared tile are its last four; [61, 65) leaves
+  // the buffer by one row.
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 64}), {64, 64},
+                       parse("(64, 64)"), {64, 64});
+  r.globalSizes = {4, 64};
+  r.sharedSizes = {4, 64};
+  r.sharedOffsets = {SymExpr(60), SymExpr(0)};
+  TmaPlan p = planOk(r);
+  ASSERT_EQ(p.issues.size(), 1u);
+  EXPECT_EQ(p.issues[0].smemByteOffset.str(), "7680");
+  r.sharedOffsets = {SymExpr(61), SymExpr(0)};
+  EXPECT_EQ(declineOf(r), "shared-bounds: shared region [61, 65) of dimension "
+                          "0 leaves [0, 64)");
+  r.sharedOffsets = {SymExpr(-1), SymExpr(0)};
+  EXPECT_EQ(declineOf(r), "shared-bounds: shared region [-1, 3) of dimension "
+                          "0 leaves [0, 64)");
+}
+
 TEST(PlannerDecline, RegionSplit) {
   // Columns [32, 96) of the 128B-swizzled layout straddle two atoms.
   CopyRequest r = referenceDemo();

@@ -302,4 +302,87 @@ TEST(PlannerWorked, ReferenceDemoFields) {
   EXPECT_EQ(p.map.dataType, TensorDataType::F16);
 }
 
+// Six tensor-map dimensions, one of them a fixed row of a 3-row dimension:
+// past rank 5 the fixed coordinate folds into the base address, but only
+// when its byte offset keeps the base 16-byte aligned (row 2: 2 x 68 x 2 B =
+// 272 B folds; row 1: 136 B does not, and six dimensions are too many).
+TEST(PlannerWorked, FixedCoordinateFoldsIntoAnAlignedBase) {
+  CopyRequest r = load(
+      f16(),
+      Layout::strided({2, 2, 2, 2, 3, 64}, {16384, 4096, 1024, 256, 68, 1}),
+      {2, 2, 2, 2, 3, 64}, parse("(2, 2, 2, 2, 1, 64)"), {2, 2, 2, 2, 1, 64});
+  r.globalSizes = {2, 2, 2, 2, 1, 64};
+  r.globalOffsets = {SymExpr(0), SymExpr(0), SymExpr(0),
+                     SymExpr(0), SymExpr(2), SymExpr(0)};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 5 dim [64, 2, 2, 2, 2] strides [512, 2048, 8192, 32768] "
+            "box [64, 2, 2, 2, 2] estr [1, 1, 1, 1, 1] swz 0 oob 0 base 272 | "
+            "smem 0 @ [0, 0, 0, 0, 0] | "
+            "bytes 2048");
+  r.globalOffsets[4] = SymExpr(1);
+  EXPECT_EQ(declineOf(r),
+            "rank: the copy needs 6 tensor-map dimensions, TMA allows 1 to 5");
+}
+
+// A contiguous run longer than a box splits into rows whose bytes are a
+// multiple of 16: 264 f16 as 3 rows of 88 (176 B), not 2 of 132 (264 B).
+// NaN fill keeps the element type (no promotion to a wider integer).
+TEST(PlannerWorked, LongRunSplitsIntoSixteenByteRows) {
+  CopyRequest r =
+      load(f16(), Layout::rowMajor({264}), {264}, parse("(264)"), {264});
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 2 dim [88, 3] strides [176] box [88, 3] estr [1, 1] swz "
+            "0 oob 1 base 0 | "
+            "smem 0 @ [0, 0] | "
+            "bytes 528");
+  // With zero fill the run is promoted to 132 u32 in one row.
+  r.oobFill = OobFill::Zero;
+  EXPECT_EQ(describe(planOk(r)),
+            "u32 rank 1 dim [132] strides [] box [132] estr [1] swz 0 oob 0 "
+            "base 0 | "
+            "smem 0 @ [0] | "
+            "bytes 528");
+}
+
+// The shared tile interleaves row groups: row 4a + b lies at shared row
+// 2b + a, so the row axis becomes two tensor-map dimensions (b, base 1, and
+// a, base 4). The outer one spans the whole tensor, its partial last group
+// included: 10 rows are 3 groups of 4, not 2.
+TEST(PlannerWorked, SplitRowAxisSpansTheWholeTensor) {
+  CopyRequest r = load(f16(), Layout::rowMajor({10, 64}), {10, 64},
+                       parse("(2, 4, 64) : (64, 128, 1)"), {8, 64});
+  r.globalSizes = {8, 64};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 3, 4] strides [512, 128] box [64, 2, 4] estr "
+            "[1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 0, 0] | "
+            "bytes 1024");
+  r = load(f16(), Layout::rowMajor({12, 64}), {12, 64},
+           parse("(2, 4, 64) : (64, 128, 1)"), {8, 64});
+  r.globalSizes = {8, 64};
+  r.globalOffsets = {SymExpr(4), SymExpr(0)};
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [64, 3, 4] strides [512, 128] box [64, 2, 4] estr "
+            "[1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 1, 0] | "
+            "bytes 1024");
+}
+
+// 512 bytes from byte 16 of a 1024-byte row: as bytes the run needs two
+// boxes of 256 (a box of 256 x 2 would split the row at byte 256, which the
+// start 16 is not aligned to); as 16-bit elements it is one box of 256. The
+// planner keeps the plan with fewer instructions.
+TEST(PlannerWorked, PromotionSavesAnIssue) {
+  CopyRequest r =
+      load(i8(), Layout::rowMajor({1024}), {1024}, parse("(512)"), {512});
+  r.globalSizes = {512};
+  r.globalOffsets = {SymExpr(16)};
+  EXPECT_EQ(describe(planOk(r)),
+            "u16 rank 1 dim [512] strides [] box [256] estr [1] swz 0 oob 0 "
+            "base 0 | "
+            "smem 0 @ [8] | "
+            "bytes 512");
+}
+
 } // namespace

@@ -75,7 +75,11 @@ func.func @collective_warp(%g: memref<8x64xf16>, %s: !swz) {
 
 // CHECK-LABEL: func.func @collective_warpgroup
 func.func @collective_warpgroup(%g: memref<8x64xf16>, %s: !swz) {
-  // CHECK: arith.constant 128 : index
+  // A warpgroup is 128 threads: the lane and the loop step are both 128.
+  // CHECK: %[[WG:.*]] = arith.constant 128 : index
+  // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %[[WG]] : index
+  // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
+  // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
   // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
   tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "warpgroup"} : !swz, memref<8x64xf16>
   return
@@ -96,9 +100,12 @@ func.func @collective_thread(%g: memref<8x64xf16>, %s: !swz) {
 // CHECK-LABEL: func.func @vectors_with_check
 func.func @vectors_with_check(%g: memref<8x64xf16>, %bar: !bars, %c0: index) {
   %s = tile.arena_view [0] : !swz
+  // The 16-byte vectors need the pointer's low 4 bits clear.
   // CHECK: %[[P:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
-  // CHECK: %[[LOW:.*]] = arith.andi %[[P]], %{{.*}} : i64
-  // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i64
+  // CHECK-NEXT: %[[C15:.*]] = arith.constant 15 : i64
+  // CHECK-NEXT: %[[LOW:.*]] = arith.andi %[[P]], %[[C15]] : i64
+  // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i64
+  // CHECK-NEXT: %[[OK:.*]] = arith.cmpi eq, %[[LOW]], %[[ZERO]] : i64
   // CHECK: scf.if %[[OK]] {
   // CHECK:   scf.for {{.*}} to %c64 step
   // CHECK:     scf.if %{{.*}} -> (vector<8xf16>) {

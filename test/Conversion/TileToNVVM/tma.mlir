@@ -122,6 +122,33 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
+    // Two issues (the shared rows have a gap after row 8): the second writes
+    // 2048 B past the buffer's start, at global element 256 of the u32 map.
+    // CHECK-LABEL: gpu.func @two_issues
+    // CHECK-SAME: (%{{.*}}: memref<16x64xf16>, %[[MAP2:.*]]: !llvm.array<16 x i64>)
+    // CHECK-SAME: tile.tensor_maps = [{arg = 1 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 256>, data_type = "u32", {{.*}}global_dim = array<i64: 512>, {{.*}}rank = 1 : i64
+    gpu.func @two_issues(%g: memref<16x64xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %bar = nvgpu.mbarrier.create -> !bars
+      // CHECK: %[[ARENA:.*]] = llvm.mlir.addressof @__tile_arena : !llvm.ptr<3>
+      // CHECK: %[[C2048:.*]] = arith.constant 2048 : i64
+      // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[ARENA]][%[[C2048]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+      %s = tile.arena_view [2048] : memref<16x64xf16, #tile.layout<(2, 8, 64) : (1024, 64, 1)>, #gpu.address_space<workgroup>>
+      tile.copy_async %s[0, 0] [16, 64], %g[0, 0] [16, 64] barrier(%bar[%c0])
+          : memref<16x64xf16, #tile.layout<(2, 8, 64) : (1024, 64, 1)>, #gpu.address_space<workgroup>>, memref<16x64xf16>, !bars
+      // CHECK: %[[TMAP2:.*]] = builtin.unrealized_conversion_cast %[[MAP2]] : !llvm.array<16 x i64> to !llvm.ptr {tile.tensor_map_address}
+      // CHECK: %[[MBAR0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
+      // CHECK: %[[X0:.*]] = arith.constant 0 : i32
+      // CHECK-NEXT: %[[DST0:.*]] = llvm.addrspacecast %[[BUF]] : !llvm.ptr<3> to !llvm.ptr<7>
+      // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST0]], %[[TMAP2]], %[[MBAR0]], box[%[[X0]]] : !llvm.ptr<7>, !llvm.ptr
+      // CHECK-NEXT: %[[OFF1:.*]] = arith.constant 2048 : i64
+      // CHECK-NEXT: %[[SMEM1:.*]] = llvm.getelementptr %[[BUF]][%[[OFF1]]] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
+      // CHECK-NEXT: %[[X1:.*]] = arith.constant 256 : i32
+      // CHECK-NEXT: %[[DST1:.*]] = llvm.addrspacecast %[[SMEM1]] : !llvm.ptr<3> to !llvm.ptr<7>
+      // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST1]], %[[TMAP2]], %[[MBAR0]], box[%[[X1]]] : !llvm.ptr<7>, !llvm.ptr
+      gpu.return
+    }
+
     // CHECK-LABEL: gpu.func @inc_dec
     gpu.func @inc_dec(%g: memref<64x64xui32>) kernel {
       %s = tile.arena_view [0] : memref<64x64xui32, #tile.layout<(64, 64)>, #gpu.address_space<workgroup>>
