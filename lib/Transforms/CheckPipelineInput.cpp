@@ -156,8 +156,31 @@ struct CheckPipelineInputPass
     return success();
   }
 
+  /// A launch into a gpu.module names one of its kernels and passes one
+  /// operand per kernel argument (launches of gpu.binary ops are opaque).
+  static LogicalResult checkLaunchTarget(gpu::LaunchFuncOp launch) {
+    auto module = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
+        launch, launch.getKernel().getRootReference());
+    if (!module)
+      return success();
+    auto kernel = module.lookupSymbol<gpu::GPUFuncOp>(
+        launch.getKernel().getLeafReference());
+    if (!kernel || !kernel.isKernel())
+      return launch.emitOpError()
+             << "kernel-arg: " << launch.getKernel()
+             << " is not a gpu.func kernel of gpu.module @" << module.getName();
+    if (kernel.getNumArguments() != launch.getNumKernelOperands())
+      return launch.emitOpError()
+             << "kernel-arg: the launch passes "
+             << launch.getNumKernelOperands() << " operand(s) but "
+             << launch.getKernel() << " takes " << kernel.getNumArguments();
+    return success();
+  }
+
   static LogicalResult checkKernelArguments(Operation *op) {
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (failed(checkLaunchTarget(launch)))
+        return failure();
       for (auto [i, value] : llvm::enumerate(launch.getKernelOperands())) {
         std::string why = whyNotKernelArgument(value.getType());
         if (!why.empty())

@@ -281,6 +281,11 @@ struct TensorMapABIPass
     for (Attribute attr : maps) {
       auto map = cast<DictionaryAttr>(attr);
       int64_t globalArg = cast<IntegerAttr>(map.get("global_arg")).getInt();
+      if (globalArg >= static_cast<int64_t>(launch.getNumKernelOperands()))
+        return launch.emitOpError()
+               << "kernel-arg: the launch passes "
+               << launch.getNumKernelOperands() << " operand(s); the kernel's "
+               << "tensor map needs its argument #" << globalArg;
       Value buffer = launch.getKernelOperands()[globalArg];
       // Reuse an equal request encoded earlier in the same block: launches
       // are visited in program order, so that encode precedes this point.

@@ -153,3 +153,27 @@ func.func private @host_shared() -> memref<64xf16, #gpu.address_space<workgroup>
 
 // A row-major #tile.layout is strided: a valid host argument.
 func.func @host_row_major(%a: memref<8x256xf16, #tile.layout<(8, 256)>>) { return }
+
+// -----
+
+// A launch names an existing kernel and passes one operand per argument
+// (found by the tile-opt fuzzer: the host passes indexed past the operands).
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    // Inside a loop, upstream's symbol-use verifier does not see launches.
+    scf.for %i = %c0 to %c1 step %c1 {
+      // expected-error @+1 {{'gpu.launch_func' op kernel-arg: the launch passes 0 operand(s) but @k::@load takes 1}}
+      gpu.launch_func @k::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+      // expected-error @+1 {{'gpu.launch_func' op kernel-arg: @k::@lod is not a gpu.func kernel of gpu.module @k}}
+      gpu.launch_func @k::@lod blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<8x64xf16>)
+    }
+    return
+  }
+  gpu.module @k {
+    gpu.func @load(%A: memref<8x64xf16>) kernel {
+      gpu.return
+    }
+  }
+}
