@@ -170,3 +170,33 @@ TEST(HardwareModel, RejectsMutatedPlans) {
 }
 
 } // namespace
+
+namespace {
+// Element strides: a box of 4 rows with stride 2 visits rows 0 and 2 only,
+// packed into consecutive shared rows (ceil(boxDim / stride) per dimension).
+TEST(HardwareModelStrides, ElementStridesSkipRows) {
+  TensorMapDesc m;
+  m.rank = 2;
+  m.globalDim = {8, 8};
+  m.globalStridesBytes = {16};
+  m.boxDim = {8, 4};
+  m.elementStrides = {1, 2};
+  m.elementBytes = 2;
+  std::vector<int64_t> globalOffsets, sharedAddrs;
+  ASSERT_FALSE(walkBox(m, TmaIssue{SymExpr(0), {SymExpr(0), SymExpr(0)}},
+                       Direction::GlobalToShared, {}, 1024,
+                       [&](const BoxElement &e) {
+                         globalOffsets.push_back(e.globalByteOffset);
+                         sharedAddrs.push_back(e.sharedAddress);
+                       }));
+  ASSERT_EQ(globalOffsets.size(), 16u);
+  EXPECT_EQ(globalOffsets[8], 2 * 16);  // the second row read is row 2
+  EXPECT_EQ(sharedAddrs[8], 1024 + 16); // packed right after row 0
+  m.boxDim = {8, 5};                    // ceil(5 / 2) = 3 rows
+  int count = 0;
+  ASSERT_FALSE(walkBox(m, TmaIssue{SymExpr(0), {SymExpr(0), SymExpr(0)}},
+                       Direction::GlobalToShared, {}, 1024,
+                       [&](const BoxElement &) { ++count; }));
+  EXPECT_EQ(count, 24);
+}
+} // namespace
