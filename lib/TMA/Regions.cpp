@@ -119,9 +119,13 @@ std::optional<GroupedLayout> checkedGroup(const char *side, const Layout &l,
   }
   for (const Shard &shard : l.shards())
     if (shard.extent > 1 && shard.stride > (int64_t(1) << 31)) {
-      *decline = std::string("global-stride: ") + side + " layout " + l.str() +
-                 " has a stride of " + std::to_string(shard.stride) +
-                 " elements, above the 2^31 the planner handles";
+      // A global stride is a descriptor field; a shared one is the layout's.
+      *decline =
+          std::string(std::string_view(side) == "global" ? "global-stride: "
+                                                         : "layout: ") +
+          side + " layout " + l.str() + " has a stride of " +
+          std::to_string(shard.stride) +
+          " elements, above the 2^31 the planner handles";
       return std::nullopt;
     }
   std::string err;

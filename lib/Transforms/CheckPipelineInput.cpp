@@ -50,8 +50,9 @@ static std::string debugString(Attribute attr) {
   return s;
 }
 
-/// Why `type` cannot travel from the host into a kernel, or "" when it can.
-static std::string whyNotKernelArgument(Type type) {
+/// Why a value of `type` cannot live in host code or travel from the host
+/// into a kernel, or "" when it can.
+static std::string whyNotHostValue(Type type) {
   if (isa<nvgpu::MBarrierGroupType>(type))
     return "an mbarrier group lives in the kernel's shared memory; create it "
            "inside the kernel with nvgpu.mbarrier.create";
@@ -145,7 +146,7 @@ struct CheckPipelineInputPass
          {std::pair<StringRef, ArrayRef<Type>>{"argument", type.getInputs()},
           {"result", type.getResults()}}) {
       for (auto [i, t] : llvm::enumerate(types)) {
-        std::string why = whyNotKernelArgument(t);
+        std::string why = whyNotHostValue(t);
         if (!why.empty())
           return func.emitOpError()
                  << "host-type: " << kind << " #" << i << " of host function @"
@@ -182,7 +183,7 @@ struct CheckPipelineInputPass
       if (failed(checkLaunchTarget(launch)))
         return failure();
       for (auto [i, value] : llvm::enumerate(launch.getKernelOperands())) {
-        std::string why = whyNotKernelArgument(value.getType());
+        std::string why = whyNotHostValue(value.getType());
         if (!why.empty())
           return launch.emitOpError()
                  << "kernel-arg: kernel operand #" << i << " of type "
@@ -197,7 +198,7 @@ struct CheckPipelineInputPass
     for (Value operand : op->getOperands()) {
       if (launch.getBody().isAncestor(operand.getParentRegion()))
         continue;
-      std::string why = whyNotKernelArgument(operand.getType());
+      std::string why = whyNotHostValue(operand.getType());
       if (!why.empty())
         return op->emitOpError()
                << "kernel-arg: this op uses a value of type "

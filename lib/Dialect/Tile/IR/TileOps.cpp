@@ -6,7 +6,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -244,19 +243,12 @@ static LogicalResult verifyBarrierIndex(Operation *op, Value group,
   auto groupType = dyn_cast<nvgpu::MBarrierGroupType>(group.getType());
   // The lowering addresses barriers in shared memory (mbarrier ops take
   // shared-window addresses).
-  if (groupType) {
-    Attribute space = groupType.getMemorySpace();
-    auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space);
-    auto intSpace = dyn_cast_or_null<IntegerAttr>(space);
-    bool shared =
-        (gpuSpace && gpuSpace.getValue() == gpu::AddressSpace::Workgroup) ||
-        (intSpace && intSpace.getInt() == 3);
-    if (!shared)
-      return op->emitOpError()
-             << "barrier: the mbarrier group must live in shared memory "
-                "(#gpu.address_space<workgroup>), not "
-             << groupType.getMemorySpace();
-  }
+  if (groupType &&
+      getMemorySpaceKind(groupType.getMemorySpace()) != MemorySpaceKind::Shared)
+    return op->emitOpError()
+           << "barrier: the mbarrier group must live in shared memory "
+              "(#gpu.address_space<workgroup>), not "
+           << groupType.getMemorySpace();
   APInt constant;
   if (!groupType || !index || !matchPattern(index, m_ConstantInt(&constant)))
     return success();

@@ -9,7 +9,10 @@ using namespace mlir;
 using namespace mlir::tile;
 
 MemorySpaceKind mlir::tile::getMemorySpaceKind(MemRefType type) {
-  Attribute space = type.getMemorySpace();
+  return getMemorySpaceKind(type.getMemorySpace());
+}
+
+MemorySpaceKind mlir::tile::getMemorySpaceKind(Attribute space) {
   if (!space)
     return MemorySpaceKind::Global;
   if (auto gpuSpace = dyn_cast<gpu::AddressSpaceAttr>(space)) {

@@ -21,6 +21,9 @@ enum class MemorySpaceKind { Global, Shared, Other };
 /// Global = no memory space, `#gpu.address_space<global>` or 1; shared =
 /// `#gpu.address_space<workgroup>` or 3; anything else is Other.
 MemorySpaceKind getMemorySpaceKind(MemRefType type);
+/// The same classification for a memory-space attribute (null: global), as
+/// carried by memrefs and mbarrier groups.
+MemorySpaceKind getMemorySpaceKind(Attribute space);
 const char *toString(MemorySpaceKind kind);
 
 /// Bytes of one element (sub-byte and non-scalar element types: nullopt).
