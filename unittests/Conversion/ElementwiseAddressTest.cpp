@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../TileTestContext.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -296,11 +297,7 @@ private:
 class ElementwiseAddressTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    DialectRegistry registry;
-    registry.insert<func::FuncDialect, arith::ArithDialect>();
-    registerAllTileDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    test::loadTileTestDialects(context);
     registerAllTilePasses();
   }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../TileTestContext.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,13 +25,7 @@ namespace {
 
 class FactsTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    DialectRegistry registry;
-    registry.insert<func::FuncDialect, arith::ArithDialect>();
-    registerAllTileDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-  }
+  void SetUp() override { test::loadTileTestDialects(context); }
 
   /// Parses `body` as a function and returns its return operands.
   SmallVector<Value> parseResults(StringRef source) {

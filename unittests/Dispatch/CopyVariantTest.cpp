@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../TileTestContext.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -67,11 +68,7 @@ func.func @f(%g32: memref<8x64xf32>, %s32: memref<8x64xf32, #gpu.address_space<w
 class CopyVariantTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    DialectRegistry registry;
-    registry.insert<func::FuncDialect, arith::ArithDialect>();
-    registerAllTileDialects(registry);
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
+    test::loadTileTestDialects(context);
     module = parseSourceString<ModuleOp>(kModule, &context);
     ASSERT_TRUE(module);
     module->walk([&](CopyAsyncOp op) { copies.push_back(op); });
