@@ -204,9 +204,32 @@ std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &sizes) {
 
 } // namespace
 
+Error whyUndefined(const CopyRequest &r, const std::vector<int64_t> &symbols) {
+  auto leaves = [&](const char *side, const std::vector<SymExpr> &offsets,
+                    const std::vector<int64_t> &sizes,
+                    const std::vector<int64_t> &shape) -> Error {
+    for (size_t d = 0; d < offsets.size() && d < shape.size(); ++d) {
+      int64_t o = offsets[d].evaluate(symbols);
+      if (o < 0 || o > shape[d] - sizes[d])
+        return std::string(side) + " region [" + std::to_string(o) + ", +" +
+               std::to_string(sizes[d]) + ") leaves dimension " +
+               std::to_string(d) + " of size " + std::to_string(shape[d]);
+    }
+    return std::nullopt;
+  };
+  if (Error e = leaves("shared", r.sharedOffsets, r.sharedSizes, r.sharedShape))
+    return e;
+  if (r.direction == Direction::SharedToGlobal)
+    return leaves("store's global", r.globalOffsets, r.globalSizes,
+                  r.globalShape);
+  return std::nullopt;
+}
+
 Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
                  const std::vector<int64_t> &symbols,
                  const ModelOptions &options) {
+  if (Error why = whyUndefined(r, symbols))
+    return "model: undefined: " + *why;
   int64_t eb = r.elementType.bytes;
   std::optional<GroupedLayout> g = groupOnto(r.globalLayout, r.globalShape);
   std::optional<GroupedLayout> s = groupOnto(r.sharedLayout, r.sharedShape);

@@ -183,6 +183,13 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
     *decline = "layout: shared layout: " + *err;
     return std::nullopt;
   }
+  // Two elements at one shared address make a load's result depend on the
+  // order the hardware writes them in.
+  if (r.sharedLayout.hasOverlap()) {
+    *decline = "overlap: shared layout " + r.sharedLayout.str() +
+               " maps several elements to the same address";
+    return std::nullopt;
+  }
 
   CopyModes out;
   out.elementBytes = r.elementType.bytes;

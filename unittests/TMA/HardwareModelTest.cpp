@@ -76,6 +76,31 @@ TEST(HardwareModel, Traps) {
             "illegal descriptor: boxDim[0] out of range");
 }
 
+TEST(HardwareModel, TrapsAtTheirExactLimits) {
+  // A 64 x 4 f16 tensor, boxes of 16 x 2.
+  TensorMapDesc m = map1d(64, 16, 2);
+  m.rank = 2;
+  m.globalDim = {64, 4};
+  m.globalStridesBytes = {128};
+  m.boxDim = {16, 2};
+  m.elementStrides = {1, 1};
+  auto run = [&](TmaIssue issue, Direction d) {
+    return walkBox(m, issue, d, {}, 1024, [](const BoxElement &) {})
+        .value_or("ok");
+  };
+  TmaIssue rowMinusOne{SymExpr(0), {SymExpr(0), SymExpr(-1)}};
+  EXPECT_EQ(run(rowMinusOne, Direction::SharedToGlobal),
+            "trap: negative store coordinate -1");
+  EXPECT_EQ(run(rowMinusOne, Direction::GlobalToShared), "ok");
+  TmaIssue origin{SymExpr(0), {SymExpr(0), SymExpr(0)}};
+  m.baseOffsetBytes = SymExpr(16);
+  EXPECT_EQ(run(origin, Direction::GlobalToShared), "ok");
+  m.baseOffsetBytes = SymExpr(8);
+  EXPECT_EQ(run(origin, Direction::GlobalToShared),
+            "illegal descriptor: global address offset 8 B is not 16-byte "
+            "aligned");
+}
+
 TEST(HardwareModel, StoresClipAtSixteenBytes) {
   // A 9-element f16 row: a 16-element box writes 7 elements past the end.
   TensorMapDesc m = map1d(9, 16, 2);
@@ -106,6 +131,35 @@ bool leavesTensor(const CopyRequest &r) {
 // expect_tx must equal the bytes the issues move, which must equal the
 // region: a plan whose byte count is off by one element either waits forever
 // or completes the barrier early.
+TEST(HardwareModel, DynamicOffsetsOutsideTheirBufferAreUndefined) {
+  // Rows [s0, s0 + 4) of a 64-row shared tile: defined for s0 in [0, 60].
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 64}), {64, 64},
+                       parse("(64, 64)"), {64, 64});
+  r.globalSizes = {4, 64};
+  r.sharedSizes = {4, 64};
+  r.sharedOffsets = {SymExpr::symbol(0), SymExpr(0)};
+  EXPECT_FALSE(whyUndefined(r, {0}));
+  EXPECT_FALSE(whyUndefined(r, {60}));
+  EXPECT_EQ(whyUndefined(r, {61}).value_or("defined"),
+            "shared region [61, +4) leaves dimension 0 of size 64");
+  EXPECT_EQ(whyUndefined(r, {-1}).value_or("defined"),
+            "shared region [-1, +4) leaves dimension 0 of size 64");
+  TmaPlan plan = planOk(r);
+  EXPECT_FALSE(verifyPlan(r, plan, {60}));
+  EXPECT_EQ(verifyPlan(r, plan, {61}).value_or("correct"),
+            "model: undefined: shared region [61, +4) leaves dimension 0 of "
+            "size 64");
+  // A load's global region may leave the tensor (the rest is fill); a
+  // store's may not.
+  r.sharedOffsets = {SymExpr(0), SymExpr(0)};
+  r.globalOffsets = {SymExpr::symbol(0), SymExpr(0)};
+  EXPECT_FALSE(whyUndefined(r, {62}));
+  r.direction = Direction::SharedToGlobal;
+  EXPECT_FALSE(whyUndefined(r, {60}));
+  EXPECT_EQ(whyUndefined(r, {62}).value_or("defined"),
+            "store's global region [62, +4) leaves dimension 0 of size 64");
+}
+
 TEST(HardwareModel, PlanBytesMustMatchTheRegion) {
   CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
                        parse("(64, 64)"), {64, 64});

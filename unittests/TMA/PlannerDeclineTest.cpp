@@ -175,6 +175,24 @@ TEST(PlannerDecline, StoreIntoOverlappingGlobal) {
   planOk(r);
 }
 
+// Found by the planner fuzzer: a load into a shared layout whose modes
+// (2:512) and (32:32) overlap. Which element lands at a shared address
+// shared by two would depend on the order TMA writes them in.
+TEST(PlannerDecline, LoadIntoOverlappingShared) {
+  CopyRequest r = load(
+      {ScalarKind::UnsignedInt, 1},
+      parse("(1, 16, 8, 1, 64) : (8192, 1, 64, 64, 512)"), {1, 16, 8, 1, 64},
+      parse("(16, 8, 1, 2, 32) : (1, 1024, 0, 512, 32), swizzle = 32B"),
+      {16, 8, 64});
+  EXPECT_EQ(declineOf(r),
+            "overlap: shared layout (16, 8, 1, 2, 32) : (1, 1024, 0, 512, "
+            "32), swizzle = 32B maps several elements to the same address");
+  // Modes (2:1024) and (32:32) are disjoint: the copy plans.
+  r.sharedLayout =
+      parse("(16, 8, 1, 2, 32) : (1, 2048, 0, 1024, 32), swizzle = 32B");
+  planOk(r);
+}
+
 TEST(PlannerDecline, SharedRegionEndsAtTheBufferEnd) {
   // Rows [60, 64) of a 64-row shared tile are its last four; [61, 65) leaves
   // the buffer by one row.

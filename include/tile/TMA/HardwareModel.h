@@ -69,6 +69,16 @@ struct ModelOptions {
   int64_t maxImageCells = int64_t(1) << 24;
 };
 
+/// Why the copy has no defined result for these symbol values, or nullopt.
+/// Dynamic offsets are the caller's promise: the shared region stays inside
+/// its buffer, and a store's global region inside the tensor (loads may leave
+/// it; the hardware fills). Values that break the promise say nothing about a
+/// plan, so verifyPlan reports them as "model: undefined: ..." instead of
+/// running the issues.
+std::optional<std::string>
+whyUndefined(const CopyRequest &request,
+             const std::vector<int64_t> &symbolValues);
+
 /// Executes every issue of `plan` on images of the request's buffers (global
 /// filled with distinct tags, shared with a sentinel for loads, the shared
 /// buffer at an address with exactly the request's assumed alignment) and
