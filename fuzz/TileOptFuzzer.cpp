@@ -201,7 +201,11 @@ bool runPipeline(ModuleOp module, StringRef pipeline, StringRef input,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxInput)
     return 0;
-  StringRef input(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer stops at a NUL it expects after the buffer (the guarantee a
+  // file's MemoryBuffer gives); libFuzzer's data has none, and reading past
+  // it lexes whatever the heap holds next.
+  std::string text(reinterpret_cast<const char *>(data), size);
+  StringRef input(text);
   MLIRContext &ctx = context();
   DiagnosticCounts counts;
   ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {

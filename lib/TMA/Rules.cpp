@@ -110,11 +110,15 @@ Check checkStoreRegion(const CopyRequest &r) {
     if (*o < 0)
       return "store-negative-coord: store region starts at " +
              std::to_string(*o) + " on global dimension " + std::to_string(d);
-    if (*o + r.globalSizes[d] > r.globalShape[d])
+    // Offsets reach here unchecked: the end may not fit int64.
+    int64_t end;
+    bool wraps = __builtin_add_overflow(*o, r.globalSizes[d], &end);
+    if (wraps || end > r.globalShape[d])
       return "store-bounds: store region [" + std::to_string(*o) + ", " +
-             std::to_string(*o + r.globalSizes[d]) + ") leaves [0, " +
-             std::to_string(r.globalShape[d]) + ") on global dimension " +
-             std::to_string(d);
+             (wraps ? "+" + std::to_string(r.globalSizes[d])
+                    : std::to_string(end)) +
+             ") leaves [0, " + std::to_string(r.globalShape[d]) +
+             ") on global dimension " + std::to_string(d);
   }
   return std::nullopt;
 }

@@ -204,6 +204,11 @@ TEST(RequestRules, StoreRegionInsideTheTensor) {
   r.globalOffsets = {SymExpr(-1), SymExpr(0)};
   EXPECT_EQ(declineOf(r), "store-negative-coord: store region starts at -1 on "
                           "global dimension 0");
+  // Found by the planner fuzzer: an end past int64 (signed overflow before).
+  r.globalOffsets = {SymExpr(INT64_MAX), SymExpr(0)};
+  EXPECT_EQ(checkRequestRules(r).value_or("ok"),
+            "store-bounds: store region [9223372036854775807, +4) leaves "
+            "[0, 32) on global dimension 0");
   // Loads past the end are fill, not a rule violation.
   r.direction = Direction::GlobalToShared;
   r.globalOffsets = {SymExpr(29), SymExpr(0)};
