@@ -12,6 +12,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Transforms/Passes.h"
@@ -86,7 +87,8 @@ struct CheckPipelineInputPass
     bool ok = succeeded(checkTarget(module));
     module.walk([&](Operation *op) {
       if (failed(checkPlacement(op)) || failed(checkSymbolName(op)) ||
-          failed(checkKernelArguments(op)) || failed(checkHostSignature(op)))
+          failed(checkKernelArguments(op)) || failed(checkHostSignature(op)) ||
+          failed(checkLaunchSizes(op)))
         ok = false;
     });
     if (!ok)
@@ -154,6 +156,46 @@ struct CheckPipelineInputPass
                  << ", which the host lowering cannot convert: " << why;
       }
     }
+    return success();
+  }
+
+  /// Constant grid and block sizes within CUDA's limits (a zero size also
+  /// gives upstream lowerings an empty index range they cannot express).
+  static LogicalResult checkLaunchSizes(Operation *op) {
+    gpu::KernelDim3 grid, block;
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      grid = launch.getGridSizeOperandValues();
+      block = launch.getBlockSizeOperandValues();
+    } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      grid = launch.getGridSizeOperandValues();
+      block = launch.getBlockSizeOperandValues();
+    } else {
+      return success();
+    }
+    struct Limit {
+      StringRef what;
+      Value value;
+      int64_t max;
+    };
+    const int64_t kMaxGridX = (int64_t(1) << 31) - 1;
+    Limit limits[] = {{"grid x", grid.x, kMaxGridX}, {"grid y", grid.y, 65535},
+                      {"grid z", grid.z, 65535},     {"block x", block.x, 1024},
+                      {"block y", block.y, 1024},    {"block z", block.z, 64}};
+    int64_t threads = 1;
+    for (const Limit &limit : limits) {
+      APInt value;
+      if (!limit.value || !matchPattern(limit.value, m_ConstantInt(&value)))
+        continue;
+      int64_t size = value.getSExtValue();
+      if (size < 1 || size > limit.max)
+        return op->emitOpError() << "launch-size: " << limit.what << " size "
+                                 << size << " is outside 1.." << limit.max;
+      if (limit.what.starts_with("block"))
+        threads *= size;
+    }
+    if (threads > 1024)
+      return op->emitOpError() << "launch-size: a block of " << threads
+                               << " threads exceeds CUDA's 1024";
     return success();
   }
 

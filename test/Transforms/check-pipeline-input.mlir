@@ -177,3 +177,54 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Constant launch sizes within CUDA's limits; one past each limit is an
+// error at the launch (a zero size used to reach upstream lowerings, which
+// cannot express the empty thread-id range it implies).
+func.func @launch_sizes() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c65 = arith.constant 65 : index
+  %c1024 = arith.constant 1024 : index
+  %c1025 = arith.constant 1025 : index
+  %c65535 = arith.constant 65535 : index
+  %c65536 = arith.constant 65536 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c65535, %g2 = %c65535)
+             threads(%t0, %t1, %t2) in (%s0 = %c1024, %s1 = %c1, %s2 = %c1) {
+    gpu.terminator
+  }
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c64) {
+    gpu.terminator
+  }
+  // expected-error @+1 {{'gpu.launch' op launch-size: grid x size 0 is outside 1..2147483647}}
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c0, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    gpu.terminator
+  }
+  // expected-error @+1 {{'gpu.launch' op launch-size: grid y size 65536 is outside 1..65535}}
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c65536, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c1) {
+    gpu.terminator
+  }
+  // expected-error @+1 {{'gpu.launch' op launch-size: block x size 1025 is outside 1..1024}}
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1025, %s1 = %c1, %s2 = %c1) {
+    gpu.terminator
+  }
+  // expected-error @+1 {{'gpu.launch' op launch-size: block z size 65 is outside 1..64}}
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1, %s2 = %c65) {
+    gpu.terminator
+  }
+  // expected-error @+1 {{'gpu.launch' op launch-size: a block of 2048 threads exceeds CUDA's 1024}}
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c1, %s1 = %c1024, %s2 = %c2) {
+    gpu.terminator
+  }
+  return
+}
