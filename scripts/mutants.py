@@ -341,7 +341,12 @@ MUTANTS += [
     M("modes-promote-extent", T + "Modes.cpp",
       "if (it == out.modes.end() || it->extent % factor != 0)",
       "if (it == out.modes.end())",
-      "promotion of a run not divisible by the factor"),
+      "promotion of a run not divisible by the factor",
+      equivalent="the modes of one global axis partition its digits: when "
+      "the stride-1 mode is the axis's only mode its extent is the axis size, "
+      "which promote checks; otherwise the next mode on that axis has step "
+      "equal to this extent, and promote rejects a step the factor does not "
+      "divide"),
     M("modes-promote-base", T + "Modes.cpp",
       "if (!base || in.globalBase % factor != 0)", "if (!base)",
       "promotion with a global base not divisible by the factor"),

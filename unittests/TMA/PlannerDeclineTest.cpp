@@ -312,3 +312,57 @@ TEST(PlannerDeclineRanges, StrideBeyondInt32) {
                           "2^31 the planner handles");
 }
 } // namespace
+
+namespace {
+TEST(PlannerDeclineLayouts, SwizzledGlobalLayout) {
+  CopyRequest r = load(f16(), parse("(8, 64), swizzle = 128B"), {8, 64},
+                       parse("(8, 64), swizzle = 128B"), {8, 64});
+  EXPECT_EQ(declineOf(r), "layout: global layout (8, 64), swizzle = 128B is "
+                          "swizzled; TMA reads global memory unswizzled");
+}
+
+// A dynamic start on a dimension the global layout splits into shards
+// (64 = 8 x 8, the inner 8 contiguous) has a digit on the inner shard only
+// when its symbol terms divide by 8.
+TEST(PlannerDeclineLayouts, DynamicStartWithUnknownShardDigit) {
+  CopyRequest r = load(f16(), parse("(16, 8, 8) : (8, 1024, 1)"), {16, 64},
+                       parse("(16, 8)"), {16, 8});
+  r.globalSizes = {16, 8};
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0)};
+  EXPECT_EQ(declineOf(r), "region-split: global dimension 1 region [s0, +8) "
+                          "has a start whose digit on a shard of extent 8 is "
+                          "not known");
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0, 8)};
+  EXPECT_EQ(describe(planOk(r, {{0}, {3}})),
+            "f16 rank 3 dim [8, 16, 8] strides [16, 2048] box [8, 16, 1] estr "
+            "[1, 1, 1] swz 0 oob 0 base 0 | smem 0 @ [0, 0, s0] | bytes 256");
+}
+
+// Promoting u8 to u64 units divides every stride by 8; a 532 B row pitch is
+// not a multiple of 8 B (nor of TMA's 16 B), so neither form may plan it.
+TEST(PlannerDeclineLayouts, PromotionKeepsAMisalignedPitch) {
+  CopyRequest r =
+      load({ScalarKind::UnsignedInt, 1}, Layout::strided({4, 512}, {532, 1}),
+           {4, 512}, parse("(4, 512)"), {4, 512});
+  EXPECT_EQ(declineOf(r),
+            "global-stride: dimension 2 stride 532 B is not a multiple of 16");
+}
+
+// Rank folding (past five dimensions) moves only in-bounds coordinates into
+// the base address: a load whose region starts at the end of dimension 0 is
+// fill, and folding its coordinate would read data past the tensor's end.
+TEST(PlannerDeclineLayouts, RankFoldingKeepsOutOfBoundsCoordinates) {
+  std::vector<int64_t> shape = {2, 2, 2, 2, 2, 2, 64};
+  CopyRequest r =
+      load(f16(), Layout::rowMajor(shape), shape, parse("(64)"), {64});
+  r.globalSizes = {1, 1, 1, 1, 1, 1, 64};
+  r.globalOffsets = {SymExpr(2), SymExpr(1), SymExpr(1), SymExpr(1),
+                     SymExpr(1), SymExpr(1), SymExpr(0)};
+  // Dimensions 1..4 fold into the base (2048 B); dimension 0 keeps its
+  // coordinate 2, and the hardware fills the whole box.
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 5 dim [128, 2, 2, 2, 2] strides [256, 512, 1024, 4096] "
+            "box [64, 1, 1, 1, 1] estr [1, 1, 1, 1, 1] swz 0 oob 0 base 2048 "
+            "| smem 0 @ [64, 1, 1, 1, 2] | bytes 128");
+}
+} // namespace

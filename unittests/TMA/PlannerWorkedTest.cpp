@@ -386,3 +386,18 @@ TEST(PlannerWorked, PromotionSavesAnIssue) {
 }
 
 } // namespace
+
+namespace {
+// An outer run over 256 rows is factored so that every box dimension stays
+// within TMA's 256: 384 rows of a 384 x 128 tensor (half of each row).
+TEST(PlannerWorkedLimits, OuterRunPast256RowsSplits) {
+  CopyRequest r = load(f16(), Layout::rowMajor({384, 128}), {384, 128},
+                       parse("(384, 64)"), {384, 64});
+  r.globalSizes = {384, 64};
+  // 384 = 192 x 2: one issue whose box spans two rank-3 slices.
+  EXPECT_EQ(describe(planOk(r)),
+            "f16 rank 3 dim [128, 192, 2] strides [256, 49152] box [64, 192, "
+            "2] estr [1, 1, 1] swz 0 oob 0 base 0 | smem 0 @ [0, 0, 0] | "
+            "bytes 49152");
+}
+} // namespace
