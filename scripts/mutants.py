@@ -524,35 +524,35 @@ MUTANTS += [
 ]
 MUTANTS += [
     # ---- lib/Conversion/TileToNVVM: facts proven before planning ------------
-    M("req-divisor-max", C + "CopyRequest.cpp",
+    M("req-divisor-max", D + "CopyRequest.cpp",
       "return std::gcd(getKnownDivisor(def->getOperand(0)),",
       "return std::max(getKnownDivisor(def->getOperand(0)),",
       "divisibility of a + b taken as the max instead of the gcd (unsound): "
       "a misaligned TMA passes and traps on the GPU"),
-    M("req-stage-align", C + "CopyRequest.cpp",
+    M("req-stage-align", D + "CopyRequest.cpp",
       "return stride == 0 ? base : std::min(base, stride);", "return base;",
       "stage alignment ignores the stage stride: a misaligned stage's TMA "
       "passes and traps on the GPU"),
-    M("req-divisor-shl", C + "CopyRequest.cpp",
+    M("req-divisor-shl", D + "CopyRequest.cpp",
       "<< constant.getSExtValue());", "<< (constant.getSExtValue() + 1));",
       "x << k assumed divisible by 2^(k+1)"),
-    M("req-divisor-cast", C + "CopyRequest.cpp",
+    M("req-divisor-cast", D + "CopyRequest.cpp",
       "    return getKnownDivisor(def->getOperand(0));\n  return 1;",
       "    return 16;\n  return 1;",
       "a cast of an unknown value assumed 16-divisible"),
-    M("req-oob-nan", C + "CopyRequest.cpp",
+    M("req-oob-nan", D + "CopyRequest.cpp",
       "op.getOob() && *op.getOob() == \"nan\" ? OobFill::NaN : OobFill::Zero;",
       "OobFill::Zero;",
       "NaN-fill loads planned as zero fill"),
-    M("req-global-offsets", C + "CopyRequest.cpp",
+    M("req-global-offsets", D + "CopyRequest.cpp",
       "req.globalOffsets = load ? srcSym : dstSym;",
       "req.globalOffsets = load ? dstSym : srcSym;",
       "load offsets of the shared side used as global coordinates"),
-    M("req-global-sizes", C + "CopyRequest.cpp",
+    M("req-global-sizes", D + "CopyRequest.cpp",
       "req.globalSizes = toVector(load ? op.getSrcSizes() : op.getDstSizes());",
       "req.globalSizes = toVector(load ? op.getDstSizes() : op.getSrcSizes());",
       "reshaping copies plan the global region with the shared sizes"),
-    M("req-symbol-dedup", C + "CopyRequest.cpp",
+    M("req-symbol-dedup", D + "CopyRequest.cpp",
       "      if (existing == v)", "      if (false)",
       "one offset value becomes two symbols: x - x no longer cancels"),
     # ---- lib/Conversion/TileToNVVM: tma -------------------------------------
@@ -757,7 +757,8 @@ MUTANTS += [
       "json.attribute(\"l2_promotion\", map.interleave);",
       "plan report shows the wrong L2 promotion"),
     M("tmav-symbols", C + "TmaVariant.cpp",
-      "tmaMatch->symbols = std::move(info->symbols);", "",
+      "tmaMatch->plan = plan.getPlan();\n    tmaMatch->symbols = std::move(info->symbols);",
+      "tmaMatch->plan = plan.getPlan();",
       "dynamic offsets lost between planning and lowering"),
 ]
 MUTANTS += [

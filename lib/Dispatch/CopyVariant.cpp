@@ -1,7 +1,9 @@
 //===- CopyVariant.cpp - Dispatch variants for tile copies ----------------===//
 
 #include "tile/Dispatch/CopyVariant.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "tile/Dialect/Tile/IR/CopyDecisionAttrs.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
@@ -19,6 +21,17 @@ PredicateResult CopyVariant::check(Operation *op,
       return result;
   }
   return PredicateResult::success();
+}
+
+FailureOr<std::unique_ptr<VariantMatch>>
+CopyVariant::recall(Operation *op, std::string &reason) const {
+  std::unique_ptr<VariantMatch> match;
+  PredicateResult outcome = check(op, match);
+  if (!outcome.ok) {
+    reason = outcome.reason;
+    return failure();
+  }
+  return match;
 }
 
 CopyVariantRegistry &CopyVariantRegistry::global() {
@@ -47,12 +60,11 @@ std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {
   std::vector<const CopyVariant *> result;
   for (const std::unique_ptr<CopyVariant> &v : variants)
     result.push_back(v.get());
-  llvm::stable_sort(result,
-                   [](const CopyVariant *a, const CopyVariant *b) {
-                     if (a->getPriority() != b->getPriority())
-                       return a->getPriority() > b->getPriority();
-                     return a->getName() < b->getName();
-                   });
+  llvm::stable_sort(result, [](const CopyVariant *a, const CopyVariant *b) {
+    if (a->getPriority() != b->getPriority())
+      return a->getPriority() > b->getPriority();
+    return a->getName() < b->getName();
+  });
   return result;
 }
 
@@ -114,4 +126,61 @@ mlir::tile::emitNoVariantError(Operation *op, const DispatchResult &result) {
       },
       "; ");
   return diag;
+}
+
+LogicalResult mlir::tile::decideAndRecordCopy(Operation *op) {
+  FailureOr<DispatchResult> result = dispatchCopy(op);
+  if (failed(result))
+    return failure();
+  Builder b(op->getContext());
+  SmallVector<Attribute> declined;
+  for (const auto &[variant, reason] : result->declined)
+    declined.push_back(b.getStrArrayAttr({variant, reason}));
+  op->removeAttr(kDeclinedAttr);
+  op->removeAttr(kVariantAttr);
+  op->removeAttr(kTmaPlanAttr);
+  if (!declined.empty())
+    op->setAttr(kDeclinedAttr, b.getArrayAttr(declined));
+  if (result->selected) {
+    op->setAttr(kVariantAttr, b.getStringAttr(result->selected->getName()));
+    result->selected->record(op, result->match.get());
+  }
+  return success();
+}
+
+FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {
+  auto name = op->getAttrOfType<StringAttr>(kVariantAttr);
+  auto declined = op->getAttrOfType<ArrayAttr>(kDeclinedAttr);
+  if (!name && !declined)
+    return op->emitError()
+           << "plan-missing: this copy carries no recorded decision; run "
+              "--tile-plan-copies first (--tile-gpu-pipeline does)";
+  DispatchResult result;
+  if (declined)
+    for (Attribute pair : declined) {
+      auto strings = cast<ArrayAttr>(pair);
+      result.declined.emplace_back(
+          cast<StringAttr>(strings[0]).getValue().str(),
+          cast<StringAttr>(strings[1]).getValue().str());
+    }
+  if (!name)
+    return result;
+  const CopyVariant *variant =
+      CopyVariantRegistry::global().lookup(name.getValue());
+  if (!variant || !variant->handles(op))
+    return op->emitError() << "plan-stale: the recorded variant '"
+                           << name.getValue()
+                           << "' is not a registered variant for "
+                           << op->getName();
+  std::string reason;
+  FailureOr<std::unique_ptr<VariantMatch>> match = variant->recall(op, reason);
+  if (failed(match))
+    return op->emitError() << "plan-stale: the recorded variant '"
+                           << name.getValue()
+                           << "' no longer applies to this copy (re-run "
+                              "tile-plan-copies after changing copies): "
+                           << reason;
+  result.selected = variant;
+  result.match = std::move(*match);
+  return result;
 }

@@ -24,6 +24,7 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   // Kernels and their tensor-map arguments (the host encodes the maps).
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());
+  pm.addPass(createTilePlanCopies());
   pm.addPass(createTileTensorMapABI());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
@@ -56,10 +57,15 @@ struct ReportCopyPlansPass
       os = file.get();
     }
 
-    registerBuiltinCopyVariants();
+    // The report shows the decisions the lowering would take: the ones
+    // tile-plan-copies records.
+    OpPassManager plan(getOperation()->getName());
+    plan.addPass(createTilePlanCopies());
+    if (failed(runPipeline(plan, getOperation())))
+      return signalPassFailure();
     bool failedDispatch = false;
     getOperation()->walk<WalkOrder::PreOrder>([&](CopyAsyncOp op) {
-      FailureOr<DispatchResult> result = dispatchCopy(op);
+      FailureOr<DispatchResult> result = recallCopyDecision(op);
       if (failed(result)) {
         failedDispatch = true;
         return;

@@ -86,7 +86,6 @@ struct TensorMapABIPass
   llvm::DenseMap<std::tuple<Block *, Value, Attribute>, Value> encodedMaps;
 
   void runOnOperation() override {
-    registerBuiltinCopyVariants();
     ModuleOp module = getOperation();
     bool failedAny = false;
     module.walk([&](gpu::GPUFuncOp func) {
@@ -109,7 +108,7 @@ struct TensorMapABIPass
     SmallVector<std::pair<DictionaryAttr, unsigned>> seen;
     unsigned userArgs = func.getNumArguments();
     WalkResult walk = func.walk([&](CopyAsyncOp op) -> WalkResult {
-      FailureOr<DispatchResult> result = dispatchCopy(op);
+      FailureOr<DispatchResult> result = recallCopyDecision(op);
       if (failed(result))
         return WalkResult::interrupt();
       const ::tile::tma::TmaPlan *request =

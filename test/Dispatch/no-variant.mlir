@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --convert-tile-to-nvvm -verify-diagnostics
+// RUN: tile-opt %s -split-input-file --tile-plan-copies --convert-tile-to-nvvm -verify-diagnostics
 
 // dispatch = "tma" restricts the search to the tma variant, which declines a
 // transposed copy: the diagnostic lists it with its rule.

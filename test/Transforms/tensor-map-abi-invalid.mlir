@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-tensor-map-abi
+// RUN: tile-opt %s -split-input-file -verify-diagnostics --tile-plan-copies --tile-tensor-map-abi
 //
 // The encoder's name belongs to the runtime: a user function with that name
 // is an error instead of a call into user code with the wrong signature.

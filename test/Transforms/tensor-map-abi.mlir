@@ -1,4 +1,4 @@
-// RUN: tile-opt %s -split-input-file --tile-tensor-map-abi | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-plan-copies --tile-tensor-map-abi | FileCheck %s
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !ref = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>

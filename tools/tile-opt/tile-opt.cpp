@@ -13,9 +13,14 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "tile/InitAllTile.h"
 
+namespace mlir::tile::test {
+void registerTestShiftCopyOffsetsPass();
+} // namespace mlir::tile::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tile::registerAllTilePasses();
+  mlir::tile::test::registerTestShiftCopyOffsetsPass();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

@@ -358,7 +358,8 @@ protected:
       count *= s;
 
     PassManager pm(&context);
-    EXPECT_TRUE(succeeded(parsePassPipeline("convert-tile-to-nvvm", pm)));
+    EXPECT_TRUE(succeeded(
+        parsePassPipeline("tile-plan-copies,convert-tile-to-nvvm", pm)));
     EXPECT_TRUE(succeeded(pm.run(*module)));
     // The conversion keeps the function (and its arguments).
     func = *module->getOps<func::FuncOp>().begin();

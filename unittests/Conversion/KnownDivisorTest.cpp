@@ -13,7 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "tile/Conversion/TileToNVVM/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
 #include "gtest/gtest.h"

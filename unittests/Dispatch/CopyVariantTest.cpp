@@ -201,6 +201,7 @@ TEST_F(CopyVariantTest, EmbedderVariantRequestsATensorMap) {
       parseSourceString<ModuleOp>(kKernelModule, &context);
   ASSERT_TRUE(kernels);
   PassManager pm(&context);
+  pm.addPass(createTilePlanCopies());
   pm.addPass(createTileTensorMapABI());
   pm.nest<gpu::GPUModuleOp>().addPass(createTileToNVVM());
   ASSERT_TRUE(succeeded(pm.run(*kernels)));

@@ -77,6 +77,16 @@ public:
   virtual void describe(Operation *op, const VariantMatch *match,
                         llvm::json::OStream &json) const {}
 
+  /// Writes what this variant decided for `op` beyond its name (the TMA
+  /// variant writes `tile.tma_plan`), so that later passes can `recall` it.
+  virtual void record(Operation *op, const VariantMatch *match) const {}
+
+  /// Rebuilds the match of a copy `record` wrote, without deciding again.
+  /// The default re-runs `check` (for variants whose match holds no plan);
+  /// a failure is a "<rule-id>: <values>" reason.
+  virtual FailureOr<std::unique_ptr<VariantMatch>>
+  recall(Operation *op, std::string &reason) const;
+
   /// Replaces `op` with its lowering. Called only after `check` succeeded.
   virtual LogicalResult rewrite(Operation *op, const VariantMatch *match,
                                 ConversionPatternRewriter &rewriter,
@@ -127,6 +137,19 @@ struct DispatchResult {
 /// diagnostic at the op) only for an unknown `dispatch` name; an op no variant
 /// can lower yields `selected == nullptr`.
 FailureOr<DispatchResult> dispatchCopy(Operation *op);
+
+/// Dispatches `op` and records the decision on it (`tile.variant`,
+/// `tile.declined`, and what the selected variant's `record` adds). Only
+/// tile-plan-copies calls it: every later pass reads the record. Fails with a
+/// diagnostic only where dispatchCopy does.
+LogicalResult decideAndRecordCopy(Operation *op);
+
+/// The decision recorded on `op`: the selected variant (null when none
+/// applies), its match rebuilt from the record, and the declined variants.
+/// Fails with a diagnostic when the op carries no record (`plan-missing`),
+/// or names a variant that is not registered or no longer applies
+/// (`plan-stale`).
+FailureOr<DispatchResult> recallCopyDecision(Operation *op);
 
 /// Emits the "no variant can lower this copy" diagnostic with every reason.
 InFlightDiagnostic emitNoVariantError(Operation *op,

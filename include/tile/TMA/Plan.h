@@ -65,6 +65,16 @@ struct TensorMapDesc {
   int64_t elementBytes = 1;
 };
 
+inline bool operator==(const TensorMapDesc &a, const TensorMapDesc &b) {
+  return a.dataType == b.dataType && a.rank == b.rank &&
+         a.globalDim == b.globalDim &&
+         a.globalStridesBytes == b.globalStridesBytes && a.boxDim == b.boxDim &&
+         a.elementStrides == b.elementStrides && a.interleave == b.interleave &&
+         a.swizzle == b.swizzle && a.l2Promotion == b.l2Promotion &&
+         a.oobFill == b.oobFill && a.baseOffsetBytes == b.baseOffsetBytes &&
+         a.promoted == b.promoted && a.elementBytes == b.elementBytes;
+}
+
 /// One cp.async.bulk.tensor instruction.
 struct TmaIssue {
   /// Relative to the shared buffer's start, before swizzling.
@@ -79,6 +89,14 @@ struct TmaPlan {
   /// Transaction bytes: region elements * element bytes (OOB included).
   int64_t bytes = 0;
 };
+
+inline bool operator==(const TmaIssue &a, const TmaIssue &b) {
+  return a.smemByteOffset == b.smemByteOffset && a.coords == b.coords;
+}
+
+inline bool operator==(const TmaPlan &a, const TmaPlan &b) {
+  return a.map == b.map && a.issues == b.issues && a.bytes == b.bytes;
+}
 
 struct PlanOutcome {
   std::optional<TmaPlan> plan;

@@ -5,12 +5,35 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TilePlanCopies : Pass<"tile-plan-copies"> {
+  let summary = "Decides how each copy is lowered, once, and records the "
+                "decision on the op";
+  let description = [{
+    Dispatches every `tile.copy_async` and `tile.copy` over the registered
+    copy variants (honouring a `dispatch` attribute) and records the outcome
+    as discardable attributes of the op:
+    - `tile.variant`: the selected variant (absent when none applies);
+    - `tile.declined`: `[variant, reason]` of each variant tried before it;
+    - what the selected variant records, for `tma` the `#tile.tma_plan`
+      (`tile.tma_plan`) with the tensor map and the issue list.
+
+    This is the only pass that plans. `tile-tensor-map-abi`, the conversion
+    and the plan report read the record; the dialect verifies it against the
+    op (through the TMA hardware model), so a pass that changes a copy after
+    planning without planning again is an error (`plan-stale`).
+
+    ```
+    tile-opt --tile-plan-copies input.mlir
+    ```
+  }];
+}
+
 def TileReportCopyPlans : Pass<"tile-report-copy-plans"> {
   let summary = "Writes the dispatch decision and TMA plan of every copy as "
                 "JSON Lines";
   let description = [{
-    Runs the copy dispatch on every `tile.copy_async` (in program order)
-    without rewriting anything and writes one JSON object per op and line:
+    Runs `tile-plan-copies` and writes, from the recorded decisions, one JSON
+    object per `tile.copy_async` (in program order) and line:
     its location, direction, the selected variant (or null), the variants
     declined before it with their reasons, the tensor map and issue list
     when the `tma` variant is selected, and the transaction bytes.

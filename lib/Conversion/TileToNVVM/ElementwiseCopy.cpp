@@ -5,8 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "tile/Conversion/TileToNVVM/CopyRequest.h"
 #include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 

@@ -149,17 +149,17 @@ struct TileToNVVMPass
     : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
   using Base::Base;
   void runOnOperation() override {
-    registerBuiltinCopyVariants();
     MLIRContext *ctx = &getContext();
-    // Dispatch every copy first so that a copy no variant lowers gets one
-    // diagnostic listing every variant's reason, and nothing is rewritten.
+    // Recall every copy's recorded decision first so that a copy no variant
+    // lowers gets one diagnostic listing every variant's reason, and nothing
+    // is rewritten.
     DispatchTable table;
     bool dispatchFailed = false;
     getOperation()->walk(
         [&](Operation *op) {
           if (!isa<CopyAsyncOp, CopyOp>(op))
             return;
-          FailureOr<DispatchResult> result = dispatchCopy(op);
+          FailureOr<DispatchResult> result = recallCopyDecision(op);
           if (failed(result)) {
             dispatchFailed = true;
             return;

@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Conversion/TileToNVVM/CopyRequest.h"
 #include "tile/Conversion/TileToNVVM/TmaLowering.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Planner.h"
 
@@ -40,6 +41,31 @@ public:
     tmaMatch->symbols = std::move(info->symbols);
     match = std::move(tmaMatch);
     return PredicateResult::success();
+  }
+
+  void record(Operation *op, const VariantMatch *match) const override {
+    op->setAttr(kTmaPlanAttr,
+                TmaPlanAttr::get(op->getContext(),
+                                 static_cast<const TmaMatch *>(match)->plan));
+  }
+
+  /// The plan comes from the record (its verifier keeps it true to the op);
+  /// only the SSA values of its symbols are looked up again.
+  FailureOr<std::unique_ptr<VariantMatch>>
+  recall(Operation *op, std::string &reason) const override {
+    auto plan = op->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
+    if (!plan) {
+      reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
+      return failure();
+    }
+    FailureOr<CopyRequestInfo> info =
+        buildCopyRequest(cast<CopyAsyncOp>(op), reason);
+    if (failed(info))
+      return failure();
+    auto tmaMatch = std::make_unique<TmaMatch>();
+    tmaMatch->plan = plan.getPlan();
+    tmaMatch->symbols = std::move(info->symbols);
+    return std::unique_ptr<VariantMatch>(std::move(tmaMatch));
   }
 
   void describe(Operation *op, const VariantMatch *match,

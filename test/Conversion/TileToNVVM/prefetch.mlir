@@ -1,5 +1,5 @@
-// RUN: tile-opt %s --tile-tensor-map-abi '--convert-tile-to-nvvm=prefetch-tensor-maps=true' | FileCheck %s
-// RUN: tile-opt %s --tile-tensor-map-abi --convert-tile-to-nvvm | FileCheck %s --check-prefix=NOPREFETCH
+// RUN: tile-opt %s --tile-plan-copies --tile-tensor-map-abi '--convert-tile-to-nvvm=prefetch-tensor-maps=true' | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies --tile-tensor-map-abi --convert-tile-to-nvvm | FileCheck %s --check-prefix=NOPREFETCH
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !ref = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>

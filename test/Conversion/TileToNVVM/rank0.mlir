@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies --convert-tile-to-nvvm | FileCheck %s
 //
 // A rank-0 copy moves its one element: TMA declines (rank 0), the simt path
 // copies the element with an always-true bounds test and completes the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies --convert-tile-to-nvvm | FileCheck %s
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !t = memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-tensor-map-abi --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies --tile-tensor-map-abi --convert-tile-to-nvvm | FileCheck %s
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
 !tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>

@@ -52,4 +52,33 @@ def Tile_LayoutAttr : AttrDef<Tile_Dialect, "Layout", [
   }];
 }
 
+def Tile_TmaPlanAttr : AttrDef<Tile_Dialect, "TmaPlan"> {
+  let mnemonic = "tma_plan";
+  let summary = "The recorded TMA plan of one copy: tensor map and issues";
+  let description = [{
+    What `tile-plan-copies` decided for a copy the `tma` variant lowers: every
+    field of the tensor-map descriptor (lists innermost first, as the driver
+    takes them) and one entry per `cp.async.bulk.tensor` instruction with its
+    shared byte offset and coordinates. Offsets and coordinates are affine in
+    the copy's dynamic offsets: `sN` is the N-th distinct dynamic offset
+    operand of the copy, in operand order.
+
+    ```mlir
+    #tile.tma_plan<"f16", dim = [256, 8], strides = [512], box = [64, 8],
+                   element_strides = [1, 1], swizzle = "128B", interleave = 0,
+                   l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2,
+                   promoted = false, issues = [{smem = 0, coords = [s0, 0]} ],
+                   bytes = 1024>
+    ```
+
+    The host encodes the map from this record and the conversion emits the
+    issues from it; neither plans again. The record's verifier runs the
+    hardware model on it against the copy it is attached to, so a
+    transformation that changes the copy after planning is an error
+    (`plan-stale`), not a map that no longer fits the instructions.
+  }];
+  let parameters = (ins "::tile::tma::TmaPlan":$plan);
+  let hasCustomAssemblyFormat = 1;
+}
+
 #endif // TILE_ATTRS_TD

@@ -7,7 +7,15 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
+#include "tile/Dialect/Tile/IR/CopyDecisionAttrs.h"
 #include "tile/Layout/Layout.h"
+#include "tile/TMA/Plan.h"
+#include "llvm/ADT/Hashing.h"
+
+namespace tile::tma {
+/// Hash of a plan, for the storage of `#tile.tma_plan`.
+llvm::hash_code hash_value(const TmaPlan &plan);
+} // namespace tile::tma
 
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 

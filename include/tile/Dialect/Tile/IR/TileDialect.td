@@ -20,6 +20,7 @@ def Tile_Dialect : Dialect {
     `tile.arena_view`; `tile.stage` selects one stage of a multi-stage buffer.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
   }];

@@ -1,6 +1,6 @@
 //===- CopyRequest.cpp - tile.copy_async to planner requests --------------===//
 
-#include "tile/Conversion/TileToNVVM/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"

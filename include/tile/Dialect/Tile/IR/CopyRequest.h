@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_CONVERSION_TILETONVVM_COPYREQUEST_H
-#define TILE_CONVERSION_TILETONVVM_COPYREQUEST_H
+#ifndef TILE_DIALECT_TILE_IR_COPYREQUEST_H
+#define TILE_DIALECT_TILE_IR_COPYREQUEST_H
 
 #include "mlir/IR/Value.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -42,4 +42,4 @@ int64_t getSharedBaseAlignment(Value sharedBuffer);
 
 } // namespace mlir::tile
 
-#endif // TILE_CONVERSION_TILETONVVM_COPYREQUEST_H
+#endif // TILE_DIALECT_TILE_IR_COPYREQUEST_H

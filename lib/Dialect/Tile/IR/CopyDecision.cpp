@@ -1,0 +1,132 @@
+//===- CopyDecision.cpp - Verifier of the recorded copy decision ----------===//
+//
+// `tile-plan-copies` records on each copy the variant it selected
+// (`tile.variant`), the variants it declined first (`tile.declined`) and, for
+// a variant that needs a tensor map, the plan (`tile.tma_plan`). Later passes
+// read only the record, so the record must stay true to the copy: this
+// verifier rebuilds the planner's view of the op and runs the hardware model
+// on the recorded plan. A pass that changes a copy after planning (its
+// offsets, sizes, buffers or types) gets a `plan-stale` error here instead of
+// a host map that no longer matches the device's instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/HardwareModel.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Copies whose buffers exceed this many bytes are checked without running
+/// the model (its memory images would cost more than a verifier should).
+static constexpr int64_t kMaxModelCells = int64_t(1) << 22;
+
+static LogicalResult verifyDeclined(Operation *op, Attribute value) {
+  auto list = dyn_cast<ArrayAttr>(value);
+  auto isPair = [](Attribute a) {
+    auto pair = dyn_cast<ArrayAttr>(a);
+    return pair && pair.size() == 2 && isa<StringAttr>(pair[0]) &&
+           isa<StringAttr>(pair[1]);
+  };
+  if (!list || !llvm::all_of(list, isPair))
+    return op->emitOpError() << "plan-stale: '" << kDeclinedAttr
+                             << "' must be a list of [variant, reason] pairs";
+  return success();
+}
+
+/// Checks that need no model: the record's shape against the copy.
+static LogicalResult verifyPlanShape(CopyAsyncOp op,
+                                     const ::tile::tma::TmaPlan &plan,
+                                     const CopyRequestInfo &info) {
+  auto stale = [&]() {
+    return op.emitOpError()
+           << "plan-stale: the recorded TMA plan no longer describes this "
+              "copy (re-run tile-plan-copies after changing copies): ";
+  };
+  const ::tile::tma::TensorMapDesc &m = plan.map;
+  if (m.rank < 1 || m.rank > 5 || m.globalDim.size() != m.rank ||
+      m.boxDim.size() != m.rank || m.elementStrides.size() != m.rank ||
+      m.globalStridesBytes.size() + 1 != m.rank)
+    return stale() << "its tensor map has rank " << m.rank << " but "
+                   << m.globalDim.size() << " dims, " << m.boxDim.size()
+                   << " box dims, " << m.elementStrides.size()
+                   << " element strides and " << m.globalStridesBytes.size()
+                   << " strides";
+  for (const ::tile::tma::TmaIssue &issue : plan.issues) {
+    if (issue.coords.size() != m.rank)
+      return stale() << "an issue has " << issue.coords.size()
+                     << " coordinates for a rank-" << m.rank << " map";
+    SmallVector<const ::tile::tma::SymExpr *> exprs = {&issue.smemByteOffset};
+    for (const ::tile::tma::SymExpr &c : issue.coords)
+      exprs.push_back(&c);
+    for (const ::tile::tma::SymExpr *e : exprs)
+      for (const auto &[id, coeff] : e->terms)
+        if (id >= info.symbols.size())
+          return stale() << "it uses symbol s" << id << " but the copy has "
+                         << info.symbols.size() << " dynamic offset(s)";
+  }
+  if (plan.bytes != op.getTransactionBytes())
+    return stale() << "it moves " << plan.bytes << " bytes, the copy "
+                   << op.getTransactionBytes();
+  return success();
+}
+
+static LogicalResult verifyRecordedPlan(Operation *op, Attribute value) {
+  auto attr = dyn_cast<TmaPlanAttr>(value);
+  auto copy = dyn_cast<CopyAsyncOp>(op);
+  if (!attr || !copy)
+    return op->emitOpError()
+           << "plan-stale: '" << kTmaPlanAttr
+           << "' must be a #tile.tma_plan on a tile.copy_async";
+  // Attributes are verified before the op itself: an op its own verifier
+  // rejects gets that error, not one from a request built from bad operands.
+  {
+    ScopedDiagnosticHandler silence(op->getContext(),
+                                    [](Diagnostic &) { return success(); });
+    if (failed(op->getRegisteredInfo()->verifyInvariants(op)))
+      return success();
+  }
+  std::string reason;
+  FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason);
+  if (failed(info))
+    return copy.emitOpError() << "plan-stale: the recorded TMA plan no longer "
+                                 "describes this copy: "
+                              << reason;
+  const ::tile::tma::TmaPlan &plan = attr.getPlan();
+  if (failed(verifyPlanShape(copy, plan, *info)))
+    return failure();
+  // The model runs with every dynamic offset at zero where that is a defined
+  // copy; constant coordinates and offsets are checked exactly.
+  std::vector<int64_t> zeros(info->symbols.size(), 0);
+  if (::tile::tma::whyUndefined(info->request, zeros))
+    return success();
+  ::tile::tma::ModelOptions options;
+  options.maxImageCells = kMaxModelCells;
+  std::optional<std::string> error =
+      ::tile::tma::verifyPlan(info->request, plan, zeros, options);
+  if (!error || StringRef(*error).contains("buffers too large to simulate"))
+    return success();
+  return copy.emitOpError()
+         << "plan-stale: the recorded TMA plan no longer describes this copy "
+            "(re-run tile-plan-copies after changing copies): the hardware "
+            "model finds "
+         << *error;
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name == kVariantAttr) {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<CopyAsyncOp, CopyOp>(op))
+      return op->emitOpError() << "plan-stale: '" << kVariantAttr
+                               << "' must be a string on a tile copy";
+    return success();
+  }
+  if (name == kDeclinedAttr)
+    return verifyDeclined(op, attr.getValue());
+  if (name == kTmaPlanAttr)
+    return verifyRecordedPlan(op, attr.getValue());
+  return success();
+}

@@ -1,0 +1,36 @@
+//===- PlanCopies.cpp - --tile-plan-copies --------------------------------===//
+//
+// The one place copies are dispatched and planned: every later pass reads the
+// decision this pass records on the op (see CopyDecision.cpp for its
+// verifier).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/CopyVariant.h"
+#include "tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEPLANCOPIES
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct PlanCopiesPass
+    : public mlir::tile::impl::TilePlanCopiesBase<PlanCopiesPass> {
+  void runOnOperation() override {
+    registerBuiltinCopyVariants();
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<CopyAsyncOp, CopyOp>(op) && failed(decideAndRecordCopy(op)))
+        failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace
