@@ -830,8 +830,8 @@ MUTANTS += [
       "unsigned first = func.getNumArguments() - maps.size() - 1;",
       "recorded parameter index of each map off by one (foreign hosts)"),
     M("kabi-grid-constant", X + "FinalizeKernelABI.cpp",
-      "          func.setArgAttr(index, \"nvvm.grid_constant\", b.getUnitAttr());\n",
-      "",
+      "func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),",
+      "func.setArgAttr(index, StringRef(\"tile.not_grid_constant\"),",
       "tensor-map parameter not grid_constant: TMA gets a local copy's "
       "address"),
     M("pipe-ptx-version", X + "Pipelines.cpp",

@@ -75,7 +75,8 @@ struct FinalizeKernelABIPass
                           TypeAttr::get(mapType));
           func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
                           b.getI64IntegerAttr(64));
-          func.setArgAttr(index, "nvvm.grid_constant", b.getUnitAttr());
+          func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                          b.getUnitAttr());
         }
         cast.getResult(0).replaceAllUsesWith(arg);
         cast.erase();

@@ -5,6 +5,7 @@
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -12,10 +13,13 @@
 
 namespace mlir::tile {
 
-/// NVVM address spaces.
-constexpr unsigned kGlobalAddressSpace = 1;
-constexpr unsigned kSharedAddressSpace = 3;
-constexpr unsigned kSharedClusterAddressSpace = 7;
+/// NVVM address spaces of the pointers the lowering creates.
+constexpr unsigned kGlobalAddressSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::Global);
+constexpr unsigned kSharedAddressSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared);
+constexpr unsigned kSharedClusterAddressSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 
 /// The type converter of the tile lowering: memrefs with a `#tile.layout`
 /// become bare `!llvm.ptr<space>` (their layout is static), mbarrier groups
