@@ -43,57 +43,6 @@ func.func @reduce_store(%g: memref<8x64xi32>, %s: memref<8x64xi32, #gpu.address_
   return
 }
 
-// tile.copy across a CTA: thread t moves elements t, t + n, ...; swizzled
-// shared addresses XOR bits [4,7) with bits [7,10); a barrier ends it.
-// CHECK-LABEL: func.func @collective_cta
-func.func @collective_cta(%g: memref<8x64xf16>, %s: !swz) {
-  // CHECK: %[[TX:.*]] = gpu.thread_id x
-  // CHECK: %[[TID:.*]] = arith.addi %[[TX]], %{{.*}} : index
-  // CHECK: %[[N:.*]] = arith.muli %{{.*}}, %{{.*}} : index
-  // CHECK: scf.for %{{.*}} = %[[TID]] to %{{.*}} step %[[N]] {
-  // CHECK: arith.shrui %{{.*}}, %{{.*}} : i64
-  // CHECK: arith.andi %{{.*}}, %{{.*}} : i64
-  // CHECK: arith.shli
-  // CHECK: arith.xori
-  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
-  // CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr
-  // CHECK: }
-  // CHECK: gpu.barrier
-  tile.copy %g[0, 0] [8, 64], %s[0, 0] [8, 64] {scope = "cta"} : memref<8x64xf16>, !swz
-  return
-}
-
-// CHECK-LABEL: func.func @collective_warp
-func.func @collective_warp(%g: memref<8x64xf16>, %s: !swz) {
-  // CHECK: %[[W:.*]] = arith.constant 32 : index
-  // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %[[W]] : index
-  // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[W]] {
-  // CHECK: nvvm.bar.warp.sync
-  tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "warp"} : !swz, memref<8x64xf16>
-  return
-}
-
-// CHECK-LABEL: func.func @collective_warpgroup
-func.func @collective_warpgroup(%g: memref<8x64xf16>, %s: !swz) {
-  // A warpgroup is 128 threads: the lane and the loop step are both 128.
-  // CHECK: %[[WG:.*]] = arith.constant 128 : index
-  // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %[[WG]] : index
-  // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
-  // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
-  // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-  tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "warpgroup"} : !swz, memref<8x64xf16>
-  return
-}
-
-// CHECK-LABEL: func.func @collective_thread
-func.func @collective_thread(%g: memref<8x64xf16>, %s: !swz) {
-  // CHECK: scf.for
-  // CHECK-NOT: gpu.barrier
-  // CHECK: return
-  tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "thread"} : !swz, memref<8x64xf16>
-  return
-}
-
 // Contiguous, aligned runs move as 16-byte vectors. A strided global buffer's
 // pointer alignment is checked at run time, with the scalar loop as the
 // fallback; shared-to-shared copies of known alignment need no check.
