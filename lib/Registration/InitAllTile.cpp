@@ -2,6 +2,7 @@
 
 #include "tile/InitAllTile.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Transforms/Passes.h"
@@ -14,5 +15,6 @@ void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
 void mlir::tile::registerAllTilePasses() {
   registerBuiltinCopyVariants();
   registerTilePasses();
+  registerTileConversionPasses();
   registerTileGPUPipeline();
 }

@@ -7,6 +7,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Transforms/Passes.h"
 
 using namespace mlir;

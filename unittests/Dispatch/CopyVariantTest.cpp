@@ -22,6 +22,7 @@
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Transforms/Passes.h"
 #include "gtest/gtest.h"
 

@@ -125,27 +125,4 @@ def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
-def TileToNVVM : Pass<"convert-tile-to-nvvm"> {
-  let summary = "Lowers tile ops to NVVM through the copy dispatch";
-  let description = [{
-    Lowers `tile.copy_async` through the dispatch registry (`tma`: one
-    `cp.async.bulk.tensor` per planned issue; `simt`: per-thread loads and
-    stores that complete the caller's mbarrier transaction count), `tile.copy`
-    (collective copies across the scope's threads), `tile.arena_view` (views
-    of an `external` 1024-aligned shared-memory global), `tile.stage` and the
-    bulk-group ops. A copy no variant can lower is an error that lists every
-    variant with its reason.
-  }];
-  let options = [
-    Option<"prefetchTensorMaps", "prefetch-tensor-maps", "bool",
-           /*default=*/"false",
-           "Prefetch each tensor map once per CTA (prefetch.tensormap)">
-  ];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::NVVM::NVVMDialect",
-                           "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect",
-                           "::mlir::gpu::GPUDialect"];
-}
-
 #endif // TILE_TRANSFORMS_PASSES_TD

@@ -15,11 +15,11 @@
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
-#include "tile/Transforms/Passes.h"
+#include "tile/Conversion/Passes.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILETONVVM
-#include "tile/Transforms/Passes.h.inc"
+#include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
