@@ -139,6 +139,7 @@ LogicalResult mlir::tile::decideAndRecordCopy(Operation *op) {
   op->removeAttr(kDeclinedAttr);
   op->removeAttr(kVariantAttr);
   op->removeAttr(kTmaPlanAttr);
+  op->removeAttr(kPlanInputAttr);
   if (!declined.empty())
     op->setAttr(kDeclinedAttr, b.getArrayAttr(declined));
   if (result->selected) {

@@ -20,7 +20,7 @@ gpu.module @kernels {
     %c64 = arith.constant 64 : index
     %row = arith.muli %k, %c64 : index
     // CHECK: tile.copy_async
-    // CHECK-SAME: {tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, s0]}], bytes = 8192>, tile.variant = "tma"}
+    // CHECK-SAME: {tile.plan_input = {{-?[0-9]+}} : i64, tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, s0]}], bytes = 8192>, tile.variant = "tma"}
     tile.copy_async %a[0, 0] [64, 64], %g[%row, 0] [64, 64] barrier(%bar[%c0])
         : !tile, memref<256x64xf16>, !bars
     // A transposed tile: TMA declines with its reason, simt takes it.
@@ -35,7 +35,7 @@ gpu.module @kernels {
         {dispatch = "simt"} : !tile, memref<256x64xf16>, !bars
     // Planning again replaces the record (the op keeps one decision).
     // CHECK: tile.copy_async
-    // CHECK-SAME: {tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 128]}], bytes = 8192>, tile.variant = "tma"}
+    // CHECK-SAME: {tile.plan_input = {{-?[0-9]+}} : i64, tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 128]}], bytes = 8192>, tile.variant = "tma"}
     tile.copy_async %a[0, 0] [64, 64], %g[128, 0] [64, 64] barrier(%bar[%c0])
         {tile.declined = [["simt", "stale"]], tile.variant = "simt"}
         : !tile, memref<256x64xf16>, !bars

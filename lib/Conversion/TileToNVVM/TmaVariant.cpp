@@ -39,14 +39,20 @@ public:
     auto tmaMatch = std::make_unique<TmaMatch>();
     tmaMatch->plan = std::move(*outcome.plan);
     tmaMatch->symbols = std::move(info->symbols);
+    tmaMatch->planInputFingerprint =
+        getPlanInputFingerprint(info->request, tmaMatch->plan);
     match = std::move(tmaMatch);
     return PredicateResult::success();
   }
 
   void record(Operation *op, const VariantMatch *match) const override {
+    const auto *tmaMatch = static_cast<const TmaMatch *>(match);
     op->setAttr(kTmaPlanAttr,
-                TmaPlanAttr::get(op->getContext(),
-                                 static_cast<const TmaMatch *>(match)->plan));
+                TmaPlanAttr::get(op->getContext(), tmaMatch->plan));
+    op->setAttr(
+        kPlanInputAttr,
+        IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                         static_cast<int64_t>(tmaMatch->planInputFingerprint)));
   }
 
   /// The plan comes from the record (its verifier keeps it true to the op);

@@ -20,6 +20,8 @@ public:
   ::tile::tma::TmaPlan plan;
   /// SSA values of the plan's symbols (dynamic offsets).
   SmallVector<Value> symbols;
+  /// getPlanInputFingerprint of the request and the plan made for it.
+  uint64_t planInputFingerprint = 0;
 
   const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
     return &plan;

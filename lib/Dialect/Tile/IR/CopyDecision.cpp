@@ -97,8 +97,15 @@ static LogicalResult verifyRecordedPlan(Operation *op, Attribute value) {
   const ::tile::tma::TmaPlan &plan = attr.getPlan();
   if (failed(verifyPlanShape(copy, plan, *info)))
     return failure();
-  // The model runs with every dynamic offset at zero where that is a defined
-  // copy; constant coordinates and offsets are checked exactly.
+  // The copy still builds the request this plan was made for: nothing to
+  // run.
+  auto input = op->getAttrOfType<IntegerAttr>(kPlanInputAttr);
+  if (input && static_cast<uint64_t>(input.getInt()) ==
+                   getPlanInputFingerprint(info->request, plan))
+    return success();
+  // Otherwise (changed since, or written by hand) the model decides, with
+  // every dynamic offset at zero where that is a defined copy; constant
+  // coordinates and offsets are checked exactly.
   std::vector<int64_t> zeros(info->symbols.size(), 0);
   if (::tile::tma::whyUndefined(info->request, zeros))
     return success();
@@ -128,5 +135,12 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return verifyDeclined(op, attr.getValue());
   if (name == kTmaPlanAttr)
     return verifyRecordedPlan(op, attr.getValue());
+  if (name == kPlanInputAttr) {
+    auto value = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!value || !value.getType().isInteger(64) || !isa<CopyAsyncOp>(op))
+      return op->emitOpError() << "plan-stale: '" << kPlanInputAttr
+                               << "' must be an i64 on a tile.copy_async";
+    return success();
+  }
   return success();
 }

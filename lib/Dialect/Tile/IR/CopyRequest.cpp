@@ -4,6 +4,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 #include <numeric>
 
 using namespace mlir;
@@ -165,4 +167,53 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
     req.reduce =
         ::tile::tma::parseReduceKind(*reduce).value_or(ReduceKind::None);
   return info;
+}
+
+uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
+                                             const ::tile::tma::TmaPlan &plan) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  auto list = [&](const auto &values) {
+    for (const auto &v : values)
+      os << v << ',';
+    os << ';';
+  };
+  auto syms = [&](const std::vector<::tile::tma::SymExpr> &values) {
+    for (const ::tile::tma::SymExpr &e : values)
+      os << e.str() << ',';
+    os << ';';
+  };
+  auto layout = [&](const ::tile::Layout &l) {
+    for (const ::tile::Shard &s : l.shards())
+      os << s.extent << ':' << s.stride << ',';
+    os << static_cast<int>(l.swizzle()) << '@' << l.elementOffset() << ';';
+  };
+  os << static_cast<int>(r.direction) << ';'
+     << static_cast<int>(r.elementType.kind) << 'x' << r.elementType.bytes
+     << ';';
+  layout(r.globalLayout);
+  list(r.globalShape);
+  syms(r.globalOffsets);
+  list(r.globalSizes);
+  layout(r.sharedLayout);
+  list(r.sharedShape);
+  syms(r.sharedOffsets);
+  list(r.sharedSizes);
+  list(r.symbolDivisors);
+  os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
+     << static_cast<int>(r.reduce) << '|';
+  const ::tile::tma::TensorMapDesc &m = plan.map;
+  os << static_cast<int>(m.dataType) << ';' << m.rank << ';';
+  list(m.globalDim);
+  list(m.globalStridesBytes);
+  list(m.boxDim);
+  list(m.elementStrides);
+  os << m.interleave << ';' << static_cast<int>(m.swizzle) << ';'
+     << m.l2Promotion << ';' << m.oobFill << ';' << m.baseOffsetBytes.str()
+     << ';' << m.promoted << ';' << m.elementBytes << ';' << plan.bytes << ';';
+  for (const ::tile::tma::TmaIssue &issue : plan.issues) {
+    os << issue.smemByteOffset.str() << '@';
+    syms(issue.coords);
+  }
+  return llvm::xxh3_64bits(text);
 }

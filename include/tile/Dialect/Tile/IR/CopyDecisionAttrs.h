@@ -18,6 +18,9 @@ constexpr llvm::StringLiteral kVariantAttr = "tile.variant";
 constexpr llvm::StringLiteral kDeclinedAttr = "tile.declined";
 /// The `#tile.tma_plan` of a copy whose variant needs a tensor map.
 constexpr llvm::StringLiteral kTmaPlanAttr = "tile.tma_plan";
+/// Fingerprint (i64) of the planner request the recorded plan was made for:
+/// while the copy still builds the same request, the verifier needs no model.
+constexpr llvm::StringLiteral kPlanInputAttr = "tile.plan_input";
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_COPYDECISIONATTRS_H

@@ -29,6 +29,12 @@ struct CopyRequestInfo {
 FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
                                             std::string &reason);
 
+/// A stable 64-bit fingerprint of every field of a planner request and of the
+/// plan made for it (the same in every process, so a printed record can be
+/// checked after parsing): `tile.plan_input`.
+uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
+                                 const ::tile::tma::TmaPlan &plan);
+
 /// A positive number, at most 2^30, that provably divides `value` at run time
 /// (1 when nothing is known): constants, products and shifts by constants,
 /// sums, casts. Of arithmetic narrower than 64 bits (which wraps) only the
