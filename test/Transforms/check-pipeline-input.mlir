@@ -35,6 +35,8 @@ module attributes {gpu.container_module} {
   llvm.func @tileRuntimeInit()
   // Names that only start like a runtime prefix are the user's.
   func.func @tileTensormapper() { return }
+  func.func @tileTensorMapper() { return }
+  func.func @tileRuntimeish() { return }
   func.func @mgpu() { return }
   func.func @tiled() { return }
 }

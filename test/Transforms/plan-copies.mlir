@@ -41,4 +41,29 @@ gpu.module @kernels {
         : !tile, memref<256x64xf16>, !bars
     gpu.return
   }
+
+  // One offset value used twice is one symbol; a strided view's offset moves
+  // the map's base; a reshaping copy plans the global region with its own
+  // sizes.
+  // CHECK-LABEL: gpu.func @symbols_views_reshapes
+  gpu.func @symbols_views_reshapes(%sq: memref<256x256xf16>, %view: memref<128x64xf16, strided<[64, 1], offset: 64>>, %cube: memref<4x64x64xf16>, %k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    %c64 = arith.constant 64 : index
+    %d = arith.muli %k, %c64 : index
+    // CHECK: tile.copy_async
+    // CHECK-SAME: issues = [{smem = 0, coords = [s0, s0]}]
+    tile.copy_async %a[0, 0] [64, 64], %sq[%d, %d] [64, 64] barrier(%bar[%c0])
+        : !tile, memref<256x256xf16>, !bars
+    // CHECK: tile.copy_async
+    // CHECK-SAME: #tile.tma_plan<"f16", dim = [64, 128], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 128, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0]}], bytes = 8192>
+    tile.copy_async %a[0, 0] [64, 64], %view[0, 0] [64, 64] barrier(%bar[%c0])
+        : !tile, memref<128x64xf16, strided<[64, 1], offset: 64>>, !bars
+    // CHECK: tile.copy_async
+    // CHECK-SAME: #tile.tma_plan<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 128]}], bytes = 8192>
+    tile.copy_async %a[0, 0] [64, 64], %cube[2, 0, 0] [1, 64, 64] barrier(%bar[%c0])
+        : !tile, memref<4x64x64xf16>, !bars
+    gpu.return
+  }
 }

@@ -9,9 +9,19 @@
 // shared addresses XOR bits [4,7) with bits [7,10); a barrier ends it.
 // CHECK-LABEL: func.func @collective_cta
 func.func @collective_cta(%g: memref<8x64xf16>, %s: !swz) {
+  // The linear thread id tx + ty * bx + tz * (bx * by) and the CTA size.
   // CHECK: %[[TX:.*]] = gpu.thread_id x
-  // CHECK: %[[TID:.*]] = arith.addi %[[TX]], %{{.*}} : index
-  // CHECK: %[[N:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+  // CHECK: %[[TY:.*]] = gpu.thread_id y
+  // CHECK: %[[TZ:.*]] = gpu.thread_id z
+  // CHECK: %[[BX:.*]] = gpu.block_dim x
+  // CHECK: %[[BY:.*]] = gpu.block_dim y
+  // CHECK: %[[BZ:.*]] = gpu.block_dim z
+  // CHECK: %[[BXY:.*]] = arith.muli %[[BX]], %[[BY]] : index
+  // CHECK: %[[TYBX:.*]] = arith.muli %[[TY]], %[[BX]] : index
+  // CHECK: %[[TZBXY:.*]] = arith.muli %[[TZ]], %[[BXY]] : index
+  // CHECK: %[[HI:.*]] = arith.addi %[[TYBX]], %[[TZBXY]] : index
+  // CHECK: %[[TID:.*]] = arith.addi %[[TX]], %[[HI]] : index
+  // CHECK: %[[N:.*]] = arith.muli %[[BXY]], %[[BZ]] : index
   // CHECK: scf.for %{{.*}} = %[[TID]] to %{{.*}} step %[[N]] {
   // CHECK: arith.shrui %{{.*}}, %{{.*}} : i64
   // CHECK: arith.andi %{{.*}}, %{{.*}} : i64
@@ -42,7 +52,14 @@ func.func @collective_warpgroup(%g: memref<8x64xf16>, %s: !swz) {
   // CHECK: %[[LANE:.*]] = arith.remui %{{.*}}, %[[WG]] : index
   // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
   // CHECK: scf.for %{{.*}} = %[[LANE]] to %{{.*}} step %[[WG]] {
-  // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+  // Warpgroup w syncs on named barrier w + 1 (barrier 0 is the CTA's
+  // __syncthreads) with its 128 threads.
+  // CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %{{.*}} : index
+  // CHECK: %[[ONE:.*]] = arith.constant 1 : index
+  // CHECK: %[[IDX:.*]] = arith.addi %[[GROUP]], %[[ONE]] : index
+  // CHECK: %[[ID:.*]] = arith.index_cast %[[IDX]] : index to i32
+  // CHECK: %[[COUNT:.*]] = arith.constant 128 : i32
+  // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[COUNT]]
   tile.copy %s[0, 0] [8, 64], %g[0, 0] [8, 64] {scope = "warpgroup"} : !swz, memref<8x64xf16>
   return
 }

@@ -43,6 +43,19 @@ func.func @store_offset_overflow(%g: memref<8x256xf16>) {
 
 // -----
 
+// One past -2^52 on a load's source (a negative start is legal for loads:
+// the part before the tensor is fill).
+func.func @load_offset_below_range(%g: memref<8x256xf16>) {
+  %s = tile.arena_view [0] : memref<8x64xf16, #gpu.address_space<workgroup>>
+  %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{offset-range: source offset -4503599627370497 in dimension 1 is outside [-2^52, 2^52]}}
+  tile.copy_async %s[0, 0] [8, 64], %g[0, -4503599627370497] [8, 64] barrier(%bar[%c0]) : memref<8x64xf16, #gpu.address_space<workgroup>>, memref<8x256xf16>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
 func.func @copy_row_int64_max(%a: memref<8x256xf16>, %b: memref<8x256xf16>) {
   // expected-error @+1 {{offset-range: destination offset 9223372036854775807 in dimension 0 is outside [-2^52, 2^52]}}
   tile.copy %a[9223372036854775807, 0] [1, 256], %b[9223372036854775807, 0] [1, 256] : memref<8x256xf16>, memref<8x256xf16>
