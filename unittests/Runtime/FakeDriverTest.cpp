@@ -282,11 +282,19 @@ TEST_F(RuntimeFakeDriver, ClusterLaunch) {
   EXPECT_EQ(fake().grid[1], 4u);
   EXPECT_EQ(fake().grid[2], 6u);
 
+  // A cluster along z alone is a cluster launch too.
+  const uint32_t gridZ[3] = {1, 1, 4}, clusterZ[3] = {1, 1, 2};
+  ASSERT_EQ(
+      tileLaunchKernel(function, gridZ, block, clusterZ, 0, nullptr, nullptr),
+      TILE_SUCCESS);
+  EXPECT_EQ(fake().launchExCalls, 3);
+  EXPECT_EQ(fake().cluster[2], 2u);
+
   // mgpuLaunchClusterKernel, as MLIR 22 calls it; a 16-CTA cluster is
   // non-portable and needs the attribute.
   mgpuLaunchClusterKernel(function, 16, 1, 1, 32, 1, 1, 64, 1, 1, 0, nullptr,
                           nullptr, nullptr, 0);
-  EXPECT_EQ(fake().launchExCalls, 3);
+  EXPECT_EQ(fake().launchExCalls, 4);
   EXPECT_EQ(fake().cluster[0], 16u);
   EXPECT_EQ(fake().lastFuncAttribute, 14);
   EXPECT_EQ(fake().lastFuncAttributeValue, 1);

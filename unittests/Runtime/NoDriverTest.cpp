@@ -192,6 +192,10 @@ TEST_F(RuntimeNoDriver, ArgumentErrorsComeFirst) {
                    nullptr, 0);
   EXPECT_STREQ(tileRuntimeLastError(),
                "mgpuLaunchKernel: smem = -5 is negative");
+  mgpuLaunchKernel(fakeFunction, 1, 1, 1, 1, 1, 1, -1, nullptr, nullptr,
+                   nullptr, 0);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "mgpuLaunchKernel: smem = -1 is negative");
   mgpuLaunchClusterKernel(fakeFunction, 0, 1, 1, 2, 1, 1, 32, 1, 1, 0, nullptr,
                           nullptr, nullptr, 0);
   EXPECT_STREQ(

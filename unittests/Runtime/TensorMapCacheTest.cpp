@@ -151,7 +151,7 @@ TEST_F(RuntimeTensorMap, CacheHitReturnsSamePointer) {
 }
 
 TEST_F(RuntimeTensorMap, EveryKeyFieldCounts) {
-  std::vector<MapArgs> variants(12);
+  std::vector<MapArgs> variants(13);
   variants[1].address = reinterpret_cast<void *>(0x20000);
   variants[2].dataType = 1; // UINT16: same element size
   variants[3].rank = 2;
@@ -163,6 +163,7 @@ TEST_F(RuntimeTensorMap, EveryKeyFieldCounts) {
   variants[9].l2Promotion = 0;
   variants[10].oobFill = 1;
   variants[11].interleave = 1;
+  variants[12].strides[0] = 256; // the first stride too
   std::vector<const void *> maps;
   for (const MapArgs &v : variants) {
     const void *map = v.cached();
@@ -171,11 +172,11 @@ TEST_F(RuntimeTensorMap, EveryKeyFieldCounts) {
       EXPECT_NE(map, other);
     maps.push_back(map);
   }
-  EXPECT_EQ(encodeCalls, 12);
-  EXPECT_EQ(tileTensorMapCacheSize(), 12u);
+  EXPECT_EQ(encodeCalls, 13);
+  EXPECT_EQ(tileTensorMapCacheSize(), 13u);
   for (size_t i = 0; i < variants.size(); ++i)
     EXPECT_EQ(variants[i].cached(), maps[i]);
-  EXPECT_EQ(encodeCalls, 12);
+  EXPECT_EQ(encodeCalls, 13);
 }
 
 namespace {

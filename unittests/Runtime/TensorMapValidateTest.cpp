@@ -44,6 +44,20 @@ const Case kCases[] = {
      },
      "oobFill = 1 (NaN) requires a floating-point dataType (6..12), got "
      "dataType = 1"},
+    {"NanFillOnInt64",
+     [](MapArgs &a) {
+       a.dataType = 5; // INT64, just below the floating-point types
+       a.oobFill = 1;
+     },
+     "oobFill = 1 (NaN) requires a floating-point dataType (6..12), got "
+     "dataType = 5"},
+    {"NanFillOnUint64",
+     [](MapArgs &a) {
+       a.dataType = 4; // UINT64
+       a.oobFill = 1;
+     },
+     "oobFill = 1 (NaN) requires a floating-point dataType (6..12), got "
+     "dataType = 4"},
     {"Interleave32BNeedsSwizzle32B",
      [](MapArgs &a) {
        a.interleave = 2;
