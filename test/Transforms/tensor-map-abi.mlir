@@ -235,3 +235,36 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A strided view with an element offset: the map's base is the buffer's
+// aligned pointer advanced by the offset in bytes (64 f16 = 128 B).
+!ref3 = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  // CHECK-LABEL: func.func @view_host
+  // CHECK-SAME: (%[[V:.*]]: memref<128x64xf16, strided<[64, 1], offset: 64>>)
+  // CHECK: %[[P:.*]] = memref.extract_aligned_pointer_as_index %[[V]]
+  // CHECK: %[[I:.*]] = arith.index_cast %[[P]] : index to i64
+  // CHECK: %[[BASE:.*]] = llvm.inttoptr %[[I]] : i64 to !llvm.ptr
+  // CHECK: %[[OFF:.*]] = arith.constant 128 : i64
+  // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+  // CHECK: call @tileTensorMapGetCached(%{{.*}}, %{{.*}}, %[[ADDR]], {{.*}}base_offset_bytes = 128 : i64
+  func.func @view_host(%v: memref<128x64xf16, strided<[64, 1], offset: 64>>) {
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant 8192 : i32
+    gpu.launch_func @k3::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+        dynamic_shared_memory_size %smem args(%v : memref<128x64xf16, strided<[64, 1], offset: 64>>)
+    return
+  }
+  gpu.module @k3 {
+    gpu.func @load(%v: memref<128x64xf16, strided<[64, 1], offset: 64>>) kernel {
+      %c0 = arith.constant 0 : index
+      %s = tile.arena_view [0] : !ref3
+      %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      tile.copy_async %s[0, 0] [64, 64], %v[0, 0] [64, 64] barrier(%bar[%c0])
+          : !ref3, memref<128x64xf16, strided<[64, 1], offset: 64>>, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
