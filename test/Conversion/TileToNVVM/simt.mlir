@@ -190,3 +190,22 @@ func.func @reduce_signedness(%u: memref<8x64xui32>, %su: memref<8x64xui32, #gpu.
       : memref<8x64xui32>, memref<8x64xui32, #gpu.address_space<workgroup>>
   return
 }
+
+// Vectors need a 16-byte aligned shared base: 8 bytes into the arena the copy
+// stays scalar, 16 bytes in it moves 4-element vectors.
+// CHECK-LABEL: func.func @vector_base_misaligned
+// CHECK-NOT: vector<4xf32>
+// CHECK-LABEL: func.func @vector_base_aligned
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr -> vector<4xf32>
+func.func @vector_base_misaligned(%g: memref<8x64xf32>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [8] : memref<8x64xf32, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
+      : memref<8x64xf32, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>, memref<8x64xf32>, !bars
+  return
+}
+func.func @vector_base_aligned(%g: memref<8x64xf32>, %bar: !bars, %c0: index) {
+  %s = tile.arena_view [16] : memref<8x64xf32, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) {dispatch = "simt"}
+      : memref<8x64xf32, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>, memref<8x64xf32>, !bars
+  return
+}
