@@ -138,8 +138,9 @@ LogicalResult mlir::tile::decideAndRecordCopy(Operation *op) {
     declined.push_back(b.getStrArrayAttr({variant, reason}));
   op->removeAttr(kDeclinedAttr);
   op->removeAttr(kVariantAttr);
-  op->removeAttr(kTmaPlanAttr);
-  op->removeAttr(kPlanInputAttr);
+  for (const CopyVariant *variant : CopyVariantRegistry::global().byPriority())
+    if (variant->handles(op))
+      variant->eraseRecord(op);
   if (!declined.empty())
     op->setAttr(kDeclinedAttr, b.getArrayAttr(declined));
   if (result->selected) {

@@ -176,11 +176,13 @@ struct CheckPipelineInputPass
       StringRef what;
       Value value;
       int64_t max;
+      bool threads; // a block extent (counts towards threads per block)
     };
     const int64_t kMaxGridX = (int64_t(1) << 31) - 1;
-    Limit limits[] = {{"grid x", grid.x, kMaxGridX}, {"grid y", grid.y, 65535},
-                      {"grid z", grid.z, 65535},     {"block x", block.x, 1024},
-                      {"block y", block.y, 1024},    {"block z", block.z, 64}};
+    Limit limits[] = {
+        {"grid x", grid.x, kMaxGridX, false}, {"grid y", grid.y, 65535, false},
+        {"grid z", grid.z, 65535, false},     {"block x", block.x, 1024, true},
+        {"block y", block.y, 1024, true},     {"block z", block.z, 64, true}};
     int64_t threads = 1;
     for (const Limit &limit : limits) {
       APInt value;
@@ -190,7 +192,7 @@ struct CheckPipelineInputPass
       if (size < 1 || size > limit.max)
         return op->emitOpError() << "launch-size: " << limit.what << " size "
                                  << size << " is outside 1.." << limit.max;
-      if (limit.what.starts_with("block"))
+      if (limit.threads)
         threads *= size;
     }
     if (threads > 1024)

@@ -81,6 +81,9 @@ public:
   /// variant writes `tile.tma_plan`), so that later passes can `recall` it.
   virtual void record(Operation *op, const VariantMatch *match) const {}
 
+  /// Removes what `record` wrote (before a copy is decided again).
+  virtual void eraseRecord(Operation *op) const {}
+
   /// Rebuilds the match of a copy `record` wrote, without deciding again.
   /// The default re-runs `check` (for variants whose match holds no plan);
   /// a failure is a "<rule-id>: <values>" reason.

@@ -55,6 +55,11 @@ public:
                          static_cast<int64_t>(tmaMatch->planInputFingerprint)));
   }
 
+  void eraseRecord(Operation *op) const override {
+    op->removeAttr(kTmaPlanAttr);
+    op->removeAttr(kPlanInputAttr);
+  }
+
   /// The plan comes from the record (its verifier keeps it true to the op);
   /// only the SSA values of its symbols are looked up again.
   FailureOr<std::unique_ptr<VariantMatch>>

@@ -5,9 +5,10 @@
 // a variant that needs a tensor map, the plan (`tile.tma_plan`). Later passes
 // read only the record, so the record must stay true to the copy: this
 // verifier rebuilds the planner's view of the op and runs the hardware model
-// on the recorded plan. A pass that changes a copy after planning (its
-// offsets, sizes, buffers or types) gets a `plan-stale` error here instead of
-// a host map that no longer matches the device's instructions.
+// on the recorded plan (at the end of the op's own verifier, so a request is
+// only built from valid operands). A pass that changes a copy after planning
+// (its offsets, sizes, buffers or types) gets a `plan-stale` error here instead
+// of a host map that no longer matches the device's instructions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,21 +74,10 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
   return success();
 }
 
-static LogicalResult verifyRecordedPlan(Operation *op, Attribute value) {
-  auto attr = dyn_cast<TmaPlanAttr>(value);
-  auto copy = dyn_cast<CopyAsyncOp>(op);
-  if (!attr || !copy)
-    return op->emitOpError()
-           << "plan-stale: '" << kTmaPlanAttr
-           << "' must be a #tile.tma_plan on a tile.copy_async";
-  // Attributes are verified before the op itself: an op its own verifier
-  // rejects gets that error, not one from a request built from bad operands.
-  {
-    ScopedDiagnosticHandler silence(op->getContext(),
-                                    [](Diagnostic &) { return success(); });
-    if (failed(op->getRegisteredInfo()->verifyInvariants(op)))
-      return success();
-  }
+LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
+  auto attr = copy->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
+  if (!attr)
+    return success();
   std::string reason;
   FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason);
   if (failed(info))
@@ -99,7 +89,7 @@ static LogicalResult verifyRecordedPlan(Operation *op, Attribute value) {
     return failure();
   // The copy still builds the request this plan was made for: nothing to
   // run.
-  auto input = op->getAttrOfType<IntegerAttr>(kPlanInputAttr);
+  auto input = copy->getAttrOfType<IntegerAttr>(kPlanInputAttr);
   if (input && static_cast<uint64_t>(input.getInt()) ==
                    getPlanInputFingerprint(info->request, plan))
     return success();
@@ -133,8 +123,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kDeclinedAttr)
     return verifyDeclined(op, attr.getValue());
-  if (name == kTmaPlanAttr)
-    return verifyRecordedPlan(op, attr.getValue());
+  // The plan itself is checked at the end of CopyAsyncOp::verify, once the
+  // op is known to be valid (dialect attributes are verified before it).
+  if (name == kTmaPlanAttr) {
+    if (!isa<TmaPlanAttr>(attr.getValue()) || !isa<CopyAsyncOp>(op))
+      return op->emitOpError()
+             << "plan-stale: '" << kTmaPlanAttr
+             << "' must be a #tile.tma_plan on a tile.copy_async";
+    return success();
+  }
   if (name == kPlanInputAttr) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || !value.getType().isInteger(64) || !isa<CopyAsyncOp>(op))

@@ -169,51 +169,66 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   return info;
 }
 
-uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
-                                             const ::tile::tma::TmaPlan &plan) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  auto list = [&](const auto &values) {
-    for (const auto &v : values)
+namespace {
+/// Writers of stable text keys: values separated by ',', lists ended by ';'.
+struct KeyWriter {
+  llvm::raw_ostream &os;
+  template <typename T>
+  void list(const std::vector<T> &values) {
+    for (const T &v : values)
       os << v << ',';
     os << ';';
-  };
-  auto syms = [&](const std::vector<::tile::tma::SymExpr> &values) {
+  }
+  void syms(const std::vector<::tile::tma::SymExpr> &values) {
     for (const ::tile::tma::SymExpr &e : values)
       os << e.str() << ',';
     os << ';';
-  };
-  auto layout = [&](const ::tile::Layout &l) {
+  }
+  void layout(const ::tile::Layout &l) {
     for (const ::tile::Shard &s : l.shards())
       os << s.extent << ':' << s.stride << ',';
     os << static_cast<int>(l.swizzle()) << '@' << l.elementOffset() << ';';
-  };
-  os << static_cast<int>(r.direction) << ';'
-     << static_cast<int>(r.elementType.kind) << 'x' << r.elementType.bytes
-     << ';';
-  layout(r.globalLayout);
-  list(r.globalShape);
-  syms(r.globalOffsets);
-  list(r.globalSizes);
-  layout(r.sharedLayout);
-  list(r.sharedShape);
-  syms(r.sharedOffsets);
-  list(r.sharedSizes);
-  list(r.symbolDivisors);
-  os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
-     << static_cast<int>(r.reduce) << '|';
+  }
+};
+} // namespace
+
+void mlir::tile::writeTmaPlanKey(llvm::raw_ostream &os,
+                                 const ::tile::tma::TmaPlan &plan) {
+  KeyWriter w{os};
   const ::tile::tma::TensorMapDesc &m = plan.map;
   os << static_cast<int>(m.dataType) << ';' << m.rank << ';';
-  list(m.globalDim);
-  list(m.globalStridesBytes);
-  list(m.boxDim);
-  list(m.elementStrides);
+  w.list(m.globalDim);
+  w.list(m.globalStridesBytes);
+  w.list(m.boxDim);
+  w.list(m.elementStrides);
   os << m.interleave << ';' << static_cast<int>(m.swizzle) << ';'
      << m.l2Promotion << ';' << m.oobFill << ';' << m.baseOffsetBytes.str()
      << ';' << m.promoted << ';' << m.elementBytes << ';' << plan.bytes << ';';
   for (const ::tile::tma::TmaIssue &issue : plan.issues) {
     os << issue.smemByteOffset.str() << '@';
-    syms(issue.coords);
+    w.syms(issue.coords);
   }
+}
+
+uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
+                                             const ::tile::tma::TmaPlan &plan) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  KeyWriter w{os};
+  os << static_cast<int>(r.direction) << ';'
+     << static_cast<int>(r.elementType.kind) << 'x' << r.elementType.bytes
+     << ';';
+  w.layout(r.globalLayout);
+  w.list(r.globalShape);
+  w.syms(r.globalOffsets);
+  w.list(r.globalSizes);
+  w.layout(r.sharedLayout);
+  w.list(r.sharedShape);
+  w.syms(r.sharedOffsets);
+  w.list(r.sharedSizes);
+  w.list(r.symbolDivisors);
+  os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
+     << static_cast<int>(r.reduce) << '|';
+  writeTmaPlanKey(os, plan);
   return llvm::xxh3_64bits(text);
 }

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/TMA/Rules.h"
 #include "llvm/ADT/STLExtras.h"
@@ -378,7 +379,8 @@ LogicalResult CopyAsyncOp::verify() {
       return emitOpError() << "cache-hint: unknown cache policy '" << *hint
                            << "'; expected evict_first, evict_last or "
                               "evict_normal";
-  return success();
+  // Last: the recorded plan is checked against an op known to be valid.
+  return verifyRecordedPlan(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/DialectImplementation.h"
@@ -25,29 +26,10 @@ using ::tile::tma::TmaPlan;
 
 namespace tile::tma {
 llvm::hash_code hash_value(const TmaPlan &plan) {
-  auto hashSym = [](const SymExpr &e) {
-    llvm::hash_code h = llvm::hash_value(e.constant);
-    for (const auto &[id, coeff] : e.terms)
-      h = llvm::hash_combine(h, id, coeff);
-    return h;
-  };
-  const TensorMapDesc &m = plan.map;
-  llvm::hash_code h = llvm::hash_combine(
-      static_cast<int>(m.dataType), m.rank,
-      llvm::hash_combine_range(m.globalDim.begin(), m.globalDim.end()),
-      llvm::hash_combine_range(m.globalStridesBytes.begin(),
-                               m.globalStridesBytes.end()),
-      llvm::hash_combine_range(m.boxDim.begin(), m.boxDim.end()),
-      llvm::hash_combine_range(m.elementStrides.begin(),
-                               m.elementStrides.end()),
-      m.interleave, static_cast<int>(m.swizzle), m.l2Promotion, m.oobFill,
-      hashSym(m.baseOffsetBytes), m.promoted, m.elementBytes, plan.bytes);
-  for (const TmaIssue &issue : plan.issues) {
-    h = llvm::hash_combine(h, hashSym(issue.smemByteOffset));
-    for (const SymExpr &c : issue.coords)
-      h = llvm::hash_combine(h, hashSym(c));
-  }
-  return h;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  mlir::tile::writeTmaPlanKey(os, plan);
+  return llvm::hash_value(key);
 }
 } // namespace tile::tma
 

@@ -13,6 +13,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
 #include <string>
 
 namespace mlir::tile {
@@ -29,11 +30,20 @@ struct CopyRequestInfo {
 FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
                                             std::string &reason);
 
+/// Every field of a plan as a stable text key (also what `#tile.tma_plan`
+/// hashes for uniquing).
+void writeTmaPlanKey(llvm::raw_ostream &os, const ::tile::tma::TmaPlan &plan);
+
 /// A stable 64-bit fingerprint of every field of a planner request and of the
 /// plan made for it (the same in every process, so a printed record can be
 /// checked after parsing): `tile.plan_input`.
 uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
                                  const ::tile::tma::TmaPlan &plan);
+
+/// Checks the decision tile-plan-copies recorded on a verified `op`, if any
+/// (CopyDecision.cpp): the recorded `#tile.tma_plan` must still describe the
+/// copy (`plan-stale`). The end of CopyAsyncOp::verify calls it.
+LogicalResult verifyRecordedPlan(CopyAsyncOp op);
 
 /// A positive number, at most 2^30, that provably divides `value` at run time
 /// (1 when nothing is known): constants, products and shifts by constants,
