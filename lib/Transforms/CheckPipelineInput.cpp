@@ -204,8 +204,18 @@ struct CheckPipelineInputPass
   /// A launch into a gpu.module names one of its kernels and passes one
   /// operand per kernel argument (launches of gpu.binary ops are opaque).
   static LogicalResult checkLaunchTarget(gpu::LaunchFuncOp launch) {
-    auto module = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
+    // Upstream's verifier skips launches nested below a function's top
+    // level (in an scf.for, say); once the host lowering flattens them a
+    // dangling kernel name fails verification far from its cause.
+    Operation *container = SymbolTable::lookupNearestSymbolFrom(
         launch, launch.getKernel().getRootReference());
+    if (!container || !isa<gpu::GPUModuleOp, gpu::BinaryOp>(container))
+      return launch.emitOpError()
+             << "kernel-arg: " << launch.getKernel() << " names no kernel: @"
+             << launch.getKernel().getRootReference().getValue()
+             << (container ? " is not a gpu.module or gpu.binary"
+                           : " is not defined");
+    auto module = dyn_cast<gpu::GPUModuleOp>(container);
     if (!module)
       return success();
     auto kernel = module.lookupSymbol<gpu::GPUFuncOp>(

@@ -124,6 +124,46 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A launch nested in a loop escapes upstream's kernel-name check until the
+// loop is lowered; the name is checked up front.
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+1 {{'gpu.launch_func' op kernel-arg: @missing::@load names no kernel: @missing is not defined}}
+      gpu.launch_func @missing::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%A : memref<8x64xf16>)
+    }
+    return
+  }
+  gpu.module @k {
+    gpu.func @load(%A: memref<8x64xf16>) kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  func.func @host(%A: memref<8x64xf16>, %n: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      // expected-error @+1 {{'gpu.launch_func' op kernel-arg: @other::@load names no kernel: @other is not a gpu.module or gpu.binary}}
+      gpu.launch_func @other::@load blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1)
+          args(%A : memref<8x64xf16>)
+    }
+    return
+  }
+  func.func @other() {
+    return
+  }
+}
+
+// -----
+
 // Valid input passes unchanged.
 module attributes {gpu.container_module} {
   func.func @k(%A: memref<8x64xf16>, %B: memref<8x64xf16, strided<[128, 1], offset: 64>>) {
