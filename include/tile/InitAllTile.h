@@ -12,7 +12,8 @@ namespace mlir {
 class DialectRegistry;
 namespace tile {
 
-/// Adds the tile dialect (and the dialects it depends on) to `registry`.
+/// Adds the tile dialect (and the dialects it depends on) and the built-in
+/// copy variants to `registry`.
 void registerAllTileDialects(DialectRegistry &registry);
 
 /// Registers every tile pass and pipeline with the global pass registry.

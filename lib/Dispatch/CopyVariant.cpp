@@ -4,6 +4,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "tile/Dialect/Tile/IR/CopyDecisionAttrs.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
@@ -34,14 +35,27 @@ CopyVariant::recall(Operation *op, std::string &reason) const {
   return match;
 }
 
-CopyVariantRegistry &CopyVariantRegistry::global() {
-  static CopyVariantRegistry registry;
-  return registry;
+CopyVariantRegistry &CopyVariantRegistry::attach(TileDialect *dialect) {
+  if (auto *existing = dialect->getRegisteredInterface<CopyVariantRegistry>())
+    return *existing;
+  return dialect->addInterface<CopyVariantRegistry>();
+}
+
+const CopyVariantRegistry *CopyVariantRegistry::get(MLIRContext *context) {
+  return getMutable(context);
+}
+
+CopyVariantRegistry *CopyVariantRegistry::getMutable(MLIRContext *context) {
+  auto *dialect = context->getLoadedDialect<TileDialect>();
+  return dialect ? dialect->getRegisteredInterface<CopyVariantRegistry>()
+                 : nullptr;
 }
 
 void CopyVariantRegistry::add(std::unique_ptr<CopyVariant> variant) {
+  llvm::sys::SmartScopedWriter<true> lock(mutex);
   for (std::unique_ptr<CopyVariant> &existing : variants) {
     if (existing->getName() == variant->getName()) {
+      replaced.push_back(std::move(existing));
       existing = std::move(variant);
       return;
     }
@@ -50,6 +64,7 @@ void CopyVariantRegistry::add(std::unique_ptr<CopyVariant> variant) {
 }
 
 const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
+  llvm::sys::SmartScopedReader<true> lock(mutex);
   for (const std::unique_ptr<CopyVariant> &v : variants)
     if (v->getName() == name)
       return v.get();
@@ -58,6 +73,7 @@ const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
 
 std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {
   std::vector<const CopyVariant *> result;
+  llvm::sys::SmartScopedReader<true> lock(mutex);
   for (const std::unique_ptr<CopyVariant> &v : variants)
     result.push_back(v.get());
   llvm::stable_sort(result, [](const CopyVariant *a, const CopyVariant *b) {
@@ -75,18 +91,32 @@ std::vector<std::string> CopyVariantRegistry::names() const {
   return result;
 }
 
+/// The variants of `op`'s context by priority (none when no registry is
+/// attached: every copy then has no variant).
+static std::vector<const CopyVariant *> variantsOf(Operation *op) {
+  const CopyVariantRegistry *registry =
+      CopyVariantRegistry::get(op->getContext());
+  return registry ? registry->byPriority() : std::vector<const CopyVariant *>();
+}
+
+static const CopyVariant *lookupVariant(Operation *op, StringRef name) {
+  const CopyVariantRegistry *registry =
+      CopyVariantRegistry::get(op->getContext());
+  return registry ? registry->lookup(name) : nullptr;
+}
+
 FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
-  const CopyVariantRegistry &registry = CopyVariantRegistry::global();
+  std::vector<const CopyVariant *> registered = variantsOf(op);
   std::vector<const CopyVariant *> candidates;
   if (auto requested = op->getAttrOfType<StringAttr>("dispatch")) {
-    const CopyVariant *variant = registry.lookup(requested.getValue());
+    const CopyVariant *variant = lookupVariant(op, requested.getValue());
     if (!variant || !variant->handles(op)) {
       InFlightDiagnostic diag = op->emitError()
                                 << "dispatch: unknown variant '"
                                 << requested.getValue() << "' for "
                                 << op->getName() << "; registered variants: ";
       bool first = true;
-      for (const CopyVariant *v : registry.byPriority()) {
+      for (const CopyVariant *v : registered) {
         if (!v->handles(op))
           continue;
         diag << (first ? "" : ", ") << v->getName();
@@ -96,7 +126,7 @@ FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
     }
     candidates.push_back(variant);
   } else {
-    for (const CopyVariant *v : registry.byPriority())
+    for (const CopyVariant *v : registered)
       if (v->handles(op))
         candidates.push_back(v);
   }
@@ -138,7 +168,7 @@ LogicalResult mlir::tile::decideAndRecordCopy(Operation *op) {
     declined.push_back(b.getStrArrayAttr({variant, reason}));
   op->removeAttr(kDeclinedAttr);
   op->removeAttr(kVariantAttr);
-  for (const CopyVariant *variant : CopyVariantRegistry::global().byPriority())
+  for (const CopyVariant *variant : variantsOf(op))
     if (variant->handles(op))
       variant->eraseRecord(op);
   if (!declined.empty())
@@ -167,8 +197,7 @@ FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {
     }
   if (!name)
     return result;
-  const CopyVariant *variant =
-      CopyVariantRegistry::global().lookup(name.getValue());
+  const CopyVariant *variant = lookupVariant(op, name.getValue());
   if (!variant || !variant->handles(op))
     return op->emitError() << "plan-stale: the recorded variant '"
                            << name.getValue()

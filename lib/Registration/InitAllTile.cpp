@@ -10,10 +10,10 @@
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
+  registerBuiltinCopyVariants(registry);
 }
 
 void mlir::tile::registerAllTilePasses() {
-  registerBuiltinCopyVariants();
   registerTilePasses();
   registerTileConversionPasses();
   registerTileGPUPipeline();

@@ -22,8 +22,11 @@ using namespace mlir::tile;
 namespace {
 struct PlanCopiesPass
     : public mlir::tile::impl::TilePlanCopiesBase<PlanCopiesPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBuiltinCopyVariants(registry);
+  }
   void runOnOperation() override {
-    registerBuiltinCopyVariants();
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
       if (isa<CopyAsyncOp, CopyOp>(op) && failed(decideAndRecordCopy(op)))

@@ -41,6 +41,10 @@ namespace {
 struct ReportCopyPlansPass
     : public mlir::tile::impl::TileReportCopyPlansBase<ReportCopyPlansPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBuiltinCopyVariants(registry);
+  }
 
   void runOnOperation() override {
     std::unique_ptr<llvm::raw_fd_ostream> file;

@@ -82,6 +82,10 @@ static DictionaryAttr withoutArg(DictionaryAttr map) {
 namespace {
 struct TensorMapABIPass
     : public mlir::tile::impl::TileTensorMapABIBase<TensorMapABIPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBuiltinCopyVariants(registry);
+  }
   /// Encodes emitted so far: (block, global buffer, map) -> map pointer.
   llvm::DenseMap<std::tuple<Block *, Value, Attribute>, Value> encodedMaps;
 

@@ -19,14 +19,16 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
-#include "tile/Conversion/Passes.h"
 #include "tile/Transforms/Passes.h"
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <atomic>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -74,7 +76,14 @@ protected:
     ASSERT_TRUE(module);
     module->walk([&](CopyAsyncOp op) { copies.push_back(op); });
     ASSERT_EQ(copies.size(), 3u);
-    registerBuiltinCopyVariants();
+  }
+
+  /// This context's variants (the built-in ones, from
+  /// registerAllTileDialects).
+  CopyVariantRegistry &variants() {
+    CopyVariantRegistry *registry = CopyVariantRegistry::getMutable(&context);
+    EXPECT_NE(registry, nullptr);
+    return *registry;
   }
 
   MLIRContext context;
@@ -84,7 +93,7 @@ protected:
 } // namespace
 
 TEST_F(CopyVariantTest, BuiltinOrder) {
-  std::vector<std::string> names = CopyVariantRegistry::global().names();
+  std::vector<std::string> names = variants().names();
   // tma (10) before simt and collective (0, by name).
   ASSERT_GE(names.size(), 3u);
   EXPECT_EQ(names[0], "tma");
@@ -96,7 +105,7 @@ TEST_F(CopyVariantTest, BuiltinOrder) {
 }
 
 TEST_F(CopyVariantTest, EmbedderVariantByPriority) {
-  CopyVariantRegistry::global().add(std::make_unique<F32Variant>(100));
+  variants().add(std::make_unique<F32Variant>(100));
   FailureOr<DispatchResult> f32 = dispatchCopy(copies[0]);
   ASSERT_TRUE(succeeded(f32));
   EXPECT_EQ(f32->selected->getName(), "f32-only");
@@ -117,12 +126,11 @@ TEST_F(CopyVariantTest, EmbedderVariantByPriority) {
   EXPECT_EQ(forced->declined[0].first, "f32-only");
 
   // Re-registering under the same name replaces the variant.
-  CopyVariantRegistry::global().add(std::make_unique<F32Variant>(-5));
+  variants().add(std::make_unique<F32Variant>(-5));
   FailureOr<DispatchResult> again = dispatchCopy(copies[0]);
   ASSERT_TRUE(succeeded(again));
   EXPECT_EQ(again->selected->getName(), "tma");
-  EXPECT_EQ(CopyVariantRegistry::global().lookup("f32-only")->getPriority(),
-            -5);
+  EXPECT_EQ(variants().lookup("f32-only")->getPriority(), -5);
 }
 
 namespace {
@@ -150,8 +158,9 @@ public:
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
     std::unique_ptr<VariantMatch> inner;
-    PredicateResult r =
-        CopyVariantRegistry::global().lookup("tma")->check(op, inner);
+    PredicateResult r = CopyVariantRegistry::get(op->getContext())
+                            ->lookup("tma")
+                            ->check(op, inner);
     if (r.ok)
       match = std::make_unique<MapRequestMatch>(std::move(inner));
     return r;
@@ -191,12 +200,19 @@ module attributes {gpu.container_module} {
 )mlir";
 } // namespace
 
-TEST_F(CopyVariantTest, EmbedderVariantRequestsATensorMap) {
-  CopyVariantRegistry::global().add(std::make_unique<MapRequestVariant>());
+// The embedder's whole integration is the extension below: no pass, header
+// or table outside this file names the variant.
+TEST(EmbedderVariantTest, RequestsATensorMapAndLowersEndToEnd) {
   DialectRegistry registry;
-  registry.insert<gpu::GPUDialect, scf::SCFDialect, memref::MemRefDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
-  context.appendDialectRegistry(registry);
+  registry.insert<func::FuncDialect, arith::ArithDialect, gpu::GPUDialect,
+                  scf::SCFDialect, memref::MemRefDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect>();
+  registerAllTileDialects(registry);
+  registry.addExtension(+[](MLIRContext *, TileDialect *dialect) {
+    CopyVariantRegistry::attach(dialect).add(
+        std::make_unique<MapRequestVariant>());
+  });
+  MLIRContext context(registry);
   context.loadAllAvailableDialects();
   OwningOpRef<ModuleOp> kernels =
       parseSourceString<ModuleOp>(kKernelModule, &context);
@@ -258,10 +274,8 @@ public:
 // registration, so the chosen variant and the decline list do not depend on
 // which library registered first.
 TEST_F(CopyVariantTest, EqualPriorityTriedInNameOrder) {
-  CopyVariantRegistry::global().add(
-      std::make_unique<DecliningVariant>("zz-embedder", 50));
-  CopyVariantRegistry::global().add(
-      std::make_unique<DecliningVariant>("aa-embedder", 50));
+  variants().add(std::make_unique<DecliningVariant>("zz-embedder", 50));
+  variants().add(std::make_unique<DecliningVariant>("aa-embedder", 50));
   FailureOr<DispatchResult> r = dispatchCopy(copies[1]);
   ASSERT_TRUE(succeeded(r));
   ASSERT_NE(r->selected, nullptr);
@@ -272,7 +286,7 @@ TEST_F(CopyVariantTest, EqualPriorityTriedInNameOrder) {
   EXPECT_EQ(r->declined[1].first, "zz-embedder");
   EXPECT_EQ(r->declined[1].second, "zz-embedder: declines");
   // The built-in fallbacks of equal priority: collective before simt.
-  std::vector<std::string> names = CopyVariantRegistry::global().names();
+  std::vector<std::string> names = variants().names();
   auto pos = [&](const std::string &name) {
     return std::find(names.begin(), names.end(), name) - names.begin();
   };
@@ -280,9 +294,52 @@ TEST_F(CopyVariantTest, EqualPriorityTriedInNameOrder) {
   EXPECT_LT(pos("zz-embedder"), pos("tma"));
   EXPECT_LT(pos("collective"), pos("simt"));
   EXPECT_LT(pos("simt"), static_cast<long>(names.size()));
-  // Later tests in this process see them last.
-  CopyVariantRegistry::global().add(
-      std::make_unique<DecliningVariant>("zz-embedder", -100));
-  CopyVariantRegistry::global().add(
-      std::make_unique<DecliningVariant>("aa-embedder", -100));
+}
+
+// Variants belong to a context: one context's additions are invisible to
+// another, which still has the built-in ones.
+TEST_F(CopyVariantTest, VariantsAreOwnedByTheirContext) {
+  variants().add(std::make_unique<F32Variant>(100));
+  MLIRContext other;
+  test::loadTileTestDialects(other);
+  const CopyVariantRegistry *otherVariants = CopyVariantRegistry::get(&other);
+  ASSERT_NE(otherVariants, nullptr);
+  EXPECT_EQ(otherVariants->lookup("f32-only"), nullptr);
+  EXPECT_EQ(otherVariants->names(),
+            (std::vector<std::string>{"tma", "collective", "simt"}));
+  EXPECT_NE(variants().lookup("f32-only"), nullptr);
+}
+
+// A context whose tile dialect has no variants attached dispatches nothing,
+// and says so for a recorded decision.
+TEST(CopyVariantRegistryTest, NoVariantsWithoutTheBuiltinExtension) {
+  MLIRContext context;
+  DialectRegistry registry;
+  registry.insert<func::FuncDialect, arith::ArithDialect, TileDialect>();
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  EXPECT_EQ(CopyVariantRegistry::get(&context), nullptr);
+}
+
+// Adding and looking up from several threads at once (a pass manager runs
+// nested passes in parallel while an embedder may still add variants).
+TEST_F(CopyVariantTest, ConcurrentAddAndLookup) {
+  std::vector<std::thread> threads;
+  std::atomic<int> tmaSeen{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; ++i) {
+        variants().add(std::make_unique<DecliningVariant>(
+            "embedder-" + std::to_string(t) + "-" + std::to_string(i % 8),
+            i % 20));
+        if (variants().lookup("tma"))
+          ++tmaSeen;
+        (void)variants().byPriority();
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(tmaSeen.load(), 800);
+  // 4 threads x 8 names, plus the three built-in variants.
+  EXPECT_EQ(variants().names().size(), 35u);
 }

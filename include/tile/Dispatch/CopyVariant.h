@@ -6,25 +6,34 @@
 // predicates all hold. Each predicate returns (ok, reason) so that, when no
 // variant applies, one diagnostic lists every variant with its reason.
 //
-// Embedders add variants from C++:
+// Variants belong to a context: its tile dialect carries a registry (a dialect
+// interface) that a DialectRegistry extension fills when the dialect loads.
+// Embedders add theirs the same way as the built-in ones:
 //
 //   class MyVariant : public tile::CopyVariant { ... };
-//   tile::CopyVariantRegistry::global().add(std::make_unique<MyVariant>());
+//   registry.addExtension(+[](MLIRContext *, tile::TileDialect *dialect) {
+//     tile::CopyVariantRegistry::attach(dialect).add(
+//         std::make_unique<MyVariant>());
+//   });
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_DISPATCH_COPYVARIANT_H
 #define TILE_DISPATCH_COPYVARIANT_H
 
+#include "mlir/IR/DialectInterface.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/RWMutex.h"
 #include <functional>
 #include <memory>
 #include <string>
 
 namespace mlir::tile {
+
+class TileDialect;
 
 /// The outcome of a predicate: holds, or does not with a reason of the form
 /// "<rule-id>: <values>".
@@ -110,10 +119,22 @@ private:
   int priority;
 };
 
-/// The registry of copy variants (one per process; embedders may add).
-class CopyVariantRegistry {
+/// The copy variants of one context, held by its tile dialect as a dialect
+/// interface. Adding and looking up are thread-safe; a variant replaced by
+/// another of the same name stays alive with the context, so a pointer from
+/// `lookup` or `byPriority` never dangles.
+class CopyVariantRegistry : public DialectInterface::Base<CopyVariantRegistry> {
 public:
-  static CopyVariantRegistry &global();
+  explicit CopyVariantRegistry(Dialect *dialect) : Base(dialect) {}
+
+  /// The registry of `dialect`, attached when absent. Call it where dialects
+  /// are set up (a DialectRegistry extension), not from a running pass:
+  /// attaching changes the dialect's interface table.
+  static CopyVariantRegistry &attach(TileDialect *dialect);
+  /// The registry of `context`, or null when its tile dialect is not loaded
+  /// or has no variants attached.
+  static const CopyVariantRegistry *get(MLIRContext *context);
+  static CopyVariantRegistry *getMutable(MLIRContext *context);
 
   /// Adds a variant; a variant with the same name replaces the old one.
   void add(std::unique_ptr<CopyVariant> variant);
@@ -123,7 +144,9 @@ public:
   std::vector<std::string> names() const;
 
 private:
+  mutable llvm::sys::SmartRWMutex<true> mutex;
   std::vector<std::unique_ptr<CopyVariant>> variants;
+  std::vector<std::unique_ptr<CopyVariant>> replaced;
 };
 
 /// The result of dispatching one op.
@@ -134,8 +157,9 @@ struct DispatchResult {
   std::vector<std::pair<std::string, std::string>> declined;
 };
 
-/// Dispatches `op` over the variants registered so far (the built-in ones
-/// come from registerBuiltinCopyVariants() in the TileToNVVM library): honours
+/// Dispatches `op` over the variants of its context (the built-in ones come
+/// from registerBuiltinCopyVariants(DialectRegistry &) in the TileToNVVM
+/// library, which every pass that reads decisions declares): honours
 /// its `dispatch` attribute, tries the variants by priority. Fails (with a
 /// diagnostic at the op) only for an unknown `dispatch` name; an op no variant
 /// can lower yields `selected == nullptr`.

@@ -1,17 +1,21 @@
 //===- BuiltinVariants.cpp - Registration of the built-in variants --------===//
 
+#include "mlir/IR/DialectRegistry.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
-#include <mutex>
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
-void mlir::tile::registerBuiltinCopyVariants() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    CopyVariantRegistry &registry = CopyVariantRegistry::global();
-    registry.add(createTmaVariant());
-    registry.add(createSimtVariant());
-    registry.add(createCollectiveCopyVariant());
-  });
+static void addBuiltinCopyVariants(MLIRContext *, TileDialect *dialect) {
+  CopyVariantRegistry &variants = CopyVariantRegistry::attach(dialect);
+  variants.add(createTmaVariant());
+  variants.add(createSimtVariant());
+  variants.add(createCollectiveCopyVariant());
+}
+
+void mlir::tile::registerBuiltinCopyVariants(DialectRegistry &registry) {
+  // One function, so the extension is added to a context once however many
+  // passes declare it.
+  registry.addExtension(addBuiltinCopyVariants);
 }

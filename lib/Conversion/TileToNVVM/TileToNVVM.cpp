@@ -10,12 +10,12 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToNVVM/LoweringUtils.h"
 #include "tile/Conversion/TileToNVVM/TmaLowering.h"
 #include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
-#include "tile/Conversion/Passes.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILETONVVM
@@ -148,6 +148,10 @@ struct DispatchedCopyLowering : public OpConversionPattern<CopyOpTy> {
 struct TileToNVVMPass
     : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
   using Base::Base;
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBuiltinCopyVariants(registry);
+  }
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     // Recall every copy's recorded decision first so that a copy no variant

@@ -28,9 +28,11 @@ public:
   }
 };
 
-/// Registers the built-in variants (`tma`, `simt`, `collective`) in the
-/// global registry; idempotent and thread-safe.
-void registerBuiltinCopyVariants();
+/// Adds the built-in variants (`tma`, `simt`, `collective`) to the variant
+/// registry of every context `registry` is appended to, when its tile dialect
+/// loads. Passes that decide or read copy decisions declare it among their
+/// dependent dialects, so they always see the built-in variants.
+void registerBuiltinCopyVariants(DialectRegistry &registry);
 
 std::unique_ptr<CopyVariant> createTmaVariant();
 std::unique_ptr<CopyVariant> createSimtVariant();
