@@ -65,6 +65,8 @@ RELATED = [
     ("lib/Dialect/Tile/IR/CopyRequest.cpp",
      ["gtest:TileConversionTests", "lit:Transforms/report-copy-plans.mlir",
       "lit:Conversion"]),
+    ("lib/Conversion/KernelABI/", ["lit:Conversion/KernelABI", "lit:Pipeline",
+                                   "lit:Transforms"]),
     ("lib/Transforms/", ["lit:Transforms", "lit:Pipeline"]),
     ("lib/Transforms/Pipelines.cpp", ["lit:Pipeline", "lit:Tools"]),
     ("lib/Runtime/", ["gtest:TileRuntimeTests",

@@ -3,7 +3,7 @@
 #include "tile/Dispatch/CopyVariant.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "tile/Dialect/Tile/IR/CopyDecisionAttrs.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include "tile/InitAllTile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "tile/Conversion/Passes.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelines.h"

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Dispatch/CopyVariant.h"
 #include "../TileTestContext.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,7 +21,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "tile/Conversion/Passes.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
 #include "tile/Transforms/Passes.h"
@@ -48,7 +49,7 @@ public:
   bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
   LogicalResult rewrite(Operation *, const VariantMatch *,
                         ConversionPatternRewriter &,
-                        const TypeConverter &) const override {
+                        const LLVMTypeConverter &) const override {
     return failure();
   }
 };
@@ -167,7 +168,7 @@ public:
   }
   LogicalResult rewrite(Operation *op, const VariantMatch *match,
                         ConversionPatternRewriter &rewriter,
-                        const TypeConverter &) const override {
+                        const LLVMTypeConverter &) const override {
     EXPECT_NE(match->getTensorMapRequest(), nullptr);
     EXPECT_TRUE(op->hasAttr("tile.tensor_map_arg"));
     ++rewrites;
@@ -264,7 +265,7 @@ public:
   bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
   LogicalResult rewrite(Operation *, const VariantMatch *,
                         ConversionPatternRewriter &,
-                        const TypeConverter &) const override {
+                        const LLVMTypeConverter &) const override {
     return failure();
   }
 };

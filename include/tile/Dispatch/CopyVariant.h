@@ -21,6 +21,7 @@
 #ifndef TILE_DISPATCH_COPYVARIANT_H
 #define TILE_DISPATCH_COPYVARIANT_H
 
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/DialectInterface.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -102,7 +103,7 @@ public:
   /// Replaces `op` with its lowering. Called only after `check` succeeded.
   virtual LogicalResult rewrite(Operation *op, const VariantMatch *match,
                                 ConversionPatternRewriter &rewriter,
-                                const TypeConverter &typeConverter) const = 0;
+                                const LLVMTypeConverter &converter) const = 0;
 
 protected:
   void addPredicate(std::string predicateName, Predicate predicate) {

@@ -1,7 +1,7 @@
 //===- BuiltinVariants.cpp - Registration of the built-in variants --------===//
 
+#include "Variants.h"
 #include "mlir/IR/DialectRegistry.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 using namespace mlir;

@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementwiseCopy.h"
+#include "LoweringUtils.h"
+#include "Variants.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "tile/Conversion/TileToNVVM/ElementwiseCopy.h"
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -43,10 +43,8 @@ public:
 
   LogicalResult rewrite(Operation *op, const VariantMatch *,
                         ConversionPatternRewriter &rewriter,
-                        const TypeConverter &typeConverter) const override {
+                        const LLVMTypeConverter &converter) const override {
     auto copy = cast<CopyOp>(op);
-    const auto &converter =
-        static_cast<const TileTypeConverter &>(typeConverter);
     Location loc = copy.getLoc();
     StringRef scope = copy.getScopeName();
     Value lane, lanes;

@@ -1,11 +1,11 @@
 //===- ElementwiseCopy.cpp - Per-element copy loops -----------------------===//
 
-#include "tile/Conversion/TileToNVVM/ElementwiseCopy.h"
+#include "ElementwiseCopy.h"
+#include "LoweringUtils.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
@@ -59,7 +59,7 @@ static SmallVector<Value> delinearize(I64Builder &ib, Value e,
 /// Address of the element at absolute indices `idx`.
 static Value elementAddress(I64Builder &ib, const ElementwiseSide &side,
                             ArrayRef<Value> idx,
-                            const TileTypeConverter &converter) {
+                            const LLVMTypeConverter &converter) {
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
   int64_t eb = *getElementBytes(side.type);
@@ -250,7 +250,7 @@ static int64_t chooseVectorWidth(const ElementwiseSide &dst,
 
 /// The copy loop over vectors of `width` elements (1 = scalars).
 static void emitCopyLoop(OpBuilder &b, Location loc,
-                         const TileTypeConverter &converter,
+                         const LLVMTypeConverter &converter,
                          const ElementwiseSide &dst, const ElementwiseSide &src,
                          Value first, Value step,
                          const ElementwiseOptions &options, int64_t width) {
@@ -258,7 +258,7 @@ static void emitCopyLoop(OpBuilder &b, Location loc,
   for (int64_t s : src.sizes)
     count *= s;
   Type elementType = src.type.getElementType();
-  Type llvmElement = converter.getLLVMConverter().convertType(elementType);
+  Type llvmElement = converter.convertType(elementType);
   Type valueType =
       width == 1 ? llvmElement : Type(VectorType::get({width}, llvmElement));
   unsigned alignment =
@@ -339,7 +339,7 @@ static Value emitAlignmentCheck(OpBuilder &b, Location loc,
 }
 
 void mlir::tile::emitElementwiseCopy(OpBuilder &b, Location loc,
-                                     const TileTypeConverter &converter,
+                                     const LLVMTypeConverter &converter,
                                      const ElementwiseSide &dst,
                                      const ElementwiseSide &src, Value first,
                                      Value step,

@@ -1,6 +1,6 @@
 //===- LoweringUtils.cpp - Helpers shared by the copy lowerings -----------===//
 
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
+#include "LoweringUtils.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
@@ -11,55 +11,44 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-TileTypeConverter::TileTypeConverter(MLIRContext *ctx) : llvmConverter(ctx) {
-  // NVVM address spaces of #gpu.address_space (as convert-gpu-to-nvvm maps
-  // them), so memref descriptors agree with the later kernel conversion.
+void mlir::tile::populateTileTypeConversions(LLVMTypeConverter &converter) {
   populateGpuMemorySpaceAttributeConversions(
-      llvmConverter, [](gpu::AddressSpace space) -> unsigned {
+      converter, [](gpu::AddressSpace space) -> unsigned {
         switch (space) {
         case gpu::AddressSpace::Global:
           return kGlobalAddressSpace;
         case gpu::AddressSpace::Workgroup:
           return kSharedAddressSpace;
         case gpu::AddressSpace::Private:
-          return 5;
+          return static_cast<unsigned>(NVVM::NVVMMemorySpace::Local);
         }
         return 0;
       });
-  addConversion([](Type type) { return type; });
-  addConversion([this](MemRefType type) -> std::optional<Type> {
-    if (isa<LayoutAttr>(type.getLayout())) {
-      // The same address space a descriptor of this memref would use.
-      FailureOr<unsigned> space = llvmConverter.getMemRefAddressSpace(type);
-      if (failed(space))
-        return std::nullopt;
-      return LLVM::LLVMPointerType::get(type.getContext(), *space);
-    }
-    SmallVector<Type> results;
-    if (failed(llvmConverter.convertType(type, results)) || results.size() != 1)
+  // Conversions added later are tried first: these take precedence over the
+  // LLVM converter's own memref conversion.
+  converter.addConversion([&converter](MemRefType type) -> std::optional<Type> {
+    if (!isa<LayoutAttr>(type.getLayout()))
       return std::nullopt;
-    return results.front();
+    // The same address space a descriptor of this memref would use.
+    FailureOr<unsigned> space = converter.getMemRefAddressSpace(type);
+    if (failed(space))
+      return std::nullopt;
+    return LLVM::LLVMPointerType::get(type.getContext(), *space);
   });
-  addConversion([this](nvgpu::MBarrierGroupType type) -> std::optional<Type> {
-    return llvmConverter.convertType(
-        nvgpu::getMBarrierMemrefType(type.getContext(), type));
-  });
-  auto materialize = [](OpBuilder &b, Type type, ValueRange inputs,
-                        Location loc) -> Value {
-    return UnrealizedConversionCastOp::create(b, loc, type, inputs)
-        .getResult(0);
-  };
-  addSourceMaterialization(materialize);
-  addTargetMaterialization(materialize);
+  converter.addConversion(
+      [&converter](nvgpu::MBarrierGroupType type) -> std::optional<Type> {
+        return converter.convertType(
+            nvgpu::getMBarrierMemrefType(type.getContext(), type));
+      });
 }
 
 Value mlir::tile::getBufferBasePtr(OpBuilder &b, Location loc, Value converted,
                                    MemRefType type,
-                                   const TileTypeConverter &converter) {
+                                   const LLVMTypeConverter &converter) {
   if (isa<LLVM::LLVMPointerType>(converted.getType()))
     return converted;
   MemRefDescriptor desc(converted);
-  return desc.bufferPtr(b, loc, converter.getLLVMConverter(), type);
+  return desc.bufferPtr(b, loc, converter, type);
 }
 
 Value mlir::tile::getMBarrierPtr(OpBuilder &b, Location loc,

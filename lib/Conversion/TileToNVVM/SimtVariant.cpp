@@ -9,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ElementwiseCopy.h"
+#include "LoweringUtils.h"
+#include "Variants.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "tile/Conversion/TileToNVVM/ElementwiseCopy.h"
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
@@ -48,10 +48,8 @@ public:
 
   LogicalResult rewrite(Operation *op, const VariantMatch *,
                         ConversionPatternRewriter &rewriter,
-                        const TypeConverter &typeConverter) const override {
+                        const LLVMTypeConverter &converter) const override {
     auto copy = cast<CopyAsyncOp>(op);
-    const auto &converter =
-        static_cast<const TileTypeConverter &>(typeConverter);
     Location loc = copy.getLoc();
     auto [dst, src] = getElementwiseSides(copy, rewriter);
     ElementwiseOptions options;

@@ -5,15 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "LoweringUtils.h"
+#include "TmaLowering.h"
+#include "Variants.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/Conversion/Passes.h"
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
-#include "tile/Conversion/TileToNVVM/TmaLowering.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
@@ -49,17 +52,40 @@ static LLVM::GlobalOp getOrCreateArena(OpBuilder &b, Operation *from) {
 /// pointer itself for `#tile.layout` memrefs, a static descriptor otherwise.
 static Value makeBufferValue(OpBuilder &b, Location loc, Value ptr,
                              MemRefType type,
-                             const TileTypeConverter &converter) {
+                             const LLVMTypeConverter &converter) {
   Type converted = converter.convertType(type);
   if (!converted || isa<LLVM::LLVMPointerType>(converted))
     return ptr;
-  return MemRefDescriptor::fromStaticShape(b, loc, converter.getLLVMConverter(),
-                                           type, ptr);
+  return MemRefDescriptor::fromStaticShape(b, loc, converter, type, ptr);
+}
+
+/// The decisions of the copies a conversion lowers, recalled before it
+/// starts (op -> decision).
+using RecalledDecisions = llvm::DenseMap<Operation *, DispatchResult>;
+
+/// Recalls `op`'s recorded decision and checks that it can be lowered here;
+/// a diagnostic at the op otherwise.
+static FailureOr<DispatchResult> recallLowerableDecision(Operation *op) {
+  FailureOr<DispatchResult> result = recallCopyDecision(op);
+  if (failed(result))
+    return failure();
+  if (!result->selected) {
+    emitNoVariantError(op, *result);
+    return failure();
+  }
+  if (result->match && result->match->getTensorMapRequest() &&
+      !op->hasAttr(kTensorMapArgAttr))
+    return op->emitError()
+           << "tma: this copy has no tensor-map kernel argument; run "
+              "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
+              "with the copy inside a gpu.func kernel whose launch is "
+              "visible, or request dispatch = \"simt\"";
+  return result;
 }
 
 namespace {
-struct ArenaViewLowering : public OpConversionPattern<ArenaViewOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct ArenaViewLowering : public ConvertOpToLLVMPattern<ArenaViewOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(ArenaViewOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -72,26 +98,24 @@ struct ArenaViewLowering : public OpConversionPattern<ArenaViewOp> {
     Value offset = arith::ConstantIntOp::create(
         rewriter, loc, rewriter.getI64Type(), op.getOffset());
     Value ptr = emitBytePtrAdd(rewriter, loc, base, offset);
-    rewriter.replaceOp(
-        op, makeBufferValue(
-                rewriter, loc, ptr, op.getResult().getType(),
-                *static_cast<const TileTypeConverter *>(getTypeConverter())));
+    rewriter.replaceOp(op, makeBufferValue(rewriter, loc, ptr,
+                                           op.getResult().getType(),
+                                           *getTypeConverter()));
     return success();
   }
 };
 
-struct StageLowering : public OpConversionPattern<StageOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StageLowering : public ConvertOpToLLVMPattern<StageOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(StageOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    const auto &converter =
-        *static_cast<const TileTypeConverter *>(getTypeConverter());
+    const LLVMTypeConverter &converter = *getTypeConverter();
     Value base = getBufferBasePtr(rewriter, loc, adaptor.getSource(),
                                   op.getSource().getType(), converter);
     Value index = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getI64Type(), adaptor.getIndex());
+        rewriter, loc, rewriter.getI64Type(), op.getIndex());
     Value stride = arith::ConstantIntOp::create(
         rewriter, loc, rewriter.getI64Type(), op.getStageStrideBytes());
     Value offset = arith::MulIOp::create(rewriter, loc, index, stride);
@@ -103,8 +127,8 @@ struct StageLowering : public OpConversionPattern<StageOp> {
   }
 };
 
-struct BulkCommitLowering : public OpConversionPattern<BulkCommitGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BulkCommitLowering : public ConvertOpToLLVMPattern<BulkCommitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(BulkCommitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -113,8 +137,8 @@ struct BulkCommitLowering : public OpConversionPattern<BulkCommitGroupOp> {
   }
 };
 
-struct BulkWaitLowering : public OpConversionPattern<BulkWaitGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct BulkWaitLowering : public ConvertOpToLLVMPattern<BulkWaitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
   matchAndRewrite(BulkWaitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -124,27 +148,54 @@ struct BulkWaitLowering : public OpConversionPattern<BulkWaitGroupOp> {
   }
 };
 
-/// Dispatch results of the copy ops, computed once before the conversion.
-using DispatchTable = llvm::DenseMap<Operation *, DispatchResult>;
-
-/// Lowers a copy op through the variant the dispatch selected.
+/// Lowers a copy op through the variant its recorded decision names. The
+/// pass recalls every decision up front (one diagnostic per copy, nothing
+/// rewritten on failure); patterns an embedder populates recall their own.
 template <typename CopyOpTy>
-struct DispatchedCopyLowering : public OpConversionPattern<CopyOpTy> {
-  DispatchedCopyLowering(const TypeConverter &converter, MLIRContext *ctx,
-                         const DispatchTable &table)
-      : OpConversionPattern<CopyOpTy>(converter, ctx), table(table) {}
+struct DispatchedCopyLowering : public ConvertOpToLLVMPattern<CopyOpTy> {
+  DispatchedCopyLowering(const LLVMTypeConverter &converter,
+                         const RecalledDecisions *recalled)
+      : ConvertOpToLLVMPattern<CopyOpTy>(converter), recalled(recalled) {}
   LogicalResult
   matchAndRewrite(CopyOpTy op, typename CopyOpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto it = table.find(op);
-    if (it == table.end() || !it->second.selected)
-      return rewriter.notifyMatchFailure(op, "no dispatch variant");
-    return it->second.selected->rewrite(op, it->second.match.get(), rewriter,
-                                        *this->getTypeConverter());
+    std::optional<DispatchResult> own;
+    const DispatchResult *decision = nullptr;
+    if (recalled) {
+      auto it = recalled->find(op);
+      if (it != recalled->end())
+        decision = &it->second;
+    } else {
+      FailureOr<DispatchResult> result = recallLowerableDecision(op);
+      if (succeeded(result))
+        decision = &own.emplace(std::move(*result));
+    }
+    if (!decision || !decision->selected)
+      return rewriter.notifyMatchFailure(op, "no lowerable decision");
+    return decision->selected->rewrite(op, decision->match.get(), rewriter,
+                                       *this->getTypeConverter());
   }
-  const DispatchTable &table;
+  const RecalledDecisions *recalled;
 };
+} // namespace
 
+static void populatePatterns(LLVMTypeConverter &converter,
+                             RewritePatternSet &patterns,
+                             const RecalledDecisions *recalled) {
+  populateTileTypeConversions(converter);
+  patterns.add<ArenaViewLowering, StageLowering, BulkCommitLowering,
+               BulkWaitLowering>(converter);
+  patterns
+      .add<DispatchedCopyLowering<CopyAsyncOp>, DispatchedCopyLowering<CopyOp>>(
+          converter, recalled);
+}
+
+void mlir::tile::populateTileToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  populatePatterns(converter, patterns, /*recalled=*/nullptr);
+}
+
+namespace {
 struct TileToNVVMPass
     : public mlir::tile::impl::TileToNVVMBase<TileToNVVMPass> {
   using Base::Base;
@@ -154,46 +205,26 @@ struct TileToNVVMPass
   }
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    // Recall every copy's recorded decision first so that a copy no variant
-    // lowers gets one diagnostic listing every variant's reason, and nothing
-    // is rewritten.
-    DispatchTable table;
-    bool dispatchFailed = false;
-    getOperation()->walk(
-        [&](Operation *op) {
-          if (!isa<CopyAsyncOp, CopyOp>(op))
-            return;
-          FailureOr<DispatchResult> result = recallCopyDecision(op);
-          if (failed(result)) {
-            dispatchFailed = true;
-            return;
-          }
-          if (!result->selected) {
-            emitNoVariantError(op, *result);
-            dispatchFailed = true;
-            return;
-          }
-          if (result->match && result->match->getTensorMapRequest() &&
-              !op->hasAttr(kTensorMapArgAttr)) {
-            op->emitError()
-                << "tma: this copy has no tensor-map kernel argument; run "
-                   "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
-                   "with the copy inside a gpu.func kernel whose launch is "
-                   "visible, or request dispatch = \"simt\"";
-            dispatchFailed = true;
-            return;
-          }
-          table.try_emplace(op, std::move(*result));
-        });
-    if (dispatchFailed)
+    // Recall every copy's recorded decision first so that each copy that
+    // cannot be lowered gets its diagnostic, and nothing is rewritten.
+    RecalledDecisions recalled;
+    bool recallFailed = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<CopyAsyncOp, CopyOp>(op))
+        return;
+      FailureOr<DispatchResult> result = recallLowerableDecision(op);
+      if (failed(result)) {
+        recallFailed = true;
+        return;
+      }
+      recalled.try_emplace(op, std::move(*result));
+    });
+    if (recallFailed)
       return signalPassFailure();
 
-    TileTypeConverter converter(ctx);
+    LLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    patterns.add<ArenaViewLowering, StageLowering, BulkCommitLowering,
-                 BulkWaitLowering>(converter, ctx);
-    patterns.add<DispatchedCopyLowering<CopyAsyncOp>,
-                 DispatchedCopyLowering<CopyOp>>(converter, ctx, table);
+    populatePatterns(converter, patterns, &recalled);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

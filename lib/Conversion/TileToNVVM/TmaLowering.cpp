@@ -1,11 +1,12 @@
 //===- TmaLowering.cpp - cp.async.bulk.tensor emission --------------------===//
 
-#include "tile/Conversion/TileToNVVM/TmaLowering.h"
+#include "TmaLowering.h"
+#include "LoweringUtils.h"
+#include "Variants.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "tile/Conversion/TileToNVVM/LoweringUtils.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -56,9 +57,8 @@ static NVVM::TMAReduxKind getReduxKind(::tile::tma::ReduceKind kind) {
 
 LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
                                        ConversionPatternRewriter &rewriter,
-                                       const TypeConverter &typeConverter) {
+                                       const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
-  const auto &converter = static_cast<const TileTypeConverter &>(typeConverter);
   FailureOr<Value> tmap = getTensorMapPtr(op, rewriter);
   if (failed(tmap))
     return failure();

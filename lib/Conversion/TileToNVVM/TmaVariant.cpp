@@ -6,9 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tile/Conversion/TileToNVVM/TmaLowering.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "TmaLowering.h"
+#include "Variants.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Planner.h"
@@ -86,10 +87,10 @@ public:
 
   LogicalResult rewrite(Operation *op, const VariantMatch *match,
                         ConversionPatternRewriter &rewriter,
-                        const TypeConverter &typeConverter) const override {
+                        const LLVMTypeConverter &converter) const override {
     return lowerTmaCopy(cast<CopyAsyncOp>(op),
                         *static_cast<const TmaMatch *>(match), rewriter,
-                        typeConverter);
+                        converter);
   }
 };
 } // namespace

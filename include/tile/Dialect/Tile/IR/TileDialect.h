@@ -7,7 +7,6 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
-#include "tile/Dialect/Tile/IR/CopyDecisionAttrs.h"
 #include "tile/Layout/Layout.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/Hashing.h"

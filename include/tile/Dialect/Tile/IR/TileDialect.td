@@ -19,6 +19,31 @@ def Tile_Dialect : Dialect {
     `#tile.layout` are carved out of dynamic shared memory by
     `tile.arena_view`; `tile.stage` selects one stage of a multi-stage buffer.
   }];
+  // The attributes passes leave on ops for later passes: the recorded copy
+  // decision (tile-plan-copies), the kernel ABI of tensor maps
+  // (tile-tensor-map-abi, convert-tile-to-nvvm, tile-finalize-kernel-abi)
+  // and the arena size (tile-arena-size). Their C++ names are in
+  // DiscardableAttrs.h.
+  let discardableAttrs = (ins
+    // Copies: the selected variant (absent when none applies).
+    "::mlir::StringAttr":$variant,
+    // Copies: [[variant, reason], ...] declined before the selection.
+    "::mlir::ArrayAttr":$declined,
+    // tile.copy_async: the #tile.tma_plan of a variant that needs a map.
+    "::mlir::Attribute":$tma_plan,
+    // tile.copy_async: fingerprint (i64) of the request the plan is for.
+    "::mlir::IntegerAttr":$plan_input,
+    // TMA copies in kernels: the kernel argument holding the tensor map.
+    "::mlir::IntegerAttr":$tensor_map_arg,
+    // Kernels: the maps their launches encode, one per map argument.
+    "::mlir::ArrayAttr":$tensor_maps,
+    // Host: the map an encode call produces (deduplicates encodes).
+    "::mlir::DictionaryAttr":$tensor_map,
+    // Kernels: the cast that takes a map argument's address.
+    "::mlir::UnitAttr":$tensor_map_address,
+    // Kernels: the dynamic shared memory their arena views need.
+    "::mlir::IntegerAttr":$arena_bytes
+  );
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{

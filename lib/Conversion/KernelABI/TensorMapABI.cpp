@@ -20,20 +20,20 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "tile/Conversion/TileToNVVM/TmaLowering.h"
-#include "tile/Conversion/TileToNVVM/Variants.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "tile/Transforms/Passes.h"
+#include "tile/Dispatch/CopyVariant.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILETENSORMAPABI
-#include "tile/Transforms/Passes.h.inc"
+#include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
 using namespace mlir::tile;
 
-static constexpr StringLiteral kTensorMapsAttr = "tile.tensor_maps";
 static constexpr StringLiteral kEncodeFn = "tileTensorMapGetCached";
 
 static Type getMapArgType(MLIRContext *ctx) {
@@ -298,7 +298,7 @@ struct TensorMapABIPass
       if (!encoded) {
         b.setInsertionPoint(point);
         encoded = emitEncode(b, loc, buffer, map, encodeFn);
-        encoded.getDefiningOp()->setAttr("tile.tensor_map", key);
+        encoded.getDefiningOp()->setAttr(kTensorMapAttr, key);
       }
       mapPtrs.push_back(encoded);
     }

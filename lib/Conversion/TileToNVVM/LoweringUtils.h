@@ -21,23 +21,18 @@ constexpr unsigned kSharedAddressSpace =
 constexpr unsigned kSharedClusterAddressSpace =
     static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 
-/// The type converter of the tile lowering: memrefs with a `#tile.layout`
-/// become bare `!llvm.ptr<space>` (their layout is static), mbarrier groups
-/// become the memref descriptor upstream's nvgpu lowering gives them, other
-/// memrefs become memref descriptors; every other type is kept.
-class TileTypeConverter : public TypeConverter {
-public:
-  explicit TileTypeConverter(MLIRContext *ctx);
-  const LLVMTypeConverter &getLLVMConverter() const { return llvmConverter; }
-
-private:
-  LLVMTypeConverter llvmConverter;
-};
+/// Adds the tile lowering's type conversions to `converter`: memrefs with a
+/// `#tile.layout` become bare `!llvm.ptr<space>` (their layout is static),
+/// mbarrier groups become the memref descriptor upstream's nvgpu lowering
+/// gives them, and `#gpu.address_space` maps to NVVM's address spaces (as
+/// convert-gpu-to-nvvm maps them, so descriptors agree with the kernel
+/// conversion that follows).
+void populateTileTypeConversions(LLVMTypeConverter &converter);
 
 /// Address of a buffer's first element (byte pointer in the buffer's address
 /// space) from its converted value: a bare pointer or a memref descriptor.
 Value getBufferBasePtr(OpBuilder &b, Location loc, Value converted,
-                       MemRefType type, const TileTypeConverter &converter);
+                       MemRefType type, const LLVMTypeConverter &converter);
 
 /// Address of barrier `index` of a converted mbarrier group.
 Value getMBarrierPtr(OpBuilder &b, Location loc, Value convertedGroup,

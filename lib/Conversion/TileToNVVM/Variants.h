@@ -1,8 +1,9 @@
-//===- Variants.h - The built-in copy variants ------------------*- C++ -*-===//
+//===- Variants.h - The built-in copy variants (internal) -------*- C++ -*-===//
 
 #ifndef TILE_CONVERSION_TILETONVVM_VARIANTS_H
 #define TILE_CONVERSION_TILETONVVM_VARIANTS_H
 
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/SmallVector.h"
@@ -27,12 +28,6 @@ public:
     return &plan;
   }
 };
-
-/// Adds the built-in variants (`tma`, `simt`, `collective`) to the variant
-/// registry of every context `registry` is appended to, when its tile dialect
-/// loads. Passes that decide or read copy decisions declare it among their
-/// dependent dialects, so they always see the built-in variants.
-void registerBuiltinCopyVariants(DialectRegistry &registry);
 
 std::unique_ptr<CopyVariant> createTmaVariant();
 std::unique_ptr<CopyVariant> createSimtVariant();

@@ -12,12 +12,12 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "tile/Conversion/TileToNVVM/TmaLowering.h"
-#include "tile/Transforms/Passes.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEFINALIZEKERNELABI
-#include "tile/Transforms/Passes.h.inc"
+#include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
@@ -27,7 +27,7 @@ using namespace mlir::tile;
 /// record each one's parameter index after memref expansion (`param`) so a
 /// foreign host can place it in the launch's argument array.
 static void recordParameterIndices(LLVM::LLVMFuncOp func) {
-  auto maps = func->getAttrOfType<ArrayAttr>("tile.tensor_maps");
+  auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
   if (!maps)
     return;
   Builder b(func.getContext());
@@ -38,7 +38,7 @@ static void recordParameterIndices(LLVM::LLVMFuncOp func) {
     fields.set("param", b.getI64IntegerAttr(first + i));
     updated.push_back(fields.getDictionary(func.getContext()));
   }
-  func->setAttr("tile.tensor_maps", b.getArrayAttr(updated));
+  func->setAttr(kTensorMapsAttr, b.getArrayAttr(updated));
 }
 
 namespace {

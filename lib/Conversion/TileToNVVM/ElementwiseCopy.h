@@ -10,6 +10,7 @@
 #ifndef TILE_CONVERSION_TILETONVVM_ELEMENTWISECOPY_H
 #define TILE_CONVERSION_TILETONVVM_ELEMENTWISECOPY_H
 
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -17,8 +18,6 @@
 #include <optional>
 
 namespace mlir::tile {
-
-class TileTypeConverter;
 
 /// One side of a copy: a converted buffer (bare pointer or memref
 /// descriptor) and a region of it.
@@ -65,7 +64,7 @@ struct ElementwiseOptions {
 /// elements (`first`/`step` then count vectors); strided buffers whose
 /// pointer alignment is only known at run time get both loops behind a check.
 void emitElementwiseCopy(OpBuilder &b, Location loc,
-                         const TileTypeConverter &converter,
+                         const LLVMTypeConverter &converter,
                          const ElementwiseSide &dst, const ElementwiseSide &src,
                          Value first, Value step,
                          const ElementwiseOptions &options);

@@ -9,18 +9,17 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "tile/Conversion/Passes.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "tile/Transforms/Passes.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEARENASIZE
-#include "tile/Transforms/Passes.h.inc"
+#include "tile/Conversion/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
 using namespace mlir::tile;
-
-static constexpr StringLiteral kArenaBytesAttr = "tile.arena_bytes";
 
 namespace {
 struct ArenaSizePass

@@ -1,0 +1,37 @@
+//===- TileToNVVM.h - Lowering tile ops to NVVM -----------------*- C++ -*-===//
+//
+// The entry points for compilers that lower the tile dialect inside their
+// own conversion to LLVM: the patterns, and the built-in copy variants they
+// dispatch to.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILETONVVM_TILETONVVM_H
+#define TILE_CONVERSION_TILETONVVM_TILETONVVM_H
+
+namespace mlir {
+class DialectRegistry;
+class LLVMTypeConverter;
+class RewritePatternSet;
+namespace tile {
+
+/// Adds the type conversions of the tile lowering to `converter` (a memref
+/// with a `#tile.layout` becomes a bare `!llvm.ptr` in its NVVM address
+/// space, an mbarrier group the descriptor upstream's nvgpu lowering gives
+/// it) and the patterns that lower every tile op: the copies through the
+/// variant their recorded decision names (run tile-plan-copies and, for
+/// tensor maps, tile-tensor-map-abi first), the arena views, stages and bulk
+/// groups. `#gpu.address_space` memory spaces map to NVVM's.
+void populateTileToNVVMConversionPatterns(LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+/// Adds the built-in copy variants (`tma`, `simt`, `collective`) to the
+/// variant registry of every context `registry` is appended to, when its tile
+/// dialect loads. Passes that decide or read copy decisions declare it among
+/// their dependent dialects, so they always see the built-in variants.
+void registerBuiltinCopyVariants(DialectRegistry &registry);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_TILETONVVM_TILETONVVM_H
