@@ -26,11 +26,11 @@ R = "lib/Runtime/"
 MUTANTS = [
     # ---- lib/Layout -------------------------------------------------------
     M("layout-swizzle-shift", L + "Swizzle.cpp",
-      "& mask) << 4);", "& mask) << 3);",
+      "/*chunkShift=*/4}", "/*chunkShift=*/3}",
       "host-side swizzle XORs the wrong address bits: every model and "
       "address check agrees with a wrong hardware pattern"),
     M("layout-swizzle-row", L + "Swizzle.cpp",
-      "(((byteAddress >> 7) & mask)", "(((byteAddress >> 6) & mask)",
+      "/*rowShift=*/7", "/*rowShift=*/6",
       "swizzle row taken from 64-byte instead of 128-byte lines"),
     M("layout-swizzle-span", L + "Swizzle.cpp",
       "int64_t(16) << swizzleBits(s)", "int64_t(32) << swizzleBits(s)",
@@ -612,15 +612,13 @@ MUTANTS += [
       "negative constants dropped from dynamic coordinates"),
     # ---- lib/Conversion/TileToNVVM: element-wise addressing (simt) ----------
     M("ew-swizzle-shift", C + "ElementwiseCopy.cpp",
-      "Value mask = arith::ShLIOp::create(b, loc, sel, ib.c(4));",
-      "Value mask = arith::ShLIOp::create(b, loc, sel, ib.c(3));",
+      "ib.c(swizzle->chunkShift)", "ib.c(swizzle->chunkShift - 1)",
       "the swizzle shift changed from 4 to 3 in the element-wise path"),
     M("ew-swizzle-row", C + "ElementwiseCopy.cpp",
-      "arith::ShRUIOp::create(b, loc, bytes, ib.c(7));",
-      "arith::ShRUIOp::create(b, loc, bytes, ib.c(6));",
+      "ib.c(swizzle->rowShift)", "ib.c(swizzle->rowShift - 1)",
       "element-wise swizzle row from 64-byte lines"),
     M("ew-swizzle-mask", C + "ElementwiseCopy.cpp",
-      "ib.c((1 << bits) - 1)", "ib.c((1 << bits))",
+      "ib.c(swizzle->rowMask)", "ib.c(swizzle->rowMask + 1)",
       "element-wise swizzle mask off by one"),
     M("ew-oob-sle", C + "ElementwiseCopy.cpp",
       "arith::CmpIPredicate::slt, i, size);",

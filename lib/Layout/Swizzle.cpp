@@ -40,12 +40,20 @@ std::optional<Swizzle> parseSwizzle(std::string_view text) {
   return std::nullopt;
 }
 
-int64_t applySwizzle(Swizzle s, int64_t byteAddress) {
+std::optional<SwizzleXor> getSwizzleXor(Swizzle s) {
   int bits = swizzleBits(s);
   if (bits == 0)
+    return std::nullopt;
+  return SwizzleXor{/*rowShift=*/7, /*rowMask=*/(int64_t(1) << bits) - 1,
+                    /*chunkShift=*/4};
+}
+
+int64_t applySwizzle(Swizzle s, int64_t byteAddress) {
+  std::optional<SwizzleXor> x = getSwizzleXor(s);
+  if (!x)
     return byteAddress;
-  int64_t mask = (int64_t(1) << bits) - 1;
-  return byteAddress ^ (((byteAddress >> 7) & mask) << 4);
+  return byteAddress ^
+         (((byteAddress >> x->rowShift) & x->rowMask) << x->chunkShift);
 }
 
 } // namespace tile

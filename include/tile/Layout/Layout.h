@@ -35,6 +35,17 @@ int64_t swizzleRepeatBytes(Swizzle s);
 const char *toString(Swizzle s);
 /// Parses "32B", "64B", "128B" (and "none").
 std::optional<Swizzle> parseSwizzle(std::string_view text);
+/// The hardware's swizzle as a formula, for code that evaluates it in another
+/// domain (the lowering emits it as IR): an absolute byte address `a` becomes
+/// `a ^ (((a >> rowShift) & rowMask) << chunkShift)`, XORing the 16-byte
+/// chunk index with the 128-byte row index.
+struct SwizzleXor {
+  int64_t rowShift;
+  int64_t rowMask;
+  int64_t chunkShift;
+};
+/// The formula of `s`, or nullopt for Swizzle::None.
+std::optional<SwizzleXor> getSwizzleXor(Swizzle s);
 /// Applies the swizzle to an absolute byte address.
 int64_t applySwizzle(Swizzle s, int64_t byteAddress);
 

@@ -79,12 +79,15 @@ static Value elementAddress(I64Builder &ib, const ElementwiseSide &side,
       }
     }
     Value bytes = ib.mul(offset, eb);
-    if (int bits = ::tile::swizzleBits(grouped.swizzle)) {
+    if (std::optional<::tile::SwizzleXor> swizzle =
+            ::tile::getSwizzleXor(grouped.swizzle)) {
       // The buffer starts on the swizzle repeat, so the XOR of the relative
       // offset equals the hardware's XOR of the absolute address.
-      Value row = arith::ShRUIOp::create(b, loc, bytes, ib.c(7));
-      Value sel = arith::AndIOp::create(b, loc, row, ib.c((1 << bits) - 1));
-      Value mask = arith::ShLIOp::create(b, loc, sel, ib.c(4));
+      Value row =
+          arith::ShRUIOp::create(b, loc, bytes, ib.c(swizzle->rowShift));
+      Value sel = arith::AndIOp::create(b, loc, row, ib.c(swizzle->rowMask));
+      Value mask =
+          arith::ShLIOp::create(b, loc, sel, ib.c(swizzle->chunkShift));
       bytes = arith::XOrIOp::create(b, loc, bytes, mask);
     }
     return emitBytePtrAdd(b, loc, side.converted, bytes);
