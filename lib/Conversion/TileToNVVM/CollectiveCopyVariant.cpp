@@ -46,18 +46,18 @@ public:
                         const LLVMTypeConverter &converter) const override {
     auto copy = cast<CopyOp>(op);
     Location loc = copy.getLoc();
-    StringRef scope = copy.getScopeName();
+    CopyScope scope = *copy.getScopeKind();
     Value lane, lanes;
-    if (scope == "thread") {
+    if (scope == CopyScope::Thread) {
       lane = arith::ConstantIndexOp::create(rewriter, loc, 0);
       lanes = arith::ConstantIndexOp::create(rewriter, loc, 1);
     } else {
       auto [tid, ctaThreads] = getCtaThread(rewriter, loc);
-      if (scope == "cta") {
+      if (scope == CopyScope::Cta) {
         lane = tid;
         lanes = ctaThreads;
       } else {
-        int64_t width = scope == "warp" ? 32 : 128;
+        int64_t width = scope == CopyScope::Warp ? 32 : 128;
         lanes = arith::ConstantIndexOp::create(rewriter, loc, width);
         lane = arith::RemUIOp::create(rewriter, loc, tid, lanes);
       }
@@ -65,13 +65,13 @@ public:
     auto [dst, src] = getElementwiseSides(copy, rewriter);
     emitElementwiseCopy(rewriter, loc, converter, dst, src, lane, lanes,
                         ElementwiseOptions());
-    if (scope == "cta") {
+    if (scope == CopyScope::Cta) {
       gpu::BarrierOp::create(rewriter, loc);
-    } else if (scope == "warp") {
+    } else if (scope == CopyScope::Warp) {
       Value all = arith::ConstantIntOp::create(rewriter, loc,
                                                rewriter.getI32Type(), -1);
       NVVM::SyncWarpOp::create(rewriter, loc, all);
-    } else if (scope == "warpgroup") {
+    } else if (scope == CopyScope::Warpgroup) {
       // Named barrier 1 + warpgroup index over the warpgroup's 128 threads.
       auto [tid, unused] = getCtaThread(rewriter, loc);
       (void)unused;

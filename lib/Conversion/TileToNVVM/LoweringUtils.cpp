@@ -98,12 +98,14 @@ Value mlir::tile::emitBytePtrAdd(OpBuilder &b, Location loc, Value base,
                              ValueRange{byteOffset});
 }
 
-std::optional<int64_t> mlir::tile::getCachePolicy(StringRef hint) {
-  if (hint == "evict_normal")
+int64_t mlir::tile::getCachePolicy(CacheHint hint) {
+  switch (hint) {
+  case CacheHint::EvictNormal:
     return 0x1000000000000000;
-  if (hint == "evict_first")
+  case CacheHint::EvictFirst:
     return 0x12F0000000000000;
-  if (hint == "evict_last")
+  case CacheHint::EvictLast:
     return 0x14F0000000000000;
-  return std::nullopt;
+  }
+  llvm_unreachable("unknown CacheHint");
 }

@@ -9,6 +9,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/TMA/SymExpr.h"
 
 namespace mlir::tile {
@@ -46,8 +47,8 @@ Value emitSymExpr(OpBuilder &b, Location loc, const ::tile::tma::SymExpr &expr,
 /// `base + byteOffset` as a byte GEP (offset of any integer type).
 Value emitBytePtrAdd(OpBuilder &b, Location loc, Value base, Value byteOffset);
 
-/// The L2 cache policy constant of a `cache_hint` name.
-std::optional<int64_t> getCachePolicy(StringRef hint);
+/// The L2 cache policy constant of a `cache_hint`.
+int64_t getCachePolicy(CacheHint hint);
 
 } // namespace mlir::tile
 

@@ -26,11 +26,11 @@ public:
   SimtVariant() : CopyVariant("simt", kSimtPriority) {
     addPredicate("reduce-type", [](Operation *op) {
       auto copy = cast<CopyAsyncOp>(op);
-      std::optional<StringRef> reduce = copy.getReduce();
+      std::optional<ReduceMode> reduce = copy.getReduceKind();
       if (!reduce)
         return PredicateResult::success();
       if (std::optional<std::string> reason =
-              checkElementwiseReduce(*::tile::tma::parseReduceKind(*reduce),
+              checkElementwiseReduce(toTmaReduceKind(*reduce),
                                      copy.getDst().getType().getElementType()))
         return PredicateResult::failure(*reason);
       return PredicateResult::success();
@@ -55,9 +55,9 @@ public:
     ElementwiseOptions options;
     bool load = copy.isLoad();
     options.fillOutOfBounds = load;
-    options.nanFill = copy.getOob() && *copy.getOob() == "nan";
-    if (std::optional<StringRef> reduce = copy.getReduce())
-      options.reduce = *::tile::tma::parseReduceKind(*reduce);
+    options.nanFill = copy.getOobKind() == OobMode::NaN;
+    if (std::optional<ReduceMode> reduce = copy.getReduceKind())
+      options.reduce = toTmaReduceKind(*reduce);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
     emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one, options);

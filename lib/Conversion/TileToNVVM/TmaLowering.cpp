@@ -73,9 +73,9 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
                           rewriter.getRemappedValue(op.getBarrier()),
                           op.getBarrierIndex());
   Value policy;
-  if (std::optional<StringRef> hint = op.getCacheHint())
+  if (std::optional<CacheHint> hint = op.getCacheHintKind())
     policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          *getCachePolicy(*hint));
+                                          getCachePolicy(*hint));
 
   Type i32 = rewriter.getI32Type();
   for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
@@ -95,10 +95,9 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
           rewriter, loc, dst, *tmap, coords, mbar, ValueRange{},
           op.getMulticastMask(), policy, NVVM::TMALoadMode::TILE,
           /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
-    } else if (std::optional<StringRef> reduce = op.getReduce()) {
+    } else if (std::optional<ReduceMode> reduce = op.getReduceKind()) {
       NVVM::CpAsyncBulkTensorReduceOp::create(
-          rewriter, loc, *tmap, smem,
-          getReduxKind(*::tile::tma::parseReduceKind(*reduce)),
+          rewriter, loc, *tmap, smem, getReduxKind(toTmaReduceKind(*reduce)),
           NVVM::TMAStoreMode::TILE, coords, policy);
     } else {
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(

@@ -161,11 +161,9 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.symbolDivisors = symbols.divisors;
   info.symbols = symbols.values;
   req.sharedBaseAlignment = getSharedBaseAlignment(op.getShared());
-  req.oobFill =
-      op.getOob() && *op.getOob() == "nan" ? OobFill::NaN : OobFill::Zero;
-  if (std::optional<StringRef> reduce = op.getReduce())
-    req.reduce =
-        ::tile::tma::parseReduceKind(*reduce).value_or(ReduceKind::None);
+  req.oobFill = op.getOobKind() == OobMode::NaN ? OobFill::NaN : OobFill::Zero;
+  if (std::optional<ReduceMode> reduce = op.getReduceKind())
+    req.reduce = toTmaReduceKind(*reduce);
   return info;
 }
 

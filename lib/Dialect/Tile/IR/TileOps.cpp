@@ -20,8 +20,37 @@ using namespace mlir;
 using namespace mlir::tile;
 using ::tile::tma::RuleId;
 
+#include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Attribute enums
+//===----------------------------------------------------------------------===//
+
+::tile::tma::ReduceKind mlir::tile::toTmaReduceKind(ReduceMode mode) {
+  using ::tile::tma::ReduceKind;
+  switch (mode) {
+  case ReduceMode::Add:
+    return ReduceKind::Add;
+  case ReduceMode::Min:
+    return ReduceKind::Min;
+  case ReduceMode::Max:
+    return ReduceKind::Max;
+  case ReduceMode::Inc:
+    return ReduceKind::Inc;
+  case ReduceMode::Dec:
+    return ReduceKind::Dec;
+  case ReduceMode::And:
+    return ReduceKind::And;
+  case ReduceMode::Or:
+    return ReduceKind::Or;
+  case ReduceMode::Xor:
+    return ReduceKind::Xor;
+  }
+  llvm_unreachable("unknown ReduceMode");
+}
 
 //===----------------------------------------------------------------------===//
 // Shared helpers
@@ -287,9 +316,19 @@ int64_t CopyAsyncOp::getTransactionBytes() {
          getElementBytes(getDst().getType()).value_or(0);
 }
 
-static bool isKnownCacheHint(StringRef hint) {
-  return hint == "evict_first" || hint == "evict_last" ||
-         hint == "evict_normal";
+std::optional<OobMode> CopyAsyncOp::getOobKind() {
+  std::optional<StringRef> oob = getOob();
+  return oob ? symbolizeOobMode(*oob) : OobMode::Zero;
+}
+
+std::optional<ReduceMode> CopyAsyncOp::getReduceKind() {
+  std::optional<StringRef> reduce = getReduce();
+  return reduce ? symbolizeReduceMode(*reduce) : std::nullopt;
+}
+
+std::optional<CacheHint> CopyAsyncOp::getCacheHintKind() {
+  std::optional<StringRef> hint = getCacheHint();
+  return hint ? symbolizeCacheHint(*hint) : std::nullopt;
 }
 
 LogicalResult CopyAsyncOp::verify() {
@@ -346,36 +385,40 @@ LogicalResult CopyAsyncOp::verify() {
 
   std::optional<::tile::tma::ElementType> element =
       getTmaElementType(dstType.getElementType());
+  // The attributes are checked as strings: a present `oob = "zero"` on a
+  // store is an error although it is the default fill.
   if (std::optional<StringRef> oob = getOob()) {
-    if (*oob != "zero" && *oob != "nan")
+    std::optional<OobMode> mode = symbolizeOobMode(*oob);
+    if (!mode)
       return emitOpError() << "oob-mode: unknown out-of-bounds fill '" << *oob
                            << "'; expected \"zero\" or \"nan\"";
     if (!load)
       return emitOpError() << "oob-mode: out-of-bounds fill applies to "
                               "loads only; stores must stay inside the tensor";
-    if (*oob == "nan" && (!element || !::tile::tma::nanFillSupports(*element)))
+    if (*mode == OobMode::NaN &&
+        (!element || !::tile::tma::nanFillSupports(*element)))
       return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
                               "or f64 elements, not "
                            << dstType.getElementType();
   }
   if (std::optional<StringRef> reduce = getReduce()) {
-    std::optional<::tile::tma::ReduceKind> kind =
-        ::tile::tma::parseReduceKind(*reduce);
-    if (!kind)
+    std::optional<ReduceMode> mode = symbolizeReduceMode(*reduce);
+    if (!mode)
       return emitOpError() << "reduce: unknown reduction '" << *reduce
                            << "'; expected add, min, max, inc, dec, and, or "
                               "or xor";
     if (load)
       return emitOpError() << "reduce: reductions apply to stores (shared to "
                               "global) only; this copy is a load";
-    if (!element || !::tile::tma::reduceSupports(*kind, *element))
+    ::tile::tma::ReduceKind kind = toTmaReduceKind(*mode);
+    if (!element || !::tile::tma::reduceSupports(kind, *element))
       return emitOpError() << "reduce-type: reduction '" << *reduce
                            << "' does not support element type "
                            << dstType.getElementType() << " (supported: "
-                           << ::tile::tma::reduceTypesDescription(*kind) << ")";
+                           << ::tile::tma::reduceTypesDescription(kind) << ")";
   }
   if (std::optional<StringRef> hint = getCacheHint())
-    if (!isKnownCacheHint(*hint))
+    if (!symbolizeCacheHint(*hint))
       return emitOpError() << "cache-hint: unknown cache policy '" << *hint
                            << "'; expected evict_first, evict_last or "
                               "evict_normal";
@@ -394,11 +437,14 @@ SmallVector<OpFoldResult> CopyOp::getMixedSrcOffsets() {
   return mixedOffsets(getContext(), getStaticSrcOffsets(), getSrcOffsets());
 }
 
+std::optional<CopyScope> CopyOp::getScopeKind() {
+  std::optional<StringRef> scope = getScope();
+  return scope ? symbolizeCopyScope(*scope) : CopyScope::Cta;
+}
+
 LogicalResult CopyOp::verify() {
-  StringRef scope = getScopeName();
-  if (scope != "thread" && scope != "warp" && scope != "warpgroup" &&
-      scope != "cta")
-    return emitOpError() << "scope: unknown scope '" << scope
+  if (!getScopeKind())
+    return emitOpError() << "scope: unknown scope '" << *getScope()
                          << "'; expected thread, warp, warpgroup or cta";
   RegionRef dst{"destination", getDst().getType(), getStaticDstOffsets(),
                 getDstSizes(), getDstOffsets().size()};

@@ -63,8 +63,9 @@ void TmaPlanAttr::print(AsmPrinter &printer) const {
   printList(printer, m.elementStrides);
   printer << ", swizzle = \"" << ::tile::toString(m.swizzle)
           << "\", interleave = " << m.interleave
-          << ", l2_promotion = " << m.l2Promotion
-          << ", oob = " << (m.oobFill ? "\"nan\"" : "\"zero\"") << ", base = ";
+          << ", l2_promotion = " << m.l2Promotion << ", oob = \""
+          << stringifyOobMode(m.oobFill ? OobMode::NaN : OobMode::Zero)
+          << "\", base = ";
   printSym(printer, m.baseOffsetBytes);
   printer << ", element_bytes = " << m.elementBytes
           << ", promoted = " << (m.promoted ? "true" : "false")
@@ -216,7 +217,8 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
   if (!swz)
     return parser.emitError(loc, "unknown swizzle '") << swizzle << "'",
            Attribute();
-  if (oob != "zero" && oob != "nan")
+  std::optional<OobMode> oobMode = symbolizeOobMode(oob);
+  if (!oobMode)
     return parser.emitError(loc, "oob is \"zero\" or \"nan\", not '")
                << oob << "'",
            Attribute();
@@ -225,7 +227,7 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
   m.swizzle = *swz;
   m.interleave = static_cast<int>(interleave);
   m.l2Promotion = static_cast<int>(l2);
-  m.oobFill = oob == "nan" ? 1 : 0;
+  m.oobFill = *oobMode == OobMode::NaN ? 1 : 0;
   m.elementBytes = elementBytes;
   m.promoted = promoted;
   plan.bytes = bytes;

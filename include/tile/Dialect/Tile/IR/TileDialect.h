@@ -16,6 +16,9 @@ namespace tile::tma {
 llvm::hash_code hash_value(const TmaPlan &plan);
 } // namespace tile::tma
 
+// OobMode, ReduceMode, CacheHint, CopyScope (TileEnums.td).
+#include "tile/Dialect/Tile/IR/TileEnums.h.inc"
+
 #include "tile/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

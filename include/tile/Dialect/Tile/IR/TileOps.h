@@ -13,6 +13,9 @@ namespace mlir::tile {
 /// Dynamic shared memory a kernel may use on sm_90 and sm_100 (227 KiB, the
 /// driver's opt-in maximum per block): arena views must end below it.
 constexpr int64_t kMaxDynamicSharedBytes = 232448;
+
+/// The TMA core's name for a copy's reduction.
+::tile::tma::ReduceKind toTmaReduceKind(ReduceMode mode);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

@@ -93,6 +93,13 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
     /// Transaction bytes the copy completes (element count x element bytes).
     int64_t getTransactionBytes();
+    /// The string attributes as enums (TileEnums.td). The fill is Zero
+    /// without `oob`; the reduction and the hint are nullopt when absent.
+    /// Each is nullopt for a name outside its enum, which only an op that
+    /// fails to verify has.
+    std::optional<::mlir::tile::OobMode> getOobKind();
+    std::optional<::mlir::tile::ReduceMode> getReduceKind();
+    std::optional<::mlir::tile::CacheHint> getCacheHintKind();
   }];
 }
 
@@ -136,9 +143,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    ::llvm::StringRef getScopeName() {
-      return getScope() ? *getScope() : ::llvm::StringRef("cta");
-    }
+    /// `scope` as an enum: Cta when absent, nullopt for a name outside the
+    /// enum (only on an op that fails to verify).
+    std::optional<::mlir::tile::CopyScope> getScopeKind();
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedDstOffsets();
     ::llvm::SmallVector<::mlir::OpFoldResult> getMixedSrcOffsets();
   }];

@@ -1,0 +1,52 @@
+//===- TileEnums.td - Enums of the tile ops' attributes ----*- tablegen -*-===//
+//
+// The values the string attributes of tile.copy_async and tile.copy may take.
+// The attributes stay StringAttrs (`{oob = "nan"}`): these enums give C++ the
+// typed values and the symbolize/stringify functions, not new syntax.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_ENUMS_TD
+#define TILE_ENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+class Tile_I32Enum<string name, string summary, list<EnumCase> cases>
+    : I32Enum<name, summary, cases> {
+  let cppNamespace = "::mlir::tile";
+}
+
+def Tile_OobMode : Tile_I32Enum<"OobMode",
+    "out-of-bounds fill of a tile.copy_async load (`oob`)", [
+  I32EnumCase<"Zero", 0, "zero">,
+  I32EnumCase<"NaN", 1, "nan">
+]>;
+
+def Tile_ReduceMode : Tile_I32Enum<"ReduceMode",
+    "reduction of a tile.copy_async store (`reduce`)", [
+  I32EnumCase<"Add", 0, "add">,
+  I32EnumCase<"Min", 1, "min">,
+  I32EnumCase<"Max", 2, "max">,
+  I32EnumCase<"Inc", 3, "inc">,
+  I32EnumCase<"Dec", 4, "dec">,
+  I32EnumCase<"And", 5, "and">,
+  I32EnumCase<"Or", 6, "or">,
+  I32EnumCase<"Xor", 7, "xor">
+]>;
+
+def Tile_CacheHint : Tile_I32Enum<"CacheHint",
+    "L2 cache policy of a tile.copy_async (`cache_hint`)", [
+  I32EnumCase<"EvictFirst", 0, "evict_first">,
+  I32EnumCase<"EvictLast", 1, "evict_last">,
+  I32EnumCase<"EvictNormal", 2, "evict_normal">
+]>;
+
+def Tile_CopyScope : Tile_I32Enum<"CopyScope",
+    "threads taking part in a tile.copy (`scope`)", [
+  I32EnumCase<"Thread", 0, "thread">,
+  I32EnumCase<"Warp", 1, "warp">,
+  I32EnumCase<"Warpgroup", 2, "warpgroup">,
+  I32EnumCase<"Cta", 3, "cta">
+]>;
+
+#endif // TILE_ENUMS_TD
