@@ -39,55 +39,46 @@ bool resolve(void *library, const char *name, Fn &slot) {
   return slot != nullptr;
 }
 
-void loadDriver() {
-  // RTLD_LOCAL keeps the driver's symbols out of the global namespace;
-  // only the versioned names below are used.
-  void *library = dlopen(libraryPath, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char *reason = dlerror();
-    snprintf(loadFailure, kReasonCapacity, "cannot load %s: %s", libraryPath,
-             reason ? reason : "unknown dlopen error");
-    return;
-  }
-  DriverApi &d = driver;
+// Resolves every entry point into d; false (with loadFailure set) at the
+// first one the library lacks.
+bool resolveAll(void *library, DriverApi &d) {
   // The _v2 names are what <cuda.h> maps the plain names to.
-  bool ok =
-      resolve(library, "cuInit", d.cuInit) &&
-      resolve(library, "cuDriverGetVersion", d.cuDriverGetVersion) &&
-      resolve(library, "cuGetErrorName", d.cuGetErrorName) &&
-      resolve(library, "cuDeviceGet", d.cuDeviceGet) &&
-      resolve(library, "cuDeviceGetAttribute", d.cuDeviceGetAttribute) &&
-      resolve(library, "cuDevicePrimaryCtxRetain",
-              d.cuDevicePrimaryCtxRetain) &&
-      resolve(library, "cuCtxGetCurrent", d.cuCtxGetCurrent) &&
-      resolve(library, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
-      resolve(library, "cuCtxGetDevice", d.cuCtxGetDevice) &&
-      resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled) &&
-      resolve(library, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
-      resolve(library, "cuModuleUnload", d.cuModuleUnload) &&
-      resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction) &&
-      resolve(library, "cuFuncSetAttribute", d.cuFuncSetAttribute) &&
-      resolve(library, "cuFuncGetAttribute", d.cuFuncGetAttribute) &&
-      resolve(library, "cuLaunchKernel", d.cuLaunchKernel) &&
-      resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx) &&
-      resolve(library, "cuStreamCreate", d.cuStreamCreate) &&
-      resolve(library, "cuStreamDestroy_v2", d.cuStreamDestroy) &&
-      resolve(library, "cuStreamSynchronize", d.cuStreamSynchronize) &&
-      resolve(library, "cuStreamWaitEvent", d.cuStreamWaitEvent) &&
-      resolve(library, "cuEventCreate", d.cuEventCreate) &&
-      resolve(library, "cuEventDestroy_v2", d.cuEventDestroy) &&
-      resolve(library, "cuEventSynchronize", d.cuEventSynchronize) &&
-      resolve(library, "cuEventRecord", d.cuEventRecord) &&
-      resolve(library, "cuMemAlloc_v2", d.cuMemAlloc) &&
-      resolve(library, "cuMemAllocManaged", d.cuMemAllocManaged) &&
-      resolve(library, "cuMemFree_v2", d.cuMemFree) &&
-      resolve(library, "cuMemcpyAsync", d.cuMemcpyAsync) &&
-      resolve(library, "cuMemsetD32Async", d.cuMemsetD32Async) &&
-      resolve(library, "cuMemsetD16Async", d.cuMemsetD16Async);
-  if (!ok) {
-    dlclose(library);
-    return;
-  }
+  return resolve(library, "cuInit", d.cuInit) &&
+         resolve(library, "cuDriverGetVersion", d.cuDriverGetVersion) &&
+         resolve(library, "cuGetErrorName", d.cuGetErrorName) &&
+         resolve(library, "cuDeviceGet", d.cuDeviceGet) &&
+         resolve(library, "cuDeviceGetAttribute", d.cuDeviceGetAttribute) &&
+         resolve(library, "cuDevicePrimaryCtxRetain",
+                 d.cuDevicePrimaryCtxRetain) &&
+         resolve(library, "cuCtxGetCurrent", d.cuCtxGetCurrent) &&
+         resolve(library, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
+         resolve(library, "cuCtxGetDevice", d.cuCtxGetDevice) &&
+         resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled) &&
+         resolve(library, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
+         resolve(library, "cuModuleUnload", d.cuModuleUnload) &&
+         resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction) &&
+         resolve(library, "cuFuncSetAttribute", d.cuFuncSetAttribute) &&
+         resolve(library, "cuFuncGetAttribute", d.cuFuncGetAttribute) &&
+         resolve(library, "cuLaunchKernel", d.cuLaunchKernel) &&
+         resolve(library, "cuLaunchKernelEx", d.cuLaunchKernelEx) &&
+         resolve(library, "cuStreamCreate", d.cuStreamCreate) &&
+         resolve(library, "cuStreamDestroy_v2", d.cuStreamDestroy) &&
+         resolve(library, "cuStreamSynchronize", d.cuStreamSynchronize) &&
+         resolve(library, "cuStreamWaitEvent", d.cuStreamWaitEvent) &&
+         resolve(library, "cuEventCreate", d.cuEventCreate) &&
+         resolve(library, "cuEventDestroy_v2", d.cuEventDestroy) &&
+         resolve(library, "cuEventSynchronize", d.cuEventSynchronize) &&
+         resolve(library, "cuEventRecord", d.cuEventRecord) &&
+         resolve(library, "cuMemAlloc_v2", d.cuMemAlloc) &&
+         resolve(library, "cuMemAllocManaged", d.cuMemAllocManaged) &&
+         resolve(library, "cuMemFree_v2", d.cuMemFree) &&
+         resolve(library, "cuMemcpyAsync", d.cuMemcpyAsync) &&
+         resolve(library, "cuMemsetD32Async", d.cuMemsetD32Async) &&
+         resolve(library, "cuMemsetD16Async", d.cuMemsetD16Async);
+}
+
+// Runs cuInit; false with loadFailure set when it fails.
+bool initDriver(const DriverApi &d) {
   cu::Result result = d.cuInit(0);
   if (result != cu::kSuccess) {
     const char *name = nullptr;
@@ -95,9 +86,29 @@ void loadDriver() {
       name = "CUDA_ERROR_UNKNOWN_CODE";
     snprintf(loadFailure, kReasonCapacity, "cuInit failed: %s (%d)", name,
              result);
-    // The library stays open: unloading a driver that ran cuInit is unsafe.
+    return false;
+  }
+  return true;
+}
+
+void loadDriver() {
+  // RTLD_LOCAL keeps the driver's symbols out of the global namespace;
+  // only the names resolveAll looks up are used.
+  void *library = dlopen(libraryPath, RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *reason = dlerror();
+    snprintf(loadFailure, kReasonCapacity, "cannot load %s: %s", libraryPath,
+             reason ? reason : "unknown dlopen error");
     return;
   }
+  if (!resolveAll(library, driver)) {
+    dlclose(library);
+    return;
+  }
+  // On failure the library stays open: unloading a driver that ran cuInit is
+  // unsafe.
+  if (!initDriver(driver))
+    return;
   loadFailure[0] = '\0';
   driverReady.store(true, std::memory_order_release);
 }

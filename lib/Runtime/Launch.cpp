@@ -44,9 +44,9 @@ int32_t raiseSmemLimit(const char *where, const DriverApi *api,
                   where, smemBytes, driverErrorName(result), result, limit);
 }
 
-int32_t launch(const char *where, void *function, const uint32_t grid[3],
-               const uint32_t block[3], const uint32_t *cluster,
-               uint32_t smemBytes, void *stream, void **params, void **extra) {
+int32_t checkGridAndBlock(const char *where, void *function,
+                          const uint32_t grid[3], const uint32_t block[3],
+                          uint32_t smemBytes) {
   if (!function)
     return setError(TILE_ERROR_INVALID_VALUE, "%s: function is NULL", where);
   for (int i = 0; i < 3; ++i) {
@@ -62,26 +62,30 @@ int32_t launch(const char *where, void *function, const uint32_t grid[3],
                     "%s: smemBytes = %u exceeds %u, the largest dynamic "
                     "shared-memory size the driver takes",
                     where, smemBytes, kMaxSmemBytes);
-  bool hasCluster =
-      cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1);
-  uint64_t clusterSize = 1;
-  if (hasCluster) {
-    for (int i = 0; i < 3; ++i) {
-      if (cluster[i] < 1)
-        return setError(TILE_ERROR_INVALID_VALUE,
-                        "%s: cluster%s = 0 must be >= 1", where, kAxis[i]);
-      if (grid[i] % cluster[i] != 0)
-        return setError(TILE_ERROR_INVALID_VALUE,
-                        "%s: grid%s = %u is not a multiple of cluster%s = %u",
-                        where, kAxis[i], grid[i], kAxis[i], cluster[i]);
-      clusterSize *= cluster[i];
-    }
-  }
+  return TILE_SUCCESS;
+}
 
-  const DriverApi *api = nullptr;
-  if (int32_t status = getDriverWithContext(where, &api))
-    return status;
-  auto fn = static_cast<cu::Function>(function);
+// Every cluster extent is at least 1 and divides the grid's; *clusterSize
+// gets the CTAs per cluster.
+int32_t checkCluster(const char *where, const uint32_t grid[3],
+                     const uint32_t cluster[3], uint64_t *clusterSize) {
+  for (int i = 0; i < 3; ++i) {
+    if (cluster[i] < 1)
+      return setError(TILE_ERROR_INVALID_VALUE,
+                      "%s: cluster%s = 0 must be >= 1", where, kAxis[i]);
+    if (grid[i] % cluster[i] != 0)
+      return setError(TILE_ERROR_INVALID_VALUE,
+                      "%s: grid%s = %u is not a multiple of cluster%s = %u",
+                      where, kAxis[i], grid[i], kAxis[i], cluster[i]);
+    *clusterSize *= cluster[i];
+  }
+  return TILE_SUCCESS;
+}
+
+// Opts the kernel in to more dynamic shared memory when the default limit is
+// too small for its static plus dynamic shared memory.
+int32_t reserveSharedMemory(const char *where, const DriverApi *api,
+                            cu::Function fn, uint32_t smemBytes) {
   int staticBytes = 0;
   if (smemBytes > 0 &&
       api->cuFuncGetAttribute(&staticBytes, cu::kFuncAttributeSharedSizeBytes,
@@ -90,44 +94,74 @@ int32_t launch(const char *where, void *function, const uint32_t grid[3],
   if (uint64_t(smemBytes) + uint64_t(staticBytes) > kDefaultDynamicSmemLimit)
     if (int32_t status = raiseSmemLimit(where, api, fn, smemBytes))
       return status;
+  return TILE_SUCCESS;
+}
 
+// Clusters need cuLaunchKernelEx with a cluster-dimension attribute, and an
+// opt-in above the portable cluster size.
+int32_t launchCluster(const char *where, const DriverApi *api, cu::Function fn,
+                      const uint32_t grid[3], const uint32_t block[3],
+                      const uint32_t cluster[3], uint64_t clusterSize,
+                      uint32_t smemBytes, void *stream, void **params,
+                      void **extra) {
   cu::Result result;
-  const char *call;
-  if (!hasCluster) {
-    call = "cuLaunchKernel";
-    result = api->cuLaunchKernel(
-        fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smemBytes,
-        static_cast<cu::Stream>(stream), params, extra);
-  } else {
-    if (clusterSize > kPortableClusterSize) {
-      result = api->cuFuncSetAttribute(
-          fn, cu::kFuncAttributeNonPortableClusterSizeAllowed, 1);
-      if (result != cu::kSuccess)
-        return setDriverError(
-            where, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
-            result);
-    }
-    cu::LaunchAttribute attribute = {};
-    attribute.id = cu::kLaunchAttributeClusterDimension;
-    attribute.value.clusterDim.x = cluster[0];
-    attribute.value.clusterDim.y = cluster[1];
-    attribute.value.clusterDim.z = cluster[2];
-    cu::LaunchConfig config = {};
-    config.gridDimX = grid[0];
-    config.gridDimY = grid[1];
-    config.gridDimZ = grid[2];
-    config.blockDimX = block[0];
-    config.blockDimY = block[1];
-    config.blockDimZ = block[2];
-    config.sharedMemBytes = smemBytes;
-    config.hStream = static_cast<cu::Stream>(stream);
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    call = "cuLaunchKernelEx";
-    result = api->cuLaunchKernelEx(&config, fn, params, extra);
+  if (clusterSize > kPortableClusterSize) {
+    result = api->cuFuncSetAttribute(
+        fn, cu::kFuncAttributeNonPortableClusterSizeAllowed, 1);
+    if (result != cu::kSuccess)
+      return setDriverError(
+          where, "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
+          result);
   }
+  cu::LaunchAttribute attribute = {};
+  attribute.id = cu::kLaunchAttributeClusterDimension;
+  attribute.value.clusterDim.x = cluster[0];
+  attribute.value.clusterDim.y = cluster[1];
+  attribute.value.clusterDim.z = cluster[2];
+  cu::LaunchConfig config = {};
+  config.gridDimX = grid[0];
+  config.gridDimY = grid[1];
+  config.gridDimZ = grid[2];
+  config.blockDimX = block[0];
+  config.blockDimY = block[1];
+  config.blockDimZ = block[2];
+  config.sharedMemBytes = smemBytes;
+  config.hStream = static_cast<cu::Stream>(stream);
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  result = api->cuLaunchKernelEx(&config, fn, params, extra);
   if (result != cu::kSuccess)
-    return setDriverError(where, call, result);
+    return setDriverError(where, "cuLaunchKernelEx", result);
+  return TILE_SUCCESS;
+}
+
+int32_t launch(const char *where, void *function, const uint32_t grid[3],
+               const uint32_t block[3], const uint32_t *cluster,
+               uint32_t smemBytes, void *stream, void **params, void **extra) {
+  if (int32_t status =
+          checkGridAndBlock(where, function, grid, block, smemBytes))
+    return status;
+  bool hasCluster =
+      cluster && (cluster[0] > 1 || cluster[1] > 1 || cluster[2] > 1);
+  uint64_t clusterSize = 1;
+  if (hasCluster)
+    if (int32_t status = checkCluster(where, grid, cluster, &clusterSize))
+      return status;
+
+  const DriverApi *api = nullptr;
+  if (int32_t status = getDriverWithContext(where, &api))
+    return status;
+  auto fn = static_cast<cu::Function>(function);
+  if (int32_t status = reserveSharedMemory(where, api, fn, smemBytes))
+    return status;
+  if (hasCluster)
+    return launchCluster(where, api, fn, grid, block, cluster, clusterSize,
+                         smemBytes, stream, params, extra);
+  cu::Result result = api->cuLaunchKernel(
+      fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], smemBytes,
+      static_cast<cu::Stream>(stream), params, extra);
+  if (result != cu::kSuccess)
+    return setDriverError(where, "cuLaunchKernel", result);
   return TILE_SUCCESS;
 }
 

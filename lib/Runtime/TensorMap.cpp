@@ -94,8 +94,8 @@ int32_t checkEnums(const char *where, const TensorMapArgs &a) {
   return TILE_SUCCESS;
 }
 
-int32_t checkShape(const char *where, const TensorMapArgs &a,
-                   uint32_t elementBytes) {
+// The rank, and the pointers the rank says are read.
+int32_t checkRankAndPointers(const char *where, const TensorMapArgs &a) {
   if (a.rank < 1 || a.rank > kMaxRank)
     return invalid(where, "rank = %d is outside 1..%d", a.rank, kMaxRank);
   if (a.interleave != 0 && a.rank < 3)
@@ -118,7 +118,10 @@ int32_t checkShape(const char *where, const TensorMapArgs &a,
     return invalid(where, "boxDim is NULL");
   if (!a.elementStrides)
     return invalid(where, "elementStrides is NULL");
+  return TILE_SUCCESS;
+}
 
+int32_t checkGlobalDimsAndStrides(const char *where, const TensorMapArgs &a) {
   for (int32_t i = 0; i < a.rank; ++i) {
     uint64_t dim = a.globalDim[i];
     if (dim < 1 || dim > kMaxGlobalDim)
@@ -138,6 +141,13 @@ int32_t checkShape(const char *where, const TensorMapArgs &a,
                      "globalStridesBytes[%d] = %" PRIu64 " is not below 2^40",
                      i, stride);
   }
+  return TILE_SUCCESS;
+}
+
+// The box and element strides, then the inner box row against the 16-byte
+// granularity and the swizzle span.
+int32_t checkBox(const char *where, const TensorMapArgs &a,
+                 uint32_t elementBytes) {
   for (int32_t i = 0; i < a.rank; ++i) {
     uint32_t box = a.boxDim[i];
     if (box < 1)
@@ -170,6 +180,15 @@ int32_t checkShape(const char *where, const TensorMapArgs &a,
                      swizzleSpan(a.swizzle), a.swizzle);
   }
   return TILE_SUCCESS;
+}
+
+int32_t checkShape(const char *where, const TensorMapArgs &a,
+                   uint32_t elementBytes) {
+  if (int32_t status = checkRankAndPointers(where, a))
+    return status;
+  if (int32_t status = checkGlobalDimsAndStrides(where, a))
+    return status;
+  return checkBox(where, a, elementBytes);
 }
 
 } // namespace

@@ -31,18 +31,14 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit, int64_t multipleOf) {
   return 1;
 }
 
-} // namespace
-
-std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
-                               std::string *decline) {
-  Chain chain;
-  chain.modes = cm.modes;
-  std::vector<Mode> &modes = chain.modes;
-  int64_t eb = cm.elementBytes;
+// The mode that becomes box dim 0: the (last) run of shared stride 1, which
+// must also have global stride 1.
+std::optional<size_t> findStrideOneMode(const CopyModes &cm,
+                                        const std::vector<Mode> &modes,
+                                        std::string *decline) {
   auto globalStride = [&](const Mode &m) {
     return cm.axes[m.axis].stride * m.step;
   };
-
   size_t first = modes.size();
   for (size_t i = 0; i < modes.size(); ++i)
     if (modes[i].sharedStride == 1)
@@ -57,10 +53,13 @@ std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
           std::to_string(globalStride(modes[first])) + " (a transposed copy)";
     return std::nullopt;
   }
+  return first;
+}
 
-  // Box dim 0: at most one swizzle span, at most 256 elements.
-  int64_t span = swizzleSpanBytes(swizzle);
-  int64_t n0 = modes[first].extent;
+// The elements of one box row (box dim 0) for an inner run of n0 elements: at
+// most one swizzle span, at most 256 elements.
+std::optional<int64_t> chooseRowElems(int64_t n0, int64_t eb, int64_t span,
+                                      std::string *decline) {
   int64_t rowElems = n0;
   if (span > 0 && n0 * eb > span) {
     rowElems = span / eb;
@@ -77,16 +76,17 @@ std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
     if (rowElems == 1)
       rowElems = largestDivisorAtMost(n0, 256, 1);
   }
-  if (rowElems != n0) {
-    splitMode(modes, first, rowElems);
-    ++first; // The inner piece.
-  }
-  chain.order.push_back(first);
+  return rowElems;
+}
 
+// Sets the row pitch; TMA pads rows narrower than the swizzle span, so the
+// shared layout must not place the next row right after this one.
+bool setPitch(Chain &chain, int64_t rowElems, int64_t eb, int64_t span,
+              std::string *decline) {
   int64_t rowBytes = rowElems * eb;
   chain.pitch = span > 0 ? std::max(rowBytes, span) / eb : rowElems;
   if (chain.pitch != rowElems) {
-    for (const Mode &m : modes) {
+    for (const Mode &m : chain.modes) {
       if (m.sharedStride == rowElems) {
         *decline = "swizzle-mismatch: TMA pads each " +
                    std::to_string(rowBytes) + " B row to the " +
@@ -94,11 +94,17 @@ std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
                    " B swizzle span, but the shared "
                    "layout places rows " +
                    std::to_string(rowBytes) + " B apart";
-        return std::nullopt;
+        return false;
       }
     }
   }
+  return true;
+}
 
+// Appends the modes that continue the box densely (shared stride = pitch
+// times the box so far), splitting those above 256 elements.
+void extendChain(Chain &chain) {
+  std::vector<Mode> &modes = chain.modes;
   int64_t want = chain.pitch;
   while (true) {
     size_t next = modes.size();
@@ -122,6 +128,34 @@ std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
     chain.order.push_back(next);
     want *= modes[next].extent;
   }
+}
+
+} // namespace
+
+std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
+                               std::string *decline) {
+  Chain chain;
+  chain.modes = cm.modes;
+  std::vector<Mode> &modes = chain.modes;
+  int64_t eb = cm.elementBytes;
+  std::optional<size_t> first = findStrideOneMode(cm, modes, decline);
+  if (!first)
+    return std::nullopt;
+
+  int64_t span = swizzleSpanBytes(swizzle);
+  std::optional<int64_t> rowElems =
+      chooseRowElems(modes[*first].extent, eb, span, decline);
+  if (!rowElems)
+    return std::nullopt;
+  if (*rowElems != modes[*first].extent) {
+    splitMode(modes, *first, *rowElems);
+    ++*first; // The inner piece.
+  }
+  chain.order.push_back(*first);
+
+  if (!setPitch(chain, *rowElems, eb, span, decline))
+    return std::nullopt;
+  extendChain(chain);
   return chain;
 }
 

@@ -93,16 +93,16 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
   return true;
 }
 
-} // namespace
+// A sub-dimension with neither a box mode nor issue modes: it only offsets
+// the coordinates.
+bool isIdle(const SubDim &s) { return !s.boxMode && s.issueModes.empty(); }
 
-std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
-                                      const CopyModes &cm, const Chain &chain,
-                                      size_t boxModes, std::string *decline) {
-  int64_t eb = cm.elementBytes;
-  std::vector<size_t> chainPosOf(chain.modes.size(), SIZE_MAX);
-  for (size_t p = 0; p < chain.order.size(); ++p)
-    chainPosOf[chain.order[p]] = p;
-
+// Cuts every axis (inner first) into sub-dimensions, puts the box
+// sub-dimensions first in chain order and drops idle ones that do nothing.
+std::optional<std::vector<SubDim>>
+cutAxes(const CopyModes &cm, const Chain &chain,
+        const std::vector<size_t> &chainPosOf, size_t boxModes,
+        std::string *decline) {
   std::vector<SubDim> subs;
   for (unsigned a = static_cast<unsigned>(cm.axes.size()); a-- > 0;)
     if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, decline))
@@ -111,28 +111,36 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
   std::stable_sort(
       subs.begin(), subs.end(),
       [](const SubDim &a, const SubDim &b) { return a.chainPos < b.chainPos; });
-  auto idle = [](const SubDim &s) {
-    return !s.boxMode && s.issueModes.empty();
-  };
   subs.erase(std::remove_if(subs.begin(), subs.end(),
                             [&](const SubDim &s) {
-                              return idle(s) && s.globalDim == 1 &&
+                              return isIdle(s) && s.globalDim == 1 &&
                                      s.coordBase == SymExpr(0);
                             }),
              subs.end());
-  // Past rank 5, fold fixed in-bounds coordinates into the base address.
-  SymExpr base = SymExpr(cm.globalBase * eb);
+  return subs;
+}
+
+// Past rank 5, folds fixed in-bounds coordinates into the base address;
+// returns the base address in bytes.
+SymExpr foldFixedDims(std::vector<SubDim> &subs, int64_t globalBase,
+                      int64_t eb) {
+  SymExpr base = SymExpr(globalBase * eb);
   for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;) {
     std::optional<int64_t> c = subs[i].coordBase.constantValue();
-    if (idle(subs[i]) && c && *c >= 0 && *c < subs[i].globalDim &&
+    if (isIdle(subs[i]) && c && *c >= 0 && *c < subs[i].globalDim &&
         (*c * subs[i].stride * eb) % 16 == 0) {
       base += SymExpr(*c * subs[i].stride * eb);
       subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(i));
     }
   }
+  return base;
+}
 
-  TmaPlan plan;
-  TensorMapDesc &map = plan.map;
+// Fills the tensor map from the sub-dimensions; returns, per chain mode, the
+// map dimension its issue steps move (-1 for box modes).
+std::vector<int> fillMap(TensorMapDesc &map, const CopyRequest &request,
+                         const Chain &chain, const std::vector<SubDim> &subs,
+                         int64_t eb, const SymExpr &base) {
   map.elementBytes = eb;
   map.promoted = eb != request.elementType.bytes;
   std::optional<TensorDataType> type =
@@ -154,22 +162,36 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
     for (size_t m : s.issueModes)
       dimOfMode[m] = static_cast<int>(d);
   }
-  plan.bytes = cm.regionElements * eb;
+  return dimOfMode;
+}
 
-  // Issue axes: every mode outside the box, outer to inner.
+// Issue axes: every mode outside the box, outer to inner; *count gets the
+// number of instructions they need.
+std::optional<std::vector<size_t>>
+collectIssueModes(const Chain &chain, const std::vector<size_t> &chainPosOf,
+                  size_t boxModes, int64_t *count, std::string *decline) {
   std::vector<size_t> issueModes;
-  int64_t count = 1;
+  *count = 1;
   for (size_t m = 0; m < chain.modes.size(); ++m) {
     if (chainPosOf[m] < boxModes)
       continue;
     issueModes.push_back(m);
-    count *= chain.modes[m].extent;
-    if (count > kMaxIssues) {
+    *count *= chain.modes[m].extent;
+    if (*count > kMaxIssues) {
       *decline = "issue-count: the plan needs more than " +
                  std::to_string(kMaxIssues) + " instructions";
       return std::nullopt;
     }
   }
+  return issueModes;
+}
+
+// One issue per step of the issue modes, the innermost mode stepping fastest.
+void appendIssues(TmaPlan &plan, const CopyModes &cm, const Chain &chain,
+                  const std::vector<SubDim> &subs,
+                  const std::vector<size_t> &issueModes,
+                  const std::vector<int> &dimOfMode, int64_t count,
+                  int64_t eb) {
   std::vector<int64_t> digit(issueModes.size(), 0);
   for (int64_t i = 0; i < count; ++i) {
     TmaIssue issue;
@@ -190,6 +212,35 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
       digit[k] = 0;
     }
   }
+}
+
+} // namespace
+
+std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
+                                      const CopyModes &cm, const Chain &chain,
+                                      size_t boxModes, std::string *decline) {
+  int64_t eb = cm.elementBytes;
+  std::vector<size_t> chainPosOf(chain.modes.size(), SIZE_MAX);
+  for (size_t p = 0; p < chain.order.size(); ++p)
+    chainPosOf[chain.order[p]] = p;
+
+  std::optional<std::vector<SubDim>> subs =
+      cutAxes(cm, chain, chainPosOf, boxModes, decline);
+  if (!subs)
+    return std::nullopt;
+  SymExpr base = foldFixedDims(*subs, cm.globalBase, eb);
+
+  TmaPlan plan;
+  std::vector<int> dimOfMode =
+      fillMap(plan.map, request, chain, *subs, eb, base);
+  plan.bytes = cm.regionElements * eb;
+
+  int64_t count = 1;
+  std::optional<std::vector<size_t>> issueModes =
+      collectIssueModes(chain, chainPosOf, boxModes, &count, decline);
+  if (!issueModes)
+    return std::nullopt;
+  appendIssues(plan, cm, chain, *subs, *issueModes, dimOfMode, count, eb);
   return plan;
 }
 

@@ -53,25 +53,10 @@ uint32_t fillCell(const std::vector<uint32_t> &cells, int64_t byte) {
   return cells[std::min<size_t>(static_cast<size_t>(byte), cells.size() - 1)];
 }
 
-} // namespace
-
-Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
-              Direction direction, const std::vector<int64_t> &symbols,
-              int64_t sharedBufferAddress,
-              const std::function<void(const BoxElement &)> &visit) {
-  if (Error e = checkDescriptor(m))
-    return "illegal descriptor: " + *e;
-  int64_t eb = m.elementBytes;
-  int64_t base = m.baseOffsetBytes.evaluate(symbols);
-  if (base % 16 != 0)
-    return "illegal descriptor: global address offset " + std::to_string(base) +
-           " B is not 16-byte aligned";
-  if (issue.coords.size() != m.rank)
-    return std::string("issue has the wrong number of coordinates");
-  std::vector<int64_t> coord;
-  for (const SymExpr &c : issue.coords)
-    coord.push_back(c.evaluate(symbols));
-  bool isStore = direction == Direction::SharedToGlobal;
+// The issue's coordinates: the inner one 16-byte aligned, none negative for
+// a store, all within int32.
+Error checkCoordinates(const std::vector<int64_t> &coord, int64_t eb,
+                       bool isStore) {
   if ((coord[0] * eb) % 16 != 0)
     return "trap: inner coordinate " + std::to_string(coord[0]) +
            " is not 16-byte aligned";
@@ -81,11 +66,15 @@ Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
     if (c < -(int64_t(1) << 31) || c >= (int64_t(1) << 31))
       return "coordinate " + std::to_string(c) + " does not fit int32";
   }
-  int64_t dst = sharedBufferAddress + issue.smemByteOffset.evaluate(symbols);
-  if (dst % 128 != 0)
-    return "misaligned address: shared address " + std::to_string(dst) +
-           " is not 128-byte aligned";
+  return std::nullopt;
+}
 
+// Visits the box's elements in the order TMA writes them to shared memory
+// (dim 0 fastest), with rows padded to the swizzle span.
+void visitBoxElements(const TensorMapDesc &m, const std::vector<int64_t> &coord,
+                      int64_t base, int64_t dst, bool isStore,
+                      const std::function<void(const BoxElement &)> &visit) {
+  int64_t eb = m.elementBytes;
   unsigned rank = m.rank;
   int64_t n[5] = {1, 1, 1, 1, 1};
   for (unsigned d = 0; d < rank; ++d)
@@ -121,6 +110,34 @@ Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
     e.touchesGlobal = inside;
     visit(e);
   }
+}
+
+} // namespace
+
+Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
+              Direction direction, const std::vector<int64_t> &symbols,
+              int64_t sharedBufferAddress,
+              const std::function<void(const BoxElement &)> &visit) {
+  if (Error e = checkDescriptor(m))
+    return "illegal descriptor: " + *e;
+  int64_t eb = m.elementBytes;
+  int64_t base = m.baseOffsetBytes.evaluate(symbols);
+  if (base % 16 != 0)
+    return "illegal descriptor: global address offset " + std::to_string(base) +
+           " B is not 16-byte aligned";
+  if (issue.coords.size() != m.rank)
+    return std::string("issue has the wrong number of coordinates");
+  std::vector<int64_t> coord;
+  for (const SymExpr &c : issue.coords)
+    coord.push_back(c.evaluate(symbols));
+  bool isStore = direction == Direction::SharedToGlobal;
+  if (Error e = checkCoordinates(coord, eb, isStore))
+    return e;
+  int64_t dst = sharedBufferAddress + issue.smemByteOffset.evaluate(symbols);
+  if (dst % 128 != 0)
+    return "misaligned address: shared address " + std::to_string(dst) +
+           " is not 128-byte aligned";
+  visitBoxElements(m, coord, base, dst, isStore, visit);
   return std::nullopt;
 }
 
@@ -225,16 +242,13 @@ Error whyUndefined(const CopyRequest &r, const std::vector<int64_t> &symbols) {
   return std::nullopt;
 }
 
-Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
-                 const std::vector<int64_t> &symbols,
-                 const ModelOptions &options) {
-  if (Error why = whyUndefined(r, symbols))
-    return "model: undefined: " + *why;
+namespace {
+
+// The buffers' memory images: every global byte tagged with its offset, the
+// shared bytes tagged too for a store and untouched for a load.
+Error makeImages(const CopyRequest &r, const ModelOptions &options,
+                 MemoryImage &global, MemoryImage &shared) {
   int64_t eb = r.elementType.bytes;
-  std::optional<GroupedLayout> g = groupOnto(r.globalLayout, r.globalShape);
-  std::optional<GroupedLayout> s = groupOnto(r.sharedLayout, r.sharedShape);
-  if (!g || !s)
-    return std::string("model: layouts do not group onto their shapes");
   int64_t repeat =
       std::max<int64_t>(swizzleRepeatBytes(r.sharedLayout.swizzle()), 128);
   int64_t gBytes =
@@ -247,15 +261,87 @@ Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
     return std::string("model: buffers too large to simulate");
   bool isLoad = r.direction == Direction::GlobalToShared;
 
-  MemoryImage global{0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
+  global = {0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
   for (size_t i = 0; i < global.cells.size(); ++i)
     global.cells[i] = kGlobalTag | static_cast<uint32_t>(i);
   int64_t sharedAddr = r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment : 1024;
-  MemoryImage shared{sharedAddr, std::vector<uint32_t>(
-                                     static_cast<size_t>(sBytes), kSentinel)};
+  shared = {sharedAddr,
+            std::vector<uint32_t>(static_cast<size_t>(sBytes), kSentinel)};
   if (!isLoad)
     for (size_t i = 0; i < shared.cells.size(); ++i)
       shared.cells[i] = kSharedTag | static_cast<uint32_t>(i);
+  return std::nullopt;
+}
+
+// Writes into the expected image what the copy of each region element should
+// leave there, reading the source bytes from the other image.
+Error expectRegion(const CopyRequest &r, const GroupedLayout &g,
+                   const GroupedLayout &s, const std::vector<int64_t> &symbols,
+                   int64_t count, const MemoryImage &global,
+                   const MemoryImage &shared, MemoryImage &expectGlobal,
+                   MemoryImage &expectShared) {
+  int64_t eb = r.elementType.bytes;
+  bool isLoad = r.direction == Direction::GlobalToShared;
+  std::vector<int64_t> gIdx, sIdx;
+  for (int64_t e = 0; e < count; ++e) {
+    gIdx = unravel(e, r.globalSizes);
+    sIdx = unravel(e, r.sharedSizes);
+    bool inside = true;
+    for (size_t d = 0; d < gIdx.size(); ++d) {
+      gIdx[d] += r.globalOffsets[d].evaluate(symbols);
+      inside = inside && gIdx[d] >= 0 && gIdx[d] < r.globalShape[d];
+    }
+    for (size_t d = 0; d < sIdx.size(); ++d)
+      sIdx[d] += r.sharedOffsets[d].evaluate(symbols);
+    int64_t sAddr = s.byteAddressOf(sIdx, eb, shared.base);
+    int64_t gOff = inside ? g.offsetOf(gIdx) * eb : -1;
+    if (!inside && !isLoad)
+      return "model: store element " + formatList(gIdx) +
+             " is outside the tensor";
+    for (int64_t b = 0; b < eb; ++b) {
+      int64_t si = cellIndex(shared, sAddr + b);
+      int64_t gi = inside ? cellIndex(global, gOff + b) : 0;
+      if (si < 0 || gi < 0)
+        return "model: region element outside its buffer image";
+      if (isLoad)
+        expectShared.cells[si] =
+            inside ? global.cells[gi]
+                   : (r.oobFill == OobFill::NaN ? kNanFill : kZeroFill);
+      else
+        expectGlobal.cells[gi] = shared.cells[si];
+    }
+  }
+  return std::nullopt;
+}
+
+// The first byte where the simulated image differs from the expected one.
+Error compareImages(const MemoryImage &got, const MemoryImage &want,
+                    bool isLoad) {
+  for (size_t i = 0; i < got.cells.size(); ++i)
+    if (got.cells[i] != want.cells[i])
+      return std::string(isLoad ? "shared" : "global") + " byte at " +
+             std::to_string(got.base + static_cast<int64_t>(i)) + " holds " +
+             describeCell(got.cells[i]) + ", expected " +
+             describeCell(want.cells[i]);
+  return std::nullopt;
+}
+
+} // namespace
+
+Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
+                 const std::vector<int64_t> &symbols,
+                 const ModelOptions &options) {
+  if (Error why = whyUndefined(r, symbols))
+    return "model: undefined: " + *why;
+  int64_t eb = r.elementType.bytes;
+  std::optional<GroupedLayout> g = groupOnto(r.globalLayout, r.globalShape);
+  std::optional<GroupedLayout> s = groupOnto(r.sharedLayout, r.sharedShape);
+  if (!g || !s)
+    return std::string("model: layouts do not group onto their shapes");
+  MemoryImage global, shared;
+  if (Error e = makeImages(r, options, global, shared))
+    return e;
+  bool isLoad = r.direction == Direction::GlobalToShared;
   MemoryImage expectGlobal = global, expectShared = shared;
 
   FillCells fill{{kZeroFill}, {kNanFill}};
@@ -273,44 +359,11 @@ Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
            " B, plan says " + std::to_string(plan.bytes) + " B, region has " +
            std::to_string(count * eb) + " B";
 
-  std::vector<int64_t> gIdx, sIdx;
-  for (int64_t e = 0; e < count; ++e) {
-    gIdx = unravel(e, r.globalSizes);
-    sIdx = unravel(e, r.sharedSizes);
-    bool inside = true;
-    for (size_t d = 0; d < gIdx.size(); ++d) {
-      gIdx[d] += r.globalOffsets[d].evaluate(symbols);
-      inside = inside && gIdx[d] >= 0 && gIdx[d] < r.globalShape[d];
-    }
-    for (size_t d = 0; d < sIdx.size(); ++d)
-      sIdx[d] += r.sharedOffsets[d].evaluate(symbols);
-    int64_t sAddr = s->byteAddressOf(sIdx, eb, sharedAddr);
-    int64_t gOff = inside ? g->offsetOf(gIdx) * eb : -1;
-    if (!inside && !isLoad)
-      return "model: store element " + formatList(gIdx) +
-             " is outside the tensor";
-    for (int64_t b = 0; b < eb; ++b) {
-      int64_t si = cellIndex(shared, sAddr + b);
-      int64_t gi = inside ? cellIndex(global, gOff + b) : 0;
-      if (si < 0 || gi < 0)
-        return "model: region element outside its buffer image";
-      if (isLoad)
-        expectShared.cells[si] =
-            inside ? global.cells[gi]
-                   : (r.oobFill == OobFill::NaN ? kNanFill : kZeroFill);
-      else
-        expectGlobal.cells[gi] = shared.cells[si];
-    }
-  }
-  const MemoryImage &got = isLoad ? shared : global;
-  const MemoryImage &want = isLoad ? expectShared : expectGlobal;
-  for (size_t i = 0; i < got.cells.size(); ++i)
-    if (got.cells[i] != want.cells[i])
-      return std::string(isLoad ? "shared" : "global") + " byte at " +
-             std::to_string(got.base + static_cast<int64_t>(i)) + " holds " +
-             describeCell(got.cells[i]) + ", expected " +
-             describeCell(want.cells[i]);
-  return std::nullopt;
+  if (Error e = expectRegion(r, *g, *s, symbols, count, global, shared,
+                             expectGlobal, expectShared))
+    return e;
+  return isLoad ? compareImages(shared, expectShared, isLoad)
+                : compareImages(global, expectGlobal, isLoad);
 }
 
 } // namespace tile::tma

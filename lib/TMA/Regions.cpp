@@ -143,10 +143,10 @@ int64_t product(const std::vector<int64_t> &v) {
   return p;
 }
 
-} // namespace
-
-std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
-                                        std::string *decline) {
+// Both regions fit their buffers' ranks and hold the same number of elements;
+// returns that number.
+std::optional<int64_t> checkRegionCounts(const CopyRequest &r,
+                                         std::string *decline) {
   if (!checkRegionShape("global", r.globalShape, r.globalOffsets, r.globalSizes,
                         decline) ||
       !checkRegionShape("shared", r.sharedShape, r.sharedOffsets, r.sharedSizes,
@@ -165,39 +165,36 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
                std::to_string(product(r.sharedSizes));
     return std::nullopt;
   }
-  std::optional<GroupedLayout> g =
-      checkedGroup("global", r.globalLayout, r.globalShape, decline);
-  if (!g)
-    return std::nullopt;
-  std::optional<GroupedLayout> s =
-      checkedGroup("shared", r.sharedLayout, r.sharedShape, decline);
-  if (!s)
-    return std::nullopt;
+  return count;
+}
+
+bool checkSwizzleAndOverlap(const CopyRequest &r, std::string *decline) {
   if (r.globalLayout.swizzle() != Swizzle::None) {
     *decline = "layout: global layout " + r.globalLayout.str() +
                " is swizzled; TMA reads global memory unswizzled";
-    return std::nullopt;
+    return false;
   }
   if (std::optional<std::string> err =
           r.sharedLayout.verifySwizzle(r.elementType.bytes)) {
     *decline = "layout: shared layout: " + *err;
-    return std::nullopt;
+    return false;
   }
   // Two elements at one shared address make a load's result depend on the
   // order the hardware writes them in.
   if (r.sharedLayout.hasOverlap()) {
     *decline = "overlap: shared layout " + r.sharedLayout.str() +
                " maps several elements to the same address";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
 
-  CopyModes out;
-  out.elementBytes = r.elementType.bytes;
-  out.regionElements = count;
-  out.globalBase = r.globalLayout.elementOffset();
-
-  // Shared side: the region's strided runs and its start offset.
-  std::vector<std::pair<int64_t, int64_t>> sharedRuns;
+// Shared side: the region's strided runs (extent, stride) and its start
+// offset (out.sharedBase).
+bool collectSharedRuns(const CopyRequest &r, const GroupedLayout &s,
+                       CopyModes &out,
+                       std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
+                       std::string *decline) {
   out.sharedBase = SymExpr(r.sharedLayout.elementOffset());
   for (size_t d = 0; d < r.sharedShape.size(); ++d) {
     const SymExpr &o = r.sharedOffsets[d];
@@ -208,25 +205,30 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
                  std::to_string(o.constant + n) + ") of dimension " +
                  std::to_string(d) + " leaves [0, " +
                  std::to_string(r.sharedShape[d]) + ")";
-      return std::nullopt;
+      return false;
     }
     std::optional<std::vector<SymAxis>> axes =
-        sliceSymbolic(canonicalGroup(s->groups[d]), o, n,
+        sliceSymbolic(canonicalGroup(s.groups[d]), o, n,
                       "shared dimension " + std::to_string(d), decline);
     if (!axes)
-      return std::nullopt;
+      return false;
     for (const SymAxis &a : *axes) {
       out.sharedBase += a.start * a.stride;
       if (a.size > 1)
         sharedRuns.push_back({a.size, a.stride});
     }
   }
+  return true;
+}
 
-  // Global side: axes keep their tensor extent for bounds and coordinates.
+// Global side: axes keep their tensor extent for bounds and coordinates.
+std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
+                                                         const GroupedLayout &g,
+                                                         std::string *decline) {
   std::vector<GlobalAxis> axes;
   for (size_t d = 0; d < r.globalShape.size(); ++d) {
     std::optional<std::vector<SymAxis>> sliced = sliceSymbolic(
-        canonicalGroup(g->groups[d]), r.globalOffsets[d], r.globalSizes[d],
+        canonicalGroup(g.groups[d]), r.globalOffsets[d], r.globalSizes[d],
         "global dimension " + std::to_string(d), decline);
     if (!sliced)
       return std::nullopt;
@@ -247,7 +249,13 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
       axes.push_back(axis);
     }
   }
-  // A store whose region aliases in global memory has no defined result.
+  return axes;
+}
+
+// A store whose region aliases in global memory has no defined result.
+bool checkStoreOverlap(const CopyRequest &r,
+                       const std::vector<GlobalAxis> &axes,
+                       std::string *decline) {
   if (r.direction == Direction::SharedToGlobal) {
     std::vector<Shard> written;
     for (const GlobalAxis &a : axes)
@@ -256,14 +264,46 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
     if (Layout(written).hasOverlap()) {
       *decline = "layout: store region of global layout " +
                  r.globalLayout.str() + " writes overlapping addresses";
-      return std::nullopt;
+      return false;
     }
   }
+  return true;
+}
+
+} // namespace
+
+std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
+                                        std::string *decline) {
+  std::optional<int64_t> count = checkRegionCounts(r, decline);
+  if (!count)
+    return std::nullopt;
+  std::optional<GroupedLayout> g =
+      checkedGroup("global", r.globalLayout, r.globalShape, decline);
+  if (!g)
+    return std::nullopt;
+  std::optional<GroupedLayout> s =
+      checkedGroup("shared", r.sharedLayout, r.sharedShape, decline);
+  if (!s)
+    return std::nullopt;
+  if (!checkSwizzleAndOverlap(r, decline))
+    return std::nullopt;
+
+  CopyModes out;
+  out.elementBytes = r.elementType.bytes;
+  out.regionElements = *count;
+  out.globalBase = r.globalLayout.elementOffset();
+  std::vector<std::pair<int64_t, int64_t>> sharedRuns;
+  if (!collectSharedRuns(r, *s, out, sharedRuns, decline))
+    return std::nullopt;
+  std::optional<std::vector<GlobalAxis>> axes =
+      collectGlobalAxes(r, *g, decline);
+  if (!axes || !checkStoreOverlap(r, *axes, decline))
+    return std::nullopt;
   std::optional<std::vector<Mode>> modes =
-      refineModes(axes, sharedRuns, decline);
+      refineModes(*axes, sharedRuns, decline);
   if (!modes)
     return std::nullopt;
-  out.axes = std::move(axes);
+  out.axes = std::move(*axes);
   out.modes = std::move(*modes);
   return out;
 }

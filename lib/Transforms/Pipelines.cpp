@@ -13,16 +13,17 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
-                                      const TileGPUPipelineOptions &options) {
-  // Input the conversions below cannot lower is a diagnostic at its op.
+// Input the conversions below cannot lower is a diagnostic at its op; then
+// the kernels, their plans and tensor-map arguments (the host encodes the
+// maps), and the NVVM target of every gpu.module.
+static void addKernelPasses(OpPassManager &pm,
+                            const TileGPUPipelineOptions &options) {
   TileCheckPipelineInputOptions check;
   check.chip = options.chip;
   check.format =
       options.deviceOnly ? std::string("none") : std::string(options.format);
   check.toolkit = options.toolkit;
   pm.addPass(createTileCheckPipelineInput(check));
-  // Kernels and their tensor-map arguments (the host encodes the maps).
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());
   pm.addPass(createTilePlanCopies());
@@ -36,10 +37,13 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
           : options.features.getValue();
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
+}
 
-  // Device, per gpu.module (modules are independent, so this nested
-  // pipeline runs them in parallel and never walks the host): tile first,
-  // since it reads mbarrier groups before nvgpu lowers them.
+// Device, per gpu.module (modules are independent, so this nested pipeline
+// runs them in parallel and never walks the host): tile first, since it
+// reads mbarrier groups before nvgpu lowers them.
+static void addDevicePasses(OpPassManager &pm,
+                            const TileGPUPipelineOptions &options) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   TileToNVVMOptions tileOptions;
   tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
@@ -55,11 +59,10 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   device.addPass(createReconcileUnrealizedCastsPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
+}
 
-  if (options.deviceOnly)
-    return;
-
-  // Host, per function where the pass allows it.
+// Host, per function where the pass allows it.
+static void addHostPasses(OpPassManager &pm) {
   OpPassManager &hostFunc = pm.nest<func::FuncOp>();
   hostFunc.addPass(createSCFToControlFlowPass());
   hostFunc.addPass(memref::createExpandStridedMetadataPass());
@@ -74,7 +77,15 @@ void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
   OpPassManager &hostLLVM = pm.nest<LLVM::LLVMFuncOp>();
   hostLLVM.addPass(createCanonicalizerPass());
   hostLLVM.addPass(createCSEPass());
+}
 
+void mlir::tile::buildTileGPUPipeline(OpPassManager &pm,
+                                      const TileGPUPipelineOptions &options) {
+  addKernelPasses(pm, options);
+  addDevicePasses(pm, options);
+  if (options.deviceOnly)
+    return;
+  addHostPasses(pm);
   if (options.format != "none") {
     GpuModuleToBinaryPassOptions binary;
     binary.compilationTarget = options.format;

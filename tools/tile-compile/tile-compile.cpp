@@ -194,10 +194,7 @@ static int linkSharedLibrary(StringRef object, StringRef output,
   return 0;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+static void parseCommandLine(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
@@ -205,34 +202,38 @@ int main(int argc, char **argv) {
       argc, argv,
       "tile-compile: tile-dialect .mlir to a shared library with C entry "
       "points and the embedded cubin\n");
+}
 
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  tile::registerAllTileDialects(registry);
-  MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+/// Reads and parses the input as a gpu.container_module; null on failure
+/// (reported).
+static OwningOpRef<ModuleOp> loadInput(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &context) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &error);
-  if (!input)
-    return fail(error);
+  if (!input) {
+    fail(error);
+    return nullptr;
+  }
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return 1;
+    return nullptr;
   if (!(*module)->hasAttr(gpu::GPUDialect::getContainerModuleAttrName()))
     (*module)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                        UnitAttr::get(&context));
+  return module;
+}
 
-  markCInterfaces(*module);
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return fail("invalid pass manager options");
+/// Runs the tile GPU pipeline (kernels to an embedded cubin, host to the LLVM
+/// dialect); failure is reported.
+static LogicalResult lowerModule(ModuleOp module) {
+  markCInterfaces(module);
+  PassManager pm(module.getContext());
+  if (failed(applyPassManagerCLOptions(pm))) {
+    fail("invalid pass manager options");
+    return failure();
+  }
   tile::TileGPUPipelineOptions options;
   options.chip = chip;
   options.format = "bin";
@@ -241,30 +242,63 @@ int main(int argc, char **argv) {
   // Verifying between passes is a third of the pipeline's time; the passes'
   // own invariants are covered by tile-opt's tests, so verify once at the end.
   pm.enableVerifier(verifyEach);
-  if (failed(pm.run(*module)) || failed(verify(*module)))
-    return 1;
+  if (failed(pm.run(module)) || failed(verify(module)))
+    return failure();
+  return success();
+}
 
-  std::string output =
-      outputFilename.empty()
-          ? defaultOutput(emitKind == EmitKind::MLIR   ? ".llvm.mlir"
-                          : emitKind == EmitKind::LLVM ? ".ll"
-                          : emitKind == EmitKind::Obj  ? ".o"
-                                                       : ".so")
-          : std::string(outputFilename);
+static std::string outputPath() {
+  return outputFilename.empty()
+             ? defaultOutput(emitKind == EmitKind::MLIR   ? ".llvm.mlir"
+                             : emitKind == EmitKind::LLVM ? ".ll"
+                             : emitKind == EmitKind::Obj  ? ".o"
+                                                          : ".so")
+             : std::string(outputFilename);
+}
 
-  if (emitKind == EmitKind::MLIR) {
-    auto file = openOutputFile(output, &error);
-    if (!file)
-      return fail(error);
-    (*module)->print(file->os());
-    file->os() << "\n";
-    file->keep();
-    return 0;
-  }
+static int writeMLIR(ModuleOp module, StringRef output) {
+  std::string error;
+  auto file = openOutputFile(output, &error);
+  if (!file)
+    return fail(error);
+  module->print(file->os());
+  file->os() << "\n";
+  file->keep();
+  return 0;
+}
 
+static int writeLLVM(llvm::Module &llvmModule, StringRef output) {
+  std::string error;
+  auto file = openOutputFile(output, &error);
+  if (!file)
+    return fail(error);
+  llvmModule.print(file->os(), nullptr);
+  file->keep();
+  return 0;
+}
+
+/// The object in a temporary file, linked into the shared library `output`.
+static int writeSharedLibrary(llvm::Module &llvmModule, llvm::TargetMachine &tm,
+                              StringRef output, const char *argv0) {
+  SmallString<128> object;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("tile-compile", "o", object))
+    return fail("cannot create a temporary file: " + ec.message());
+  int rc = writeObject(llvmModule, tm, object);
+  if (rc == 0)
+    rc = linkSharedLibrary(object, output, findRuntimeDir(argv0));
+  if (!keepTemps)
+    llvm::sys::fs::remove(object);
+  return rc;
+}
+
+/// Translates the lowered module to host LLVM IR and writes what --emit
+/// asks for past MLIR: the IR, an object file or the shared library.
+static int writeHostOutput(ModuleOp module, StringRef output,
+                           const char *argv0) {
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(*module, llvmContext, "tile-compile");
+      translateModuleToLLVMIR(module, llvmContext, "tile-compile");
   if (!llvmModule)
     return fail("translation to LLVM IR failed");
   std::unique_ptr<llvm::TargetMachine> tm = createHostTargetMachine();
@@ -275,14 +309,8 @@ int main(int argc, char **argv) {
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
     return fail("the host LLVM IR does not verify");
 
-  if (emitKind == EmitKind::LLVM) {
-    auto file = openOutputFile(output, &error);
-    if (!file)
-      return fail(error);
-    llvmModule->print(file->os(), nullptr);
-    file->keep();
-    return 0;
-  }
+  if (emitKind == EmitKind::LLVM)
+    return writeLLVM(*llvmModule, output);
 
   optimize(*llvmModule, *tm);
   if (emitKind == EmitKind::Obj) {
@@ -290,15 +318,33 @@ int main(int argc, char **argv) {
       return fail("an object file needs -o <file>");
     return writeObject(*llvmModule, *tm, output);
   }
+  return writeSharedLibrary(*llvmModule, *tm, output, argv0);
+}
 
-  SmallString<128> object;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("tile-compile", "o", object))
-    return fail("cannot create a temporary file: " + ec.message());
-  int rc = writeObject(*llvmModule, *tm, object);
-  if (rc == 0)
-    rc = linkSharedLibrary(object, output, findRuntimeDir(argv[0]));
-  if (!keepTemps)
-    llvm::sys::fs::remove(object);
-  return rc;
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  parseCommandLine(argc, argv);
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  tile::registerAllTileDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  // The handler reports the parser's and the passes' diagnostics with their
+  // source lines, so it lives until the pipeline has run.
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = loadInput(sourceMgr, context);
+  if (!module || failed(lowerModule(*module)))
+    return 1;
+
+  std::string output = outputPath();
+  if (emitKind == EmitKind::MLIR)
+    return writeMLIR(*module, output);
+  return writeHostOutput(*module, output, argv[0]);
 }
