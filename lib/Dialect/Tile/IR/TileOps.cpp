@@ -331,8 +331,9 @@ std::optional<CacheHint> CopyAsyncOp::getCacheHintKind() {
   return hint ? symbolizeCacheHint(*hint) : std::nullopt;
 }
 
-LogicalResult CopyAsyncOp::verify() {
-  MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
+/// Both buffers' memory spaces, and that one is global and the other shared.
+static LogicalResult verifyCopyDirection(CopyAsyncOp op, MemRefType dstType,
+                                         MemRefType srcType) {
   MemorySpaceKind dstSpace = getMemorySpaceKind(dstType);
   MemorySpaceKind srcSpace = getMemorySpaceKind(srcType);
   for (auto [name, type, space] :
@@ -340,15 +341,88 @@ LogicalResult CopyAsyncOp::verify() {
                                                            dstType, dstSpace},
         {"source", srcType, srcSpace}})
     if (space == MemorySpaceKind::Other)
-      return emitOpError() << "direction: " << name << " memory space "
-                           << type.getMemorySpace()
-                           << " is neither global nor shared "
-                              "(#gpu.address_space<workgroup>)";
+      return op.emitOpError() << "direction: " << name << " memory space "
+                              << type.getMemorySpace()
+                              << " is neither global nor shared "
+                                 "(#gpu.address_space<workgroup>)";
   if (dstSpace == srcSpace)
-    return emitOpError() << "direction: both buffers are in "
-                         << toString(dstSpace)
-                         << " memory; tile.copy_async copies between global "
-                            "and shared memory";
+    return op.emitOpError()
+           << "direction: both buffers are in " << toString(dstSpace)
+           << " memory; tile.copy_async copies between global "
+              "and shared memory";
+  return success();
+}
+
+/// Loads complete on an mbarrier, stores through bulk groups; only loads
+/// multicast.
+static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
+  if (failed(verifyBarrierIndex(op, op.getBarrier(), op.getBarrierIndex())))
+    return failure();
+  if (load && !op.getBarrier())
+    return op.emitOpError() << "barrier: a load (global to shared) requires "
+                               "barrier(%group[%i]) to complete on";
+  if (!load && op.getBarrier())
+    return op.emitOpError() << "barrier: a store (shared to global) takes no "
+                               "barrier; it completes through "
+                               "tile.bulk_commit_group / tile.bulk_wait_group";
+  if (!load && op.getMulticastMask())
+    return op.emitOpError() << "multicast: only loads can multicast to the "
+                               "cluster; this copy is a store";
+  return success();
+}
+
+/// The `oob`, `reduce` and `cache_hint` attributes. They are checked as
+/// strings: a present `oob = "zero"` on a store is an error although it is
+/// the default fill.
+static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
+                                         Type elementType) {
+  std::optional<::tile::tma::ElementType> element =
+      getTmaElementType(elementType);
+  if (std::optional<StringRef> oob = op.getOob()) {
+    std::optional<OobMode> mode = symbolizeOobMode(*oob);
+    if (!mode)
+      return op.emitOpError() << "oob-mode: unknown out-of-bounds fill '"
+                              << *oob << "'; expected \"zero\" or \"nan\"";
+    if (!load)
+      return op.emitOpError()
+             << "oob-mode: out-of-bounds fill applies to "
+                "loads only; stores must stay inside the tensor";
+    if (*mode == OobMode::NaN &&
+        (!element || !::tile::tma::nanFillSupports(*element)))
+      return op.emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
+                                 "or f64 elements, not "
+                              << elementType;
+  }
+  if (std::optional<StringRef> reduce = op.getReduce()) {
+    std::optional<ReduceMode> mode = symbolizeReduceMode(*reduce);
+    if (!mode)
+      return op.emitOpError() << "reduce: unknown reduction '" << *reduce
+                              << "'; expected add, min, max, inc, dec, and, or "
+                                 "or xor";
+    if (load)
+      return op.emitOpError()
+             << "reduce: reductions apply to stores (shared to "
+                "global) only; this copy is a load";
+    ::tile::tma::ReduceKind kind = toTmaReduceKind(*mode);
+    if (!element || !::tile::tma::reduceSupports(kind, *element))
+      return op.emitOpError()
+             << "reduce-type: reduction '" << *reduce
+             << "' does not support element type " << elementType
+             << " (supported: " << ::tile::tma::reduceTypesDescription(kind)
+             << ")";
+  }
+  if (std::optional<StringRef> hint = op.getCacheHint())
+    if (!symbolizeCacheHint(*hint))
+      return op.emitOpError() << "cache-hint: unknown cache policy '" << *hint
+                              << "'; expected evict_first, evict_last or "
+                                 "evict_normal";
+  return success();
+}
+
+LogicalResult CopyAsyncOp::verify() {
+  MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
+  if (failed(verifyCopyDirection(*this, dstType, srcType)))
+    return failure();
 
   RegionRef dst{"destination", dstType, getStaticDstOffsets(), getDstSizes(),
                 getDstOffsets().size()};
@@ -357,7 +431,7 @@ LogicalResult CopyAsyncOp::verify() {
   if (failed(verifyRegionPair(*this, dst, src)))
     return failure();
 
-  bool load = dstSpace == MemorySpaceKind::Shared;
+  bool load = getMemorySpaceKind(dstType) == MemorySpaceKind::Shared;
   const RegionRef &shared = load ? dst : src;
   const RegionRef &global = load ? src : dst;
   if (failed(verifySharedBuffer(*this, shared.type, shared.name)) ||
@@ -369,59 +443,9 @@ LogicalResult CopyAsyncOp::verify() {
                                          "store's global")))
     return failure();
 
-  if (failed(verifyBarrierIndex(*this, getBarrier(), getBarrierIndex())))
+  if (failed(verifyCopyCompletion(*this, load)) ||
+      failed(verifyCopyModifiers(*this, load, dstType.getElementType())))
     return failure();
-  // Completion: loads complete on an mbarrier, stores through bulk groups.
-  if (load && !getBarrier())
-    return emitOpError() << "barrier: a load (global to shared) requires "
-                            "barrier(%group[%i]) to complete on";
-  if (!load && getBarrier())
-    return emitOpError() << "barrier: a store (shared to global) takes no "
-                            "barrier; it completes through "
-                            "tile.bulk_commit_group / tile.bulk_wait_group";
-  if (!load && getMulticastMask())
-    return emitOpError() << "multicast: only loads can multicast to the "
-                            "cluster; this copy is a store";
-
-  std::optional<::tile::tma::ElementType> element =
-      getTmaElementType(dstType.getElementType());
-  // The attributes are checked as strings: a present `oob = "zero"` on a
-  // store is an error although it is the default fill.
-  if (std::optional<StringRef> oob = getOob()) {
-    std::optional<OobMode> mode = symbolizeOobMode(*oob);
-    if (!mode)
-      return emitOpError() << "oob-mode: unknown out-of-bounds fill '" << *oob
-                           << "'; expected \"zero\" or \"nan\"";
-    if (!load)
-      return emitOpError() << "oob-mode: out-of-bounds fill applies to "
-                              "loads only; stores must stay inside the tensor";
-    if (*mode == OobMode::NaN &&
-        (!element || !::tile::tma::nanFillSupports(*element)))
-      return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
-                              "or f64 elements, not "
-                           << dstType.getElementType();
-  }
-  if (std::optional<StringRef> reduce = getReduce()) {
-    std::optional<ReduceMode> mode = symbolizeReduceMode(*reduce);
-    if (!mode)
-      return emitOpError() << "reduce: unknown reduction '" << *reduce
-                           << "'; expected add, min, max, inc, dec, and, or "
-                              "or xor";
-    if (load)
-      return emitOpError() << "reduce: reductions apply to stores (shared to "
-                              "global) only; this copy is a load";
-    ::tile::tma::ReduceKind kind = toTmaReduceKind(*mode);
-    if (!element || !::tile::tma::reduceSupports(kind, *element))
-      return emitOpError() << "reduce-type: reduction '" << *reduce
-                           << "' does not support element type "
-                           << dstType.getElementType() << " (supported: "
-                           << ::tile::tma::reduceTypesDescription(kind) << ")";
-  }
-  if (std::optional<StringRef> hint = getCacheHint())
-    if (!symbolizeCacheHint(*hint))
-      return emitOpError() << "cache-hint: unknown cache policy '" << *hint
-                           << "'; expected evict_first, evict_last or "
-                              "evict_normal";
   // Last: the recorded plan is checked against an op known to be valid.
   return verifyRecordedPlan(*this);
 }

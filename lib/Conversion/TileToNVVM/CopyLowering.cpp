@@ -1,0 +1,90 @@
+//===- CopyLowering.cpp - Copy ops through their recorded decision --------===//
+//
+// A copy is lowered by the variant tile-plan-copies recorded on it; the
+// conversion never decides again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Recalls `op`'s recorded decision and checks that it can be lowered here;
+/// a diagnostic at the op otherwise.
+FailureOr<DispatchResult> mlir::tile::recallLowerableDecision(Operation *op) {
+  FailureOr<DispatchResult> result = recallCopyDecision(op);
+  if (failed(result))
+    return failure();
+  if (!result->selected) {
+    emitNoVariantError(op, *result);
+    return failure();
+  }
+  if (result->match && result->match->getTensorMapRequest() &&
+      !op->hasAttr(kTensorMapArgAttr))
+    return op->emitError()
+           << "tma: this copy has no tensor-map kernel argument; run "
+              "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
+              "with the copy inside a gpu.func kernel whose launch is "
+              "visible, or request dispatch = \"simt\"";
+  return result;
+}
+
+namespace {
+/// Lowers a copy op through the variant its recorded decision names. The
+/// pass recalls every decision up front (one diagnostic per copy, nothing
+/// rewritten on failure); patterns an embedder populates recall their own.
+template <typename CopyOpTy>
+struct DispatchedCopyLowering : public ConvertOpToLLVMPattern<CopyOpTy> {
+  DispatchedCopyLowering(const LLVMTypeConverter &converter,
+                         const RecalledDecisions *recalled)
+      : ConvertOpToLLVMPattern<CopyOpTy>(converter), recalled(recalled) {}
+  LogicalResult
+  matchAndRewrite(CopyOpTy op, typename CopyOpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<DispatchResult> own;
+    const DispatchResult *decision = nullptr;
+    if (recalled) {
+      auto it = recalled->find(op);
+      if (it != recalled->end())
+        decision = &it->second;
+    } else {
+      FailureOr<DispatchResult> result = recallLowerableDecision(op);
+      if (succeeded(result))
+        decision = &own.emplace(std::move(*result));
+    }
+    if (!decision || !decision->selected)
+      return rewriter.notifyMatchFailure(op, "no lowerable decision");
+    return decision->selected->rewrite(op, decision->match.get(), rewriter,
+                                       *this->getTypeConverter());
+  }
+  const RecalledDecisions *recalled;
+};
+} // namespace
+
+void mlir::tile::populateCopyLoweringPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const RecalledDecisions *recalled) {
+  patterns
+      .add<DispatchedCopyLowering<CopyAsyncOp>, DispatchedCopyLowering<CopyOp>>(
+          converter, recalled);
+}
+
+void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns,
+                                            const RecalledDecisions *recalled) {
+  populateTileTypeConversions(converter);
+  populateArenaLoweringPatterns(converter, patterns);
+  populateBulkGroupLoweringPatterns(converter, patterns);
+  populateCopyLoweringPatterns(converter, patterns, recalled);
+}
+
+void mlir::tile::populateTileToNVVMConversionPatterns(
+    LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  populateTileToNVVMPatterns(converter, patterns, /*recalled=*/nullptr);
+}
