@@ -656,7 +656,7 @@ MUTANTS += [
       "return emitBytePtrAdd(b, loc, base, offset);",
       "element-wise strided addresses in elements, not bytes"),
     M("ew-nan-fill", C + "ElementwiseCopy.cpp",
-      "if (options.nanFill) {", "if (false) {",
+      "if (!nanFill)\n", "if (true)\n",
       "simt NaN-fill loads fill zeros"),
     M("ew-align-check", C + "ElementwiseCopy.cpp",
       "asInt, ib.c(bytes - 1));", "asInt, ib.c(bytes / 2 - 1));",

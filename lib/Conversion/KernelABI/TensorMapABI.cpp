@@ -266,7 +266,6 @@ struct TensorMapABIPass
   }
 
   LogicalResult encodeOnHost(gpu::LaunchFuncOp launch) {
-    ModuleOp module = getOperation();
     auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
     if (!kernel)
@@ -274,13 +273,27 @@ struct TensorMapABIPass
     auto maps = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
     if (!maps)
       return success();
-    OpBuilder b(launch);
-    FailureOr<func::FuncOp> encodeFnOr = getOrCreateEncodeFn(b, module);
-    if (failed(encodeFnOr))
-      return failure();
-    func::FuncOp encodeFn = *encodeFnOr;
-    Location loc = launch.getLoc();
     SmallVector<Value> mapPtrs;
+    if (failed(encodeMaps(launch, maps, mapPtrs)))
+      return failure();
+    OpBuilder b(launch);
+    guardLaunch(b, launch, mapPtrs);
+    for (Value ptr : mapPtrs) {
+      Value value = LLVM::LoadOp::create(b, launch.getLoc(),
+                                         getMapArgType(b.getContext()), ptr);
+      launch.getKernelOperandsMutable().append(value);
+    }
+    return success();
+  }
+
+  /// One encode call per distinct map of `launch`'s kernel, at the hoist
+  /// point of its buffer; `mapPtrs` gets the map pointers in argument order.
+  LogicalResult encodeMaps(gpu::LaunchFuncOp launch, ArrayAttr maps,
+                           SmallVectorImpl<Value> &mapPtrs) {
+    OpBuilder b(launch);
+    FailureOr<func::FuncOp> encodeFn = getOrCreateEncodeFn(b, getOperation());
+    if (failed(encodeFn))
+      return failure();
     for (Attribute attr : maps) {
       auto map = cast<DictionaryAttr>(attr);
       int64_t globalArg = cast<IntegerAttr>(map.get("global_arg")).getInt();
@@ -297,13 +310,19 @@ struct TensorMapABIPass
       Value &encoded = encodedMaps[{point->getBlock(), buffer, key}];
       if (!encoded) {
         b.setInsertionPoint(point);
-        encoded = emitEncode(b, loc, buffer, map, encodeFn);
+        encoded = emitEncode(b, launch.getLoc(), buffer, map, *encodeFn);
         encoded.getDefiningOp()->setAttr(kTensorMapAttr, key);
       }
       mapPtrs.push_back(encoded);
     }
+    return success();
+  }
 
-    // Skip the launch when a map could not be encoded (null pointer).
+  /// Skips the launch when a map could not be encoded (null pointer); leaves
+  /// `b` before the launch.
+  void guardLaunch(OpBuilder &b, gpu::LaunchFuncOp launch,
+                   SmallVectorImpl<Value> &mapPtrs) {
+    Location loc = launch.getLoc();
     b.setInsertionPoint(launch);
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
     Value ok;
@@ -318,28 +337,22 @@ struct TensorMapABIPass
       auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
       launch->moveBefore(ifOp.thenBlock()->getTerminator());
       b.setInsertionPoint(launch);
-    } else {
-      // An async launch stays in straight-line code: its token must not flow
-      // through a branch (the host lowering cannot tell a stream from an
-      // event there). When a map is missing the launch gets an empty grid,
-      // which the runtime refuses without running anything, and reads a
-      // zeroed map instead of a null pointer.
-      Value zeroMap =
-          getConstantArray(b, loc, SmallVector<int64_t>(16, 0), b.getI64Type());
-      for (Value &ptr : mapPtrs)
-        ptr = LLVM::SelectOp::create(b, loc, ok, ptr, zeroMap);
-      Value gridX = launch.getGridSizeX();
-      Value empty = arith::ConstantOp::create(
-          b, loc, cast<TypedAttr>(b.getZeroAttr(gridX.getType())));
-      launch.getGridSizeXMutable().set(
-          arith::SelectOp::create(b, loc, ok, gridX, empty));
+      return;
     }
-    for (Value ptr : mapPtrs) {
-      Value value =
-          LLVM::LoadOp::create(b, loc, getMapArgType(b.getContext()), ptr);
-      launch.getKernelOperandsMutable().append(value);
-    }
-    return success();
+    // An async launch stays in straight-line code: its token must not flow
+    // through a branch (the host lowering cannot tell a stream from an
+    // event there). When a map is missing the launch gets an empty grid,
+    // which the runtime refuses without running anything, and reads a
+    // zeroed map instead of a null pointer.
+    Value zeroMap =
+        getConstantArray(b, loc, SmallVector<int64_t>(16, 0), b.getI64Type());
+    for (Value &ptr : mapPtrs)
+      ptr = LLVM::SelectOp::create(b, loc, ok, ptr, zeroMap);
+    Value gridX = launch.getGridSizeX();
+    Value empty = arith::ConstantOp::create(
+        b, loc, cast<TypedAttr>(b.getZeroAttr(gridX.getType())));
+    launch.getGridSizeXMutable().set(
+        arith::SelectOp::create(b, loc, ok, gridX, empty));
   }
 };
 } // namespace

@@ -251,6 +251,43 @@ static int64_t chooseVectorWidth(const ElementwiseSide &dst,
   return 1;
 }
 
+/// The fill of an out-of-bounds load: NaN or zero, one element or a vector.
+static Value emitFillValue(OpBuilder &b, Location loc, Type elementType,
+                           Type valueType, bool nanFill, int64_t width) {
+  if (!nanFill)
+    return LLVM::ZeroOp::create(b, loc, valueType);
+  auto nan = APFloat::getQNaN(cast<FloatType>(elementType).getFloatSemantics());
+  Attribute attr =
+      width == 1 ? Attribute(FloatAttr::get(elementType, nan))
+                 : Attribute(DenseElementsAttr::get(cast<ShapedType>(valueType),
+                                                    ArrayRef<APFloat>(nan)));
+  return arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
+}
+
+/// Loads element(s) `srcIdx` of `src` where in bounds, the fill value
+/// otherwise.
+static Value emitLoadOrFill(I64Builder &ib, const LLVMTypeConverter &converter,
+                            const ElementwiseSide &src, ArrayRef<Value> srcIdx,
+                            Type valueType, unsigned alignment, bool nanFill,
+                            int64_t width) {
+  OpBuilder &b = ib.b;
+  Location loc = ib.loc;
+  Value ok = inBounds(ib, src, srcIdx);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange{valueType}, ok,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard g(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value srcPtr = elementAddress(ib, src, srcIdx, converter);
+  scf::YieldOp::create(
+      b, loc,
+      LLVM::LoadOp::create(b, loc, valueType, srcPtr, alignment).getResult());
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc,
+                       emitFillValue(b, loc, src.type.getElementType(),
+                                     valueType, nanFill, width));
+  return ifOp.getResult(0);
+}
+
 /// The copy loop over vectors of `width` elements (1 = scalars).
 static void emitCopyLoop(OpBuilder &b, Location loc,
                          const LLVMTypeConverter &converter,
@@ -279,40 +316,13 @@ static void emitCopyLoop(OpBuilder &b, Location loc,
   SmallVector<Value> dstIdx = delinearize(ib, e, dst);
   Value dstPtr = elementAddress(ib, dst, dstIdx, converter);
 
-  Value value;
-  if (options.fillOutOfBounds) {
-    Value ok = inBounds(ib, src, srcIdx);
-    auto ifOp = scf::IfOp::create(b, loc, TypeRange{valueType}, ok,
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard g(b);
-      b.setInsertionPointToStart(ifOp.thenBlock());
-      Value srcPtr = elementAddress(ib, src, srcIdx, converter);
-      scf::YieldOp::create(
-          b, loc,
-          LLVM::LoadOp::create(b, loc, valueType, srcPtr, alignment)
-              .getResult());
-      b.setInsertionPointToStart(ifOp.elseBlock());
-      Value fill;
-      if (options.nanFill) {
-        auto nan =
-            APFloat::getQNaN(cast<FloatType>(elementType).getFloatSemantics());
-        Attribute attr =
-            width == 1
-                ? Attribute(FloatAttr::get(elementType, nan))
-                : Attribute(DenseElementsAttr::get(cast<ShapedType>(valueType),
-                                                   ArrayRef<APFloat>(nan)));
-        fill = arith::ConstantOp::create(b, loc, cast<TypedAttr>(attr));
-      } else {
-        fill = LLVM::ZeroOp::create(b, loc, valueType);
-      }
-      scf::YieldOp::create(b, loc, fill);
-    }
-    value = ifOp.getResult(0);
-  } else {
-    Value srcPtr = elementAddress(ib, src, srcIdx, converter);
-    value = LLVM::LoadOp::create(b, loc, valueType, srcPtr, alignment);
-  }
+  Value value = options.fillOutOfBounds
+                    ? emitLoadOrFill(ib, converter, src, srcIdx, valueType,
+                                     alignment, options.nanFill, width)
+                    : LLVM::LoadOp::create(
+                          b, loc, valueType,
+                          elementAddress(ib, src, srcIdx, converter), alignment)
+                          .getResult();
 
   if (options.reduce != ReduceKind::None) {
     LLVM::AtomicRMWOp::create(b, loc, *getAtomicOp(options.reduce, elementType),
