@@ -1,6 +1,7 @@
 //===- Layout.cpp - Shard layouts: evaluation, checks, canonical form -----===//
 
 #include "tile/Layout/Layout.h"
+#include "tile/Layout/Coalesce.h"
 #include "tile/Layout/Format.h"
 
 #include <algorithm>
@@ -149,17 +150,17 @@ int64_t Layout::byteAddressOf(int64_t flatIndex, int64_t elementBytes,
 }
 
 Layout Layout::canonicalize() const {
-  std::vector<Shard> out;
-  for (const Shard &s : shardList) {
-    if (s.extent == 1)
-      continue;
-    // Fuse when the outer neighbour continues exactly where this one ends.
-    if (!out.empty() && out.back().stride == s.extent * s.stride) {
-      out.back() = {out.back().extent * s.extent, s.stride};
-      continue;
-    }
-    out.push_back(s);
-  }
+  std::vector<Shard> used;
+  for (const Shard &s : shardList)
+    if (s.extent != 1)
+      used.push_back(s);
+  // Fuse when the outer neighbour continues exactly where the inner one ends.
+  std::vector<Shard> out = coalesceRuns(
+      used, [](const Shard &outer, const Shard &inner) -> std::optional<Shard> {
+        if (outer.stride != inner.extent * inner.stride)
+          return std::nullopt;
+        return Shard{outer.extent * inner.extent, inner.stride};
+      });
   return Layout(std::move(out), swz, offset);
 }
 

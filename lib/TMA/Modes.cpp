@@ -2,6 +2,7 @@
 
 #include "CopyModes.h"
 
+#include "tile/Layout/Coalesce.h"
 #include "tile/Layout/Format.h"
 
 #include <algorithm>
@@ -53,19 +54,13 @@ refineModes(const std::vector<GlobalAxis> &globalAxes,
   }
   std::reverse(modes.begin(), modes.end());
   // Coalesce neighbours contiguous in both layouts.
-  std::vector<Mode> out;
-  for (const Mode &m : modes) {
-    if (!out.empty()) {
-      Mode &o = out.back();
-      if (o.axis == m.axis && o.step == m.step * m.extent &&
-          o.sharedStride == m.sharedStride * m.extent) {
-        o = {o.extent * m.extent, m.axis, m.step, m.sharedStride};
-        continue;
-      }
-    }
-    out.push_back(m);
-  }
-  return out;
+  return coalesceRuns(
+      modes, [](const Mode &o, const Mode &m) -> std::optional<Mode> {
+        if (o.axis != m.axis || o.step != m.step * m.extent ||
+            o.sharedStride != m.sharedStride * m.extent)
+          return std::nullopt;
+        return Mode{o.extent * m.extent, m.axis, m.step, m.sharedStride};
+      });
 }
 
 std::optional<CopyModes> promote(const CopyModes &in, int64_t factor) {
