@@ -3,7 +3,7 @@
 Each entry: id, file, pattern (exact text, must occur exactly once in the
 file), replacement, why (the user-visible bug it models), optionally
 equivalent ("<reason>": changes no behaviour; not run, not scored) and tests
-(units to run first, e.g. "lit:Conversion/KernelABI/tensor-map-abi.mlir" or
+(units to run first, e.g. "lit:Transforms/tensor-map-abi.mlir" or
 "gtest:TileTMATests").
 """
 
@@ -762,63 +762,63 @@ MUTANTS += [
 ]
 MUTANTS += [
     # ---- lib/Transforms: tensor-map ABI ---------------------------------------
-    M("abi-dedup-buffer", K + "TensorMapABI.cpp",
+    M("abi-dedup-buffer", X + "TensorMapABI.cpp",
       "encodedMaps[{point->getBlock(), buffer, key}]",
       "encodedMaps[{point->getBlock(), Value(), key}]",
       "tensor-map ABI dedup key ignores the buffer: two launches on different "
       "buffers in one block share the first buffer's map"),
-    M("abi-interleave-oob", K + "TensorMapABI.cpp",
+    M("abi-interleave-oob", X + "TensorMapABI.cpp",
       "i32(\"interleave\"),\n                          i32(\"swizzle\"), i32(\"l2_promotion\"), i32(\"oob_fill\")}",
       "i32(\"oob_fill\"),\n                          i32(\"swizzle\"), i32(\"l2_promotion\"), i32(\"interleave\")}",
       "interleave and oob_fill swapped in the encode call: a NaN-fill load "
       "gets a wrong map"),
-    M("abi-kernel-dedup-global", K + "TensorMapABI.cpp",
+    M("abi-kernel-dedup-global", X + "TensorMapABI.cpp",
       "withoutArg(getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));",
       "withoutArg(getMapAttr(b, plan, 0, /*mapArg=*/0));",
       "two copies on different kernel buffers with one plan share a map "
       "argument"),
-    M("abi-hoist-past-def", K + "TensorMapABI.cpp",
+    M("abi-hoist-past-def", X + "TensorMapABI.cpp",
       "if (parent->isAncestor(definedIn))", "if (false)",
       "the encode is hoisted out of the loop that defines its buffer"),
-    M("abi-base-offset", K + "TensorMapABI.cpp",
+    M("abi-base-offset", X + "TensorMapABI.cpp",
       "int64_t offset = cast<IntegerAttr>(map.get(\"base_offset_bytes\")).getInt();",
       "int64_t offset = 0;",
       "the map's base offset is not added to the buffer address"),
-    M("abi-skip-null", K + "TensorMapABI.cpp",
+    M("abi-skip-null", X + "TensorMapABI.cpp",
       "LLVM::ICmpPredicate::ne, ptr, null);",
       "LLVM::ICmpPredicate::eq, ptr, null);",
       "launches run only when the map could NOT be encoded"),
-    M("abi-attr-l2", K + "TensorMapABI.cpp",
+    M("abi-attr-l2", X + "TensorMapABI.cpp",
       "b.getNamedAttr(\"l2_promotion\", b.getI64IntegerAttr(m.l2Promotion)),",
       "b.getNamedAttr(\"l2_promotion\", b.getI64IntegerAttr(0)),",
       "maps encoded without the planned L2 promotion"),
-    M("abi-box-i64", K + "TensorMapABI.cpp",
+    M("abi-box-i64", X + "TensorMapABI.cpp",
       "Value box = getConstantArray(b, loc, arr(\"box_dim\"), b.getI32Type());",
       "Value box = getConstantArray(b, loc, arr(\"box_dim\"), b.getI64Type());",
       "box dims passed as i64 where the runtime reads uint32"),
-    M("abi-box-estrides-swap", K + "TensorMapABI.cpp",
+    M("abi-box-estrides-swap", X + "TensorMapABI.cpp",
       "base, dims,\n                          strides, box, elementStrides,",
       "base, dims,\n                          strides, elementStrides, box,",
       "box dims and element strides swapped in the encode call"),
-    M("abi-async-empty-grid", K + "TensorMapABI.cpp",
+    M("abi-async-empty-grid", X + "TensorMapABI.cpp",
       "arith::SelectOp::create(b, loc, ok, gridX, empty)",
       "arith::SelectOp::create(b, loc, ok, empty, gridX)",
       "an async launch whose map encoded runs nothing, and one whose map "
       "failed runs on a zeroed map"),
-    M("abi-async-zero-map", K + "TensorMapABI.cpp",
+    M("abi-async-zero-map", X + "TensorMapABI.cpp",
       "ptr = LLVM::SelectOp::create(b, loc, ok, ptr, zeroMap);",
       "(void)zeroMap;",
       "a failed encode's null map pointer is loaded on the host (crash)"),
     # ---- lib/Transforms: arena size, kernel ABI, pipeline, report ------------
-    M("arena-size-offset", K + "ArenaSize.cpp",
+    M("arena-size-offset", X + "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",
       "std::max<int64_t>(bytes, view.getSpanBytes());",
       "arena size ignores the view's offset: too little shared memory"),
-    M("arena-size-check", K + "ArenaSize.cpp",
+    M("arena-size-check", X + "ArenaSize.cpp",
       "value.getSExtValue() < required.getInt()) {",
       "value.getSExtValue() < required.getInt() - 1) {",
       "a launch one byte short of the arena accepted"),
-    M("arena-size-default", K + "ArenaSize.cpp",
+    M("arena-size-default", X + "ArenaSize.cpp",
       "b, launch.getLoc(), b.getI32Type(), required.getInt());",
       "b, launch.getLoc(), b.getI32Type(), 0);",
       "launches without a size get no dynamic shared memory"),
@@ -1036,7 +1036,7 @@ MUTANTS += [
       "if (!func || func->getParentOfType<gpu::GPUModuleOp>())",
       "if (true)",
       "host functions with unlowerable memrefs fail with <unknown>:0 errors"),
-    M("abi-reserved-encoder", K + "TensorMapABI.cpp",
+    M("abi-reserved-encoder", X + "TensorMapABI.cpp",
       "if (fn && fn.isExternal() && fn.getFunctionType() == type)",
       "if (fn)",
       "a user function named like the encoder is called with the wrong "

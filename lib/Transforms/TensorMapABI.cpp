@@ -20,7 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "tile/Conversion/Passes.h"
+#include "tile/Transforms/Passes.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -28,7 +28,7 @@
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILETENSORMAPABI
-#include "tile/Conversion/Passes.h.inc"
+#include "tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;

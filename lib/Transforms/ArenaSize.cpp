@@ -9,13 +9,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
-#include "tile/Conversion/Passes.h"
+#include "tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEARENASIZE
-#include "tile/Conversion/Passes.h.inc"
+#include "tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
 
 using namespace mlir;
