@@ -64,20 +64,16 @@ MUTANTS = [
     M("layout-verify-swizzle-eb", L + "Layout.cpp",
       "16 % elementBytes != 0", "32 % elementBytes != 0",
       "swizzle accepted for 32-byte elements"),
-    M("slice-bound-offby1", L + "Slice.cpp",
-      "} else if (n < e && floorMod(o, e) + n <= e) {",
-      "} else if (n < e && floorMod(o, e) + n <= e + 1) {",
-      "layout slice accepts a region crossing a shard boundary by one "
-      "element"),
-    M("slice-region-upper", L + "Slice.cpp",
-      "start > layout.shape[d] - size", "start > layout.shape[d] - size + 1",
-      "a region one element past the dimension's end is sliced"),
-    M("slice-start-align", L + "Slice.cpp",
-      "if (floorMod(o, e) != 0) {", "if (false) {",
-      "a region spanning whole shards but starting mid-shard is accepted"),
-    M("slice-cover-outer", L + "Slice.cpp",
-      "if (k > 0 && n % e == 0) {", "if (n % e == 0) {",
-      "cover counts the outermost shard as a full shard"),
+    M("slice-bound-offby1", "include/tile/Layout/Slice.h",
+      "} else if (n < e && *digit + n <= e) {",
+      "} else if (n < e && *digit + n <= e + 1) {",
+      "a region crossing a shard boundary by one element is sliced (a "
+      "multi-shard global layout: rows get zero fill instead of data)",
+      tests=["gtest:TileLayoutTests", "gtest:TileTMATests"]),
+    M("slice-start-align", "include/tile/Layout/Slice.h",
+      "if (*digit != 0)", "if (false)",
+      "a region spanning whole shards but starting mid-shard is accepted",
+      tests=["gtest:TileLayoutTests", "gtest:TileTMATests"]),
     M("group-divides", L + "Grouping.cpp",
       "shape[d] % (product * extent) != 0", "shape[d] % extent != 0",
       "shards grouped onto a dimension they do not tile",
@@ -302,11 +298,6 @@ MUTANTS += [
 ]
 MUTANTS += [
     # ---- lib/TMA: regions, modes, chain, planner, symbolic values -----------
-    M("regions-slice-offby1", T + "Regions.cpp",
-      "} else if (n < e && digit + n <= e) {",
-      "} else if (n < e && digit + n <= e + 1) {",
-      "a region crossing a shard boundary of a multi-shard global layout is "
-      "accepted: rows get zero fill instead of data"),
     M("regions-shared-bounds", T + "Regions.cpp",
       "o.constant > r.sharedShape[d] - n))",
       "o.constant > r.sharedShape[d] - n + 1))",

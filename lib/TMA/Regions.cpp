@@ -3,67 +3,54 @@
 #include "CopyModes.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/Layout/Slice.h"
 
 namespace tile::tma::detail {
 
 namespace {
 
-int64_t floorMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  return r < 0 ? r + b : r;
-}
-
-struct SymAxis {
-  int64_t extent, stride;
-  SymExpr start;
-  int64_t size;
+// A symbolic start's digit on a shard of extent e is known when every symbol
+// coefficient divides by e: then it is the constant's digit.
+struct SymbolicStart {
+  using Offset = SymExpr;
+  static std::optional<int64_t> digit(const SymExpr &o, int64_t e) {
+    SymExpr terms = o - SymExpr(o.constant);
+    if (!terms.divExact(e))
+      return std::nullopt;
+    return IntegerStart::digit(o.constant, e);
+  }
+  static SymExpr quotient(const SymExpr &o, int64_t digit, int64_t e) {
+    return *(o - SymExpr(digit)).divExact(e);
+  }
 };
 
-// sliceGroup (tile/Layout/Slice.h) with a symbolic start: digits below the
-// outermost shard must be known, i.e. every coefficient divides by them.
+using SymAxis = SliceAxisOf<SymExpr>;
+
+// sliceGroupWith (tile/Layout/Slice.h) with a symbolic start; a failure
+// becomes a region-split decline.
 std::optional<std::vector<SymAxis>>
 sliceSymbolic(const std::vector<Shard> &group, const SymExpr &start,
               int64_t size, const std::string &where, std::string *decline) {
-  std::vector<Shard> g = group.empty() ? std::vector<Shard>{{1, 0}} : group;
-  std::vector<SymAxis> axes(g.size());
-  SymExpr o = start;
-  int64_t n = size;
-  auto fail = [&](const std::string &why) {
-    *decline = "region-split: " + where + " region [" + start.str() + ", +" +
-               std::to_string(size) + ") " + why;
-    return std::nullopt;
-  };
-  for (size_t k = g.size(); k-- > 0;) {
-    int64_t e = g[k].extent, s = g[k].stride;
-    if (k == 0) {
-      axes[k] = {e, s, o, n};
-      break;
-    }
-    // The digit on this shard is known when all symbol terms divide by e.
-    SymExpr terms = o - SymExpr(o.constant);
-    if (!terms.divExact(e))
-      return fail("has a start whose digit on a shard of extent " +
-                  std::to_string(e) + " is not known");
-    int64_t digit = floorMod(o.constant, e);
-    SymExpr quotient = *(o - SymExpr(digit)).divExact(e);
-    if (n == 1) {
-      axes[k] = {e, s, SymExpr(digit), 1};
-    } else if (n % e == 0) {
-      if (digit != 0)
-        return fail("does not start on a multiple of the shard extent " +
-                    std::to_string(e));
-      axes[k] = {e, s, SymExpr(0), e};
-      n /= e;
-    } else if (n < e && digit + n <= e) {
-      axes[k] = {e, s, SymExpr(digit), n};
-      n = 1;
-    } else {
-      return fail("crosses a boundary of a shard of extent " +
-                  std::to_string(e));
-    }
-    o = quotient;
+  SliceFailure failure;
+  std::optional<std::vector<SymAxis>> axes =
+      sliceGroupWith<SymbolicStart>(group, start, size, &failure);
+  if (axes)
+    return axes;
+  std::string e = std::to_string(failure.extent), why;
+  switch (failure.kind) {
+  case SliceFailure::UnknownDigit:
+    why = "has a start whose digit on a shard of extent " + e + " is not known";
+    break;
+  case SliceFailure::Misaligned:
+    why = "does not start on a multiple of the shard extent " + e;
+    break;
+  case SliceFailure::Crosses:
+    why = "crosses a boundary of a shard of extent " + e;
+    break;
   }
-  return axes;
+  *decline = "region-split: " + where + " region [" + start.str() + ", +" +
+             std::to_string(size) + ") " + why;
+  return std::nullopt;
 }
 
 std::vector<Shard> canonicalGroup(const std::vector<Shard> &group) {

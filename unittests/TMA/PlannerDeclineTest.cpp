@@ -247,6 +247,16 @@ TEST(PlannerDecline, RegionSplitAtGlobalShardBoundary) {
   EXPECT_EQ(declineOf(r),
             "region-split: global dimension 1 region [49 + 64*s0, +16) "
             "crosses a boundary of a shard of extent 64");
+  // 16 s0 + 48: the digit on the 64-column shard depends on s0; that is
+  // reported before the region's own fit.
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0) * 16 + SymExpr(48)};
+  EXPECT_EQ(declineOf(r),
+            "region-split: global dimension 1 region [48 + 16*s0, +16) has a "
+            "start whose digit on a shard of extent 64 is not known");
+  r.globalOffsets = {SymExpr(0), SymExpr::symbol(0) * 16 + SymExpr(56)};
+  EXPECT_EQ(declineOf(r),
+            "region-split: global dimension 1 region [56 + 16*s0, +16) has a "
+            "start whose digit on a shard of extent 64 is not known");
 }
 
 TEST(PlannerDecline, IssueCount) {
