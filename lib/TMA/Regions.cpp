@@ -2,6 +2,7 @@
 
 #include "CopyModes.h"
 
+#include "tile/Layout/Coalesce.h"
 #include "tile/Layout/Format.h"
 #include "tile/Layout/Slice.h"
 
@@ -222,21 +223,22 @@ std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
     for (const SymAxis &a : *sliced) {
       if (a.extent == 1 && a.size == 1 && a.start == SymExpr(0))
         continue; // Touches nothing: no coordinate, no bound.
-      GlobalAxis axis{a.extent, a.stride, a.start, a.size};
-      // Fuse with the outer neighbour when this axis is whole and contiguous
-      // under it (fewer tensor-map dimensions).
-      if (!axes.empty() && a.start == SymExpr(0) && a.size == a.extent &&
-          axes.back().stride == a.extent * a.stride &&
-          axes.back().extent <= (int64_t(1) << 32) / a.extent) {
-        GlobalAxis &outer = axes.back();
-        outer = {outer.extent * a.extent, a.stride, outer.start * a.extent,
-                 outer.size * a.extent};
-        continue;
-      }
-      axes.push_back(axis);
+      axes.push_back({a.extent, a.stride, a.start, a.size});
     }
   }
-  return axes;
+  // Fuse an axis with the outer neighbour when it is whole and contiguous
+  // under it (fewer tensor-map dimensions).
+  return coalesceRuns(axes,
+                      [](const GlobalAxis &outer,
+                         const GlobalAxis &a) -> std::optional<GlobalAxis> {
+                        if (a.start != SymExpr(0) || a.size != a.extent ||
+                            outer.stride != a.extent * a.stride ||
+                            outer.extent > (int64_t(1) << 32) / a.extent)
+                          return std::nullopt;
+                        return GlobalAxis{outer.extent * a.extent, a.stride,
+                                          outer.start * a.extent,
+                                          outer.size * a.extent};
+                      });
 }
 
 // A store whose region aliases in global memory has no defined result.
