@@ -753,6 +753,18 @@ MUTANTS += [
 ]
 MUTANTS += [
     # ---- lib/Transforms: tensor-map ABI ---------------------------------------
+    M("hostargs-offset", X + "CheckHostArguments.cpp",
+      'checks.push_back({index, "offset", {2}, offset});', "",
+      "a descriptor's offset is not compared with the static type: a "
+      "shifted buffer is read and written out of place"),
+    M("hostargs-size1-stride", X + "CheckHostArguments.cpp",
+      "type.getDimSize(d) != 1", "true",
+      "the stride of a size-1 dimension is compared: callers such as "
+      "PyTorch that pass any value there are refused"),
+    M("hostargs-sizes", X + "CheckHostArguments.cpp",
+      "    if (!ShapedType::isDynamic(size))\n      checks.push_back",
+      "    if (false)\n      checks.push_back",
+      "sizes are not compared: a smaller buffer is read past its end"),
     M("abi-dedup-buffer", X + "TensorMapABI.cpp",
       "encodedMaps[{point->getBlock(), buffer, key}]",
       "encodedMaps[{point->getBlock(), Value(), key}]",

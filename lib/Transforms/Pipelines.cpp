@@ -28,6 +28,7 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(createTileArenaSize());
   pm.addPass(createTilePlanCopies());
   pm.addPass(createTileTensorMapABI());
+  pm.addPass(createTileCheckHostArguments());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features =

@@ -73,6 +73,22 @@ TILE_RUNTIME_API int32_t tileRuntimeConsumeStatus(void);
 TILE_RUNTIME_API const char *tileRuntimeStatusName(int32_t status);
 
 /*===----------------------------------------------------------------------===
+ * Entry arguments
+ *===----------------------------------------------------------------------===*/
+
+/* Compares one field of a memref argument the caller passed to a compiled
+ * host entry with the value its static type fixes. Equal: returns
+ * TILE_SUCCESS and records nothing. Different: records TILE_ERROR_INVALID_VALUE
+ * with "<function>: argument #<argument> (<type>): <field> is <received>,
+ * expected <expected>; nothing was launched" and returns it. The generated
+ * entry checks the fields in order (sizes, strides, offset of each argument)
+ * and calls this for the first one that differs, then returns without
+ * launching anything. */
+TILE_RUNTIME_API int32_t tileRuntimeCheckArgument(
+    const char *function, int32_t argument, const char *type, const char *field,
+    int64_t expected, int64_t received);
+
+/*===----------------------------------------------------------------------===
  * Driver
  *===----------------------------------------------------------------------===*/
 

@@ -101,6 +101,25 @@ def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileCheckHostArguments : Pass<"tile-check-host-arguments", "ModuleOp"> {
+  let summary = "Checks memref arguments against their static types before "
+                "any launch";
+  let description = [{
+    Every public host function that launches kernels (a `gpu.launch_func` in
+    its body) first compares each memref argument's descriptor with its
+    static type: every static size, static stride and a static offset, in
+    that order. The first difference is reported through the runtime's
+    `tileRuntimeCheckArgument` (status `TILE_ERROR_INVALID_VALUE`, the message
+    names the function, the argument, its type, the field, the value passed
+    and the value expected), and the function returns without launching.
+    Functions with results are not checked. The fields are read from the
+    descriptor itself, so the checks survive canonicalization.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
   let summary = "Records each kernel's arena size and checks its launches";
   let description = [{
