@@ -754,7 +754,7 @@ MUTANTS += [
 MUTANTS += [
     # ---- lib/Transforms: tensor-map ABI ---------------------------------------
     M("hostargs-offset", X + "CheckHostArguments.cpp",
-      'checks.push_back({index, "offset", {2}, offset});', "",
+      'checks.push_back({index, "offset", {2}, offset});', ";",
       "a descriptor's offset is not compared with the static type: a "
       "shifted buffer is read and written out of place"),
     M("hostargs-size1-stride", X + "CheckHostArguments.cpp",
