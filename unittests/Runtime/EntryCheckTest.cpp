@@ -12,7 +12,6 @@
 
 #include <gtest/gtest.h>
 
-#include <dlfcn.h>
 #include <vector>
 
 namespace {
@@ -23,14 +22,7 @@ __attribute__((constructor(101))) void useFakeDriver() {
 }
 
 FakeCudaState &fake() {
-  static FakeCudaState *state = [] {
-    void *library = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
-    auto fn =
-        library
-            ? reinterpret_cast<FakeCudaStateFn>(dlsym(library, "fakeCudaState"))
-            : nullptr;
-    return fn ? fn() : nullptr;
-  }();
+  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
   return *state;
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <dlfcn.h>
 
 struct FakeCudaState {
   int initCalls;
@@ -46,5 +47,16 @@ struct FakeCudaState {
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();
+
+/// The recorded state of the fake library at `path`, the same library the
+/// runtime was pointed at (null when it cannot be loaded).
+inline FakeCudaState *loadFakeCudaState(const char *path) {
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  auto fn =
+      library
+          ? reinterpret_cast<FakeCudaStateFn>(dlsym(library, "fakeCudaState"))
+          : nullptr;
+  return fn ? fn() : nullptr;
+}
 
 #endif // TILE_UNITTESTS_RUNTIME_FAKECUDA_H

@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
-#include <dlfcn.h>
 #include <string>
 
 using tile::runtime::test::MapArgs;
@@ -26,14 +25,7 @@ const bool kPathSet = [] {
 }();
 
 FakeCudaState &fake() {
-  static FakeCudaState *state = [] {
-    void *library = dlopen(FAKE_CUDA_PATH, RTLD_NOW | RTLD_LOCAL);
-    auto fn =
-        library
-            ? reinterpret_cast<FakeCudaStateFn>(dlsym(library, "fakeCudaState"))
-            : nullptr;
-    return fn ? fn() : nullptr;
-  }();
+  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
   return *state;
 }
 
