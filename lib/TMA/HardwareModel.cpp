@@ -57,7 +57,8 @@ uint32_t fillCell(const std::vector<uint32_t> &cells, int64_t byte) {
 // a store, all within int32.
 Error checkCoordinates(const std::vector<int64_t> &coord, int64_t eb,
                        bool isStore) {
-  if ((coord[0] * eb) % 16 != 0)
+  // The remainder first: a recorded plan may carry any int64 coordinate.
+  if (((coord[0] % 16) * eb) % 16 != 0)
     return "trap: inner coordinate " + std::to_string(coord[0]) +
            " is not 16-byte aligned";
   for (int64_t c : coord) {

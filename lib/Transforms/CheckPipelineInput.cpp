@@ -54,6 +54,18 @@ static std::string debugString(Attribute attr) {
 /// Why a value of `type` cannot live in host code or travel from the host
 /// into a kernel, or "" when it can.
 static std::string whyNotHostValue(Type type) {
+  // Scalars, vectors and complex numbers are passed as LLVM values; a float
+  // type LLVM has no equivalent of (tf32, the 8-bit formats) cannot be.
+  if (!isa<MemRefType>(type)) {
+    Type unsupported;
+    type.walk([&](FloatType element) {
+      if (!unsupported && !LLVM::isCompatibleFloatingPointType(element))
+        unsupported = element;
+    });
+    if (unsupported)
+      return "LLVM has no type for " + debugString(TypeAttr::get(unsupported)) +
+             " values (pass them in a memref)";
+  }
   if (isa<nvgpu::MBarrierGroupType>(type))
     return "an mbarrier group lives in the kernel's shared memory; create it "
            "inside the kernel with nvgpu.mbarrier.create";

@@ -124,6 +124,16 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Scalars reach LLVM as values: a float type LLVM lacks cannot be one.
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op host-type: argument #0 of host function @host has type 'complex<tf32>', which the host lowering cannot convert: LLVM has no type for tf32 values (pass them in a memref)}}
+  func.func @host(%x: complex<tf32>) {
+    return
+  }
+}
+
+// -----
+
 // A launch nested in a loop escapes upstream's kernel-name check until the
 // loop is lowered; the name is checked up front.
 module attributes {gpu.container_module} {

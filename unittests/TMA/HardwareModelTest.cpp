@@ -76,6 +76,24 @@ TEST(HardwareModel, Traps) {
             "illegal descriptor: boxDim[0] out of range");
 }
 
+// A recorded plan read from the IR may carry any int64 coordinate: the model
+// names it instead of overflowing on the alignment check.
+TEST(HardwareModel, HugeCoordinatesAreRejectedWithoutOverflow) {
+  TensorMapDesc m = map1d(64, 16, 2);
+  auto run = [&](int64_t c) {
+    return walkBox(m, {SymExpr(0), {SymExpr(c)}}, Direction::GlobalToShared, {},
+                   1024, [](const BoxElement &) {})
+        .value_or("ok");
+  };
+  EXPECT_EQ(run(9223372036854775800), "coordinate 9223372036854775800 does "
+                                      "not fit int32");
+  EXPECT_EQ(run(INT64_MIN), "coordinate -9223372036854775808 does not fit "
+                            "int32");
+  EXPECT_EQ(run(9223372036854775807),
+            "trap: inner coordinate 9223372036854775807 is not 16-byte "
+            "aligned");
+}
+
 TEST(HardwareModel, TrapsAtTheirExactLimits) {
   // A 64 x 4 f16 tensor, boxes of 16 x 2.
   TensorMapDesc m = map1d(64, 16, 2);
