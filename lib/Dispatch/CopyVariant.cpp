@@ -53,14 +53,22 @@ CopyVariantRegistry *CopyVariantRegistry::getMutable(MLIRContext *context) {
 
 void CopyVariantRegistry::add(std::unique_ptr<CopyVariant> variant) {
   llvm::sys::SmartScopedWriter<true> lock(mutex);
-  for (std::unique_ptr<CopyVariant> &existing : variants) {
-    if (existing->getName() == variant->getName()) {
-      replaced.push_back(std::move(existing));
-      existing = std::move(variant);
-      return;
-    }
+  auto existing = llvm::find_if(variants, [&](const auto &v) {
+    return v->getName() == variant->getName();
+  });
+  if (existing != variants.end()) {
+    replaced.push_back(std::move(*existing));
+    *existing = std::move(variant);
+  } else {
+    variants.push_back(std::move(variant));
   }
-  variants.push_back(std::move(variant));
+  // Kept in dispatch order (descending priority, ties by name): adding is
+  // rare, every copy's dispatch reads the order.
+  llvm::stable_sort(variants, [](const auto &a, const auto &b) {
+    if (a->getPriority() != b->getPriority())
+      return a->getPriority() > b->getPriority();
+    return a->getName() < b->getName();
+  });
 }
 
 const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
@@ -72,15 +80,10 @@ const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
 }
 
 std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {
-  std::vector<const CopyVariant *> result;
   llvm::sys::SmartScopedReader<true> lock(mutex);
+  std::vector<const CopyVariant *> result;
   for (const std::unique_ptr<CopyVariant> &v : variants)
     result.push_back(v.get());
-  llvm::stable_sort(result, [](const CopyVariant *a, const CopyVariant *b) {
-    if (a->getPriority() != b->getPriority())
-      return a->getPriority() > b->getPriority();
-    return a->getName() < b->getName();
-  });
   return result;
 }
 

@@ -148,15 +148,6 @@ const char *toString(ReduceKind kind) {
   return "?";
 }
 
-std::optional<ReduceKind> parseReduceKind(std::string_view name) {
-  for (ReduceKind kind :
-       {ReduceKind::Add, ReduceKind::Min, ReduceKind::Max, ReduceKind::Inc,
-        ReduceKind::Dec, ReduceKind::And, ReduceKind::Or, ReduceKind::Xor})
-    if (name == toString(kind))
-      return kind;
-  return std::nullopt;
-}
-
 const char *reduceTypesDescription(ReduceKind kind) {
   switch (kind) {
   case ReduceKind::Add:

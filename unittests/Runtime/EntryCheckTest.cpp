@@ -49,13 +49,13 @@ protected:
   Descriptor2 matching(std::vector<uint16_t> &data) {
     return {data.data(), data.data(), 0, {8, 256}, {256, 1}};
   }
-  /// Calls the entry with `a` and a matching second buffer; returns the
-  /// status it left.
-  int32_t call(Descriptor2 a) {
-    Descriptor2 b = matching(bData);
+  /// Calls the entry with `a` and `b`; returns the status it left.
+  int32_t call(Descriptor2 a, Descriptor2 b) {
     _mlir_ciface_copy_async(&a, &b);
     return tileRuntimeConsumeStatus();
   }
+  /// Calls the entry with `a` and a matching second buffer.
+  int32_t call(Descriptor2 a) { return call(a, matching(bData)); }
   std::vector<uint16_t> aData = std::vector<uint16_t>(8 * 256);
   std::vector<uint16_t> bData = std::vector<uint16_t>(8 * 256);
 };
@@ -86,11 +86,9 @@ TEST_F(EntryCheck, WrongStrideOrOffsetIsRefused) {
 }
 
 TEST_F(EntryCheck, SecondArgumentIsCheckedToo) {
-  Descriptor2 a = matching(aData);
   Descriptor2 b = matching(bData);
   b.sizes[1] = 128;
-  _mlir_ciface_copy_async(&a, &b);
-  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_EQ(call(matching(aData), b), TILE_ERROR_INVALID_VALUE);
   EXPECT_STREQ(tileRuntimeLastError(),
                "@copy_async: argument #1 (memref<8x256xf16>): size 1 is 128, "
                "expected 256; nothing was launched");

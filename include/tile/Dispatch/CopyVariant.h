@@ -146,6 +146,7 @@ public:
 
 private:
   mutable llvm::sys::SmartRWMutex<true> mutex;
+  /// In dispatch order: descending priority, ties by name.
   std::vector<std::unique_ptr<CopyVariant>> variants;
   std::vector<std::unique_ptr<CopyVariant>> replaced;
 };

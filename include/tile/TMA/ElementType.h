@@ -67,10 +67,6 @@ enum class OobFill { Zero, NaN };
 /// "none", "add", "min", ...
 const char *toString(ReduceKind kind);
 
-/// The reduction named "add", "min", ... (nullopt for unknown names and for
-/// "none", which is not a reduction an op can request).
-std::optional<ReduceKind> parseReduceKind(std::string_view name);
-
 /// The element types reduceSupports accepts for `kind`, for diagnostics.
 const char *reduceTypesDescription(ReduceKind kind);
 
