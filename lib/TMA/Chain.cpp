@@ -44,7 +44,12 @@ std::optional<size_t> findStrideOneMode(const CopyModes &cm,
     if (modes[i].sharedStride == 1)
       first = i;
   if (first == modes.size() || globalStride(modes[first]) != 1) {
-    if (first == modes.size())
+    if (first < modes.size() && cm.axes[modes[first].axis].runtimeStride)
+      *decline = "elementwise: the shared stride-1 run of " +
+                 std::to_string(modes[first].extent) +
+                 " elements has a run-time global stride; TMA needs the "
+                 "innermost stride to be 1 in the buffer's type";
+    else if (first == modes.size())
       *decline = "elementwise: no run of the copy has shared stride 1";
     else
       *decline =

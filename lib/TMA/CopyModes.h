@@ -29,6 +29,11 @@ struct GlobalAxis {
   int64_t stride = 0; // elements
   SymExpr start;
   int64_t size = 1;
+  /// A symbolic global's memref dimension whose run-time size is the extent
+  /// (then `extent` is kUnknownExtent) or whose run-time stride is the
+  /// stride (then `stride` is 0).
+  std::optional<unsigned> runtimeExtent;
+  std::optional<unsigned> runtimeStride;
 };
 
 /// A run of the flat region index that is strided in both layouts.
@@ -77,6 +82,12 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &modes,
                                       const Chain &chain, size_t boxModes,
                                       std::string *decline);
+
+/// The guards a plan for a symbolic global relies on (Guards.cpp): every
+/// descriptor rule on a run-time field, the base address alignment, and a
+/// store's row clipping.
+std::vector<Guard> deriveGuards(const CopyRequest &request,
+                                const TmaPlan &plan);
 
 /// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
 std::optional<std::string> checkPlanRules(const CopyRequest &request,

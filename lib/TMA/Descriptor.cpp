@@ -28,6 +28,10 @@ struct SubDim {
   int64_t globalDim = 1;
   int64_t stride = 0; // elements
   SymExpr coordBase;
+  /// Run-time fields of a symbolic global: the dimension (size / base) and
+  /// the stride (in elements: stride * base).
+  std::optional<RuntimeField> runtimeDim;
+  std::optional<RuntimeField> runtimeStride;
 };
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -71,7 +75,9 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
     std::optional<SymExpr> q = axis.start.divExact(outerBase);
     std::optional<int64_t> c = axis.start.constantValue();
     bool inside = c && *c >= 0 && *c + axis.size <= axis.extent;
-    if (!q || (axis.extent % outerBase != 0 && !inside)) {
+    // A run-time extent must divide by the cut (a region-split guard).
+    bool divides = axis.runtimeExtent || axis.extent % outerBase == 0;
+    if (!q || (!divides && !inside)) {
       *decline = "region-split: global run of extent " +
                  std::to_string(axis.extent) + " at [" + axis.start.str() +
                  ", +" + std::to_string(axis.size) +
@@ -88,6 +94,14 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
         outermost ? ceilDiv(axis.extent, s.base) : subs[j + 1].base / s.base;
     s.stride = axis.stride * s.base;
     s.coordBase = outermost ? outerStart : SymExpr(0);
+    if (outermost && axis.runtimeExtent) {
+      s.globalDim = 0;
+      s.runtimeDim =
+          RuntimeField{RuntimeValue::size(*axis.runtimeExtent), 1, s.base};
+    }
+    if (axis.runtimeStride)
+      s.runtimeStride =
+          RuntimeField{RuntimeValue::stride(*axis.runtimeStride), s.base, 1};
     out.push_back(s);
   }
   return true;
@@ -127,7 +141,8 @@ SymExpr foldFixedDims(std::vector<SubDim> &subs, int64_t globalBase,
   SymExpr base = SymExpr(globalBase * eb);
   for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;) {
     std::optional<int64_t> c = subs[i].coordBase.constantValue();
-    if (isIdle(subs[i]) && c && *c >= 0 && *c < subs[i].globalDim &&
+    if (isIdle(subs[i]) && !subs[i].runtimeDim && !subs[i].runtimeStride && c &&
+        *c >= 0 && *c < subs[i].globalDim &&
         (*c * subs[i].stride * eb) % 16 == 0) {
       base += SymExpr(*c * subs[i].stride * eb);
       subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(i));
@@ -150,12 +165,25 @@ std::vector<int> fillMap(TensorMapDesc &map, const CopyRequest &request,
   map.swizzle = request.sharedLayout.swizzle();
   map.oobFill = request.oobFill == OobFill::NaN ? 1 : 0;
   map.baseOffsetBytes = base;
+  bool symbolic = request.symbolicGlobal.has_value();
+  if (symbolic && !request.symbolicGlobal->offset)
+    map.runtimeOffsetScale = eb;
   std::vector<int> dimOfMode(chain.modes.size(), -1);
   for (size_t d = 0; d < subs.size(); ++d) {
     const SubDim &s = subs[d];
     map.globalDim.push_back(static_cast<uint64_t>(s.globalDim));
-    if (d > 0)
-      map.globalStridesBytes.push_back(static_cast<uint64_t>(s.stride * eb));
+    if (symbolic)
+      map.runtimeGlobalDim.push_back(s.runtimeDim);
+    if (d > 0) {
+      map.globalStridesBytes.push_back(
+          s.runtimeStride ? 0 : static_cast<uint64_t>(s.stride * eb));
+      if (symbolic) {
+        std::optional<RuntimeField> stride = s.runtimeStride;
+        if (stride)
+          stride->scale *= eb;
+        map.runtimeGlobalStrides.push_back(stride);
+      }
+    }
     map.boxDim.push_back(
         s.boxMode ? static_cast<uint32_t>(chain.modes[*s.boxMode].extent) : 1);
     map.elementStrides.push_back(1);
@@ -241,6 +269,8 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
   if (!issueModes)
     return std::nullopt;
   appendIssues(plan, cm, chain, *subs, *issueModes, dimOfMode, count, eb);
+  if (request.symbolicGlobal)
+    plan.guards = deriveGuards(request, plan);
   return plan;
 }
 

@@ -80,7 +80,8 @@ std::optional<CopyModes> promote(const CopyModes &in, int64_t factor) {
       std::optional<SymExpr> start = axis.start.divExact(factor);
       if (axis.extent % factor != 0 || axis.size % factor != 0 || !start)
         return std::nullopt;
-      axis = {axis.extent / factor, 1, *start, axis.size / factor};
+      axis = {axis.extent / factor, 1,           *start, axis.size / factor,
+              std::nullopt,         std::nullopt};
     } else {
       if (axis.stride % factor != 0)
         return std::nullopt;

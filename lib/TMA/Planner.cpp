@@ -32,7 +32,9 @@ bool stride1RunExceedsBox(const CopyModes &cm) {
 bool better(const TmaPlan &a, const TmaPlan &b) {
   if (a.issues.size() != b.issues.size())
     return a.issues.size() < b.issues.size();
-  return a.map.rank < b.map.rank;
+  if (a.map.rank != b.map.rank)
+    return a.map.rank < b.map.rank;
+  return a.guards.size() < b.guards.size();
 }
 
 } // namespace
@@ -52,7 +54,9 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
   std::vector<CopyModes> variants = {*modes};
   // Promotion reinterprets bytes as unsigned integers: never with NaN fill
   // or reduce.
+  // Nor over run-time strides, which would need a divisibility guard each.
   if (request.oobFill == OobFill::Zero && request.reduce == ReduceKind::None &&
+      !request.symbolicGlobal &&
       request.sharedLayout.swizzle() == Swizzle::None &&
       stride1RunExceedsBox(*modes))
     for (int64_t factor : {2, 4, 8})

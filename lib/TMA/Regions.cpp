@@ -223,22 +223,76 @@ std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
     for (const SymAxis &a : *sliced) {
       if (a.extent == 1 && a.size == 1 && a.start == SymExpr(0))
         continue; // Touches nothing: no coordinate, no bound.
-      axes.push_back({a.extent, a.stride, a.start, a.size});
+      axes.push_back(
+          {a.extent, a.stride, a.start, a.size, std::nullopt, std::nullopt});
     }
   }
   // Fuse an axis with the outer neighbour when it is whole and contiguous
   // under it (fewer tensor-map dimensions).
-  return coalesceRuns(axes,
-                      [](const GlobalAxis &outer,
-                         const GlobalAxis &a) -> std::optional<GlobalAxis> {
-                        if (a.start != SymExpr(0) || a.size != a.extent ||
-                            outer.stride != a.extent * a.stride ||
-                            outer.extent > (int64_t(1) << 32) / a.extent)
-                          return std::nullopt;
-                        return GlobalAxis{outer.extent * a.extent, a.stride,
-                                          outer.start * a.extent,
-                                          outer.size * a.extent};
-                      });
+  return coalesceRuns(
+      axes,
+      [](const GlobalAxis &outer,
+         const GlobalAxis &a) -> std::optional<GlobalAxis> {
+        if (a.start != SymExpr(0) || a.size != a.extent ||
+            outer.stride != a.extent * a.stride ||
+            outer.extent > (int64_t(1) << 32) / a.extent)
+          return std::nullopt;
+        return GlobalAxis{
+            outer.extent * a.extent, a.stride,     outer.start * a.extent,
+            outer.size * a.extent,   std::nullopt, std::nullopt};
+      });
+}
+
+// Global side of a SymbolicGlobal: one axis per memref dimension (a strided
+// buffer has one shard per dimension), run-time extents and strides marked.
+std::optional<std::vector<GlobalAxis>>
+collectSymbolicAxes(const CopyRequest &r, std::string *decline) {
+  const SymbolicGlobal &g = *r.symbolicGlobal;
+  if (g.sizes.size() != r.globalShape.size() ||
+      g.strides.size() != r.globalShape.size()) {
+    *decline = "layout: symbolic global buffer has " +
+               std::to_string(g.sizes.size()) + " sizes and " +
+               std::to_string(g.strides.size()) + " strides for rank " +
+               std::to_string(r.globalShape.size());
+    return std::nullopt;
+  }
+  std::vector<GlobalAxis> axes;
+  for (unsigned d = 0; d < g.sizes.size(); ++d) {
+    GlobalAxis a;
+    a.extent = g.sizes[d].value_or(kUnknownExtent);
+    a.stride = g.strides[d].value_or(0);
+    if (!g.sizes[d])
+      a.runtimeExtent = d;
+    if (!g.strides[d])
+      a.runtimeStride = d;
+    if (g.strides[d] &&
+        (*g.strides[d] < 0 || *g.strides[d] > (int64_t(1) << 31))) {
+      *decline = "global-stride: global dimension " + std::to_string(d) +
+                 " has a stride of " + std::to_string(*g.strides[d]) +
+                 " elements, outside the 0..2^31 the planner handles";
+      return std::nullopt;
+    }
+    a.start = r.globalOffsets[d];
+    a.size = r.globalSizes[d];
+    if (a.extent == 1 && a.size == 1 && a.start == SymExpr(0))
+      continue; // Touches nothing: no coordinate, no bound.
+    axes.push_back(a);
+  }
+  // Fuse static neighbours as the static path does; a run-time extent or
+  // stride never fuses (that would need an equality guard).
+  return coalesceRuns(
+      axes,
+      [](const GlobalAxis &outer,
+         const GlobalAxis &a) -> std::optional<GlobalAxis> {
+        if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||
+            a.runtimeStride || a.start != SymExpr(0) || a.size != a.extent ||
+            outer.stride != a.extent * a.stride ||
+            outer.extent > (int64_t(1) << 32) / a.extent)
+          return std::nullopt;
+        return GlobalAxis{
+            outer.extent * a.extent, a.stride,     outer.start * a.extent,
+            outer.size * a.extent,   std::nullopt, std::nullopt};
+      });
 }
 
 // A store whose region aliases in global memory has no defined result.
@@ -247,6 +301,9 @@ bool checkStoreOverlap(const CopyRequest &r,
                        std::string *decline) {
   if (r.direction == Direction::SharedToGlobal) {
     std::vector<Shard> written;
+    for (const GlobalAxis &a : axes)
+      if (a.runtimeStride)
+        return true; // Run-time strides: the caller's contract.
     for (const GlobalAxis &a : axes)
       if (a.size > 1)
         written.push_back({a.size, a.stride});
@@ -266,10 +323,12 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
   std::optional<int64_t> count = checkRegionCounts(r, decline);
   if (!count)
     return std::nullopt;
-  std::optional<GroupedLayout> g =
-      checkedGroup("global", r.globalLayout, r.globalShape, decline);
-  if (!g)
-    return std::nullopt;
+  std::optional<GroupedLayout> g;
+  if (!r.symbolicGlobal) {
+    g = checkedGroup("global", r.globalLayout, r.globalShape, decline);
+    if (!g)
+      return std::nullopt;
+  }
   std::optional<GroupedLayout> s =
       checkedGroup("shared", r.sharedLayout, r.sharedShape, decline);
   if (!s)
@@ -280,12 +339,14 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
   CopyModes out;
   out.elementBytes = r.elementType.bytes;
   out.regionElements = *count;
-  out.globalBase = r.globalLayout.elementOffset();
+  out.globalBase = r.symbolicGlobal ? r.symbolicGlobal->offset.value_or(0)
+                                    : r.globalLayout.elementOffset();
   std::vector<std::pair<int64_t, int64_t>> sharedRuns;
   if (!collectSharedRuns(r, *s, out, sharedRuns, decline))
     return std::nullopt;
   std::optional<std::vector<GlobalAxis>> axes =
-      collectGlobalAxes(r, *g, decline);
+      r.symbolicGlobal ? collectSymbolicAxes(r, decline)
+                       : collectGlobalAxes(r, *g, decline);
   if (!axes || !checkStoreOverlap(r, *axes, decline))
     return std::nullopt;
   std::optional<std::vector<Mode>> modes =

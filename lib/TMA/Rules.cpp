@@ -166,9 +166,18 @@ Check checkElementStrides(const TmaPlan &p) {
   return std::nullopt;
 }
 
+// A run-time field is the host's to compute; its rule is a guard
+// (Guards.cpp).
+bool isRuntime(const std::vector<std::optional<RuntimeField>> &fields,
+               size_t i) {
+  return i < fields.size() && fields[i].has_value();
+}
+
 Check checkGlobalDims(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.globalDim.size(); ++d)
-    if (p.map.globalDim[d] < 1 || p.map.globalDim[d] > (uint64_t(1) << 32))
+    if (isRuntime(p.map.runtimeGlobalDim, d))
+      continue;
+    else if (p.map.globalDim[d] < 1 || p.map.globalDim[d] > (uint64_t(1) << 32))
       return "global-dim: global dimension " + std::to_string(d) + " is " +
              std::to_string(p.map.globalDim[d]) + ", TMA allows 1 to 2^32";
   return std::nullopt;
@@ -176,6 +185,8 @@ Check checkGlobalDims(const TmaPlan &p) {
 
 Check checkGlobalStrides(const TmaPlan &p) {
   for (size_t i = 0; i < p.map.globalStridesBytes.size(); ++i) {
+    if (isRuntime(p.map.runtimeGlobalStrides, i))
+      continue;
     uint64_t s = p.map.globalStridesBytes[i];
     if (s % 16 != 0)
       return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
@@ -188,7 +199,9 @@ Check checkGlobalStrides(const TmaPlan &p) {
 }
 
 Check checkGlobalAlign(const CopyRequest &r, const TmaPlan &p) {
-  if (!p.map.baseOffsetBytes.provablyMultipleOf(16, r.symbolDivisors))
+  // With a run-time offset the whole base is a global-align guard.
+  if (p.map.runtimeOffsetScale == 0 &&
+      !p.map.baseOffsetBytes.provablyMultipleOf(16, r.symbolDivisors))
     return "global-align: global base offset " + p.map.baseOffsetBytes.str() +
            " B is not a multiple of 16";
   return std::nullopt;
@@ -259,6 +272,10 @@ Check checkStoreBounds(const CopyRequest &r, const TmaPlan &p) {
     for (size_t d = 0; d < i.coords.size(); ++d) {
       std::optional<int64_t> c = i.coords[d].constantValue();
       int64_t extent = static_cast<int64_t>(p.map.globalDim[d]);
+      // A run-time extent clips the store at its end (exact in outer
+      // dimensions; the innermost one has a store-bounds guard).
+      if (isRuntime(p.map.runtimeGlobalDim, d))
+        continue;
       if (c && *c + p.map.boxDim[d] > extent)
         return "store-bounds: store box [" + std::to_string(*c) + ", " +
                std::to_string(*c + p.map.boxDim[d]) +

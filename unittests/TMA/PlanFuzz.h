@@ -48,6 +48,20 @@ FuzzStats runCases(uint64_t seed, uint64_t count);
 /// "accepted 61234 / 100000 (61.2%); declines: elementwise 120, ..."
 std::string summary(const FuzzStats &stats);
 
+/// The symbolic property test (SymbolicFuzz.cpp): case `index` of `seed`
+/// with some global sizes, strides and the offset left to run time.
+struct SymbolicStats {
+  uint64_t cases = 0, accepted = 0, failures = 0;
+  uint64_t guardsHeld = 0, modelChecks = 0;
+  std::map<std::string, uint64_t> guardsFailed; // by the first failed rule
+  std::map<std::string, uint64_t> declines;
+  std::vector<std::string> failureReports;
+};
+std::string runSymbolicCase(uint64_t seed, uint64_t index,
+                            SymbolicStats &stats);
+SymbolicStats runSymbolicCases(uint64_t seed, uint64_t count);
+std::string summary(const SymbolicStats &stats);
+
 } // namespace tile::tma::fuzz
 
 #endif // TILE_UNITTESTS_TMA_PLANFUZZ_H

@@ -20,6 +20,20 @@ TEST(PlannerProperty, FixedSeed) {
   EXPECT_GT(stats.accepted, stats.cases / 2);
 }
 
+// Run-time sizes, strides and offsets: every guard set checked against the
+// driver's rules and the hardware model on instantiated plans.
+TEST(PlannerProperty, SymbolicFixedSeed) {
+  SymbolicStats stats = runSymbolicCases(/*seed=*/7, /*count=*/30000);
+  std::printf("%s\n", summary(stats).c_str());
+  for (const std::string &f : stats.failureReports)
+    ADD_FAILURE() << f;
+  EXPECT_EQ(stats.failures, 0u);
+  EXPECT_GT(stats.accepted, stats.cases / 3);
+  EXPECT_GT(stats.modelChecks, stats.accepted);
+  EXPECT_GT(stats.guardsFailed["global-stride"], 0u);
+  EXPECT_GT(stats.guardsFailed["global-align"], 0u);
+}
+
 // A fresh seed each run: prints the seed and any failure, never fails (run
 // the same seed with tile-plan-fuzz to reproduce, then add a regression).
 TEST(PlannerProperty, FreshSeedReportOnly) {

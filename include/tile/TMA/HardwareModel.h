@@ -67,6 +67,10 @@ simulateIssue(const TensorMapDesc &map, const TmaIssue &issue,
 struct ModelOptions {
   /// Largest image (cells) the check allocates; bigger copies are errors.
   int64_t maxImageCells = int64_t(1) << 24;
+  /// A store's global region may leave the tensor, and the elements outside
+  /// it are not written (a run-time-sized tensor's edge tiles; the TMA clips
+  /// them). Otherwise such a store is undefined.
+  bool storesClip = false;
 };
 
 /// Why the copy has no defined result for these symbol values, or nullopt.
@@ -77,7 +81,7 @@ struct ModelOptions {
 /// running the issues.
 std::optional<std::string>
 whyUndefined(const CopyRequest &request,
-             const std::vector<int64_t> &symbolValues);
+             const std::vector<int64_t> &symbolValues, bool storesClip = false);
 
 /// Executes every issue of `plan` on images of the request's buffers (global
 /// filled with distinct tags, shared with a sentinel for loads, the shared

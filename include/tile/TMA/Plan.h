@@ -23,6 +23,88 @@ namespace tile::tma {
 
 enum class Direction { GlobalToShared, SharedToGlobal };
 
+/// A value of the global buffer's memref descriptor that the type leaves to
+/// run time ('?'): a dimension's size or stride (elements), the element
+/// offset, or the aligned base address.
+struct RuntimeValue {
+  enum class Kind : uint8_t { Size, Stride, Offset, Address };
+  Kind kind = Kind::Size;
+  unsigned dim = 0; // Size and Stride: the memref dimension
+
+  static RuntimeValue size(unsigned d) { return {Kind::Size, d}; }
+  static RuntimeValue stride(unsigned d) { return {Kind::Stride, d}; }
+  static RuntimeValue offset() { return {Kind::Offset, 0}; }
+  static RuntimeValue address() { return {Kind::Address, 0}; }
+  bool operator==(const RuntimeValue &o) const {
+    return kind == o.kind && dim == o.dim;
+  }
+  bool operator!=(const RuntimeValue &o) const { return !(*this == o); }
+  /// "size[1]", "stride[0]", "offset", "address".
+  std::string str() const;
+};
+
+/// Concrete run-time values of one global buffer (what a host reads from its
+/// memref descriptor before a launch).
+struct RuntimeValues {
+  std::vector<int64_t> sizes;
+  std::vector<int64_t> strides;
+  int64_t offset = 0;
+  uint64_t address = 0;
+  /// The value of `v` (0 for a dimension the buffer lacks).
+  int64_t get(RuntimeValue v) const;
+};
+
+/// A tensor-map field the host computes: value * scale / divisor (the plan's
+/// guards make the division exact).
+struct RuntimeField {
+  RuntimeValue value;
+  int64_t scale = 1;
+  int64_t divisor = 1;
+  bool operator==(const RuntimeField &o) const {
+    return value == o.value && scale == o.scale && divisor == o.divisor;
+  }
+  int64_t evaluate(const RuntimeValues &values) const;
+  /// "size[1]", "stride[0]*2", "size[1]/64".
+  std::string str() const;
+};
+
+/// A fact about run-time values that a plan relies on and the compiler could
+/// not prove: the host checks it before each launch and runs the kernel's
+/// fallback version when it fails. The predicate is on the linear value
+/// constant + sum(coeff * value): a multiple of `modulus`, or inside
+/// [lo, hi].
+struct Guard {
+  enum class Kind : uint8_t { MultipleOf, InRange };
+  /// The rule the plan would break (an id of tile/TMA/RuleIds.def).
+  std::string rule;
+  Kind kind = Kind::MultipleOf;
+  int64_t constant = 0;
+  std::vector<std::pair<RuntimeValue, int64_t>> terms;
+  int64_t modulus = 1;
+  int64_t lo = 0, hi = 0;
+
+  /// The linear value, wrapping like the host's 64-bit arithmetic.
+  int64_t value(const RuntimeValues &values) const;
+  bool holds(const RuntimeValues &values) const;
+  /// "stride[0]*2 % 16 == 0", "1 <= size[1] <= 4294967296".
+  std::string str() const;
+  bool operator==(const Guard &o) const {
+    return rule == o.rule && kind == o.kind && constant == o.constant &&
+           terms == o.terms && modulus == o.modulus && lo == o.lo && hi == o.hi;
+  }
+};
+
+/// A strided global buffer whose type leaves sizes, strides or its offset to
+/// run time. Static entries hold their value, dynamic ones nullopt.
+struct SymbolicGlobal {
+  std::vector<std::optional<int64_t>> sizes;
+  std::vector<std::optional<int64_t>> strides; // elements
+  std::optional<int64_t> offset;
+  bool operator==(const SymbolicGlobal &o) const {
+    return sizes == o.sizes && strides == o.strides && offset == o.offset;
+  }
+};
+
 struct CopyRequest {
   Direction direction = Direction::GlobalToShared;
   ElementType elementType;
@@ -42,7 +124,14 @@ struct CopyRequest {
   int64_t sharedBaseAlignment = 1024;
   OobFill oobFill = OobFill::Zero;
   ReduceKind reduce = ReduceKind::None;
+  /// Set for a global buffer with run-time sizes, strides or offset; then
+  /// globalShape holds kUnknownExtent for each dynamic size and globalLayout
+  /// is unused (the planner reads this instead).
+  std::optional<SymbolicGlobal> symbolicGlobal;
 };
+
+/// globalShape's entry for a size known only at run time.
+constexpr int64_t kUnknownExtent = int64_t(1) << 40;
 
 /// The tensor map, all per-dimension lists innermost first (driver order).
 struct TensorMapDesc {
@@ -63,6 +152,19 @@ struct TensorMapDesc {
   bool promoted = false;
   /// Bytes of the descriptor's element (after promotion).
   int64_t elementBytes = 1;
+  /// Plans for a SymbolicGlobal: per dimension the field the host computes,
+  /// nullopt where the static value above holds (a runtime entry's static
+  /// value is 0). Empty when every field is static.
+  std::vector<std::optional<RuntimeField>> runtimeGlobalDim;
+  std::vector<std::optional<RuntimeField>> runtimeGlobalStrides;
+  /// Bytes per element of the memref's run-time offset, added to the base
+  /// (0: the offset is static and already in baseOffsetBytes).
+  int64_t runtimeOffsetScale = 0;
+
+  bool hasRuntimeFields() const {
+    return !runtimeGlobalDim.empty() || !runtimeGlobalStrides.empty() ||
+           runtimeOffsetScale != 0;
+  }
 };
 
 inline bool operator==(const TensorMapDesc &a, const TensorMapDesc &b) {
@@ -72,7 +174,10 @@ inline bool operator==(const TensorMapDesc &a, const TensorMapDesc &b) {
          a.elementStrides == b.elementStrides && a.interleave == b.interleave &&
          a.swizzle == b.swizzle && a.l2Promotion == b.l2Promotion &&
          a.oobFill == b.oobFill && a.baseOffsetBytes == b.baseOffsetBytes &&
-         a.promoted == b.promoted && a.elementBytes == b.elementBytes;
+         a.promoted == b.promoted && a.elementBytes == b.elementBytes &&
+         a.runtimeGlobalDim == b.runtimeGlobalDim &&
+         a.runtimeGlobalStrides == b.runtimeGlobalStrides &&
+         a.runtimeOffsetScale == b.runtimeOffsetScale;
 }
 
 /// One cp.async.bulk.tensor instruction.
@@ -88,6 +193,8 @@ struct TmaPlan {
   std::vector<TmaIssue> issues;
   /// Transaction bytes: region elements * element bytes (OOB included).
   int64_t bytes = 0;
+  /// What the plan assumes about run-time values (empty for static copies).
+  std::vector<Guard> guards;
 };
 
 inline bool operator==(const TmaIssue &a, const TmaIssue &b) {
@@ -95,7 +202,8 @@ inline bool operator==(const TmaIssue &a, const TmaIssue &b) {
 }
 
 inline bool operator==(const TmaPlan &a, const TmaPlan &b) {
-  return a.map == b.map && a.issues == b.issues && a.bytes == b.bytes;
+  return a.map == b.map && a.issues == b.issues && a.bytes == b.bytes &&
+         a.guards == b.guards;
 }
 
 struct PlanOutcome {

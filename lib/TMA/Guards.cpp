@@ -1,0 +1,224 @@
+//===- Guards.cpp - Guards and run-time fields of symbolic plans ----------===//
+//
+// Every descriptor rule a run-time field could break becomes a guard with the
+// rule's id: a dimension of 1..2^32 elements (global-dim), a cut of a
+// run-time extent that must divide it (region-split), a stride that is a
+// multiple of 16 bytes below 2^40 (global-stride), the base address plus the
+// offset 16-byte aligned (global-align), and, for a store whose innermost
+// extent is a run-time value, rows that end on a 16-byte boundary, since the
+// TMA clips stores at that granularity (store-bounds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/TMA/Guards.h"
+
+#include "CopyModes.h"
+
+namespace tile::tma {
+
+std::string RuntimeValue::str() const {
+  switch (kind) {
+  case Kind::Size:
+    return "size[" + std::to_string(dim) + "]";
+  case Kind::Stride:
+    return "stride[" + std::to_string(dim) + "]";
+  case Kind::Offset:
+    return "offset";
+  case Kind::Address:
+    return "address";
+  }
+  return "?";
+}
+
+int64_t RuntimeValues::get(RuntimeValue v) const {
+  switch (v.kind) {
+  case RuntimeValue::Kind::Size:
+    return v.dim < sizes.size() ? sizes[v.dim] : 0;
+  case RuntimeValue::Kind::Stride:
+    return v.dim < strides.size() ? strides[v.dim] : 0;
+  case RuntimeValue::Kind::Offset:
+    return offset;
+  case RuntimeValue::Kind::Address:
+    return static_cast<int64_t>(address);
+  }
+  return 0;
+}
+
+int64_t RuntimeField::evaluate(const RuntimeValues &values) const {
+  uint64_t v =
+      static_cast<uint64_t>(values.get(value)) * static_cast<uint64_t>(scale);
+  return static_cast<int64_t>(v) / (divisor == 0 ? 1 : divisor);
+}
+
+std::string RuntimeField::str() const {
+  std::string s = value.str();
+  if (scale != 1)
+    s += "*" + std::to_string(scale);
+  if (divisor != 1)
+    s += "/" + std::to_string(divisor);
+  return s;
+}
+
+int64_t Guard::value(const RuntimeValues &values) const {
+  uint64_t v = static_cast<uint64_t>(constant);
+  for (const auto &[term, coeff] : terms)
+    v += static_cast<uint64_t>(values.get(term)) * static_cast<uint64_t>(coeff);
+  return static_cast<int64_t>(v);
+}
+
+bool Guard::holds(const RuntimeValues &values) const {
+  int64_t v = value(values);
+  if (kind == Kind::InRange)
+    return v >= lo && v <= hi;
+  // Unsigned remainder: the host computes addresses modulo 2^64, and every
+  // modulus of a wrapping term is a power of two.
+  return modulus <= 0 ||
+         static_cast<uint64_t>(v) % static_cast<uint64_t>(modulus) == 0;
+}
+
+std::string Guard::str() const {
+  std::string lin;
+  for (const auto &[term, coeff] : terms) {
+    if (!lin.empty())
+      lin += " + ";
+    lin += term.str();
+    if (coeff != 1)
+      lin += "*" + std::to_string(coeff);
+  }
+  if (constant != 0 || lin.empty())
+    lin += (lin.empty() ? "" : " + ") + std::to_string(constant);
+  if (kind == Kind::InRange)
+    return std::to_string(lo) + " <= " + lin + " <= " + std::to_string(hi);
+  if (terms.size() + (constant != 0) > 1)
+    lin = "(" + lin + ")";
+  return lin + " % " + std::to_string(modulus) + " == 0";
+}
+
+const Guard *firstFailedGuard(const TmaPlan &plan,
+                              const RuntimeValues &values) {
+  for (const Guard &g : plan.guards)
+    if (!g.holds(values))
+      return &g;
+  return nullptr;
+}
+
+CopyRequest instantiateRequest(const CopyRequest &request,
+                               const RuntimeValues &values) {
+  if (!request.symbolicGlobal)
+    return request;
+  const SymbolicGlobal &g = *request.symbolicGlobal;
+  CopyRequest out = request;
+  std::vector<int64_t> strides;
+  for (size_t d = 0; d < g.sizes.size(); ++d) {
+    out.globalShape[d] = g.sizes[d].value_or(
+        d < values.sizes.size() ? values.sizes[d] : int64_t(0));
+    strides.push_back(g.strides[d].value_or(
+        d < values.strides.size() ? values.strides[d] : int64_t(0)));
+  }
+  out.globalLayout = Layout::strided(out.globalShape, strides,
+                                     g.offset.value_or(values.offset));
+  out.symbolicGlobal.reset();
+  return out;
+}
+
+TmaPlan instantiatePlan(const TmaPlan &plan, const RuntimeValues &values) {
+  TmaPlan out = plan;
+  TensorMapDesc &m = out.map;
+  for (size_t d = 0; d < m.runtimeGlobalDim.size() && d < m.globalDim.size();
+       ++d)
+    if (m.runtimeGlobalDim[d])
+      m.globalDim[d] =
+          static_cast<uint64_t>(m.runtimeGlobalDim[d]->evaluate(values));
+  for (size_t i = 0;
+       i < m.runtimeGlobalStrides.size() && i < m.globalStridesBytes.size();
+       ++i)
+    if (m.runtimeGlobalStrides[i])
+      m.globalStridesBytes[i] =
+          static_cast<uint64_t>(m.runtimeGlobalStrides[i]->evaluate(values));
+  if (m.runtimeOffsetScale != 0)
+    m.baseOffsetBytes += SymExpr(values.offset * m.runtimeOffsetScale);
+  m.runtimeGlobalDim.clear();
+  m.runtimeGlobalStrides.clear();
+  m.runtimeOffsetScale = 0;
+  out.guards.clear();
+  return out;
+}
+
+namespace detail {
+
+namespace {
+Guard multipleOf(const char *rule,
+                 std::vector<std::pair<RuntimeValue, int64_t>> terms,
+                 int64_t constant, int64_t modulus) {
+  Guard g;
+  g.rule = rule;
+  g.kind = Guard::Kind::MultipleOf;
+  g.terms = std::move(terms);
+  g.constant = constant;
+  g.modulus = modulus;
+  return g;
+}
+
+Guard inRange(const char *rule, RuntimeValue v, int64_t lo, int64_t hi) {
+  Guard g;
+  g.rule = rule;
+  g.kind = Guard::Kind::InRange;
+  g.terms = {{v, 1}};
+  g.lo = lo;
+  g.hi = hi;
+  return g;
+}
+
+void addUnique(std::vector<Guard> &guards, Guard g) {
+  for (const Guard &existing : guards)
+    if (existing == g)
+      return;
+  guards.push_back(std::move(g));
+}
+} // namespace
+
+std::vector<Guard> deriveGuards(const CopyRequest &request,
+                                const TmaPlan &plan) {
+  std::vector<Guard> guards;
+  const TensorMapDesc &m = plan.map;
+  constexpr int64_t kMaxDim = int64_t(1) << 32;
+  constexpr int64_t kStrideLimit = int64_t(1) << 40;
+  for (const std::optional<RuntimeField> &f : m.runtimeGlobalDim) {
+    if (!f)
+      continue;
+    // dim = size / divisor in 1..2^32.
+    addUnique(guards, inRange("global-dim", f->value, f->divisor,
+                              kMaxDim * f->divisor));
+    if (f->divisor > 1)
+      addUnique(guards,
+                multipleOf("region-split", {{f->value, 1}}, 0, f->divisor));
+  }
+  for (const std::optional<RuntimeField> &f : m.runtimeGlobalStrides) {
+    if (!f)
+      continue;
+    // stride bytes = stride * scale: a multiple of 16 in 16..2^40 - 16.
+    addUnique(guards,
+              multipleOf("global-stride", {{f->value, f->scale}}, 0, 16));
+    addUnique(guards, inRange("global-stride", f->value, 0,
+                              (kStrideLimit - 1) / f->scale));
+  }
+  // The encode's base address: address + offset * eb + the plan's constant.
+  std::vector<std::pair<RuntimeValue, int64_t>> base = {
+      {RuntimeValue::address(), 1}};
+  if (m.runtimeOffsetScale != 0)
+    base.push_back({RuntimeValue::offset(), m.runtimeOffsetScale});
+  int64_t constant = m.baseOffsetBytes.constantValue().value_or(0);
+  addUnique(guards, multipleOf("global-align", base, constant, 16));
+  // Stores clip at 16-byte granularity of the innermost dimension: a row
+  // whose end is not on a 16-byte boundary would be overwritten past it.
+  if (request.direction == Direction::SharedToGlobal &&
+      !m.runtimeGlobalDim.empty() && m.runtimeGlobalDim[0]) {
+    const RuntimeField &f = *m.runtimeGlobalDim[0];
+    addUnique(guards, multipleOf("store-bounds", {{f.value, m.elementBytes}}, 0,
+                                 16 * f.divisor));
+  }
+  return guards;
+}
+
+} // namespace detail
+} // namespace tile::tma
