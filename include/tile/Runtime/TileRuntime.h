@@ -89,6 +89,43 @@ TILE_RUNTIME_API int32_t tileRuntimeCheckArgument(
     int64_t expected, int64_t received);
 
 /*===----------------------------------------------------------------------===
+ * Guarded launches
+ *===----------------------------------------------------------------------===*/
+
+/* Versions of a kernel that has run-time guards: TILE_VERSION_GUARDED when
+ * every guard held (the planned TMA kernel), TILE_VERSION_FALLBACK when a
+ * guard failed (the fallback kernel). */
+#define TILE_VERSION_GUARDED 0
+#define TILE_VERSION_FALLBACK 1
+
+/* Called by compiled host code before each launch of a guarded kernel. site is
+ * a static NUL-terminated string naming the launch site, such as
+ * "@copy_tiles: launch of @kernels::@copy" (NULL counts as "<unknown>");
+ * failedGuard is the text of the first failed guard, such as
+ * "global-stride: stride[0]*2 % 16 == 0", and NULL for TILE_VERSION_GUARDED.
+ * Counts the launch; other versions are ignored. When the environment
+ * variable TILE_LOG_FALLBACK (read at each site's first fallback launch) is
+ * set to a non-empty value other than "0", the first fallback launch of each
+ * site (by string content) prints one line to stderr:
+ *   tile: <site>: guard failed (<failedGuard>); running the fallback version
+ * Never fails, never aborts; thread-safe. */
+TILE_RUNTIME_API void tileRuntimeNoteLaunchVersion(const char *site,
+                                                   int32_t version,
+                                                   const char *failedGuard);
+
+/* Launches counted for version since the process started or the last reset,
+ * over all sites; 0 for an unknown version. */
+TILE_RUNTIME_API int64_t tileRuntimeLaunchVersionCount(int32_t version);
+
+/* The same for one site (compared by string content; NULL is "<unknown>"); 0
+ * for an unknown site. */
+TILE_RUNTIME_API int64_t tileRuntimeSiteLaunchVersionCount(const char *site,
+                                                           int32_t version);
+
+/* Resets every counter and forgets which sites were logged. */
+TILE_RUNTIME_API void tileRuntimeResetLaunchVersionCounts(void);
+
+/*===----------------------------------------------------------------------===
  * Driver
  *===----------------------------------------------------------------------===*/
 
