@@ -108,7 +108,9 @@ static const CopyVariant *lookupVariant(Operation *op, StringRef name) {
   return registry ? registry->lookup(name) : nullptr;
 }
 
-FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
+FailureOr<DispatchResult>
+mlir::tile::dispatchCopy(Operation *op,
+                         const llvm::StringMap<std::string> *excluded) {
   std::vector<const CopyVariant *> registered = variantsOf(op);
   std::vector<const CopyVariant *> candidates;
   if (auto requested = op->getAttrOfType<StringAttr>("dispatch")) {
@@ -136,6 +138,13 @@ FailureOr<DispatchResult> mlir::tile::dispatchCopy(Operation *op) {
 
   DispatchResult result;
   for (const CopyVariant *variant : candidates) {
+    if (excluded) {
+      auto it = excluded->find(variant->getName());
+      if (it != excluded->end()) {
+        result.declined.emplace_back(variant->getName().str(), it->second);
+        continue;
+      }
+    }
     std::unique_ptr<VariantMatch> match;
     PredicateResult outcome = variant->check(op, match);
     if (outcome.ok) {
@@ -161,8 +170,10 @@ mlir::tile::emitNoVariantError(Operation *op, const DispatchResult &result) {
   return diag;
 }
 
-LogicalResult mlir::tile::decideAndRecordCopy(Operation *op) {
-  FailureOr<DispatchResult> result = dispatchCopy(op);
+LogicalResult
+mlir::tile::decideAndRecordCopy(Operation *op,
+                                const llvm::StringMap<std::string> *excluded) {
+  FailureOr<DispatchResult> result = dispatchCopy(op, excluded);
   if (failed(result))
     return failure();
   Builder b(op->getContext());

@@ -13,6 +13,7 @@
 #ifndef TILE_LIB_TMA_COPYMODES_H
 #define TILE_LIB_TMA_COPYMODES_H
 
+#include "tile/TMA/Guards.h"
 #include "tile/TMA/Plan.h"
 
 #include <optional>
@@ -82,12 +83,6 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &modes,
                                       const Chain &chain, size_t boxModes,
                                       std::string *decline);
-
-/// The guards a plan for a symbolic global relies on (Guards.cpp): every
-/// descriptor rule on a run-time field, the base address alignment, and a
-/// store's row clipping.
-std::vector<Guard> deriveGuards(const CopyRequest &request,
-                                const TmaPlan &plan);
 
 /// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
 std::optional<std::string> checkPlanRules(const CopyRequest &request,

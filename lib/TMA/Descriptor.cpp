@@ -190,6 +190,15 @@ std::vector<int> fillMap(TensorMapDesc &map, const CopyRequest &request,
     for (size_t m : s.issueModes)
       dimOfMode[m] = static_cast<int>(d);
   }
+  // Only maps with a run-time field carry the lists.
+  auto allStatic = [](const std::vector<std::optional<RuntimeField>> &v) {
+    return std::none_of(v.begin(), v.end(),
+                        [](const auto &f) { return f.has_value(); });
+  };
+  if (allStatic(map.runtimeGlobalDim) && allStatic(map.runtimeGlobalStrides)) {
+    map.runtimeGlobalDim.clear();
+    map.runtimeGlobalStrides.clear();
+  }
   return dimOfMode;
 }
 

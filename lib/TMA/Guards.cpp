@@ -14,6 +14,8 @@
 
 #include "CopyModes.h"
 
+#include <algorithm>
+
 namespace tile::tma {
 
 std::string RuntimeValue::str() const {
@@ -144,7 +146,71 @@ TmaPlan instantiatePlan(const TmaPlan &plan, const RuntimeValues &values) {
   return out;
 }
 
-namespace detail {
+namespace {
+// True when no guard that reads `v` (and only values fixed so far) fails.
+bool guardsOnHold(const TmaPlan &plan, const RuntimeValues &values,
+                  RuntimeValue v) {
+  for (const Guard &g : plan.guards)
+    for (const auto &term : g.terms)
+      if (term.first == v && !g.holds(values))
+        return false;
+  return true;
+}
+
+// Raises values[v] from its current value until every guard reading it holds.
+bool settle(const TmaPlan &plan, RuntimeValues &values, RuntimeValue v,
+            int64_t &slot) {
+  for (int i = 0; i < 4096; ++i, ++slot)
+    if (guardsOnHold(plan, values, v))
+      return true;
+  return false;
+}
+} // namespace
+
+std::optional<RuntimeValues> exampleValues(const CopyRequest &request,
+                                           const TmaPlan &plan) {
+  if (!request.symbolicGlobal)
+    return RuntimeValues();
+  const SymbolicGlobal &g = *request.symbolicGlobal;
+  size_t rank = g.sizes.size();
+  RuntimeValues v;
+  v.sizes.assign(rank, 1);
+  v.strides.assign(rank, 0);
+  v.offset = 0;
+  v.address = 0;
+  // Sizes: the region's end (symbols at zero), then up to the guards.
+  for (size_t d = 0; d < rank; ++d) {
+    if (g.sizes[d]) {
+      v.sizes[d] = *g.sizes[d];
+      continue;
+    }
+    int64_t end = d < request.globalOffsets.size()
+                      ? request.globalOffsets[d].constant +
+                            request.globalSizes[d]
+                      : 1;
+    v.sizes[d] = std::max<int64_t>({end, request.globalSizes[d], int64_t(1)});
+  }
+  // Guards may read sizes of dimensions whose strides come later: settle
+  // sizes first, then strides inner to outer (row-major), then the offset.
+  for (size_t d = 0; d < rank; ++d)
+    if (!g.sizes[d] && !settle(plan, v, RuntimeValue::size(d), v.sizes[d]))
+      return std::nullopt;
+  int64_t next = 1;
+  for (size_t d = rank; d-- > 0;) {
+    v.strides[d] = g.strides[d].value_or(next);
+    if (!g.strides[d] &&
+        !settle(plan, v, RuntimeValue::stride(d), v.strides[d]))
+      return std::nullopt;
+    next = v.strides[d] * v.sizes[d];
+  }
+  if (g.offset)
+    v.offset = *g.offset;
+  else if (!settle(plan, v, RuntimeValue::offset(), v.offset))
+    return std::nullopt;
+  if (firstFailedGuard(plan, v))
+    return std::nullopt;
+  return v;
+}
 
 namespace {
 Guard multipleOf(const char *rule,
@@ -220,5 +286,4 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
   return guards;
 }
 
-} // namespace detail
 } // namespace tile::tma

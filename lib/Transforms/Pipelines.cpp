@@ -27,6 +27,7 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());
   pm.addPass(createTilePlanCopies());
+  pm.addPass(createTileVersionKernels());
   pm.addPass(createTileTensorMapABI());
   pm.addPass(createTileCheckHostArguments());
   GpuNVVMAttachTargetOptions target;

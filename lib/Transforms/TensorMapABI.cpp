@@ -11,6 +11,13 @@
 // passed to the launch. A launch whose map cannot be encoded is skipped (the
 // runtime records the error for `tileRuntimeLastError`).
 //
+// A map for a buffer with run-time sizes, strides or offset reads them from
+// the memref descriptor at the hoist point, evaluates the plan's guards there
+// and encodes only when they hold. A launch of a kernel with a fallback
+// version (tile-version-kernels) launches the kernel when every guard holds
+// and the fallback version otherwise, and tells the runtime which one ran
+// (`tileRuntimeNoteLaunchVersion`, which counts and can log).
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,7 +26,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
@@ -35,9 +45,73 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr StringLiteral kEncodeFn = "tileTensorMapGetCached";
+static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
+/// Marks the scf.if that chooses between a kernel and its fallback version.
+static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
 
 static Type getMapArgType(MLIRContext *ctx) {
   return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), 16);
+}
+
+static StringRef getValueKindName(::tile::tma::RuntimeValue::Kind kind) {
+  switch (kind) {
+  case ::tile::tma::RuntimeValue::Kind::Size:
+    return "size";
+  case ::tile::tma::RuntimeValue::Kind::Stride:
+    return "stride";
+  case ::tile::tma::RuntimeValue::Kind::Offset:
+    return "offset";
+  case ::tile::tma::RuntimeValue::Kind::Address:
+    return "address";
+  }
+  llvm_unreachable("covered switch");
+}
+
+/// Per map dimension: {} for a static field, else
+/// {value = "size"|"stride", dim, scale, divisor}.
+static ArrayAttr getRuntimeFieldsAttr(
+    Builder &b,
+    const std::vector<std::optional<::tile::tma::RuntimeField>> &fields) {
+  SmallVector<Attribute> list;
+  for (const auto &f : fields) {
+    if (!f) {
+      list.push_back(b.getDictionaryAttr({}));
+      continue;
+    }
+    list.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("value",
+                        b.getStringAttr(getValueKindName(f->value.kind))),
+         b.getNamedAttr("dim", b.getI64IntegerAttr(f->value.dim)),
+         b.getNamedAttr("scale", b.getI64IntegerAttr(f->scale)),
+         b.getNamedAttr("divisor", b.getI64IntegerAttr(f->divisor))}));
+  }
+  return b.getArrayAttr(list);
+}
+
+/// A guard as data a host can evaluate: constant + sum(coeff * value) is a
+/// multiple of `modulus`, or within [lo, hi].
+static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
+  SmallVector<Attribute> terms;
+  for (const auto &[value, coeff] : g.terms)
+    terms.push_back(
+        b.getArrayAttr({b.getStringAttr(getValueKindName(value.kind)),
+                        b.getI64IntegerAttr(value.dim),
+                        b.getI64IntegerAttr(coeff)}));
+  bool multiple = g.kind == ::tile::tma::Guard::Kind::MultipleOf;
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("rule", b.getStringAttr(g.rule)),
+      b.getNamedAttr("expr", b.getStringAttr(g.str())),
+      b.getNamedAttr("kind",
+                     b.getStringAttr(multiple ? "multiple_of" : "in_range")),
+      b.getNamedAttr("constant", b.getI64IntegerAttr(g.constant)),
+      b.getNamedAttr("terms", b.getArrayAttr(terms))};
+  if (multiple) {
+    fields.push_back(b.getNamedAttr("modulus", b.getI64IntegerAttr(g.modulus)));
+  } else {
+    fields.push_back(b.getNamedAttr("lo", b.getI64IntegerAttr(g.lo)));
+    fields.push_back(b.getNamedAttr("hi", b.getI64IntegerAttr(g.hi)));
+  }
+  return b.getDictionaryAttr(fields);
 }
 
 /// The plan of a tensor map as an attribute (the fields a host needs).
@@ -67,6 +141,21 @@ static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
       b.getNamedAttr("oob_fill", b.getI64IntegerAttr(m.oobFill)),
       b.getNamedAttr("base_offset_bytes",
                      b.getI64IntegerAttr(*m.baseOffsetBytes.constantValue()))};
+  if (m.hasRuntimeFields()) {
+    fields.push_back(b.getNamedAttr(
+        "runtime_global_dim", getRuntimeFieldsAttr(b, m.runtimeGlobalDim)));
+    fields.push_back(
+        b.getNamedAttr("runtime_global_strides",
+                       getRuntimeFieldsAttr(b, m.runtimeGlobalStrides)));
+    fields.push_back(b.getNamedAttr(
+        "offset_scale", b.getI64IntegerAttr(m.runtimeOffsetScale)));
+  }
+  if (!plan.guards.empty()) {
+    SmallVector<Attribute> guards;
+    for (const ::tile::tma::Guard &g : plan.guards)
+      guards.push_back(getGuardAttr(b, g));
+    fields.push_back(b.getNamedAttr("guards", b.getArrayAttr(guards)));
+  }
   return b.getDictionaryAttr(fields);
 }
 
@@ -86,8 +175,18 @@ struct TensorMapABIPass
     Base::getDependentDialects(registry);
     registerBuiltinCopyVariants(registry);
   }
-  /// Encodes emitted so far: (block, global buffer, map) -> map pointer.
-  llvm::DenseMap<std::tuple<Block *, Value, Attribute>, Value> encodedMaps;
+  /// What the host computes for one map at its hoist point.
+  struct EncodedMap {
+    /// The map, or null when the encode failed or a guard does not hold.
+    Value ptr;
+    /// True when every guard holds (null when the map has none).
+    Value ok;
+    /// Each guard's value with its text ("<rule>: <expr>").
+    SmallVector<std::pair<Value, std::string>> guards;
+  };
+  /// Encodes emitted so far: (block, global buffer, map) -> what they give.
+  llvm::DenseMap<std::tuple<Block *, Value, Attribute>, EncodedMap>
+      encodedMaps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -131,6 +230,8 @@ struct TensorMapABIPass
         return WalkResult::interrupt();
       }
       if (!plan.map.baseOffsetBytes.isConstant()) {
+        // A dynamic region start folded into the base would need an encode
+        // per start; the planner keeps such starts in the coordinates.
         op.emitError() << "tma: the tensor map's base offset "
                        << plan.map.baseOffsetBytes.str()
                        << " bytes is not a compile-time constant";
@@ -160,45 +261,84 @@ struct TensorMapABIPass
     return success();
   }
 
-  /// Declares `const void *tileTensorMapGetCached(...)` in the host module.
-  /// The runtime's encoder, declared once per module. A user symbol of the
-  /// same name is an error (`reserved-symbol`), not a call into user code.
-  FailureOr<func::FuncOp> getOrCreateEncodeFn(OpBuilder &b, ModuleOp module) {
-    MLIRContext *ctx = module.getContext();
-    Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(ctx);
-    auto type = b.getFunctionType(
-        {i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, {ptr});
-    if (Operation *existing = module.lookupSymbol(kEncodeFn)) {
+  /// Declares the runtime function `name` of `type` in the host module,
+  /// once. A user symbol of the same name is an error (`reserved-symbol`),
+  /// not a call into user code.
+  FailureOr<func::FuncOp> getOrDeclareRuntimeFn(OpBuilder &b, ModuleOp module,
+                                                StringRef name,
+                                                FunctionType type,
+                                                StringRef purpose) {
+    if (Operation *existing = module.lookupSymbol(name)) {
       auto fn = dyn_cast<func::FuncOp>(existing);
       if (fn && fn.isExternal() && fn.getFunctionType() == type)
         return fn;
       return existing->emitOpError()
-             << "reserved-symbol: '@" << kEncodeFn
-             << "' is the runtime's tensor-map encoder, which the host calls "
-                "before each TMA launch; rename this symbol";
+             << "reserved-symbol: '@" << name << "' is " << purpose
+             << "; rename this symbol";
     }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
-    auto fn = func::FuncOp::create(b, module.getLoc(), kEncodeFn, type);
+    auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
     fn.setPrivate();
     return fn;
   }
 
+  /// `const void *tileTensorMapGetCached(...)`: the runtime's encoder.
+  FailureOr<func::FuncOp> getOrCreateEncodeFn(OpBuilder &b, ModuleOp module) {
+    Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
+    return getOrDeclareRuntimeFn(
+        b, module, kEncodeFn,
+        b.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32},
+                          {ptr}),
+        "the runtime's tensor-map encoder, which the host calls before each "
+        "TMA launch");
+  }
+
+  /// `void tileRuntimeNoteLaunchVersion(site, version, failedGuard)`.
+  FailureOr<func::FuncOp> getOrCreateNoteFn(OpBuilder &b, ModuleOp module) {
+    Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
+    return getOrDeclareRuntimeFn(
+        b, module, kNoteVersionFn, b.getFunctionType({ptr, i32, ptr}, {}),
+        "the runtime's launch-version counter, which the host calls before "
+        "each launch of a kernel with a fallback version");
+  }
+
   /// The outermost point before `launch` where `buffer` is available: out of
-  /// every enclosing loop that does not define it.
+  /// every enclosing loop that does not define it (and out of the version
+  /// choice this pass adds around a launch).
   Operation *getHoistPoint(Operation *launch, Value buffer) {
     Operation *definedIn = buffer.getDefiningOp();
     if (!definedIn)
       definedIn = buffer.getParentBlock()->getParentOp();
     Operation *point = launch;
     for (Operation *parent = launch->getParentOp();
-         parent && isa<LoopLikeOpInterface>(parent);
+         parent && (isa<LoopLikeOpInterface>(parent) ||
+                    parent->hasAttr(kVersionChoiceAttr));
          parent = parent->getParentOp()) {
       if (parent->isAncestor(definedIn))
         break;
       point = parent;
     }
     return point;
+  }
+
+  /// The address of a NUL-terminated constant string (one global per text).
+  Value getStringAddress(OpBuilder &b, Location loc, StringRef text) {
+    ModuleOp module = getOperation();
+    std::string name =
+        "__tile_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
+    auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      std::string value = text.str();
+      value.push_back('\0');
+      global = LLVM::GlobalOp::create(
+          b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
+          /*isConstant=*/true, LLVM::Linkage::Private, name,
+          b.getStringAttr(value));
+    }
+    return LLVM::AddressOfOp::create(b, loc, global);
   }
 
   /// The address of a constant array global holding `values` (one global
@@ -231,8 +371,131 @@ struct TensorMapABIPass
     return LLVM::AddressOfOp::create(b, loc, global);
   }
 
-  Value emitEncode(OpBuilder &b, Location loc, Value buffer, DictionaryAttr map,
-                   func::FuncOp encodeFn) {
+  /// Values of a global buffer's memref descriptor, read on first use.
+  struct DescriptorValues {
+    OpBuilder &b;
+    Location loc;
+    Value buffer;
+    memref::ExtractStridedMetadataOp metadata;
+    Value address;
+
+    Value toI64(Value index) {
+      return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+    }
+    Value get(StringRef kind, int64_t dim) {
+      if (kind == "address") {
+        if (!address)
+          address = toI64(
+              memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+        return address;
+      }
+      if (!metadata)
+        metadata = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+      if (kind == "offset")
+        return toI64(metadata.getOffset());
+      if (kind == "size")
+        return toI64(metadata.getSizes()[dim]);
+      return toI64(metadata.getStrides()[dim]);
+    }
+  };
+
+  Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+
+  /// A run-time field's value: value * scale / divisor.
+  Value emitRuntimeField(DescriptorValues &dv, DictionaryAttr field) {
+    OpBuilder &b = dv.b;
+    Location loc = dv.loc;
+    auto get = [&](StringRef name) {
+      return cast<IntegerAttr>(field.get(name)).getInt();
+    };
+    Value v = dv.get(cast<StringAttr>(field.get("value")).getValue(), get("dim"));
+    if (get("scale") != 1)
+      v = arith::MulIOp::create(b, loc, v, i64Constant(b, loc, get("scale")));
+    if (get("divisor") != 1)
+      v = arith::DivUIOp::create(b, loc, v, i64Constant(b, loc, get("divisor")));
+    return v;
+  }
+
+  /// The i1 value of one guard.
+  Value emitGuard(DescriptorValues &dv, DictionaryAttr guard) {
+    OpBuilder &b = dv.b;
+    Location loc = dv.loc;
+    auto get = [&](StringRef name) {
+      return cast<IntegerAttr>(guard.get(name)).getInt();
+    };
+    Value lin = i64Constant(b, loc, get("constant"));
+    for (Attribute t : cast<ArrayAttr>(guard.get("terms"))) {
+      auto term = cast<ArrayAttr>(t);
+      Value v = dv.get(cast<StringAttr>(term[0]).getValue(),
+                       cast<IntegerAttr>(term[1]).getInt());
+      int64_t coeff = cast<IntegerAttr>(term[2]).getInt();
+      if (coeff != 1)
+        v = arith::MulIOp::create(b, loc, v, i64Constant(b, loc, coeff));
+      lin = arith::AddIOp::create(b, loc, lin, v);
+    }
+    if (cast<StringAttr>(guard.get("kind")).getValue() == "multiple_of") {
+      Value rem = arith::RemUIOp::create(b, loc, lin,
+                                         i64Constant(b, loc, get("modulus")));
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                   i64Constant(b, loc, 0));
+    }
+    Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lin,
+                                     i64Constant(b, loc, get("lo")));
+    Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lin,
+                                     i64Constant(b, loc, get("hi")));
+    return arith::AndIOp::create(b, loc, lo, hi);
+  }
+
+  /// A stack array of i64 (allocated once in the host function's entry
+  /// block, so a loop that encodes does not grow the stack) filled with
+  /// `values` here.
+  Value emitRuntimeArray(OpBuilder &b, Location loc, ArrayRef<Value> values) {
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Block *insertBlock = b.getInsertionBlock();
+    auto func = insertBlock->getParentOp()->getParentOfType<FunctionOpInterface>();
+    if (!func && isa<FunctionOpInterface>(insertBlock->getParentOp()))
+      func = cast<FunctionOpInterface>(insertBlock->getParentOp());
+    Value array;
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&func.getFunctionBody().front());
+      Value count = arith::ConstantIntOp::create(
+          b, loc, b.getI64Type(), std::max<int64_t>(values.size(), 1));
+      array = LLVM::AllocaOp::create(b, loc, ptrType, b.getI64Type(), count);
+    }
+    for (auto [i, v] : llvm::enumerate(values)) {
+      Value slot = LLVM::GEPOp::create(
+          b, loc, ptrType, b.getI64Type(), array,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, v, slot);
+    }
+    return array;
+  }
+
+  /// The dims or strides argument of an encode: a constant global when every
+  /// field is static, else a stack array of the run-time values.
+  Value emitFieldArray(DescriptorValues &dv, DictionaryAttr map,
+                       StringRef staticName, StringRef runtimeName) {
+    ArrayRef<int64_t> values =
+        cast<DenseI64ArrayAttr>(map.get(staticName)).asArrayRef();
+    auto runtime = map.getAs<ArrayAttr>(runtimeName);
+    if (!runtime)
+      return getConstantArray(dv.b, dv.loc, values, dv.b.getI64Type());
+    SmallVector<Value> fields;
+    for (auto [i, v] : llvm::enumerate(values)) {
+      auto field = i < runtime.size() ? cast<DictionaryAttr>(runtime[i])
+                                      : DictionaryAttr();
+      fields.push_back(field && !field.empty()
+                           ? emitRuntimeField(dv, field)
+                           : i64Constant(dv.b, dv.loc, v));
+    }
+    return emitRuntimeArray(dv.b, dv.loc, fields);
+  }
+
+  EncodedMap emitEncode(OpBuilder &b, Location loc, Value buffer,
+                        DictionaryAttr map, func::FuncOp encodeFn) {
     auto i32 = [&](StringRef name) -> Value {
       return arith::ConstantIntOp::create(
           b, loc, b.getI32Type(), cast<IntegerAttr>(map.get(name)).getInt());
@@ -240,29 +503,69 @@ struct TensorMapABIPass
     auto arr = [&](StringRef name) {
       return cast<DenseI64ArrayAttr>(map.get(name)).asArrayRef();
     };
+    EncodedMap out;
+    DescriptorValues dv{b, loc, buffer, {}, {}};
+    if (auto guards = map.getAs<ArrayAttr>("guards")) {
+      for (Attribute attr : guards) {
+        auto guard = cast<DictionaryAttr>(attr);
+        Value holds = emitGuard(dv, guard);
+        out.guards.push_back(
+            {holds, (guard.getAs<StringAttr>("rule").getValue() + ": " +
+                     guard.getAs<StringAttr>("expr").getValue())
+                        .str()});
+        out.ok = out.ok ? arith::AndIOp::create(b, loc, out.ok, holds).getResult()
+                        : holds;
+      }
+    }
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    // Encode only where the guards hold: the driver would refuse the rest.
+    scf::IfOp ifOk;
+    if (out.ok) {
+      ifOk = scf::IfOp::create(b, loc, TypeRange{ptrType}, out.ok,
+                               /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifOk.elseBlock());
+      scf::YieldOp::create(b, loc,
+                           ValueRange{LLVM::ZeroOp::create(b, loc, ptrType)});
+      b.setInsertionPointToStart(ifOk.thenBlock());
+    }
     Value aligned =
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
     Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), aligned);
     Value base = LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
-    int64_t offset = cast<IntegerAttr>(map.get("base_offset_bytes")).getInt();
-    if (offset != 0) {
-      Value off = arith::ConstantIntOp::create(b, loc, b.getI64Type(), offset);
-      base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
-                                 ValueRange{off});
+    int64_t constantOffset =
+        cast<IntegerAttr>(map.get("base_offset_bytes")).getInt();
+    Value offset;
+    if (constantOffset != 0)
+      offset = i64Constant(b, loc, constantOffset);
+    if (auto scale = map.getAs<IntegerAttr>("offset_scale");
+        scale && scale.getInt() != 0) {
+      Value scaled = arith::MulIOp::create(b, loc, dv.get("offset", 0),
+                                           i64Constant(b, loc, scale.getInt()));
+      offset = offset ? arith::AddIOp::create(b, loc, offset, scaled).getResult()
+                      : scaled;
     }
-    Value dims = getConstantArray(b, loc, arr("global_dim"), b.getI64Type());
+    if (offset)
+      base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                                 ValueRange{offset});
+    Value dims =
+        emitFieldArray(dv, map, "global_dim", "runtime_global_dim");
     Value strides =
-        getConstantArray(b, loc, arr("global_strides"), b.getI64Type());
+        emitFieldArray(dv, map, "global_strides", "runtime_global_strides");
     Value box = getConstantArray(b, loc, arr("box_dim"), b.getI32Type());
     Value elementStrides =
         getConstantArray(b, loc, arr("element_strides"), b.getI32Type());
-    return func::CallOp::create(
-               b, loc, encodeFn,
-               ValueRange{i32("data_type_enum"), i32("rank"), base, dims,
-                          strides, box, elementStrides, i32("interleave"),
-                          i32("swizzle"), i32("l2_promotion"), i32("oob_fill")})
-        .getResult(0);
+    auto call = func::CallOp::create(
+        b, loc, encodeFn,
+        ValueRange{i32("data_type_enum"), i32("rank"), base, dims, strides,
+                   box, elementStrides, i32("interleave"), i32("swizzle"),
+                   i32("l2_promotion"), i32("oob_fill")});
+    out.ptr = call.getResult(0);
+    if (ifOk) {
+      scf::YieldOp::create(b, loc, ValueRange{out.ptr});
+      b.setInsertionPointAfter(ifOk);
+      out.ptr = ifOk.getResult(0);
+    }
+    return out;
   }
 
   LogicalResult encodeOnHost(gpu::LaunchFuncOp launch) {
@@ -273,9 +576,15 @@ struct TensorMapABIPass
     auto maps = kernel->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
     if (!maps)
       return success();
-    SmallVector<Value> mapPtrs;
-    if (failed(encodeMaps(launch, maps, mapPtrs)))
+    SmallVector<EncodedMap> encoded;
+    if (failed(encodeMaps(launch, maps, encoded)))
       return failure();
+    if (auto fallback = kernel->getAttrOfType<FlatSymbolRefAttr>(kFallbackAttr))
+      if (failed(chooseVersion(launch, fallback, encoded)))
+        return failure();
+    SmallVector<Value> mapPtrs;
+    for (const EncodedMap &map : encoded)
+      mapPtrs.push_back(map.ptr);
     OpBuilder b(launch);
     guardLaunch(b, launch, mapPtrs);
     for (Value ptr : mapPtrs) {
@@ -286,10 +595,67 @@ struct TensorMapABIPass
     return success();
   }
 
-  /// One encode call per distinct map of `launch`'s kernel, at the hoist
-  /// point of its buffer; `mapPtrs` gets the map pointers in argument order.
+  /// Wraps `launch` in `scf.if all guards hold { launch } else { launch the
+  /// fallback version }`, each side telling the runtime which version ran.
+  LogicalResult chooseVersion(gpu::LaunchFuncOp launch,
+                              FlatSymbolRefAttr fallback,
+                              ArrayRef<EncodedMap> encoded) {
+    Location loc = launch.getLoc();
+    OpBuilder b(launch);
+    Value ok;
+    SmallVector<std::pair<Value, std::string>> guards;
+    for (const EncodedMap &map : encoded) {
+      if (!map.ok)
+        continue;
+      ok = ok ? arith::AndIOp::create(b, loc, ok, map.ok).getResult() : map.ok;
+      guards.append(map.guards.begin(), map.guards.end());
+    }
+    if (!ok)
+      return success();
+    if (launch->getNumResults() != 0)
+      return launch.emitOpError()
+             << "guard: the kernel has a fallback version for run-time "
+                "guards, which an async launch cannot choose (its token "
+                "would flow through a branch); launch it synchronously or "
+                "give its buffers static types";
+    FailureOr<func::FuncOp> noteFn = getOrCreateNoteFn(b, getOperation());
+    if (failed(noteFn))
+      return failure();
+    // The first failed guard's text, for the runtime's log.
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value failed = LLVM::ZeroOp::create(b, loc, ptrType);
+    for (auto &[holds, text] : llvm::reverse(guards))
+      failed = LLVM::SelectOp::create(b, loc, holds, failed,
+                                      getStringAddress(b, loc, text));
+    auto host = launch->getParentOfType<FunctionOpInterface>();
+    std::string siteText =
+        "@" + (host ? host.getName().str() : std::string("?")) +
+        ": launch of @" + launch.getKernel().getRootReference().str() +
+        "::@" + launch.getKernelName().str();
+    Value site = getStringAddress(b, loc, siteText);
+
+    auto choice = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
+    choice->setAttr(kVersionChoiceAttr, b.getUnitAttr());
+    b.setInsertionPoint(choice.thenBlock()->getTerminator());
+    Value guarded = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    func::CallOp::create(
+        b, loc, *noteFn,
+        ValueRange{site, guarded, LLVM::ZeroOp::create(b, loc, ptrType)});
+    launch->moveBefore(choice.thenBlock()->getTerminator());
+
+    b.setInsertionPoint(choice.elseBlock()->getTerminator());
+    Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+    func::CallOp::create(b, loc, *noteFn, ValueRange{site, version, failed});
+    auto other = cast<gpu::LaunchFuncOp>(b.clone(*launch));
+    other.setKernelAttr(SymbolRefAttr::get(launch.getKernel().getRootReference(),
+                                           {fallback}));
+    return encodeOnHost(other);
+  }
+
+  /// One encode per distinct map of `launch`'s kernel, at the hoist point of
+  /// its buffer; `encoded` gets the maps in argument order.
   LogicalResult encodeMaps(gpu::LaunchFuncOp launch, ArrayAttr maps,
-                           SmallVectorImpl<Value> &mapPtrs) {
+                           SmallVectorImpl<EncodedMap> &encoded) {
     OpBuilder b(launch);
     FailureOr<func::FuncOp> encodeFn = getOrCreateEncodeFn(b, getOperation());
     if (failed(encodeFn))
@@ -307,13 +673,14 @@ struct TensorMapABIPass
       // are visited in program order, so that encode precedes this point.
       Operation *point = getHoistPoint(launch, buffer);
       DictionaryAttr key = withoutArg(map);
-      Value &encoded = encodedMaps[{point->getBlock(), buffer, key}];
-      if (!encoded) {
+      EncodedMap &entry = encodedMaps[{point->getBlock(), buffer, key}];
+      if (!entry.ptr) {
         b.setInsertionPoint(point);
-        encoded = emitEncode(b, launch.getLoc(), buffer, map, *encodeFn);
-        encoded.getDefiningOp()->setAttr(kTensorMapAttr, key);
+        entry = emitEncode(b, launch.getLoc(), buffer, map, *encodeFn);
+        if (Operation *def = entry.ptr.getDefiningOp())
+          def->setAttr(kTensorMapAttr, key);
       }
-      mapPtrs.push_back(encoded);
+      encoded.push_back(entry);
     }
     return success();
   }

@@ -63,7 +63,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   // Global columns as (4, 64) : (512, 1): [48, 64) ends on the shard
   // boundary, [56, 72) crosses it.
   %s16 = tile.arena_view [0] : !s16
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],{{.*}}"box_dim":[16,8,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[48,0,0]}],"bytes":256}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],{{.*}}"box_dim":[16,8,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[48,0,0]}],"guards":[],"bytes":256}
   tile.copy_async %s16[0, 0] [8, 16], %gl[0, 48] [8, 16] barrier(%bar[%c0]) : !s16, !gl, !bars
   // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 1 region [56, +16) crosses a boundary of a shard of extent 64"}],"bytes":256}
   tile.copy_async %s16[0, 0] [8, 16], %gl[0, 56] [8, 16] barrier(%bar[%c0]) : !s16, !gl, !bars
@@ -72,7 +72,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   // and a shard boundary (one box of 3 x 64 fused elements at 64 in the
   // second block), rows [2, 5) cross the boundary by one.
   %s3 = tile.arena_view [0] : !s3
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],"tensor_map":{{{.*}}"global_dim":[256,2],"global_strides":[8192],"box_dim":[192,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[64,1]}],"bytes":384}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],"tensor_map":{{{.*}}"global_dim":[256,2],"global_strides":[8192],"box_dim":[192,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[64,1]}],"guards":[],"bytes":384}
   tile.copy_async %s3[0, 0] [3, 64], %gr[5, 0] [3, 64] barrier(%bar[%c0]) : !s3, !gr, !bars
   // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 0 region [2, +3) crosses a boundary of a shard of extent 4"}],"bytes":384}
   tile.copy_async %s3[0, 0] [3, 64], %gr[2, 0] [3, 64] barrier(%bar[%c0]) : !s3, !gr, !bars

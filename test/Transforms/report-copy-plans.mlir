@@ -14,11 +14,11 @@ func.func @plans(%A: memref<8x256xf16>, %s: !ref, %bar: !bars,
                  %si: memref<8x64xi32, #gpu.address_space<workgroup>>) {
   %c0 = arith.constant 0 : index
   // The reference demo.
-  // CHECK: {"loc":"{{.*}}report-copy-plans.mlir:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],"tensor_map":{"data_type":"f16","rank":3,"global_dim":[64,8,4],"global_strides":[512,128],"box_dim":[64,8,4],"element_strides":[1,1,1],"interleave":0,"swizzle":3,"l2_promotion":2,"oob_fill":0,"base_offset_bytes":0},"issues":[{"smem_byte_offset":0,"coords":[0,0,0]}],"bytes":4096}
+  // CHECK: {"loc":"{{.*}}report-copy-plans.mlir:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],"tensor_map":{"data_type":"f16","rank":3,"global_dim":[64,8,4],"global_strides":[512,128],"box_dim":[64,8,4],"element_strides":[1,1,1],"interleave":0,"swizzle":3,"l2_promotion":2,"oob_fill":0,"base_offset_bytes":0},"issues":[{"smem_byte_offset":0,"coords":[0,0,0]}],"guards":[],"bytes":4096}
   tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0]) : !ref, memref<8x256xf16>, !bars
 
   // The store back to global.
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"s2g","selected":"tma","declined":[],"tensor_map":{"data_type":"f16","rank":3,{{.*}}"swizzle":3,{{.*}}},"issues":[{"smem_byte_offset":0,"coords":[0,0,0]}],"bytes":4096}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"s2g","selected":"tma","declined":[],"tensor_map":{"data_type":"f16","rank":3,{{.*}}"swizzle":3,{{.*}}},"issues":[{"smem_byte_offset":0,"coords":[0,0,0]}],"guards":[],"bytes":4096}
   tile.copy_async %A[0, 0] [8, 256], %s[0, 0] [8, 256] : memref<8x256xf16>, !ref
 
   // A transposed shared layout: TMA declines, the simt variant takes it.

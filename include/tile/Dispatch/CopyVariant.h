@@ -26,6 +26,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/TMA/Plan.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/RWMutex.h"
 #include <functional>
@@ -165,13 +166,19 @@ struct DispatchResult {
 /// its `dispatch` attribute, tries the variants by priority. Fails (with a
 /// diagnostic at the op) only for an unknown `dispatch` name; an op no variant
 /// can lower yields `selected == nullptr`.
-FailureOr<DispatchResult> dispatchCopy(Operation *op);
+/// Variants named in `excluded` are declined with the mapped reason without
+/// being asked (a kernel's fallback version excludes `tma`).
+FailureOr<DispatchResult>
+dispatchCopy(Operation *op,
+             const llvm::StringMap<std::string> *excluded = nullptr);
 
 /// Dispatches `op` and records the decision on it (`tile.variant`,
 /// `tile.declined`, and what the selected variant's `record` adds). Only
 /// tile-plan-copies calls it: every later pass reads the record. Fails with a
 /// diagnostic only where dispatchCopy does.
-LogicalResult decideAndRecordCopy(Operation *op);
+LogicalResult
+decideAndRecordCopy(Operation *op,
+                    const llvm::StringMap<std::string> *excluded = nullptr);
 
 /// The decision recorded on `op`: the selected variant (null when none
 /// applies), its match rebuilt from the record, and the declined variants.

@@ -15,6 +15,12 @@
 
 namespace tile::tma {
 
+/// The guards a plan for `request` (a symbolic global) relies on; the
+/// planner stores them in TmaPlan::guards, and a plan read back from IR gets
+/// them again from here.
+std::vector<Guard> deriveGuards(const CopyRequest &request,
+                                const TmaPlan &plan);
+
 /// The first guard of `plan` that fails for `values`, or null.
 const Guard *firstFailedGuard(const TmaPlan &plan, const RuntimeValues &values);
 
@@ -26,6 +32,13 @@ CopyRequest instantiateRequest(const CopyRequest &request,
 /// The plan with every run-time field computed from `values`: what the host
 /// encodes (the base address itself is not part of a plan).
 TmaPlan instantiatePlan(const TmaPlan &plan, const RuntimeValues &values);
+
+/// Small run-time values for `request` under which every guard of `plan`
+/// holds and the region lies inside the tensor (for symbols at zero): what a
+/// verifier instantiates to run the hardware model. nullopt when the search
+/// finds none.
+std::optional<RuntimeValues> exampleValues(const CopyRequest &request,
+                                           const TmaPlan &plan);
 
 } // namespace tile::tma
 

@@ -28,6 +28,31 @@ def TilePlanCopies : Pass<"tile-plan-copies"> {
   }];
 }
 
+def TileVersionKernels : Pass<"tile-version-kernels", "ModuleOp"> {
+  let summary = "Gives each kernel with guarded TMA plans a fallback version";
+  let description = [{
+    A TMA plan for a global buffer with run-time sizes, strides or offset
+    relies on guards: facts about those values that the compiler could not
+    prove (a row pitch that is a multiple of 16 bytes, an aligned base, ...).
+    For every kernel with such a copy this pass adds a fallback version, a
+    copy of the kernel named `<kernel>_fallback` in the same `gpu.module`,
+    in which each guarded copy is decided again without the `tma` variant
+    (its `tile.declined` names the reason, rule `guard`). The kernel records
+    its fallback in `tile.fallback`.
+
+    `tile-tensor-map-abi` then makes every launch of the kernel evaluate the
+    guards on the host, from the launch's memref descriptors: when they hold
+    it launches the kernel, otherwise the fallback version, so a launch never
+    fails or writes wrong data because a guard did not hold. Kernels without
+    guarded copies are left alone.
+
+    ```
+    tile-opt --tile-plan-copies --tile-version-kernels input.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TileReportCopyPlans : Pass<"tile-report-copy-plans"> {
   let summary = "Writes the dispatch decision and TMA plan of every copy as "
                 "JSON Lines";

@@ -12,6 +12,7 @@
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/Guards.h"
 #include "tile/TMA/Planner.h"
 
 using namespace mlir;
@@ -48,8 +49,10 @@ public:
 
   void record(Operation *op, const VariantMatch *match) const override {
     const auto *tmaMatch = static_cast<const TmaMatch *>(match);
-    op->setAttr(kTmaPlanAttr,
-                TmaPlanAttr::get(op->getContext(), tmaMatch->plan));
+    // Guards are not recorded: recall derives them from the plan again.
+    ::tile::tma::TmaPlan plan = tmaMatch->plan;
+    plan.guards.clear();
+    op->setAttr(kTmaPlanAttr, TmaPlanAttr::get(op->getContext(), plan));
     op->setAttr(
         kPlanInputAttr,
         IntegerAttr::get(IntegerType::get(op->getContext(), 64),
@@ -76,6 +79,9 @@ public:
       return failure();
     auto tmaMatch = std::make_unique<TmaMatch>();
     tmaMatch->plan = plan.getPlan();
+    if (info->request.symbolicGlobal)
+      tmaMatch->plan.guards =
+          ::tile::tma::deriveGuards(info->request, tmaMatch->plan);
     tmaMatch->symbols = std::move(info->symbols);
     return std::unique_ptr<VariantMatch>(std::move(tmaMatch));
   }
@@ -110,12 +116,20 @@ static void writeSym(llvm::json::OStream &json, const ::tile::tma::SymExpr &e) {
     json.value(nullptr);
 }
 
+/// A list of tensor-map fields: `null` where the host computes the value at
+/// run time.
 template <typename T>
-static void writeArray(llvm::json::OStream &json, llvm::StringRef key,
-                       const std::vector<T> &values) {
+static void
+writeArray(llvm::json::OStream &json, llvm::StringRef key,
+           const std::vector<T> &values,
+           const std::vector<std::optional<::tile::tma::RuntimeField>> &rt = {}) {
   json.attributeArray(key, [&] {
-    for (T v : values)
-      json.value(static_cast<int64_t>(v));
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i < rt.size() && rt[i])
+        json.value(nullptr);
+      else
+        json.value(static_cast<int64_t>(values[i]));
+    }
   });
 }
 
@@ -125,8 +139,9 @@ void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
   json.attributeObject("tensor_map", [&] {
     json.attribute("data_type", ::tile::tma::toString(map.dataType));
     json.attribute("rank", static_cast<int64_t>(map.rank));
-    writeArray(json, "global_dim", map.globalDim);
-    writeArray(json, "global_strides", map.globalStridesBytes);
+    writeArray(json, "global_dim", map.globalDim, map.runtimeGlobalDim);
+    writeArray(json, "global_strides", map.globalStridesBytes,
+               map.runtimeGlobalStrides);
     writeArray(json, "box_dim", map.boxDim);
     writeArray(json, "element_strides", map.elementStrides);
     json.attribute("interleave", map.interleave);
@@ -134,7 +149,10 @@ void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
     json.attribute("l2_promotion", map.l2Promotion);
     json.attribute("oob_fill", map.oobFill);
     json.attributeBegin("base_offset_bytes");
-    writeSym(json, map.baseOffsetBytes);
+    if (map.runtimeOffsetScale != 0)
+      json.value(nullptr);
+    else
+      writeSym(json, map.baseOffsetBytes);
     json.attributeEnd();
   });
   json.attributeArray("issues", [&] {
@@ -149,5 +167,12 @@ void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
         });
       });
     }
+  });
+  json.attributeArray("guards", [&] {
+    for (const ::tile::tma::Guard &guard : plan.guards)
+      json.object([&] {
+        json.attribute("rule", guard.rule);
+        json.attribute("expr", guard.str());
+      });
   });
 }

@@ -16,6 +16,7 @@
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/Guards.h"
 #include "tile/TMA/HardwareModel.h"
 
 using namespace mlir;
@@ -97,13 +98,26 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
   // Otherwise (changed since, or written by hand) the model decides, with
   // every dynamic offset at zero where that is a defined copy; constant
   // coordinates and offsets are checked exactly.
+  // A buffer with run-time sizes or strides is checked at small values that
+  // satisfy the plan's guards.
+  ::tile::tma::CopyRequest request = info->request;
+  ::tile::tma::TmaPlan instance = plan;
+  if (request.symbolicGlobal) {
+    instance.guards = ::tile::tma::deriveGuards(request, plan);
+    std::optional<::tile::tma::RuntimeValues> values =
+        ::tile::tma::exampleValues(request, instance);
+    if (!values)
+      return success();
+    instance = ::tile::tma::instantiatePlan(instance, *values);
+    request = ::tile::tma::instantiateRequest(request, *values);
+  }
   std::vector<int64_t> zeros(info->symbols.size(), 0);
-  if (::tile::tma::whyUndefined(info->request, zeros))
+  if (::tile::tma::whyUndefined(request, zeros))
     return success();
   ::tile::tma::ModelOptions options;
   options.maxImageCells = kMaxModelCells;
   std::optional<std::string> error =
-      ::tile::tma::verifyPlan(info->request, plan, zeros, options);
+      ::tile::tma::verifyPlan(request, instance, zeros, options);
   if (!error || StringRef(*error).contains("buffers too large to simulate"))
     return success();
   return copy.emitOpError()

@@ -129,12 +129,18 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.elementType = *element;
 
   std::string error;
+  // A type with '?' sizes, strides or offset plans symbolically: the host
+  // reads those from the memref descriptor and checks the plan's guards.
+  std::optional<::tile::tma::SymbolicGlobal> symbolic =
+      getSymbolicGlobal(globalType);
   std::optional<::tile::Layout> globalLayout =
-      getShardLayout(globalType, &error);
+      symbolic ? std::optional<::tile::Layout>(::tile::Layout())
+               : getShardLayout(globalType, &error);
   if (!globalLayout) {
     reason = "global-dim: " + error;
     return failure();
   }
+  req.symbolicGlobal = symbolic;
   std::optional<::tile::Layout> sharedLayout =
       getShardLayout(sharedType, &error);
   if (!sharedLayout) {
@@ -144,6 +150,9 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.globalLayout = *globalLayout;
   req.sharedLayout = *sharedLayout;
   req.globalShape = toVector(globalType.getShape());
+  for (int64_t &size : req.globalShape)
+    if (ShapedType::isDynamic(size))
+      size = kUnknownExtent;
   req.sharedShape = toVector(sharedType.getShape());
 
   OffsetSymbols symbols;
@@ -206,6 +215,15 @@ void mlir::tile::writeTmaPlanKey(llvm::raw_ostream &os,
     os << issue.smemByteOffset.str() << '@';
     w.syms(issue.coords);
   }
+  auto fields =
+      [&](const std::vector<std::optional<::tile::tma::RuntimeField>> &v) {
+        for (const auto &f : v)
+          os << (f ? f->str() : std::string("-")) << ',';
+        os << ';';
+      };
+  fields(m.runtimeGlobalDim);
+  fields(m.runtimeGlobalStrides);
+  os << m.runtimeOffsetScale << ';';
 }
 
 uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
@@ -225,6 +243,21 @@ uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
   w.syms(r.sharedOffsets);
   w.list(r.sharedSizes);
   w.list(r.symbolDivisors);
+  if (r.symbolicGlobal) {
+    auto opt = [&](const std::optional<int64_t> &v) {
+      if (v)
+        os << *v;
+      else
+        os << '?';
+      os << ',';
+    };
+    for (const std::optional<int64_t> &v : r.symbolicGlobal->sizes)
+      opt(v);
+    for (const std::optional<int64_t> &v : r.symbolicGlobal->strides)
+      opt(v);
+    opt(r.symbolicGlobal->offset);
+    os << ';';
+  }
   os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
      << static_cast<int>(r.reduce) << '|';
   writeTmaPlanKey(os, plan);

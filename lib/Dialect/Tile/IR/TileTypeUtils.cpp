@@ -82,6 +82,39 @@ std::optional<::tile::Layout> mlir::tile::getShardLayout(MemRefType type,
       std::vector<int64_t>(strides.begin(), strides.end()), offset);
 }
 
+std::optional<::tile::tma::SymbolicGlobal>
+mlir::tile::getSymbolicGlobal(MemRefType type, std::string *error) {
+  if (isa<LayoutAttr>(type.getLayout())) {
+    if (error)
+      *error = "#tile.layout requires a static shape";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  if (failed(type.getStridesAndOffset(strides, offset))) {
+    if (error)
+      *error = "layout is neither #tile.layout nor strided";
+    return std::nullopt;
+  }
+  bool dynamic = !type.hasStaticShape() ||
+                 llvm::any_of(strides, ShapedType::isDynamic) ||
+                 ShapedType::isDynamic(offset);
+  if (!dynamic)
+    return std::nullopt;
+  auto known = [](int64_t v) -> std::optional<int64_t> {
+    if (ShapedType::isDynamic(v))
+      return std::nullopt;
+    return v;
+  };
+  ::tile::tma::SymbolicGlobal global;
+  for (int64_t size : type.getShape())
+    global.sizes.push_back(known(size));
+  for (int64_t stride : strides)
+    global.strides.push_back(known(stride));
+  global.offset = known(offset);
+  return global;
+}
+
 std::optional<::tile::GroupedLayout>
 mlir::tile::getGroupedLayout(MemRefType type, std::string *error) {
   std::optional<::tile::Layout> layout = getShardLayout(type, error);

@@ -6,6 +6,11 @@
 //                promoted = false, issues = [{smem = 0, coords = [s0, 0]}],
 //                bytes = 1024>
 //
+// A map for a buffer with run-time sizes or strides writes those fields as
+// `size(D)`, `stride(D)*S` or `size(D)/N` (memref dimension D) and its
+// run-time offset as `offset_scale = B` after `promoted`. Guards are not
+// stored: they follow from the plan and the copy (tile::tma::deriveGuards).
+//
 // Offsets and coordinates are affine in the copy's symbols: terms `N`, `sK`
 // and `N*sK` joined by `+` and `-`.
 //
@@ -45,6 +50,32 @@ static void printList(AsmPrinter &printer, const std::vector<T> &values) {
   printer << ']';
 }
 
+/// A list of tensor-map fields, run-time ones as size(D)*S/N.
+template <typename T>
+static void
+printFields(AsmPrinter &printer, const std::vector<T> &values,
+            const std::vector<std::optional<::tile::tma::RuntimeField>> &rt) {
+  printer << '[';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i)
+      printer << ", ";
+    if (i < rt.size() && rt[i]) {
+      const ::tile::tma::RuntimeField &f = *rt[i];
+      printer << (f.value.kind == ::tile::tma::RuntimeValue::Kind::Size
+                      ? "size("
+                      : "stride(")
+              << f.value.dim << ')';
+      if (f.scale != 1)
+        printer << '*' << f.scale;
+      if (f.divisor != 1)
+        printer << '/' << f.divisor;
+    } else {
+      printer << static_cast<int64_t>(values[i]);
+    }
+  }
+  printer << ']';
+}
+
 static void printSym(AsmPrinter &printer, const SymExpr &e) {
   // SymExpr::str() writes "N", "sK", "N*sK" joined by " + " and " - ".
   printer << e.str();
@@ -54,9 +85,9 @@ void TmaPlanAttr::print(AsmPrinter &printer) const {
   const TmaPlan &plan = getPlan();
   const TensorMapDesc &m = plan.map;
   printer << "<\"" << ::tile::tma::toString(m.dataType) << "\", dim = ";
-  printList(printer, m.globalDim);
+  printFields(printer, m.globalDim, m.runtimeGlobalDim);
   printer << ", strides = ";
-  printList(printer, m.globalStridesBytes);
+  printFields(printer, m.globalStridesBytes, m.runtimeGlobalStrides);
   printer << ", box = ";
   printList(printer, m.boxDim);
   printer << ", element_strides = ";
@@ -68,8 +99,10 @@ void TmaPlanAttr::print(AsmPrinter &printer) const {
           << "\", base = ";
   printSym(printer, m.baseOffsetBytes);
   printer << ", element_bytes = " << m.elementBytes
-          << ", promoted = " << (m.promoted ? "true" : "false")
-          << ", issues = [";
+          << ", promoted = " << (m.promoted ? "true" : "false");
+  if (m.runtimeOffsetScale != 0)
+    printer << ", offset_scale = " << m.runtimeOffsetScale;
+  printer << ", issues = [";
   llvm::interleaveComma(plan.issues, printer, [&](const TmaIssue &issue) {
     printer << "{smem = ";
     printSym(printer, issue.smemByteOffset);
@@ -110,6 +143,56 @@ public:
           out.push_back(static_cast<T>(v));
           return success();
         });
+  }
+
+  /// A list of fields: N, size(D), stride(D), each with optional *S and /N.
+  template <typename T>
+  ParseResult
+  fields(std::vector<T> &out,
+         std::vector<std::optional<::tile::tma::RuntimeField>> &rt) {
+    ParseResult result = parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          StringRef kind;
+          SMLoc loc = parser.getCurrentLocation();
+          if (failed(parser.parseOptionalKeyword(&kind, {"size", "stride"}))) {
+            int64_t v;
+            if (parser.parseInteger(v))
+              return failure();
+            if (v < 0 ||
+                static_cast<uint64_t>(v) >
+                    static_cast<uint64_t>(std::numeric_limits<T>::max()))
+              return parser.emitError(loc, "value out of range");
+            out.push_back(static_cast<T>(v));
+            rt.push_back(std::nullopt);
+            return success();
+          }
+          ::tile::tma::RuntimeField f;
+          int64_t dim;
+          if (parser.parseLParen() || parser.parseInteger(dim) ||
+              parser.parseRParen())
+            return failure();
+          if (dim < 0 || dim > 64)
+            return parser.emitError(loc, "memref dimension out of range");
+          f.value = kind == "size"
+                        ? ::tile::tma::RuntimeValue::size(dim)
+                        : ::tile::tma::RuntimeValue::stride(dim);
+          if (succeeded(parser.parseOptionalStar()) &&
+              parser.parseInteger(f.scale))
+            return failure();
+          if (succeeded(parser.parseOptionalSlash()) &&
+              parser.parseInteger(f.divisor))
+            return failure();
+          if (f.scale < 1 || f.divisor < 1)
+            return parser.emitError(loc, "scale and divisor must be positive");
+          out.push_back(0);
+          rt.push_back(f);
+          return success();
+        });
+    if (failed(result))
+      return failure();
+    if (llvm::none_of(rt, [](const auto &f) { return f.has_value(); }))
+      rt.clear();
+    return success();
   }
 
   /// One term: N, sK or N*sK.
@@ -187,7 +270,8 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
   bool promoted = false;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || p.quoted(dataType) || p.key("dim") ||
-      p.list(m.globalDim) || p.key("strides") || p.list(m.globalStridesBytes) ||
+      p.fields(m.globalDim, m.runtimeGlobalDim) || p.key("strides") ||
+      p.fields(m.globalStridesBytes, m.runtimeGlobalStrides) ||
       p.key("box") || p.list(m.boxDim) || p.key("element_strides") ||
       p.list(m.elementStrides) || p.key("swizzle") || p.quoted(swizzle) ||
       p.key("interleave") || parser.parseInteger(interleave) ||
@@ -200,8 +284,15 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
     promoted = true;
   else if (parser.parseKeyword("false"))
     return {};
-  if (p.key("issues") ||
-      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+  if (parser.parseComma())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("offset_scale")) &&
+      (parser.parseEqual() || parser.parseInteger(m.runtimeOffsetScale) ||
+       parser.parseComma()))
+    return {};
+  if (parser.parseKeyword("issues") || parser.parseEqual())
+    return {};
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
                                      [&]() -> ParseResult {
                                        plan.issues.emplace_back();
                                        return p.issue(plan.issues.back());

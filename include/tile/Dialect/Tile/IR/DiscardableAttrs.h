@@ -32,6 +32,9 @@ constexpr llvm::StringLiteral kTensorMapArgAttr =
 /// On kernels: the maps the launches encode, one per map argument.
 constexpr llvm::StringLiteral kTensorMapsAttr =
     TileDialect::TensorMapsAttrHelper::getNameStr();
+/// On kernels with guarded TMA plans: the kernel's fallback version.
+constexpr llvm::StringLiteral kFallbackAttr =
+    TileDialect::FallbackAttrHelper::getNameStr();
 /// On host encode calls: the map they produce.
 constexpr llvm::StringLiteral kTensorMapAttr =
     TileDialect::TensorMapAttrHelper::getNameStr();

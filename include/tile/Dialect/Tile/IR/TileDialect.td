@@ -37,6 +37,9 @@ def Tile_Dialect : Dialect {
     "::mlir::IntegerAttr":$tensor_map_arg,
     // Kernels: the maps their launches encode, one per map argument.
     "::mlir::ArrayAttr":$tensor_maps,
+    // Kernels: the fallback version a launch runs when a guard of one of
+    // the kernel's TMA plans fails at run time.
+    "::mlir::FlatSymbolRefAttr":$fallback,
     // Host: the map an encode call produces (deduplicates encodes).
     "::mlir::DictionaryAttr":$tensor_map,
     // Kernels: the cast that takes a map argument's address.

@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "tile/Layout/Layout.h"
 #include "tile/TMA/ElementType.h"
+#include "tile/TMA/Plan.h"
 #include <optional>
 #include <string>
 
@@ -35,6 +36,12 @@ std::optional<int64_t> getElementBytes(MemRefType type);
 /// shapes of tile layouts, and other affine maps.
 std::optional<::tile::Layout> getShardLayout(MemRefType type,
                                              std::string *error = nullptr);
+
+/// A strided (or identity) global buffer type with '?' sizes, strides or
+/// offset as the planner's symbolic global; nullopt for fully static types
+/// and for layouts that are not strided (with a message).
+std::optional<::tile::tma::SymbolicGlobal>
+getSymbolicGlobal(MemRefType type, std::string *error = nullptr);
 
 /// The layout of `type` grouped onto its shape.
 std::optional<::tile::GroupedLayout>
