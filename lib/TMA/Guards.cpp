@@ -184,10 +184,10 @@ std::optional<RuntimeValues> exampleValues(const CopyRequest &request,
       v.sizes[d] = *g.sizes[d];
       continue;
     }
-    int64_t end = d < request.globalOffsets.size()
-                      ? request.globalOffsets[d].constant +
-                            request.globalSizes[d]
-                      : 1;
+    int64_t end =
+        d < request.globalOffsets.size()
+            ? request.globalOffsets[d].constant + request.globalSizes[d]
+            : 1;
     v.sizes[d] = std::max<int64_t>({end, request.globalSizes[d], int64_t(1)});
   }
   // Guards may read sizes of dimensions whose strides come later: settle

@@ -28,13 +28,13 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
-#include "tile/Transforms/Passes.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
+#include "tile/Transforms/Passes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/xxhash.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILETENSORMAPABI
@@ -93,10 +93,9 @@ static ArrayAttr getRuntimeFieldsAttr(
 static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
   SmallVector<Attribute> terms;
   for (const auto &[value, coeff] : g.terms)
-    terms.push_back(
-        b.getArrayAttr({b.getStringAttr(getValueKindName(value.kind)),
-                        b.getI64IntegerAttr(value.dim),
-                        b.getI64IntegerAttr(coeff)}));
+    terms.push_back(b.getArrayAttr(
+        {b.getStringAttr(getValueKindName(value.kind)),
+         b.getI64IntegerAttr(value.dim), b.getI64IntegerAttr(coeff)}));
   bool multiple = g.kind == ::tile::tma::Guard::Kind::MultipleOf;
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("rule", b.getStringAttr(g.rule)),
@@ -147,8 +146,8 @@ static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
     fields.push_back(
         b.getNamedAttr("runtime_global_strides",
                        getRuntimeFieldsAttr(b, m.runtimeGlobalStrides)));
-    fields.push_back(b.getNamedAttr(
-        "offset_scale", b.getI64IntegerAttr(m.runtimeOffsetScale)));
+    fields.push_back(b.getNamedAttr("offset_scale",
+                                    b.getI64IntegerAttr(m.runtimeOffsetScale)));
   }
   if (!plan.guards.empty()) {
     SmallVector<Attribute> guards;
@@ -185,8 +184,7 @@ struct TensorMapABIPass
     SmallVector<std::pair<Value, std::string>> guards;
   };
   /// Encodes emitted so far: (block, global buffer, map) -> what they give.
-  llvm::DenseMap<std::tuple<Block *, Value, Attribute>, EncodedMap>
-      encodedMaps;
+  llvm::DenseMap<std::tuple<Block *, Value, Attribute>, EncodedMap> encodedMaps;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -272,9 +270,8 @@ struct TensorMapABIPass
       auto fn = dyn_cast<func::FuncOp>(existing);
       if (fn && fn.isExternal() && fn.getFunctionType() == type)
         return fn;
-      return existing->emitOpError()
-             << "reserved-symbol: '@" << name << "' is " << purpose
-             << "; rename this symbol";
+      return existing->emitOpError() << "reserved-symbol: '@" << name << "' is "
+                                     << purpose << "; rename this symbol";
     }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -288,8 +285,8 @@ struct TensorMapABIPass
     Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
     return getOrDeclareRuntimeFn(
         b, module, kEncodeFn,
-        b.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32},
-                          {ptr}),
+        b.getFunctionType(
+            {i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, {ptr}),
         "the runtime's tensor-map encoder, which the host calls before each "
         "TMA launch");
   }
@@ -410,11 +407,13 @@ struct TensorMapABIPass
     auto get = [&](StringRef name) {
       return cast<IntegerAttr>(field.get(name)).getInt();
     };
-    Value v = dv.get(cast<StringAttr>(field.get("value")).getValue(), get("dim"));
+    Value v =
+        dv.get(cast<StringAttr>(field.get("value")).getValue(), get("dim"));
     if (get("scale") != 1)
       v = arith::MulIOp::create(b, loc, v, i64Constant(b, loc, get("scale")));
     if (get("divisor") != 1)
-      v = arith::DivUIOp::create(b, loc, v, i64Constant(b, loc, get("divisor")));
+      v = arith::DivUIOp::create(b, loc, v,
+                                 i64Constant(b, loc, get("divisor")));
     return v;
   }
 
@@ -454,7 +453,8 @@ struct TensorMapABIPass
   Value emitRuntimeArray(OpBuilder &b, Location loc, ArrayRef<Value> values) {
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
     Block *insertBlock = b.getInsertionBlock();
-    auto func = insertBlock->getParentOp()->getParentOfType<FunctionOpInterface>();
+    auto func =
+        insertBlock->getParentOp()->getParentOfType<FunctionOpInterface>();
     if (!func && isa<FunctionOpInterface>(insertBlock->getParentOp()))
       func = cast<FunctionOpInterface>(insertBlock->getParentOp());
     Value array;
@@ -466,9 +466,9 @@ struct TensorMapABIPass
       array = LLVM::AllocaOp::create(b, loc, ptrType, b.getI64Type(), count);
     }
     for (auto [i, v] : llvm::enumerate(values)) {
-      Value slot = LLVM::GEPOp::create(
-          b, loc, ptrType, b.getI64Type(), array,
-          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      Value slot =
+          LLVM::GEPOp::create(b, loc, ptrType, b.getI64Type(), array,
+                              ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
       LLVM::StoreOp::create(b, loc, v, slot);
     }
     return array;
@@ -487,9 +487,8 @@ struct TensorMapABIPass
     for (auto [i, v] : llvm::enumerate(values)) {
       auto field = i < runtime.size() ? cast<DictionaryAttr>(runtime[i])
                                       : DictionaryAttr();
-      fields.push_back(field && !field.empty()
-                           ? emitRuntimeField(dv, field)
-                           : i64Constant(dv.b, dv.loc, v));
+      fields.push_back(field && !field.empty() ? emitRuntimeField(dv, field)
+                                               : i64Constant(dv.b, dv.loc, v));
     }
     return emitRuntimeArray(dv.b, dv.loc, fields);
   }
@@ -513,8 +512,9 @@ struct TensorMapABIPass
             {holds, (guard.getAs<StringAttr>("rule").getValue() + ": " +
                      guard.getAs<StringAttr>("expr").getValue())
                         .str()});
-        out.ok = out.ok ? arith::AndIOp::create(b, loc, out.ok, holds).getResult()
-                        : holds;
+        out.ok = out.ok
+                     ? arith::AndIOp::create(b, loc, out.ok, holds).getResult()
+                     : holds;
       }
     }
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
@@ -541,14 +541,14 @@ struct TensorMapABIPass
         scale && scale.getInt() != 0) {
       Value scaled = arith::MulIOp::create(b, loc, dv.get("offset", 0),
                                            i64Constant(b, loc, scale.getInt()));
-      offset = offset ? arith::AddIOp::create(b, loc, offset, scaled).getResult()
-                      : scaled;
+      offset = offset
+                   ? arith::AddIOp::create(b, loc, offset, scaled).getResult()
+                   : scaled;
     }
     if (offset)
       base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                                  ValueRange{offset});
-    Value dims =
-        emitFieldArray(dv, map, "global_dim", "runtime_global_dim");
+    Value dims = emitFieldArray(dv, map, "global_dim", "runtime_global_dim");
     Value strides =
         emitFieldArray(dv, map, "global_strides", "runtime_global_strides");
     Value box = getConstantArray(b, loc, arr("box_dim"), b.getI32Type());
@@ -556,8 +556,8 @@ struct TensorMapABIPass
         getConstantArray(b, loc, arr("element_strides"), b.getI32Type());
     auto call = func::CallOp::create(
         b, loc, encodeFn,
-        ValueRange{i32("data_type_enum"), i32("rank"), base, dims, strides,
-                   box, elementStrides, i32("interleave"), i32("swizzle"),
+        ValueRange{i32("data_type_enum"), i32("rank"), base, dims, strides, box,
+                   elementStrides, i32("interleave"), i32("swizzle"),
                    i32("l2_promotion"), i32("oob_fill")});
     out.ptr = call.getResult(0);
     if (ifOk) {
@@ -630,8 +630,8 @@ struct TensorMapABIPass
     auto host = launch->getParentOfType<FunctionOpInterface>();
     std::string siteText =
         "@" + (host ? host.getName().str() : std::string("?")) +
-        ": launch of @" + launch.getKernel().getRootReference().str() +
-        "::@" + launch.getKernelName().str();
+        ": launch of @" + launch.getKernel().getRootReference().str() + "::@" +
+        launch.getKernelName().str();
     Value site = getStringAddress(b, loc, siteText);
 
     auto choice = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
@@ -647,8 +647,8 @@ struct TensorMapABIPass
     Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
     func::CallOp::create(b, loc, *noteFn, ValueRange{site, version, failed});
     auto other = cast<gpu::LaunchFuncOp>(b.clone(*launch));
-    other.setKernelAttr(SymbolRefAttr::get(launch.getKernel().getRootReference(),
-                                           {fallback}));
+    other.setKernelAttr(
+        SymbolRefAttr::get(launch.getKernel().getRootReference(), {fallback}));
     return encodeOnHost(other);
   }
 

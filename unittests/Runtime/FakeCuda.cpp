@@ -95,10 +95,18 @@ API cuCtxGetDevice(int *device) {
   *device = 0;
   return 0;
 }
-API cuTensorMapEncodeTiled(void *map, int, unsigned, void *, const uint64_t *,
-                           const uint64_t *, const unsigned *, const unsigned *,
-                           int, int, int, int) {
+API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
+                           const uint64_t *dims, const uint64_t *strides,
+                           const unsigned *, const unsigned *, int, int, int,
+                           int) {
   ++state.encodeCalls;
+  state.lastEncodeRank = rank;
+  state.lastEncodeAddress = reinterpret_cast<uintptr_t>(address);
+  for (unsigned i = 0; i < rank && i < 5; ++i) {
+    state.lastEncodeDims[i] = dims[i];
+    if (i > 0)
+      state.lastEncodeStrides[i - 1] = strides[i - 1];
+  }
   memset(map, 0xff, 128);
   return 0;
 }

@@ -44,6 +44,11 @@ struct FakeCudaState {
   int contextSets;
   int lastDevice;
   int staticSmem; // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES of every function
+  // The last cuTensorMapEncodeTiled call.
+  unsigned lastEncodeRank;
+  uint64_t lastEncodeAddress;
+  uint64_t lastEncodeDims[5];
+  uint64_t lastEncodeStrides[4];
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -119,10 +119,10 @@ static void writeSym(llvm::json::OStream &json, const ::tile::tma::SymExpr &e) {
 /// A list of tensor-map fields: `null` where the host computes the value at
 /// run time.
 template <typename T>
-static void
-writeArray(llvm::json::OStream &json, llvm::StringRef key,
-           const std::vector<T> &values,
-           const std::vector<std::optional<::tile::tma::RuntimeField>> &rt = {}) {
+static void writeArray(
+    llvm::json::OStream &json, llvm::StringRef key,
+    const std::vector<T> &values,
+    const std::vector<std::optional<::tile::tma::RuntimeField>> &rt = {}) {
   json.attributeArray(key, [&] {
     for (size_t i = 0; i < values.size(); ++i) {
       if (i < rt.size() && rt[i])

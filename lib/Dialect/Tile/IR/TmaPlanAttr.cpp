@@ -173,9 +173,8 @@ public:
             return failure();
           if (dim < 0 || dim > 64)
             return parser.emitError(loc, "memref dimension out of range");
-          f.value = kind == "size"
-                        ? ::tile::tma::RuntimeValue::size(dim)
-                        : ::tile::tma::RuntimeValue::stride(dim);
+          f.value = kind == "size" ? ::tile::tma::RuntimeValue::size(dim)
+                                   : ::tile::tma::RuntimeValue::stride(dim);
           if (succeeded(parser.parseOptionalStar()) &&
               parser.parseInteger(f.scale))
             return failure();
@@ -271,8 +270,8 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || p.quoted(dataType) || p.key("dim") ||
       p.fields(m.globalDim, m.runtimeGlobalDim) || p.key("strides") ||
-      p.fields(m.globalStridesBytes, m.runtimeGlobalStrides) ||
-      p.key("box") || p.list(m.boxDim) || p.key("element_strides") ||
+      p.fields(m.globalStridesBytes, m.runtimeGlobalStrides) || p.key("box") ||
+      p.list(m.boxDim) || p.key("element_strides") ||
       p.list(m.elementStrides) || p.key("swizzle") || p.quoted(swizzle) ||
       p.key("interleave") || parser.parseInteger(interleave) ||
       p.key("l2_promotion") || parser.parseInteger(l2) || p.key("oob") ||
