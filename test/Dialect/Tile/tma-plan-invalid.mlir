@@ -165,3 +165,33 @@ gpu.module @kernels {
 
 // expected-error @+1 {{value out of range}}
 #p4 = #tile.tma_plan<"u8", dim = [-1], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 1, promoted = false, issues = [], bytes = 64>
+
+// -----
+
+// expected-error @+1 {{scale and divisor must be positive}}
+#p5 = #tile.tma_plan<"u8", dim = [size(0)/0], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 1, promoted = false, issues = [], bytes = 64>
+
+// -----
+
+// expected-error @+1 {{memref dimension out of range}}
+#p6 = #tile.tma_plan<"u8", dim = [size(99)], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 1, promoted = false, issues = [], bytes = 64>
+
+// -----
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+// A run-time plan is checked at small run-time values its guards allow: here
+// the row stride is recorded in elements instead of bytes.
+gpu.module @kernels {
+  gpu.func @stride_in_elements(%g: memref<?x?xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    // expected-error @+1 {{'tile.copy_async' op plan-stale: the recorded TMA plan no longer describes this copy (re-run tile-plan-copies after changing copies): the hardware model finds}}
+    tile.copy_async %a[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0])
+        {tile.tma_plan = #tile.tma_plan<"f16", dim = [size(1), size(0)], strides = [stride(0)*1], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0]}], bytes = 8192>, tile.variant = "tma"}
+        : !tile, memref<?x?xf16>, !bars
+    gpu.return
+  }
+}
