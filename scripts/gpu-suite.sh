@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU suite: builds every kernel under test/GPU/kernels (plus the
-# reference demo) with tile-compile into .gpu/<name>.so, the runtime and the
+# reference demo and examples/dynamic_tiled_copy.mlir, as demo.so and
+# dyn_tiled.so) with tile-compile into .gpu/<name>.so, the runtime and the
 # host runner next to them, then runs the runner where a CUDA driver is
 # present (it prints a SKIP line and exits 0 where none is).
 #
@@ -34,7 +35,8 @@ do_build() {
   cp -f "$rt" "$out/"
   python3 test/GPU/gen_cases.py
   cp -f examples/copy_async_tma.mlir "$out/demo.mlir"
-  local inputs=("$out/demo.mlir" test/GPU/kernels/*.mlir)
+  cp -f examples/dynamic_tiled_copy.mlir "$out/dyn_tiled.mlir"
+  local inputs=("$out/demo.mlir" "$out/dyn_tiled.mlir" test/GPU/kernels/*.mlir)
   echo "gpu-suite: compiling ${#inputs[@]} kernels into $out/"
   printf '%s\n' "${inputs[@]}" | xargs -P "$jobs" -I{} sh -c '
     f={}; n=$(basename "$f" .mlir)

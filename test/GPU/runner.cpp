@@ -7,6 +7,12 @@
 // and reduce ops) and shared-memory images from an independent model of the
 // layout (shards, mixed-radix split, XOR swizzle on the absolute address).
 //
+// Cases of kernels with run-time guards (dynamic shapes) also check which
+// version ran: the runtime's per-version launch counters are reset before the
+// call and must then hold exactly the expected counts, per launch site and in
+// total. TILE_LOG_FALLBACK=1 makes the runtime print each site's first failed
+// guard.
+//
 // Links only libtile_runtime and libc (device memory through mgpuMemAlloc and
 // mgpuMemcpy). Each case runs in a child process by default, so a trapping
 // kernel does not take the rest of the suite with it; --no-fork runs them in
@@ -20,6 +26,7 @@
 
 #include "tile/Runtime/TileRuntime.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -37,19 +44,26 @@
 namespace {
 
 enum class Kind { Int, UInt, F16, BF16, F32, F64, Raw };
-enum class Init { Bits, Unit, Small };
+// Sentinel: every byte 0xA5, for outputs (bytes no copy may write keep it).
+enum class Init { Bits, Unit, Small, Sentinel };
 enum class Fill { Zero, NaN };
 enum class Reduce { None, Add, Min, Max, Inc, Dec, And, Or, Xor };
 
 using Vec = std::vector<int64_t>;
 using Groups = std::vector<std::vector<std::pair<int64_t, int64_t>>>;
 
+/// A global buffer: a view (shape, strides, offset in elements) of one device
+/// allocation, which spans the view's last element or allocElements, whichever
+/// is more. The descriptor's aligned pointer is the allocation plus
+/// alignedShift elements, and its offset field is offset - alignedShift.
 struct Buf {
   int eb;
   Kind kind;
   Vec shape, strides;
   int64_t offset;
   Init init;
+  int64_t allocElements = 0;
+  int64_t alignedShift = 0;
 };
 
 /// Reads elements of `src` (a region, row-major order) with fill outside it.
@@ -80,6 +94,13 @@ struct Case {
   std::vector<Buf> bufs;
   std::vector<Effect> effects;
   std::string entry; // defaults to name
+  // Launches of guarded kernels expected per version and site; when present,
+  // the counters are reset before the call and compared after it.
+  struct Versions {
+    std::string site;
+    int64_t guarded, fallback;
+  };
+  std::vector<Versions> versions;
 };
 
 Effect copyEffect(int dst, Vec dstOff, Vec dstSizes, int src, Vec srcOff,
@@ -111,6 +132,139 @@ Effect imageEffect(int img, int64_t arenaOffset, Vec sharedShape, Groups groups,
 }
 
 #include "cases.inc"
+
+//===-- Dynamic shapes ----------------------------------------------------===//
+//
+// Kernels over buffers with run-time sizes, strides and offsets: each guarded
+// copy's plan holds only when its guards do, and the host launches the
+// kernel's fallback version (per-thread copies) when one fails.
+
+/// The launch site string the host code passes to the runtime.
+std::string siteOf(const std::string &function) {
+  return "@" + function + ": launch of @" + function + "_kernel::@" + function +
+         "_kernel";
+}
+
+Vec rowMajor(const Vec &shape) {
+  Vec strides(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+/// B = A over the whole shape: one copy effect from buffer 0 to buffer 1.
+Effect wholeCopy(const Vec &shape) {
+  Vec zero(shape.size(), 0);
+  return copyEffect(1, zero, shape, 0, zero, shape, Fill::Zero);
+}
+
+/// A copy case of a two-argument kernel (A, B): B, filled with the sentinel,
+/// must equal A inside the view and keep the sentinel everywhere else.
+Case dynCopy(std::string name, std::string so, std::string function,
+             std::string doc, Buf a, Buf b, int64_t guarded, int64_t fallback) {
+  Case c{std::move(name), std::move(so), std::move(doc)};
+  c.entry = function;
+  Vec shape = a.shape;
+  c.bufs.push_back(std::move(a));
+  c.bufs.push_back(std::move(b));
+  c.effects.push_back(wholeCopy(shape));
+  c.versions.push_back({siteOf(function), guarded, fallback});
+  return c;
+}
+
+Buf contiguous(int eb, Kind kind, Vec shape, Init init) {
+  Vec strides = rowMajor(shape);
+  return Buf{eb, kind, std::move(shape), std::move(strides), 0, init};
+}
+
+/// An f16 matrix view of rows x cols in rows of `pitch` elements, starting
+/// `offset` elements into an allocation of exactly offset + rows * pitch
+/// elements (the last row's padding included).
+Buf paddedF16(int64_t rows, int64_t cols, int64_t pitch, int64_t offset,
+              Init init) {
+  Buf b{2, Kind::F16, {rows, cols}, {pitch, 1}, offset, init};
+  b.allocElements = offset + rows * pitch;
+  return b;
+}
+
+void addDynamicShapeCases(std::vector<Case> &cases) {
+  // examples/dynamic_tiled_copy.mlir: @tiled_copy(memref<?x?xf16>, ...),
+  // built as dyn_tiled.so.
+  auto tiledCase = [](std::string name, std::string doc, Buf a, Buf b,
+                      int64_t guarded, int64_t fallback) {
+    return dynCopy(std::move(name), "dyn_tiled", "tiled_copy", std::move(doc),
+                   std::move(a), std::move(b), guarded, fallback);
+  };
+  cases.push_back(tiledCase(
+      "dyn_tiled",
+      "examples/dynamic_tiled_copy.mlir, f16 1000x1000: every guard holds, "
+      "TMA version",
+      contiguous(2, Kind::F16, {1000, 1000}, Init::Bits),
+      contiguous(2, Kind::F16, {1000, 1000}, Init::Sentinel), 1, 0));
+  cases.push_back(
+      tiledCase("dyn_tiled_fallback",
+                "dynamic_tiled_copy, f16 4097x33: 66-byte rows fail "
+                "stride[0]*2 % 16 == 0, fallback version",
+                contiguous(2, Kind::F16, {4097, 33}, Init::Bits),
+                contiguous(2, Kind::F16, {4097, 33}, Init::Sentinel), 0, 1));
+  {
+    // A's aligned pointer is the allocation plus 2 bytes (descriptor offset
+    // 0, as memref<?x?xf16> requires): global-align fails.
+    Buf a = contiguous(2, Kind::F16, {1000, 1000}, Init::Bits);
+    a.offset = 1;
+    a.alignedShift = 1;
+    cases.push_back(tiledCase(
+        "dyn_tiled_misaligned",
+        "dynamic_tiled_copy, f16 1000x1000 at allocation + 2 bytes: "
+        "global-align fails, fallback version",
+        a, contiguous(2, Kind::F16, {1000, 1000}, Init::Sentinel), 0, 1));
+  }
+  // test/GPU/kernels/dyn_strided_copy.mlir: strided<[?, 1], offset: ?> views.
+  cases.push_back(dynCopy(
+      "dyn_strided_fallback", "dyn_strided_copy", "dyn_strided_copy",
+      "f16 4097x33 views, row pitch 40, offset 8: the loads' guards hold, "
+      "the store's size[1]*2 % 16 == 0 fails, fallback version; padding and "
+      "the head keep the sentinel",
+      paddedF16(4097, 33, 40, 8, Init::Bits),
+      paddedF16(4097, 33, 40, 8, Init::Sentinel), 0, 1));
+  cases.push_back(dynCopy(
+      "dyn_strided_tma", "dyn_strided_copy", "dyn_strided_copy",
+      "f16 1000x1000 views, row pitch 1008, offset 8: every guard holds, TMA "
+      "version; padding and the head keep the sentinel",
+      paddedF16(1000, 1000, 1008, 8, Init::Bits),
+      paddedF16(1000, 1000, 1008, 8, Init::Sentinel), 1, 0));
+  {
+    // test/GPU/kernels/dyn_strided_load.mlir: TMA loads of a 4097x33 view
+    // (guards hold: no store-bounds guard on a load), per-thread stores of
+    // whole 64x64 tiles into C (65 x 1 tiles): A inside, zeros outside.
+    Case c{"dyn_strided_load", "dyn_strided_load",
+           "f16 4097x33 view, row pitch 40, offset 8: TMA loads (zero fill "
+           "past the edge) into 4160x64, TMA version"};
+    c.bufs.push_back(paddedF16(4097, 33, 40, 8, Init::Bits));
+    c.bufs.push_back(contiguous(2, Kind::F16, {4160, 64}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {4160, 64}, 0, {0, 0}, {4160, 64}, Fill::Zero));
+    c.versions.push_back({siteOf("dyn_strided_load"), 1, 0});
+    cases.push_back(c);
+  }
+  // test/GPU/kernels/dyn_rank3.mlir: one launch per index of dimension 0.
+  cases.push_back(dynCopy(
+      "dyn_rank3", "dyn_rank3", "dyn_rank3",
+      "f32 3x100x72 (288-byte rows), 1x32x32 boxes, 3 launches: TMA version",
+      contiguous(4, Kind::F32, {3, 100, 72}, Init::Bits),
+      contiguous(4, Kind::F32, {3, 100, 72}, Init::Sentinel), 3, 0));
+  cases.push_back(
+      dynCopy("dyn_rank3_fallback", "dyn_rank3", "dyn_rank3",
+              "f32 3x100x70 (280-byte rows), 3 launches: fallback version",
+              contiguous(4, Kind::F32, {3, 100, 70}, Init::Bits),
+              contiguous(4, Kind::F32, {3, 100, 70}, Init::Sentinel), 0, 3));
+  // test/GPU/kernels/dyn_rank5.mlir: one launch, the grid's z over dims 0-2.
+  cases.push_back(dynCopy(
+      "dyn_rank5", "dyn_rank5", "dyn_rank5",
+      "bf16 2x3x2x50x40 (80-byte rows), 1x1x1x32x32 boxes: TMA version",
+      contiguous(2, Kind::BF16, {2, 3, 2, 50, 40}, Init::Bits),
+      contiguous(2, Kind::BF16, {2, 3, 2, 50, 40}, Init::Sentinel), 1, 0));
+}
 
 std::vector<Case> allCases() {
   std::vector<Case> cases;
@@ -163,6 +317,7 @@ std::vector<Case> allCases() {
     cases.push_back(c);
   }
   addGeneratedCases(cases);
+  addDynamicShapeCases(cases);
   return cases;
 }
 
@@ -173,7 +328,7 @@ int64_t elementCount(const Buf &b) {
   int64_t last = b.offset;
   for (size_t d = 0; d < b.shape.size(); ++d)
     last += (b.shape[d] - 1) * b.strides[d];
-  return last + 1;
+  return std::max(last + 1, b.allocElements);
 }
 
 size_t byteSize(const Buf &b) {
@@ -337,10 +492,9 @@ uint64_t applyReduce(Reduce r, Kind kind, int eb, uint64_t old, uint64_t v) {
     return (old + v) & mask(eb);
   case Reduce::Min:
   case Reduce::Max: {
-    bool less =
-        half ? halfToDouble(old, kind) < halfToDouble(v, kind)
-        : kind == Kind::UInt ? old < v
-                             : signExtend(old, eb) < signExtend(v, eb);
+    bool less = half ? halfToDouble(old, kind) < halfToDouble(v, kind)
+                : kind == Kind::UInt ? old < v
+                                     : signExtend(old, eb) < signExtend(v, eb);
     return (r == Reduce::Min) == less ? old : v;
   }
   case Reduce::Inc:
@@ -412,6 +566,10 @@ std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
 void fillRandom(const Buf &b, Image &img, std::mt19937_64 &rng) {
   img.bytes.resize(byteSize(b));
   img.nanOk.assign(img.bytes.size(), 0);
+  if (b.init == Init::Sentinel) {
+    std::fill(img.bytes.begin(), img.bytes.end(), uint8_t(0xA5));
+    return;
+  }
   for (auto &x : img.bytes)
     x = static_cast<uint8_t>(rng());
   if (b.init == Init::Bits)
@@ -502,6 +660,39 @@ std::string compare(const Buf &b, const Image &got, const Image &want) {
          std::to_string(got.bytes.size() / b.eb) + " elements differ:" + shown;
 }
 
+/// Compares the launch counters with the case's expectations: each site's
+/// count per version, and the totals over all sites (so a launch counted at
+/// another site shows too). Returns "" or what differs.
+std::string checkVersions(const Case &c) {
+  if (c.versions.empty())
+    return "";
+  std::string why;
+  auto note = [&](const std::string &where, const char *version, int64_t got,
+                  int64_t want) {
+    if (got != want)
+      why += (why.empty() ? "" : "; ") + where + ": " + version + " launches " +
+             std::to_string(got) + ", expected " + std::to_string(want);
+  };
+  int64_t guarded = 0, fallback = 0;
+  for (const Case::Versions &v : c.versions) {
+    note(
+        v.site, "guarded",
+        tileRuntimeSiteLaunchVersionCount(v.site.c_str(), TILE_VERSION_GUARDED),
+        v.guarded);
+    note(v.site, "fallback",
+         tileRuntimeSiteLaunchVersionCount(v.site.c_str(),
+                                           TILE_VERSION_FALLBACK),
+         v.fallback);
+    guarded += v.guarded;
+    fallback += v.fallback;
+  }
+  note("all sites", "guarded",
+       tileRuntimeLaunchVersionCount(TILE_VERSION_GUARDED), guarded);
+  note("all sites", "fallback",
+       tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), fallback);
+  return why;
+}
+
 /// Runs one case; prints its line; returns true when it passed.
 bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
   auto failLine = [&](const std::string &why) {
@@ -534,7 +725,9 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
       return failLine("mgpuMemAlloc: " + lastError());
     mgpuMemcpy(dev[i], init[i].bytes.data(), init[i].bytes.size(), nullptr);
     std::vector<int64_t> d = {reinterpret_cast<int64_t>(dev[i]),
-                              reinterpret_cast<int64_t>(dev[i]), b.offset};
+                              reinterpret_cast<int64_t>(dev[i]) +
+                                  b.alignedShift * b.eb,
+                              b.offset - b.alignedShift};
     d.insert(d.end(), b.shape.begin(), b.shape.end());
     d.insert(d.end(), b.strides.begin(), b.strides.end());
     descs.push_back(d);
@@ -543,10 +736,13 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
   if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
     return failLine("upload: " + lastError());
 
+  if (!c.versions.empty())
+    tileRuntimeResetLaunchVersionCounts();
   if (!callEntry(fn, descs))
     return failLine("unsupported argument count");
   if (tileRuntimeConsumeStatus() != TILE_SUCCESS)
     return failLine("launch: " + lastError());
+  std::string why = checkVersions(c);
 
   std::vector<Image> got(c.bufs.size());
   for (size_t i = 0; i < c.bufs.size(); ++i) {
@@ -560,7 +756,6 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
     return failLine("download: " + lastError());
 
   std::vector<Image> want = expected(c, init);
-  std::string why;
   for (size_t i = 0; i < c.bufs.size(); ++i) {
     std::string d = compare(c.bufs[i], got[i], want[i]);
     if (!d.empty())
