@@ -18,8 +18,32 @@ async-object form of a synchronous launch and creates a stream anyway.)
 `tile_copy_small` copies one 8x256 f16 tile (the launch-overhead
 measurement).
 
-    gen_copy.py M N name:BM:BN:TILES:STAGES [...] > copy.mlir
+With `--dynamic NAME[,NAME...]`, each named variant also gets a dynamic twin
+next to it: the same kernel and tiling over `memref<?x?xf16>` buffers
+(`@<name>_dyn`, host entry `<name>_dyn_entry`). Its host function reads the
+matrix size with memref.dim and computes the grid from it (rounded up); the
+kernel computes its tile starts as block id x constant, as the static one does,
+so the planner proves the coordinates aligned and plans TMA copies whose
+run-time guards (sizes, row pitch, base alignment) the host checks before each
+launch, launching `@<name>_dyn_fallback` when one fails. The module then also
+gets `tile_copy_small_dyn`, the 8x256 copy over `memref<?x?xf16>` (grid from
+memref.dim, one 8x256 tile per CTA). The static kernels and entries are
+unchanged: without `--dynamic` the output is the same as before.
+
+`--dynamic-launch` picks how the twins launch: `async` (default) on the
+caller's stream, as the static entries do; `sync` as a plain
+`gpu.launch_func` (the lowering creates a stream, launches, synchronises and
+destroys it in each call), for a compiler that declines an asynchronous launch
+of a kernel with a fallback version. In `sync` mode the module also gets
+synchronous entries of the static kernels, `<name>_sync_entry` and
+`tile_copy_small_sync`, so that the twins can be compared with the same
+launch path. The first line of the output names the mode
+(`// dynamic-launch: async|sync`, only with `--dynamic`) for bench.py.
+
+    gen_copy.py M N name:BM:BN:TILES:STAGES [...] [--dynamic NAMES]
+                [--dynamic-launch async|sync] > copy.mlir
 """
+import argparse
 import sys
 
 SMALL = """\
@@ -64,13 +88,13 @@ SMALL_HOST = """\
 """
 
 
-def kernel(name, M, N, BM, BN, T, S):
+def device(name, G, BM, BN, T, S):
+    """The kernel @name over global buffers of type G (static or dynamic)."""
     bars = (f"!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, "
             f"num_barriers = {S}>")
     stages = (f"memref<{S}x{BM}x{BN}xf16, #tile.layout<({S}, {BM}, {BN})>, "
               f"#gpu.address_space<workgroup>>")
     tile = f"memref<{BM}x{BN}xf16, #tile.layout<({BM}, {BN})>, #gpu.address_space<workgroup>>"
-    G = f"memref<{M}x{N}xf16>"
     tb = BM * BN * 2
     L = []
     a = L.append
@@ -131,8 +155,12 @@ def kernel(name, M, N, BM, BN, T, S):
     a("      }")
     a("      gpu.return")
     a("    }")
-    dev = "\n".join(L) + "\n"
-    exact = S * tb
+    return "\n".join(L) + "\n"
+
+
+def smem_bytes(BM, BN, S):
+    """(dynamic shared memory the entries ask for, the stages' exact bytes)."""
+    exact = S * BM * BN * 2
     # The barriers are static shared memory and the arena starts on a 1024-byte
     # boundary after them: ask for more than 48 KiB so the runtime raises the
     # kernel's dynamic limit when static + dynamic would pass 48 KiB. A second
@@ -141,6 +169,13 @@ def kernel(name, M, N, BM, BN, T, S):
     smem = exact
     if exact + 1024 > 48 * 1024 and exact <= 48 * 1024:
         smem = 48 * 1024 + 1024
+    return smem, exact
+
+
+def kernel(name, M, N, BM, BN, T, S):
+    G = f"memref<{M}x{N}xf16>"
+    dev = device(name, G, BM, BN, T, S)
+    smem, exact = smem_bytes(BM, BN, S)
     grid_x, grid_y = N // (BN * T), M // BM
     host = ""
     for entry, nbytes in [(name, smem)] + ([(name + "_exact", exact)] if smem != exact else []):
@@ -162,18 +197,188 @@ def kernel(name, M, N, BM, BN, T, S):
     return dev, host
 
 
+def launch_op(launch):
+    """The launch's opening: on the entry's stream, or a plain (synchronous)
+    gpu.launch_func whose lowering makes its own stream."""
+    if launch == "async":
+        return "%done = gpu.launch_func async [%stream]"
+    return "gpu.launch_func"
+
+
+def dynamic_twin(name, BM, BN, T, S, launch):
+    """The dynamic twin of variant `name`: kernel @<name>_dyn over
+    memref<?x?xf16> and its host entry <name>_dyn_entry, which computes the
+    grid from the matrix size; in sync mode also <name>_sync_entry, the static
+    kernel launched the same synchronous way."""
+    D = "memref<?x?xf16>"
+    dev = device(name + "_dyn", D, BM, BN, T, S)
+    smem, _ = smem_bytes(BM, BN, S)
+    host = f"""\
+  func.func @{name}_dyn_entry(%in: {D}, %out: {D}, %stream: !gpu.async.token)
+      attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %m = memref.dim %in, %c0 : {D}
+    %n = memref.dim %in, %c1 : {D}
+    %cW = arith.constant {BN * T} : index
+    %cW1 = arith.constant {BN * T - 1} : index
+    %cBM = arith.constant {BM} : index
+    %cBM1 = arith.constant {BM - 1} : index
+    %nr = arith.addi %n, %cW1 : index
+    %gx = arith.divui %nr, %cW : index
+    %mr = arith.addi %m, %cBM1 : index
+    %gy = arith.divui %mr, %cBM : index
+    %smem = arith.constant {smem} : i32
+    {launch_op(launch)} @kernels::@{name}_dyn
+        blocks in (%gx, %gy, %c1) threads in (%c64, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%in : {D}, %out : {D})
+    return
+  }}
+"""
+    if launch == "sync":
+        G = kernel_global_type[name]
+        gx, gy = kernel_grid[name]
+        host += f"""\
+  func.func @{name}_sync_entry(%in: {G}, %out: {G}, %stream: !gpu.async.token)
+      attributes {{llvm.emit_c_interface}} {{
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %gx = arith.constant {gx} : index
+    %gy = arith.constant {gy} : index
+    %smem = arith.constant {smem} : i32
+    gpu.launch_func @kernels::@{name}
+        blocks in (%gx, %gy, %c1) threads in (%c64, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%in : {G}, %out : {G})
+    return
+  }}
+"""
+    return dev, host
+
+
+# The small copy's twin: one 8x256 tile per CTA at (block id y x 8, block id
+# x x 256) of a memref<?x?xf16>, the grid from memref.dim.
+SMALL_DYN = """\
+    gpu.func @copy_small_dyn(%in: memref<?x?xf16>, %out: memref<?x?xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %one = arith.constant 1 : index
+      %bytes = arith.constant 4096 : index
+      %c8 = arith.constant 8 : index
+      %c256 = arith.constant 256 : index
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %row = arith.muli %by, %c8 : index
+      %col = arith.muli %bx, %c256 : index
+      %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+      %s = tile.arena_view [0] : memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+      %leader = arith.cmpi eq, %tx, %c0 : index
+      scf.if %leader {
+        nvgpu.mbarrier.init %bar[%c0], %one : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+        nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+        tile.copy_async %s[0, 0] [8, 256], %in[%row, %col] [8, 256] barrier(%bar[%c0])
+            : memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>, memref<?x?xf16>,
+              !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+        %phase = arith.constant false
+        %ticks = arith.constant 10000000 : index
+        nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+        tile.copy_async %out[%row, %col] [8, 256], %s[0, 0] [8, 256]
+            : memref<?x?xf16>, memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+        tile.bulk_commit_group
+        tile.bulk_wait_group 0 {read}
+      }
+      gpu.return
+    }
+"""
+
+
+def small_dyn_host(launch):
+    host = f"""\
+  func.func @tile_copy_small_dyn(%in: memref<?x?xf16>, %out: memref<?x?xf16>, %stream: !gpu.async.token)
+      attributes {{llvm.emit_c_interface}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c7 = arith.constant 7 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    %c255 = arith.constant 255 : index
+    %c256 = arith.constant 256 : index
+    %m = memref.dim %in, %c0 : memref<?x?xf16>
+    %n = memref.dim %in, %c1 : memref<?x?xf16>
+    %nr = arith.addi %n, %c255 : index
+    %gx = arith.divui %nr, %c256 : index
+    %mr = arith.addi %m, %c7 : index
+    %gy = arith.divui %mr, %c8 : index
+    %smem = arith.constant 4096 : i32
+    {launch_op(launch)} @kernels::@copy_small_dyn
+        blocks in (%gx, %gy, %c1) threads in (%c32, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%in : memref<?x?xf16>, %out : memref<?x?xf16>)
+    return
+  }}
+"""
+    if launch == "sync":
+        host += """\
+  func.func @tile_copy_small_sync(%in: memref<8x256xf16>, %out: memref<8x256xf16>, %stream: !gpu.async.token)
+      attributes {llvm.emit_c_interface} {
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %smem = arith.constant 4096 : i32
+    gpu.launch_func @kernels::@copy_small
+        blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%in : memref<8x256xf16>, %out : memref<8x256xf16>)
+    return
+  }
+"""
+    return host
+
+
+kernel_global_type = {}
+kernel_grid = {}
+
+
 def main():
-    M, N = int(sys.argv[1]), int(sys.argv[2])
+    ap = argparse.ArgumentParser(description="the bandwidth benchmark's module")
+    ap.add_argument("M", type=int)
+    ap.add_argument("N", type=int)
+    ap.add_argument("variants", nargs="+", metavar="name:BM:BN:TILES:STAGES")
+    ap.add_argument("--dynamic", default="",
+                    help="comma-separated variant names that get a dynamic twin")
+    ap.add_argument("--dynamic-launch", choices=["async", "sync"], default="async",
+                    help="how the twins launch (default: async, on the entry's stream)")
+    args = ap.parse_args()
+    M, N = args.M, args.N
+    dynamic = [n for n in args.dynamic.split(",") if n]
+    specs = {}
     devs, hosts = [], []
-    for spec in sys.argv[3:]:
+    for spec in args.variants:
         name, BM, BN, T, S = spec.split(":")
         BM, BN, T, S = int(BM), int(BN), int(T), int(S)
         assert M % BM == 0 and N % (BN * T) == 0
+        specs[name] = (BM, BN, T, S)
+        kernel_global_type[name] = f"memref<{M}x{N}xf16>"
+        kernel_grid[name] = (N // (BN * T), M // BM)
         d, h = kernel(name, M, N, BM, BN, T, S)
+        if name in dynamic:
+            dd, dh = dynamic_twin(name, BM, BN, T, S, args.dynamic_launch)
+            d += dd
+            h += dh
         devs.append(d)
         hosts.append(h)
-    out = ["module attributes {gpu.container_module} {\n",
-           "  gpu.module @kernels {\n"] + devs + [SMALL, "  }\n"] + hosts + [SMALL_HOST, "}\n"]
+    unknown = [n for n in dynamic if n not in specs]
+    if unknown:
+        sys.exit(f"gen_copy.py: --dynamic names no variant: {', '.join(unknown)}")
+    head, small_dev, small_host = [], [SMALL], [SMALL_HOST]
+    if dynamic:
+        head = [f"// dynamic-launch: {args.dynamic_launch}\n"]
+        small_dev.append(SMALL_DYN)
+        small_host.append(small_dyn_host(args.dynamic_launch))
+    out = head + ["module attributes {gpu.container_module} {\n",
+                  "  gpu.module @kernels {\n"] + devs + small_dev + ["  }\n"] + hosts + \
+        small_host + ["}\n"]
     sys.stdout.write("".join(out))
 
 
