@@ -310,8 +310,10 @@ MUTANTS += [
       "if (r.globalLayout.swizzle() != Swizzle::None) {", "if (false) {",
       "swizzled global layouts planned (TMA reads global unswizzled)"),
     M("regions-fuse-stride", T + "Regions.cpp",
-      "outer.stride != a.extent * a.stride ||",
-      "outer.stride != a.extent ||",
+      "        if (a.start != SymExpr(0) || a.size != a.extent ||\n"
+      "            outer.stride != a.extent * a.stride ||",
+      "        if (a.start != SymExpr(0) || a.size != a.extent ||\n"
+      "            outer.stride != a.extent ||",
       "global axes fused although not contiguous (strided inner axis)"),
     M("regions-store-overlap", T + "Regions.cpp",
       "if (r.direction == Direction::SharedToGlobal) {\n    std::vector<Shard> written;",
@@ -749,8 +751,8 @@ MUTANTS += [
       "json.attribute(\"l2_promotion\", map.interleave);",
       "plan report shows the wrong L2 promotion"),
     M("tmav-symbols", C + "TmaVariant.cpp",
-      "tmaMatch->plan = plan.getPlan();\n    tmaMatch->symbols = std::move(info->symbols);",
-      "tmaMatch->plan = plan.getPlan();",
+      "tmaMatch->plan);\n    tmaMatch->symbols = std::move(info->symbols);",
+      "tmaMatch->plan);",
       "dynamic offsets lost between planning and lowering"),
 ]
 MUTANTS += [
@@ -773,8 +775,8 @@ MUTANTS += [
       "tensor-map ABI dedup key ignores the buffer: two launches on different "
       "buffers in one block share the first buffer's map"),
     M("abi-interleave-oob", X + "TensorMapABI.cpp",
-      "i32(\"interleave\"),\n                          i32(\"swizzle\"), i32(\"l2_promotion\"), i32(\"oob_fill\")}",
-      "i32(\"oob_fill\"),\n                          i32(\"swizzle\"), i32(\"l2_promotion\"), i32(\"interleave\")}",
+      "i32(\"interleave\"), i32(\"swizzle\"),\n                   i32(\"l2_promotion\"), i32(\"oob_fill\")}",
+      "i32(\"oob_fill\"), i32(\"swizzle\"),\n                   i32(\"l2_promotion\"), i32(\"interleave\")}",
       "interleave and oob_fill swapped in the encode call: a NaN-fill load "
       "gets a wrong map"),
     M("abi-kernel-dedup-global", X + "TensorMapABI.cpp",
@@ -786,8 +788,8 @@ MUTANTS += [
       "if (parent->isAncestor(definedIn))", "if (false)",
       "the encode is hoisted out of the loop that defines its buffer"),
     M("abi-base-offset", X + "TensorMapABI.cpp",
-      "int64_t offset = cast<IntegerAttr>(map.get(\"base_offset_bytes\")).getInt();",
-      "int64_t offset = 0;",
+      "offset = i64Constant(b, loc, constantOffset);",
+      "offset = Value();",
       "the map's base offset is not added to the buffer address"),
     M("abi-skip-null", X + "TensorMapABI.cpp",
       "LLVM::ICmpPredicate::ne, ptr, null);",
@@ -802,8 +804,8 @@ MUTANTS += [
       "Value box = getConstantArray(b, loc, arr(\"box_dim\"), b.getI64Type());",
       "box dims passed as i64 where the runtime reads uint32"),
     M("abi-box-estrides-swap", X + "TensorMapABI.cpp",
-      "base, dims,\n                          strides, box, elementStrides,",
-      "base, dims,\n                          strides, elementStrides, box,",
+      "base, dims, strides, box,\n                   elementStrides,",
+      "base, dims, strides, elementStrides,\n                   box,",
       "box dims and element strides swapped in the encode call"),
     M("abi-async-empty-grid", X + "TensorMapABI.cpp",
       "arith::SelectOp::create(b, loc, ok, gridX, empty)",
@@ -1050,6 +1052,55 @@ MUTANTS += [
       "return allRules()[static_cast<size_t>(rule)].id;",
       "return allRules()[static_cast<size_t>(rule)].where;",
       "diagnostics built from a RuleId print the wrong id"),
+    # ---- dynamic shapes: guards, versions, the host's guarded launch -------
+    M("guards-stride-modulus", T + "Guards.cpp",
+      'multipleOf("global-stride", {{f->value, f->scale}}, 0, 16)',
+      'multipleOf("global-stride", {{f->value, f->scale}}, 0, 8)',
+      "a run-time row pitch of 8 bytes passes the guard: the encode fails "
+      "at run time instead of running the fallback",
+      tests=["gtest:TileTMAPropertyTests"]),
+    M("guards-no-region-split", T + "Guards.cpp",
+      "    if (f->divisor > 1)\n", "    if (false)\n",
+      "a cut run-time extent that does not divide is not guarded: the last "
+      "partial chunk of each row reads out-of-bounds fill instead of data",
+      tests=["gtest:TileTMAPropertyTests"]),
+    M("guards-align-ignores-offset", T + "Guards.cpp",
+      "    base.push_back({RuntimeValue::offset(), m.runtimeOffsetScale});",
+      "    ;",
+      "the base alignment guard ignores the run-time offset: a shifted view "
+      "passes it and the encode fails",
+      tests=["gtest:TileTMAPropertyTests"]),
+    M("guards-no-store-bounds", T + "Guards.cpp",
+      "  if (request.direction == Direction::SharedToGlobal &&\n"
+      "      !m.runtimeGlobalDim.empty()",
+      "  if (false &&\n      !m.runtimeGlobalDim.empty()",
+      "a store whose rows end inside a 16-byte chunk runs on TMA and "
+      "overwrites up to 15 bytes past each row",
+      tests=["gtest:TileTMAPropertyTests"]),
+    M("regions-fuse-runtime", T + "Regions.cpp",
+      "        if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||\n"
+      "            a.runtimeStride || a.start",
+      "        if (a.start",
+      "run-time axes fused as if their placeholder extents and strides were "
+      "real: the map's dimensions do not match the buffer",
+      tests=["gtest:TileTMAPropertyTests"]),
+    M("version-keeps-tma", X + "VersionKernels.cpp",
+      "decideAndRecordCopy(copies[position], &excluded)",
+      "decideAndRecordCopy(copies[position])",
+      "the fallback version decides its copies again with TMA allowed: it "
+      "is the guarded kernel under another name, without its maps",
+      tests=["lit:Transforms/version-kernels.mlir"]),
+    M("abi-guard-remainder", X + "TensorMapABI.cpp",
+      "Value rem = arith::RemUIOp::create(b, loc, lin,",
+      "Value rem = arith::DivUIOp::create(b, loc, lin,",
+      "the host evaluates a divisibility guard as a quotient: almost every "
+      "launch runs the fallback",
+      tests=["gtest:TileRuntimeGuardedEntryTests"]),
+    M("abi-fallback-target", X + "TensorMapABI.cpp",
+      "SymbolRefAttr::get(launch.getKernel().getRootReference(), {fallback})",
+      "launch.getKernel()",
+      "a failed guard launches the guarded kernel itself, without its maps",
+      tests=["gtest:TileRuntimeGuardedEntryTests"]),
 ]
 
 # The quick sample `make test` plants (scripts/run-tests.py): mutants in small

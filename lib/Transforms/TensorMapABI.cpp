@@ -612,12 +612,19 @@ struct TensorMapABIPass
     }
     if (!ok)
       return success();
-    if (launch->getNumResults() != 0)
-      return launch.emitOpError()
-             << "guard: the kernel has a fallback version for run-time "
-                "guards, which an async launch cannot choose (its token "
-                "would flow through a branch); launch it synchronously or "
-                "give its buffers static types";
+    // An async launch on one stream returns that stream as its token (what
+    // gpu-to-llvm makes of it), so the token need not flow out of the branch:
+    // later users take the stream the launch was queued on.
+    if (Value token = launch.getAsyncToken()) {
+      if (launch.getAsyncDependencies().size() != 1)
+        return launch.emitOpError()
+               << "guard: the kernel has a fallback version for run-time "
+                  "guards; an async launch of it must name exactly one "
+                  "stream to launch on (it names "
+               << launch.getAsyncDependencies().size()
+               << " dependencies), or give its buffers static types";
+      token.replaceAllUsesWith(launch.getAsyncDependencies().front());
+    }
     FailureOr<func::FuncOp> noteFn = getOrCreateNoteFn(b, getOperation());
     if (failed(noteFn))
       return failure();
@@ -700,7 +707,9 @@ struct TensorMapABIPass
       ok =
           ok ? arith::AndIOp::create(b, loc, ok, nonNull).getResult() : nonNull;
     }
-    if (launch->getNumResults() == 0) {
+    // A launch whose token nobody uses (a synchronous one, or an async one
+    // in a version branch) can sit in a branch.
+    if (launch->getNumResults() == 0 || launch->use_empty()) {
       auto ifOp = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
       launch->moveBefore(ifOp.thenBlock()->getTerminator());
       b.setInsertionPoint(launch);

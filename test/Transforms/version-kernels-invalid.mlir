@@ -22,14 +22,15 @@ module attributes {gpu.container_module} {
 !s64 = memref<64x64xf16, #tile.layout<(64, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
-// An async launch cannot branch on the guards: its token would flow through
-// the branch.
+// An async launch picks its version on the one stream it is queued on; with
+// several dependencies its token is not that stream.
 module attributes {gpu.container_module} {
   func.func @host(%A: memref<?x?xf16>) {
     %c1 = arith.constant 1 : index
     %t = gpu.wait async
-    // expected-error @below {{'gpu.launch_func' op guard: the kernel has a fallback version for run-time guards, which an async launch cannot choose (its token would flow through a branch); launch it synchronously or give its buffers static types}}
-    %t2 = gpu.launch_func async [%t] @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<?x?xf16>)
+    %u = gpu.wait async
+    // expected-error @below {{'gpu.launch_func' op guard: the kernel has a fallback version for run-time guards; an async launch of it must name exactly one stream to launch on (it names 2 dependencies), or give its buffers static types}}
+    %t2 = gpu.launch_func async [%t, %u] @m::@k blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%A : memref<?x?xf16>)
     gpu.wait [%t2]
     return
   }

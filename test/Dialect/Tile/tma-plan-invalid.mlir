@@ -195,3 +195,39 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+gpu.module @kernels {
+  gpu.func @field_past_rank(%g: memref<?x?xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    // expected-error @+1 {{'tile.copy_async' op plan-stale: the recorded TMA plan no longer describes this copy (re-run tile-plan-copies after changing copies): a run-time field reads size[5] of a rank-2 buffer}}
+    tile.copy_async %a[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0])
+        {tile.tma_plan = #tile.tma_plan<"f16", dim = [size(5), size(0)], strides = [stride(0)*2], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0]}], bytes = 8192>, tile.variant = "tma"}
+        : !tile, memref<?x?xf16>, !bars
+    gpu.return
+  }
+}
+
+// -----
+
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+gpu.module @kernels {
+  gpu.func @runtime_field_on_static_type(%g: memref<64x64xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    // expected-error @+1 {{'tile.copy_async' op plan-stale: the recorded TMA plan no longer describes this copy (re-run tile-plan-copies after changing copies): it reads sizes or strides at run time, but the global buffer's type is static}}
+    tile.copy_async %a[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0])
+        {tile.tma_plan = #tile.tma_plan<"f16", dim = [size(1), 64], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0]}], bytes = 8192>, tile.variant = "tma"}
+        : !tile, memref<64x64xf16>, !bars
+    gpu.return
+  }
+}

@@ -16,6 +16,8 @@
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tile/TMA/Guards.h"
 #include "tile/TMA/HardwareModel.h"
 
@@ -70,6 +72,22 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
           return stale() << "it uses symbol s" << id << " but the copy has "
                          << info.symbols.size() << " dynamic offset(s)";
   }
+  // Run-time fields read the buffer's descriptor: only a type with '?'
+  // has them, and they name its dimensions.
+  bool dynamicType = info.request.symbolicGlobal.has_value();
+  if (m.hasRuntimeFields() && !dynamicType)
+    return stale() << "it reads sizes or strides at run time, but the global "
+                      "buffer's type is static";
+  if ((!m.runtimeGlobalDim.empty() && m.runtimeGlobalDim.size() != m.rank) ||
+      (!m.runtimeGlobalStrides.empty() &&
+       m.runtimeGlobalStrides.size() + 1 != m.rank))
+    return stale() << "its run-time fields do not match its rank " << m.rank;
+  size_t globalRank = info.request.globalShape.size();
+  for (const auto *fields : {&m.runtimeGlobalDim, &m.runtimeGlobalStrides})
+    for (const std::optional<::tile::tma::RuntimeField> &f : *fields)
+      if (f && f->value.dim >= globalRank)
+        return stale() << "a run-time field reads " << f->value.str()
+                       << " of a rank-" << globalRank << " buffer";
   if (plan.bytes != op.getTransactionBytes())
     return stale() << "it moves " << plan.bytes << " bytes, the copy "
                    << op.getTransactionBytes();
@@ -145,6 +163,15 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError()
              << "plan-stale: '" << kTmaPlanAttr
              << "' must be a #tile.tma_plan on a tile.copy_async";
+    return success();
+  }
+  if (name == kTensorMapsAttr)
+    return verifyTensorMapsAttr(op, attr.getValue());
+  if (name == kFallbackAttr) {
+    if (!isa<FlatSymbolRefAttr>(attr.getValue()) ||
+        !isa<gpu::GPUFuncOp, LLVM::LLVMFuncOp>(op))
+      return op->emitOpError() << "guard: '" << kFallbackAttr
+                               << "' must name a kernel's fallback version";
     return success();
   }
   if (name == kPlanInputAttr) {

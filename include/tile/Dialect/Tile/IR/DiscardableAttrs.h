@@ -45,6 +45,11 @@ constexpr llvm::StringLiteral kTensorMapAddressAttr =
 /// On kernels: bytes of dynamic shared memory their arena views need.
 constexpr llvm::StringLiteral kArenaBytesAttr =
     TileDialect::ArenaBytesAttrHelper::getNameStr();
+
+/// Verifies a kernel's `tile.tensor_maps` (TensorMapsVerifier.cpp): every
+/// field a host reads is there, run-time fields and guards name dimensions
+/// of the global buffer.
+LogicalResult verifyTensorMapsAttr(Operation *op, Attribute value);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_DISCARDABLEATTRS_H
