@@ -228,6 +228,14 @@ static bool sideVectorizes(const ElementwiseSide &side, int64_t v, int64_t eb) {
   return true;
 }
 
+/// A store into a global buffer of run-time size may reach past its edge (an
+/// edge tile of a tiled copy): the elements outside the tensor are not
+/// written, as the TMA clips them.
+static bool storesClip(const ElementwiseSide &dst) {
+  return getMemorySpaceKind(dst.type) != MemorySpaceKind::Shared &&
+         !dst.type.hasStaticShape();
+}
+
 /// Elements per vector (1: element by element).
 static int64_t chooseVectorWidth(const ElementwiseSide &dst,
                                  const ElementwiseSide &src,
@@ -245,6 +253,10 @@ static int64_t chooseVectorWidth(const ElementwiseSide &dst,
     if (options.fillOutOfBounds &&
         (ShapedType::isDynamic(src.type.getShape().back()) ||
          src.type.getShape().back() % v != 0))
+      continue;
+    // Clipped stores: likewise for the destination.
+    if (storesClip(dst) && (ShapedType::isDynamic(dst.type.getShape().back()) ||
+                            dst.type.getShape().back() % v != 0))
       continue;
     return v;
   }
@@ -324,6 +336,11 @@ static void emitCopyLoop(OpBuilder &b, Location loc,
                           elementAddress(ib, src, srcIdx, converter), alignment)
                           .getResult();
 
+  if (storesClip(dst)) {
+    auto inside = scf::IfOp::create(b, loc, inBounds(ib, dst, dstIdx),
+                                    /*withElseRegion=*/false);
+    b.setInsertionPoint(inside.thenBlock()->getTerminator());
+  }
   if (options.reduce != ReduceKind::None) {
     LLVM::AtomicRMWOp::create(b, loc, *getAtomicOp(options.reduce, elementType),
                               dstPtr, value, LLVM::AtomicOrdering::monotonic);

@@ -209,3 +209,18 @@ func.func @vector_base_aligned(%g: memref<8x64xf32>, %bar: !bars, %c0: index) {
       : memref<8x64xf32, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>, memref<8x64xf32>, !bars
   return
 }
+
+// A store into a global buffer of run-time size may reach past its edge (the
+// fallback version of a guarded tiled copy): each element is written only
+// inside the tensor, as the TMA would clip it, and element by element.
+// CHECK-LABEL: func.func @clipped_store
+func.func @clipped_store(%g: memref<?x?xf16, strided<[?, ?]>>, %t: !t, %i: index) {
+  // CHECK: scf.for
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+  // CHECK: %[[R:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+  // CHECK: %[[C:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i64
+  // CHECK: scf.if %{{.*}} {
+  // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr
+  tile.copy_async %g[%i, 0] [64, 32], %t[0, 0] [64, 32] : memref<?x?xf16, strided<[?, ?]>>, !t
+  return
+}

@@ -110,9 +110,9 @@ struct MapChecker {
   }
 
   bool check(gpu::GPUFuncOp kernel) {
-    for (StringRef key : {"arg", "global_arg", "data_type_enum", "rank",
-                          "interleave", "swizzle", "l2_promotion", "oob_fill",
-                          "base_offset_bytes"})
+    for (StringRef key :
+         {"arg", "global_arg", "data_type_enum", "rank", "interleave",
+          "swizzle", "l2_promotion", "oob_fill", "base_offset_bytes"})
       if (!integer(key))
         return false;
     for (StringRef key :
