@@ -1083,7 +1083,7 @@ MUTANTS += [
       "        if (a.start",
       "run-time axes fused as if their placeholder extents and strides were "
       "real: the map's dimensions do not match the buffer",
-      tests=["gtest:TileTMAPropertyTests"]),
+      tests=["gtest:TileTMATests"]),
     M("version-keeps-tma", X + "VersionKernels.cpp",
       "decideAndRecordCopy(copies[position], &excluded)",
       "decideAndRecordCopy(copies[position])",
@@ -1098,7 +1098,9 @@ MUTANTS += [
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
     M("abi-fallback-target", X + "TensorMapABI.cpp",
       "SymbolRefAttr::get(launch.getKernel().getRootReference(), {fallback})",
-      "launch.getKernel()",
+      "SymbolRefAttr::get(launch.getKernel().getRootReference(),\n"
+      "                           {FlatSymbolRefAttr::get(\n"
+      "                               launch.getKernelName())})",
       "a failed guard launches the guarded kernel itself, without its maps",
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
 ]
