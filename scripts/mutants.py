@@ -1096,12 +1096,11 @@ MUTANTS += [
       "the host evaluates a divisibility guard as a quotient: almost every "
       "launch runs the fallback",
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
-    M("abi-fallback-target", X + "TensorMapABI.cpp",
-      "SymbolRefAttr::get(launch.getKernel().getRootReference(), {fallback})",
-      "SymbolRefAttr::get(launch.getKernel().getRootReference(),\n"
-      "                           {FlatSymbolRefAttr::get(\n"
-      "                               launch.getKernelName())})",
-      "a failed guard launches the guarded kernel itself, without its maps",
+    M("abi-fallback-counted-as-guarded", X + "TensorMapABI.cpp",
+      "Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);",
+      "Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);",
+      "a fallback launch is counted as a TMA launch: users who check the "
+      "counters never learn they lost TMA",
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
 ]
 
