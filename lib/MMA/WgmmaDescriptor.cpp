@@ -325,10 +325,11 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
     return declined(*checkInside(shape, 1, 0, k));
   int64_t sbo = 0;
   std::map<int64_t, int64_t> rowResidues, colResidues;
+  // K first: a transposed layout is reported as such.
+  if (Decline d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
+    return declined(*d);
   if (Decline d =
           planRowStarts(*g, elementBytes, rowStarts, rows, sbo, rowResidues))
-    return declined(*d);
-  if (Decline d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
     return declined(*d);
 
   // Every combination of a row start and a column start.
