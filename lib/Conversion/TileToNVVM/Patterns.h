@@ -26,6 +26,11 @@ void populateArenaLoweringPatterns(const LLVMTypeConverter &converter,
 void populateBulkGroupLoweringPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 
+/// `tile.wgmma_descriptor`: the operand's shared address and the planner's
+/// constant fields, packed into the 64-bit wgmma descriptor.
+void populateWgmmaDescriptorLoweringPatterns(const LLVMTypeConverter &converter,
+                                             RewritePatternSet &patterns);
+
 /// The copy ops, through the variant their recorded decision names: taken
 /// from `recalled` when given (the pass recalls every copy up front),
 /// recalled by the pattern otherwise.

@@ -623,3 +623,56 @@ LogicalResult StageOp::verify() {
                          << " swizzle repeat " << repeat << " B";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// WgmmaDescriptorOp
+//===----------------------------------------------------------------------===//
+
+/// A start index of the block: its constant, or the multiple the IR proves.
+static ::tile::mma::WgmmaStartIndex wgmmaStartIndex(Value index) {
+  APInt constant;
+  if (matchPattern(index, m_ConstantInt(&constant)))
+    return ::tile::mma::WgmmaStartIndex::known(constant.getSExtValue());
+  return ::tile::mma::WgmmaStartIndex::multipleOf(getKnownDivisor(index));
+}
+
+/// Element types wgmma reads from shared memory: f16, bf16, tf32 (f32),
+/// 8-bit integers and the two fp8 formats.
+static bool isWgmmaElementType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return integer.getWidth() == 8;
+  return isa<Float16Type, BFloat16Type, Float32Type, Float8E4M3FNType,
+             Float8E5M2Type>(type);
+}
+
+::tile::mma::WgmmaDescriptorPlan WgmmaDescriptorOp::planDescriptor() {
+  MemRefType type = getSource().getType();
+  std::string error;
+  std::optional<::tile::Layout> layout = getShardLayout(type, &error);
+  if (!layout)
+    return {std::nullopt, "smem-layout: operand shared buffer: " + error};
+  std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+  return ::tile::mma::planWgmmaDescriptorStarts(
+      *layout, shape, getElementBytes(type).value_or(0),
+      wgmmaStartIndex(getRow()), wgmmaStartIndex(getCol()), getRows(), getK(),
+      getSharedBaseAlignment(getSource()));
+}
+
+LogicalResult WgmmaDescriptorOp::verify() {
+  MemRefType type = getSource().getType();
+  if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
+    return emitOpError() << "direction: the wgmma operand " << type
+                         << " must be a shared buffer "
+                            "(#gpu.address_space<workgroup>)";
+  if (failed(verifySharedBuffer(*this, type, "operand")))
+    return failure();
+  if (!isWgmmaElementType(type.getElementType()))
+    return emitOpError() << "wgmma-shape: element type "
+                         << type.getElementType()
+                         << " is not a wgmma operand type; expected f16, "
+                            "bf16, f32 (tf32), i8, f8E4M3FN or f8E5M2";
+  ::tile::mma::WgmmaDescriptorPlan plan = planDescriptor();
+  if (!plan.accepted())
+    return emitOpError() << plan.decline;
+  return success();
+}

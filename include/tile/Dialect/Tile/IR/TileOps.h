@@ -8,6 +8,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/MMA/WgmmaDescriptor.h"
 
 namespace mlir::tile {
 /// Dynamic shared memory a kernel may use on sm_90 and sm_100 (227 KiB, the

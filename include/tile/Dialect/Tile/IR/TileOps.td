@@ -239,4 +239,63 @@ def Tile_BulkWaitGroupOp : Tile_Op<"bulk_wait_group"> {
   let assemblyFormat = "$group attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix multiply-accumulate operands
+//===----------------------------------------------------------------------===//
+
+def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
+  let summary = "The sm_90 wgmma matrix descriptor of a shared operand block";
+  let description = [{
+    Computes the 64-bit shared-memory matrix descriptor that
+    `wgmma.mma_async` reads for one operand (PTX ISA, "Matrix Descriptor
+    Format"): start address >> 4 in bits 0-13, leading dimension byte offset
+    >> 4 in bits 16-29, stride dimension byte offset >> 4 in bits 32-45,
+    matrix base offset in bits 49-51 (always 0 here) and the swizzle mode in
+    bits 62-63 (1 = 128B, 2 = 64B, 3 = 32B).
+
+    The operand is the `rows` x `k` block starting at element
+    `[%row, %col]` of a 2-D shared buffer whose dimension 0 is M (matrix A)
+    or N (matrix B) and dimension 1 is K, K-major (K contiguous). `k`
+    elements are one wgmma k-step of 32 bytes: k16 for f16 and bf16, k8 for
+    tf32 (f32 elements), k32 for 8-bit types (i8, f8E4M3FN, f8E5M2). `rows`
+    is 64 for A, or the instruction's N (8..256, a multiple of 8) for B.
+
+    Only the swizzled K-major layouts are supported: the buffer's
+    `#tile.layout` must carry a 32B, 64B or 128B swizzle, its rows one
+    swizzle span (32, 64 or 128 B) apart, its 8-row atoms a multiple of the
+    swizzle repeat apart (that distance is the descriptor's stride byte
+    offset), and the block must start on a 32-byte k-step in the first row of
+    an atom (so a k-step inside a 128-byte row advances the start address by
+    32 B). The no-swizzle interleave mode and M/N-major operands are declined
+    (`wgmma-layout`). The verifier plans the descriptor with the pure C++
+    planner (lib/MMA) and checks every block `%row` and `%col` may name:
+    constants exactly, run-time values through the multiples the IR proves
+    (a multiple of 8 rows; a multiple of one k-step along K) against every
+    start inside the buffer. The buffer's base must be aligned to the
+    swizzle repeat (`tile.arena_view` offsets and `tile.stage` strides
+    show it).
+
+    The lowering adds the block's byte offset (from `%row`, `%col` and the
+    layout's strides, before the swizzle) to the buffer's shared address and
+    packs the fields into an i64.
+
+    ```mlir
+    %d = tile.wgmma_descriptor %buf[%row, %col] {rows = 64, k = 16}
+        : memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>,
+                 #gpu.address_space<workgroup>> -> i64
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeMemRef:$source, Index:$row, Index:$col,
+                       I64Attr:$rows, I64Attr:$k);
+  let results = (outs I64:$result);
+  let assemblyFormat = "$source `[` $row `,` $col `]` attr-dict `:` "
+                       "type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The planner's answer for every block `row` and `col` may name (the
+    /// verifier's check; the lowering's LBO, SBO and swizzle mode).
+    ::tile::mma::WgmmaDescriptorPlan planDescriptor();
+  }];
+}
+
 #endif // TILE_OPS_TD

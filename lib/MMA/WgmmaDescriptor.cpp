@@ -1,0 +1,365 @@
+//===- WgmmaDescriptor.cpp - sm_90 wgmma shared-memory descriptors --------===//
+//
+// The planner evaluates the layout at the block's rows and K elements and
+// compares each address with the one the descriptor gives it; grouped
+// layouts are separable (the offset of [r, c] is a function of r plus a
+// function of c), so rows are checked along one column and K along one row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tile/MMA/WgmmaDescriptor.h"
+
+#include <map>
+
+namespace tile::mma {
+
+WgmmaSwizzleMode toWgmmaSwizzleMode(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::None:
+    return WgmmaSwizzleMode::Interleave;
+  case Swizzle::B32:
+    return WgmmaSwizzleMode::B32;
+  case Swizzle::B64:
+    return WgmmaSwizzleMode::B64;
+  case Swizzle::B128:
+    return WgmmaSwizzleMode::B128;
+  }
+  return WgmmaSwizzleMode::Interleave;
+}
+
+//===----------------------------------------------------------------------===//
+// Encoding
+//===----------------------------------------------------------------------===//
+
+static uint64_t field14(int64_t bytes) {
+  return (static_cast<uint64_t>(bytes) >> 4) & 0x3FFF;
+}
+
+uint64_t encodeWgmmaDescriptor(const WgmmaDescriptorFields &fields,
+                               int64_t bufferByteAddress) {
+  return field14(bufferByteAddress + fields.startByte) |
+         field14(fields.leadingByteOffset) << 16 |
+         field14(fields.strideByteOffset) << 32 |
+         (static_cast<uint64_t>(fields.baseOffset) & 0x7) << 49 |
+         static_cast<uint64_t>(fields.swizzleMode) << 62;
+}
+
+WgmmaDescriptorFields decodeWgmmaDescriptor(uint64_t d) {
+  WgmmaDescriptorFields f;
+  f.startByte = static_cast<int64_t>(d & 0x3FFF) << 4;
+  f.leadingByteOffset = static_cast<int64_t>((d >> 16) & 0x3FFF) << 4;
+  f.strideByteOffset = static_cast<int64_t>((d >> 32) & 0x3FFF) << 4;
+  f.baseOffset = static_cast<int64_t>((d >> 49) & 0x7);
+  f.swizzleMode = static_cast<WgmmaSwizzleMode>((d >> 62) & 0x3);
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// The model (PTX "Shared Memory Matrix Layout", K-major)
+//===----------------------------------------------------------------------===//
+
+std::optional<WgmmaOperandAddress>
+wgmmaOperandByteAddress(const WgmmaDescriptorFields &fields, int64_t m,
+                        int64_t kk, int64_t elementBytes) {
+  if (fields.baseOffset != 0)
+    return std::nullopt;
+  int64_t kBytes = kk * elementBytes;
+  int64_t rowInAtom = m % 8, atom = m / 8;
+  WgmmaOperandAddress a;
+  if (fields.swizzleMode == WgmmaSwizzleMode::Interleave) {
+    // Core matrices of 8 rows x 16 B: rows 16 B apart, core matrices LBO
+    // apart along K and SBO apart along M/N. No swizzle.
+    a.linear = fields.startByte + rowInAtom * 16 +
+               atom * fields.strideByteOffset +
+               (kBytes / 16) * fields.leadingByteOffset + kBytes % 16;
+    a.swizzled = a.linear;
+    return a;
+  }
+  // Swizzled: the mode's span is the atom's row length (128, 64, 32 B); the
+  // 16-byte chunk index (bits 4..) is XORed with the 128-byte row index
+  // (bits 7..), as many bits as the span has chunks.
+  int64_t span = 0;
+  switch (fields.swizzleMode) {
+  case WgmmaSwizzleMode::B128:
+    span = 128;
+    break;
+  case WgmmaSwizzleMode::B64:
+    span = 64;
+    break;
+  default:
+    span = 32;
+    break;
+  }
+  a.linear = fields.startByte + rowInAtom * span +
+             atom * fields.strideByteOffset + kBytes;
+  int64_t chunkMask = span / 16 - 1;
+  a.swizzled = a.linear ^ (((a.linear >> 7) & chunkMask) << 4);
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
+// The planner
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Decline = std::optional<std::string>;
+
+std::string str(int64_t v) { return std::to_string(v); }
+
+int64_t floorMod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
+
+/// Rank, element size, rows and k (`wgmma-shape`).
+Decline checkOperandShape(const std::vector<int64_t> &shape,
+                          int64_t elementBytes, int64_t rows, int64_t k) {
+  if (shape.size() != 2)
+    return "wgmma-shape: the buffer has rank " + str(shape.size()) +
+           "; a wgmma operand is a 2-D (M or N) x K buffer";
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4)
+    return "wgmma-shape: element size " + str(elementBytes) +
+           " B; wgmma reads elements of 1, 2 or 4 bytes from shared memory";
+  if (k * elementBytes != kWgmmaKStepBytes)
+    return "wgmma-shape: k = " + str(k) + " elements x " + str(elementBytes) +
+           " B = " + str(k * elementBytes) + " B; one wgmma k-step is 32 B";
+  if (rows < 8 || rows > 256 || rows % 8 != 0)
+    return "wgmma-shape: rows = " + str(rows) +
+           "; an operand has 8..256 rows in multiples of 8";
+  return std::nullopt;
+}
+
+/// The block [start, start + size) inside dimension `dim` (`smem-bounds`).
+Decline checkInside(const std::vector<int64_t> &shape, size_t dim,
+                    int64_t start, int64_t size) {
+  if (start >= 0 && start <= shape[dim] - size)
+    return std::nullopt;
+  return "smem-bounds: wgmma block [" + str(start) + ", +" + str(size) +
+         ") leaves dimension " + str(dim) + " of size " + str(shape[dim]);
+}
+
+/// A swizzled layout on a base aligned to its repeat (`wgmma-layout`,
+/// `wgmma-align`).
+Decline checkSwizzle(const Layout &layout, int64_t baseAlignment) {
+  Swizzle s = layout.swizzle();
+  if (s == Swizzle::None)
+    return "wgmma-layout: layout " + layout.str() +
+           " has no swizzle; the descriptor supports the 32B, 64B and 128B "
+           "K-major modes only";
+  int64_t repeat = swizzleRepeatBytes(s);
+  if (baseAlignment <= 0 || baseAlignment % repeat != 0)
+    return "wgmma-align: buffer base alignment " + str(baseAlignment) +
+           " B is not a multiple of the " + toString(s) + " swizzle repeat " +
+           str(repeat) + " B";
+  return std::nullopt;
+}
+
+/// Bytes from element [0, c] to element [r, c] (any c).
+int64_t rowBytes(const GroupedLayout &g, int64_t r, int64_t elementBytes) {
+  return (g.offsetOf({r, 0}) - g.offsetOf({0, 0})) * elementBytes;
+}
+/// Bytes from element [r, 0] to element [r, c] (any r).
+int64_t colBytes(const GroupedLayout &g, int64_t c, int64_t elementBytes) {
+  return (g.offsetOf({0, c}) - g.offsetOf({0, 0})) * elementBytes;
+}
+
+/// K elements col .. col + k - 1 are contiguous (`wgmma-layout`).
+Decline checkKContiguous(const GroupedLayout &g, int64_t elementBytes,
+                         int64_t col, int64_t k) {
+  int64_t first = colBytes(g, col, elementBytes);
+  for (int64_t kk = 1; kk < k; ++kk) {
+    int64_t got = colBytes(g, col + kk, elementBytes) - first;
+    if (got != kk * elementBytes)
+      return "wgmma-layout: K is not contiguous: column " + str(col + kk) +
+             " is " + str(got) + " B after column " + str(col) +
+             ", a K-major layout has it " + str(kk * elementBytes) + " B after";
+  }
+  return std::nullopt;
+}
+
+/// The SBO of the rows from `row`: the distance of the second 8-row atom, or
+/// the repeat when there is one atom; a positive multiple of the repeat
+/// that the 14-bit field holds (`wgmma-layout`).
+Decline deriveStrideBytes(const GroupedLayout &g, int64_t elementBytes,
+                          int64_t row, int64_t rows, int64_t &sbo) {
+  int64_t repeat = swizzleRepeatBytes(g.swizzle);
+  sbo = rows > kWgmmaAtomRows
+            ? rowBytes(g, row + kWgmmaAtomRows, elementBytes) -
+                  rowBytes(g, row, elementBytes)
+            : repeat;
+  if (sbo > 0 && sbo % repeat == 0 && sbo < kWgmmaFieldLimit)
+    return std::nullopt;
+  return "wgmma-layout: rows " + str(row) + " and " +
+         str(row + kWgmmaAtomRows) + " are " + str(sbo) + " B apart; the " +
+         toString(g.swizzle) +
+         " K-major layout stacks its 8-row atoms a positive multiple of " +
+         str(repeat) + " B apart (below 2^18 B)";
+}
+
+/// Row m of the block is m % 8 swizzle spans plus m / 8 SBOs after its
+/// first row (`wgmma-layout`).
+Decline checkRows(const GroupedLayout &g, int64_t elementBytes, int64_t row,
+                  int64_t rows, int64_t sbo) {
+  int64_t span = swizzleSpanBytes(g.swizzle);
+  int64_t first = rowBytes(g, row, elementBytes);
+  for (int64_t m = 1; m < rows; ++m) {
+    int64_t got = rowBytes(g, row + m, elementBytes) - first;
+    int64_t want = (m % kWgmmaAtomRows) * span + (m / kWgmmaAtomRows) * sbo;
+    if (got != want)
+      return "wgmma-layout: row " + str(row + m) + " is " + str(got) +
+             " B after row " + str(row) + "; the " + toString(g.swizzle) +
+             " K-major layout (rows of " + str(span) +
+             " B, 8-row atoms SBO = " + str(sbo) + " B apart) has it " +
+             str(want) + " B after";
+  }
+  return std::nullopt;
+}
+
+/// The start is on a k-step in the first row of a swizzle atom, so that the
+/// descriptor's base offset is 0 (`wgmma-align`).
+Decline checkStart(Swizzle s, int64_t startByte) {
+  if (floorMod(startByte, kWgmmaKStepBytes) != 0)
+    return "wgmma-align: start byte offset " + str(startByte) +
+           " is not a multiple of the 32 B k-step";
+  int64_t span = swizzleSpanBytes(s), repeat = swizzleRepeatBytes(s);
+  int64_t inAtom = floorMod(startByte, repeat);
+  if (inAtom >= span)
+    return "wgmma-align: start byte offset " + str(startByte) +
+           " lies in row " + str(inAtom / span) + " of a " + toString(s) +
+           " swizzle atom (" + str(repeat) +
+           " B); the block must start in the atom's first row";
+  return std::nullopt;
+}
+
+/// The values a start index takes inside a dimension of `extent` for a
+/// block of `size` (empty when none fits).
+std::vector<int64_t> candidates(WgmmaStartIndex index, int64_t extent,
+                                int64_t size) {
+  if (index.constant)
+    return {*index.constant};
+  std::vector<int64_t> values;
+  for (int64_t v = 0; v <= extent - size; v += index.divisor)
+    values.push_back(v);
+  return values;
+}
+
+/// A dynamic start must be a multiple of `unit` elements.
+Decline checkDivisor(WgmmaStartIndex index, int64_t unit, const char *what,
+                     const char *need) {
+  if (index.constant || (index.divisor > 0 && index.divisor % unit == 0))
+    return std::nullopt;
+  return "wgmma-align: the dynamic " + std::string(what) +
+         " start is known to be a multiple of " + str(index.divisor) +
+         "; the descriptor needs a multiple of " + str(unit) + " (" + need +
+         ")";
+}
+
+/// Checks every row start: one SBO; the row bytes each start adds, by
+/// residue modulo the swizzle repeat (first value seen).
+Decline planRowStarts(const GroupedLayout &g, int64_t elementBytes,
+                      const std::vector<int64_t> &starts, int64_t rows,
+                      int64_t &sbo, std::map<int64_t, int64_t> &residues) {
+  int64_t repeat = swizzleRepeatBytes(g.swizzle);
+  for (int64_t row : starts) {
+    if (Decline d = checkInside(g.shape, 0, row, rows))
+      return d;
+    int64_t rowSbo = 0;
+    if (Decline d = deriveStrideBytes(g, elementBytes, row, rows, rowSbo))
+      return d;
+    if (Decline d = checkRows(g, elementBytes, row, rows, rowSbo))
+      return d;
+    if (row != starts.front() && rowSbo != sbo)
+      return "wgmma-layout: row starts " + str(starts.front()) + " and " +
+             str(row) + " need SBO " + str(sbo) + " B and " + str(rowSbo) +
+             " B; a dynamic start needs one";
+    sbo = rowSbo;
+    int64_t bytes = rowBytes(g, row, elementBytes);
+    residues.emplace(floorMod(bytes, repeat), bytes);
+  }
+  return std::nullopt;
+}
+
+/// Checks every column start; residues as planRowStarts.
+Decline planColStarts(const GroupedLayout &g, int64_t elementBytes,
+                      const std::vector<int64_t> &starts, int64_t k,
+                      std::map<int64_t, int64_t> &residues) {
+  int64_t repeat = swizzleRepeatBytes(g.swizzle);
+  for (int64_t col : starts) {
+    if (Decline d = checkInside(g.shape, 1, col, k))
+      return d;
+    if (Decline d = checkKContiguous(g, elementBytes, col, k))
+      return d;
+    int64_t bytes = colBytes(g, col, elementBytes);
+    residues.emplace(floorMod(bytes, repeat), bytes);
+  }
+  return std::nullopt;
+}
+
+WgmmaDescriptorPlan declined(std::string reason) {
+  WgmmaDescriptorPlan plan;
+  plan.decline = std::move(reason);
+  return plan;
+}
+} // namespace
+
+WgmmaDescriptorPlan planWgmmaDescriptorStarts(
+    const Layout &layout, const std::vector<int64_t> &shape,
+    int64_t elementBytes, WgmmaStartIndex row, WgmmaStartIndex col,
+    int64_t rows, int64_t k, int64_t baseAlignment) {
+  if (Decline d = checkOperandShape(shape, elementBytes, rows, k))
+    return declined(*d);
+  std::string error;
+  std::optional<GroupedLayout> g = groupOnto(layout, shape, &error);
+  if (!g)
+    return declined("layout: " + error);
+  if (Decline d = checkSwizzle(layout, baseAlignment))
+    return declined(*d);
+  if (Decline d = checkDivisor(row, kWgmmaAtomRows, "row", "one 8-row atom"))
+    return declined(*d);
+  if (Decline d = checkDivisor(col, kWgmmaKStepBytes / elementBytes, "column",
+                               "one 32 B k-step"))
+    return declined(*d);
+
+  std::vector<int64_t> rowStarts = candidates(row, shape[0], rows);
+  std::vector<int64_t> colStarts = candidates(col, shape[1], k);
+  if (rowStarts.empty())
+    return declined(*checkInside(shape, 0, 0, rows));
+  if (colStarts.empty())
+    return declined(*checkInside(shape, 1, 0, k));
+  int64_t sbo = 0;
+  std::map<int64_t, int64_t> rowResidues, colResidues;
+  // K first: a transposed layout is reported as such.
+  if (Decline d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
+    return declined(*d);
+  if (Decline d =
+          planRowStarts(*g, elementBytes, rowStarts, rows, sbo, rowResidues))
+    return declined(*d);
+
+  // Every combination of a row start and a column start.
+  int64_t base = g->offsetOf({0, 0}) * elementBytes;
+  for (const auto &[rowResidue, rowOffset] : rowResidues)
+    for (const auto &[colResidue, colOffset] : colResidues)
+      if (Decline d = checkStart(g->swizzle, base + rowOffset + colOffset))
+        return declined(*d);
+
+  WgmmaDescriptorFields fields;
+  fields.startByte = base + rowBytes(*g, rowStarts.front(), elementBytes) +
+                     colBytes(*g, colStarts.front(), elementBytes);
+  // Not used by swizzled K-major layouts; PTX assumes 1 (16 B).
+  fields.leadingByteOffset = 16;
+  fields.strideByteOffset = sbo;
+  fields.baseOffset = 0;
+  fields.swizzleMode = toWgmmaSwizzleMode(g->swizzle);
+  WgmmaDescriptorPlan plan;
+  plan.fields = fields;
+  return plan;
+}
+
+WgmmaDescriptorPlan planWgmmaDescriptor(const Layout &layout,
+                                        const std::vector<int64_t> &shape,
+                                        int64_t elementBytes, int64_t row,
+                                        int64_t col, int64_t rows, int64_t k,
+                                        int64_t baseAlignment) {
+  return planWgmmaDescriptorStarts(
+      layout, shape, elementBytes, WgmmaStartIndex::known(row),
+      WgmmaStartIndex::known(col), rows, k, baseAlignment);
+}
+
+} // namespace tile::mma
