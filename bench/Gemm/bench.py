@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""GEMM benchmark and check, run on the GPU machine from .gpu/gemm/ (build.sh).
+
+Our kernel (examples/gemm/gemm.mlir: bf16 inputs, f32 accumulation, f32
+output; B passed as Bt, N x K row-major) against torch.matmul (cuBLAS, bf16
+output) and Triton's matmul (tl.dot, autotuned over Hopper configurations,
+f32 output), in the same run.
+
+Check: every result against a reference computed the same way (bf16 inputs
+widened to f32, an f32 GEMM with TF32 off): max |C - ref| <= TOL * max |ref|.
+Shapes include edge tiles in M, N and K (out-of-bounds fill on the loads,
+clipped stores). Timing: CUDA events around each launch on one stream, warm-up
+then a median; TFLOP/s = 2 M N K / time.
+
+    python3 bench/Gemm/bench.py [--dir .gpu/gemm] [--json OUT] [--check-only]
+"""
+import argparse
+import ctypes as C
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+TOL = 1e-4
+CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000),
+                (129, 257, 520), (4000, 4000, 4000), (256, 384, 8192)]
+BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000)]
+
+
+class MemRef2(C.Structure):
+    _fields_ = [("allocated", C.c_void_p), ("aligned", C.c_void_p),
+                ("offset", C.c_int64), ("sizes", C.c_int64 * 2),
+                ("strides", C.c_int64 * 2)]
+
+
+def memref(t):
+    assert t.dim() == 2
+    p = t.data_ptr()
+    return MemRef2(p, p, 0, tuple(t.shape), tuple(t.stride()))
+
+
+class Tile:
+    """gemm.so's async entry on torch's current stream."""
+
+    def __init__(self, folder):
+        self.rt = C.CDLL(os.path.join(folder, "libtile_runtime.so"), mode=C.RTLD_GLOBAL)
+        self.rt.tileRuntimeConsumeStatus.restype = C.c_int32
+        self.rt.tileRuntimeLastError.restype = C.c_char_p
+        self.rt.tileRuntimeLaunchVersionCount.restype = C.c_int64
+        self.rt.tileRuntimeLaunchVersionCount.argtypes = [C.c_int32]
+        self.lib = C.CDLL(os.path.join(folder, "gemm.so"))
+        self.fn = self.lib._mlir_ciface_gemm_async
+        self.fn.argtypes = [C.c_void_p] * 4
+        self.fn.restype = C.c_void_p
+
+    def status(self):
+        s = self.rt.tileRuntimeConsumeStatus()
+        if s != 0:
+            raise RuntimeError(self.rt.tileRuntimeLastError().decode())
+
+    def prepare(self, A, Bt, Cout):
+        descs = [memref(A), memref(Bt), memref(Cout)]
+        stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
+        ptrs = [C.addressof(d) for d in descs]
+
+        def run():
+            self.fn(ptrs[0], ptrs[1], ptrs[2], stream)
+        run.keep = descs
+        return run
+
+
+def triton_matmul():
+    import triton
+    import triton.language as tl
+
+    configs = [
+        triton.Config({"BM": 128, "BN": 256, "BK": 64}, num_warps=8, num_stages=3),
+        triton.Config({"BM": 128, "BN": 128, "BK": 64}, num_warps=4, num_stages=4),
+        triton.Config({"BM": 128, "BN": 128, "BK": 64}, num_warps=8, num_stages=4),
+        triton.Config({"BM": 256, "BN": 128, "BK": 64}, num_warps=8, num_stages=3),
+        triton.Config({"BM": 128, "BN": 256, "BK": 64}, num_warps=8, num_stages=4),
+    ]
+
+    @triton.autotune(configs=configs, key=["M", "N", "K"])
+    @triton.jit
+    def kernel(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr):
+        pid_m = tl.program_id(1)
+        pid_n = tl.program_id(0)
+        rm = pid_m * BM + tl.arange(0, BM)
+        rn = pid_n * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k0 in range(0, K, BK):
+            ka = k0 + rk
+            a_t = tl.load(a + rm[:, None] * K + ka[None, :],
+                          mask=(rm[:, None] < M) & (ka[None, :] < K), other=0.0)
+            b_t = tl.load(b + rn[None, :] * K + ka[:, None],
+                          mask=(rn[None, :] < N) & (ka[:, None] < K), other=0.0)
+            acc = tl.dot(a_t, b_t, acc)
+        tl.store(c + rm[:, None] * N + rn[None, :], acc,
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+    def run_for(A, Bt, Cout):
+        M, K = A.shape
+        N = Bt.shape[0]
+
+        def grid(meta):
+            return (triton.cdiv(N, meta["BN"]), triton.cdiv(M, meta["BM"]))
+
+        def run():
+            kernel[grid](A, Bt, Cout, M, N, K)
+        return run, kernel
+    return run_for
+
+
+def time_ms(fn, reps=20, warm=5):
+    for _ in range(warm):
+        fn()
+    torch.cuda.synchronize()
+    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+          for _ in range(reps)]
+    for s, e in ev:
+        s.record()
+        fn()
+        e.record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in ev)
+
+
+def reference(A, Bt):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return A.float() @ Bt.float().T
+
+
+def error(Cout, ref):
+    return ((Cout - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+
+
+def inputs(M, N, K, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    A = torch.randn(M, K, device="cuda", generator=g).to(torch.bfloat16)
+    Bt = torch.randn(N, K, device="cuda", generator=g).to(torch.bfloat16)
+    return A, Bt
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=".gpu/gemm")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--check-only", action="store_true",
+                    help="only the correctness shapes (for compute-sanitizer)")
+    ap.add_argument("--small", action="store_true",
+                    help="with --check-only: shapes up to 1000 only")
+    args = ap.parse_args()
+    tile = Tile(args.dir)
+    results = {"check": [], "bench": []}
+    ok = True
+
+    print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"check: max |C - ref| / max |ref| <= {TOL} (ref: f32 GEMM of the bf16 inputs, TF32 off)")
+    shapes = CHECK_SHAPES
+    if args.small:
+        shapes = [s for s in shapes if max(s) <= 1000]
+    for i, (M, N, K) in enumerate(shapes):
+        A, Bt = inputs(M, N, K, i)
+        Cout = torch.full((M, N), float("nan"), device="cuda")
+        tile.prepare(A, Bt, Cout)()
+        torch.cuda.synchronize()
+        tile.status()
+        err = error(Cout, reference(A, Bt))
+        good = err <= TOL
+        ok &= good
+        print(f"  {'PASS' if good else 'FAIL'} {M}x{N}x{K}: relative max error {err:.2e}")
+        results["check"].append({"shape": [M, N, K], "error": err, "pass": good})
+    versions = (tile.rt.tileRuntimeLaunchVersionCount(0),
+                tile.rt.tileRuntimeLaunchVersionCount(1))
+    print(f"  launches: TMA version {versions[0]}, fallback {versions[1]}")
+    if args.check_only:
+        print(f"SUMMARY check {'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
+
+    tri = triton_matmul()
+    print("TFLOP/s (median of 20 launches, CUDA events)")
+    for M, N, K in BENCH_SHAPES:
+        A, Bt = inputs(M, N, K, 7)
+        flops = 2.0 * M * N * K
+        Cout = torch.empty(M, N, device="cuda")
+        row = {"shape": [M, N, K]}
+        t = time_ms(tile.prepare(A, Bt, Cout))
+        tile.status()
+        row["tile"] = {"ms": t, "tflops": flops / t / 1e9, "error": error(Cout, reference(A, Bt))}
+        B = Bt.T
+        t = time_ms(lambda: torch.matmul(A, B))
+        ref_bf16 = torch.matmul(A, B).float()
+        row["cublas"] = {"ms": t, "tflops": flops / t / 1e9,
+                         "error": error(ref_bf16, reference(A, Bt))}
+        Ct = torch.empty(M, N, device="cuda")
+        run, kernel = tri(A, Bt, Ct)
+        try:
+            t = time_ms(run)
+            row["triton"] = {"ms": t, "tflops": flops / t / 1e9,
+                             "error": error(Ct, reference(A, Bt)),
+                             "config": str(kernel.best_config)}
+        except Exception as e:  # noqa: BLE001
+            row["triton"] = {"error": str(e)}
+        results["bench"].append(row)
+        ratio = row["tile"]["tflops"] / row["cublas"]["tflops"]
+        tr = row["triton"].get("tflops")
+        print(f"  {M}x{N}x{K}: tile {row['tile']['tflops']:.0f} "
+              f"(err {row['tile']['error']:.1e}), cuBLAS bf16 {row['cublas']['tflops']:.0f} "
+              f"(err {row['cublas']['error']:.1e}), Triton "
+              f"{tr if tr is None else round(tr)} "
+              f"({row['triton'].get('config', row['triton'].get('error'))}); "
+              f"tile / cuBLAS {ratio:.3f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print(f"SUMMARY check {'ok' if ok else 'FAILED'}; " + "; ".join(
+        f"{r['shape'][0]}^3-ish tile {r['tile']['tflops']:.0f} cuBLAS {r['cublas']['tflops']:.0f}"
+        for r in results["bench"]))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

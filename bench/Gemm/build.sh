@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Builds the GEMM benchmark's artifacts into .gpu/gemm/ on a CPU machine with
+# the MLIR build (TILE_BUILD, default build/): the generated module
+# (examples/gemm/gemm.mlir, checked against its generator), gemm.so (host code
+# + embedded cubin + _mlir_ciface_ entries), the runtime, the PTX and ptxas's
+# resource report. bench.py runs on the GPU machine from these alone.
+#
+#   bench/Gemm/build.sh
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+build=${TILE_BUILD:-build}
+out=.gpu/gemm
+mkdir -p "$out"
+rt="$build/lib/libtile_runtime.so"
+[ -f "$rt" ] || rt="$build/lib/Runtime/libtile_runtime.so"
+cp -f "$rt" "$out/"
+python3 examples/gemm/gen_gemm.py > "$out/gemm.mlir"
+cmp -s "$out/gemm.mlir" examples/gemm/gemm.mlir ||
+  { echo "build.sh: examples/gemm/gemm.mlir is stale (re-run gen_gemm.py)"; exit 1; }
+"$build/bin/tile-opt" examples/gemm/gemm.mlir --tile-report-copy-plans -o /dev/null \
+  > "$out/plans.jsonl"
+"$build/bin/tile-opt" examples/gemm/gemm.mlir --tile-gpu-pipeline=format=isa \
+  -o "$out/gemm.isa.mlir"
+python3 scripts/extract-ptx.py "$out/gemm.isa.mlir" -o "$out/gemm.ptx"
+toolkit=${CUDA_HOME:-/usr/local/cuda}
+if [ -x "$toolkit/bin/ptxas" ]; then
+  "$toolkit/bin/ptxas" -arch=sm_90a -v "$out/gemm.ptx" -o /dev/null \
+    > "$out/ptxas.txt" 2>&1 || true
+fi
+"$build/bin/tile-compile" examples/gemm/gemm.mlir -o "$out/gemm.so" \
+  --runtime-dir "$out"
+echo "build.sh: built $out/gemm.so"
