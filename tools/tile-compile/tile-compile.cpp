@@ -51,8 +51,7 @@ namespace cl = llvm::cl;
 namespace {
 enum class EmitKind { MLIR, LLVM, Obj, SO };
 
-/// `--help` lists these only; LLVM's and MLIR's own options stay accepted
-/// (`--help-hidden` lists them).
+/// `--help` lists these only; LLVM's and MLIR's own options stay accepted.
 cl::OptionCategory toolCategory("tile-compile options");
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
