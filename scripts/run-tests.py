@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs every CPU test suite (lit, GoogleTest, pytest, and a quick check of
-the mutation-testing tool) and prints one summary.
+"""Runs every CPU test suite (lit, GoogleTest, pytest, the embedding test of
+docs/embedding.md, and a quick check of the mutation-testing tool) and prints
+one summary.
 
 The last line is `N passed, N failed, N skipped` over all suites together; the
 exit status is non-zero when anything failed or a suite could not run.
@@ -107,6 +108,27 @@ def pytest_suite(build, src):
     return p, f, s
 
 
+def embedding_suite(build, src):
+    """Installs the build into a scratch prefix and runs every shell block of
+    docs/embedding.md against it (scripts/test-embedding.py): the consumer
+    build of examples/embedding through find_package, the mlir-opt plugin,
+    the C API, the kernel ABI attribute."""
+    tool = os.path.join(src, "scripts", "test-embedding.py")
+    rc, out = run([sys.executable, tool, "--build", build])
+    lines = [l for l in out.splitlines() if l.startswith(("PASS", "FAIL"))]
+    print("\n".join(lines))
+    m = re.search(r"^(\d+) passed, (\d+) failed, (\d+) skipped$", out, re.M)
+    if not m:
+        print(out)
+        return 0, 1, 0
+    p, f, s = (int(g) for g in m.groups())
+    if rc != 0 and f == 0:
+        f = 1
+    if f:
+        print(out)
+    return p, f, s
+
+
 def mutation_suite(build, src):
     """Keeps the mutation tool from rotting: every mutant's pattern must still
     apply exactly once, and a fixed quick sample of mutants (cheap files,
@@ -156,6 +178,7 @@ def main():
               ("unit", lambda: gtest_suite(args.build, env))]
     if not args.sanitized:
         suites.append(("python", lambda: pytest_suite(args.build, src)))
+        suites.append(("embedding", lambda: embedding_suite(args.build, src)))
         suites.append(("mutation", lambda: mutation_suite(args.build, src)))
     for name, suite in suites:
         print("==== %s tests%s" % (name, tag), flush=True)

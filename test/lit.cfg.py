@@ -24,8 +24,17 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.tile_obj_root, "bin"), config.llvm_tools_dir]
 tools = ["tile-opt", "mlir-opt", "mlir-translate", "llc", "llvm-readelf",
-         "not", ToolSubst("tile-compile", unresolved="ignore")]
+         "not", "tile-lsp-server", "mlir-lsp-server", "tile-capi-test",
+         ToolSubst("tile-compile", unresolved="ignore"),
+         ToolSubst("tile-embed", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The mlir-opt plugin (test/Tools/plugin.mlir).
+config.substitutions.append(
+    ("%tile_plugin", os.path.join(config.tile_obj_root, "lib", "TilePlugin.so")))
+config.substitutions.append(("%python", config.python_executable))
+if os.path.exists(os.path.join(config.tile_obj_root, "bin", "tile-embed")):
+    config.available_features.add("tile-embed")
 
 # ptxas checks run only where the CUDA toolkit is installed.
 ptxas = os.path.join(config.cuda_dir, "bin", "ptxas")

@@ -11,6 +11,7 @@
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
   registerBuiltinCopyVariants(registry);
+  registerTileLoweringDependencies(registry);
 }
 
 void mlir::tile::registerAllTilePasses() {

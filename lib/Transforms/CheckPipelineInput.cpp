@@ -16,6 +16,7 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/Pipelines.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 
@@ -93,6 +94,13 @@ struct CheckPipelineInputPass
     : public mlir::tile::impl::TileCheckPipelineInputBase<
           CheckPipelineInputPass> {
   using TileCheckPipelineInputBase::TileCheckPipelineInputBase;
+
+  // The pipeline starts here: whatever its later passes look up at run time
+  // is loaded into the context before any of them runs.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerTileLoweringDependencies(registry);
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -11,6 +11,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/PlanReport.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -74,36 +75,69 @@ struct ReportCopyPlansPass
         failedDispatch = true;
         return;
       }
-      writeReportLine(op, *result, *os);
+      writeCopyPlanReport(op, *result, *os);
+      *os << "\n";
     });
     os->flush();
     if (failedDispatch)
       signalPassFailure();
   }
-
-  void writeReportLine(CopyAsyncOp op, const DispatchResult &result,
-                       llvm::raw_ostream &os) {
-    llvm::json::OStream json(os);
-    json.object([&] {
-      json.attribute("loc", formatLocation(op.getLoc()));
-      json.attribute("op", op->getName().getStringRef());
-      json.attribute("direction", op.isLoad() ? "g2s" : "s2g");
-      if (result.selected)
-        json.attribute("selected", result.selected->getName());
-      else
-        json.attribute("selected", nullptr);
-      json.attributeArray("declined", [&] {
-        for (const std::pair<std::string, std::string> &d : result.declined)
-          json.object([&] {
-            json.attribute("variant", d.first);
-            json.attribute("reason", d.second);
-          });
-      });
-      if (result.selected)
-        result.selected->describe(op, result.match.get(), json);
-      json.attribute("bytes", op.getTransactionBytes());
-    });
-    os << "\n";
-  }
 };
 } // namespace
+
+void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
+                                     const DispatchResult &result,
+                                     llvm::raw_ostream &os) {
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("loc", formatLocation(op.getLoc()));
+    json.attribute("op", op->getName().getStringRef());
+    json.attribute("direction", op.isLoad() ? "g2s" : "s2g");
+    if (result.selected)
+      json.attribute("selected", result.selected->getName());
+    else
+      json.attribute("selected", nullptr);
+    json.attributeArray("declined", [&] {
+      for (const std::pair<std::string, std::string> &d : result.declined)
+        json.object([&] {
+          json.attribute("variant", d.first);
+          json.attribute("reason", d.second);
+        });
+    });
+    if (result.selected)
+      result.selected->describe(op, result.match.get(), json);
+    json.attribute("bytes", op.getTransactionBytes());
+  });
+}
+
+LogicalResult mlir::tile::reportCopyPlan(CopyAsyncOp op,
+                                         llvm::raw_ostream &os) {
+  // The copy's position among the copies of its top-level op, to find it in
+  // the clone the decision is recorded on.
+  Operation *root = op;
+  while (Operation *parent = root->getParentOp())
+    root = parent;
+  unsigned index = 0, count = 0;
+  root->walk<WalkOrder::PreOrder>([&](CopyAsyncOp copy) {
+    if (copy == op)
+      index = count;
+    ++count;
+  });
+
+  OwningOpRef<Operation *> clone = root->clone();
+  PassManager pm(op->getContext(), root->getName().getStringRef());
+  pm.addPass(createTilePlanCopies());
+  if (failed(pm.run(clone.get())))
+    return failure();
+  CopyAsyncOp decided;
+  count = 0;
+  clone.get()->walk<WalkOrder::PreOrder>([&](CopyAsyncOp copy) {
+    if (count++ == index)
+      decided = copy;
+  });
+  FailureOr<DispatchResult> result = recallCopyDecision(decided);
+  if (failed(result))
+    return failure();
+  writeCopyPlanReport(decided, *result, os);
+  return success();
+}

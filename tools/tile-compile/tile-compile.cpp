@@ -51,37 +51,43 @@ namespace cl = llvm::cl;
 namespace {
 enum class EmitKind { MLIR, LLVM, Obj, SO };
 
+/// `--help` lists these only; LLVM's and MLIR's own options stay accepted.
+cl::OptionCategory toolCategory("tile-compile options");
+
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input .mlir>"),
-                                   cl::init("-"));
+                                   cl::init("-"), cl::cat(toolCategory));
 cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
-                                    cl::value_desc("filename"), cl::init(""));
+                                    cl::value_desc("filename"), cl::init(""),
+                                    cl::cat(toolCategory));
 cl::opt<std::string> chip("chip", cl::desc("GPU chip (default sm_90a)"),
-                          cl::init("sm_90a"));
+                          cl::init("sm_90a"), cl::cat(toolCategory));
 cl::opt<std::string>
     toolkit("toolkit", cl::desc("CUDA toolkit path (ptxas for the cubin)"),
-            cl::init("/usr/local/cuda"));
+            cl::init("/usr/local/cuda"), cl::cat(toolCategory));
 cl::opt<EmitKind> emitKind(
     "emit", cl::desc("What to produce"), cl::init(EmitKind::SO),
     cl::values(clEnumValN(EmitKind::MLIR, "mlir",
                           "lowered MLIR (LLVM dialect)"),
                clEnumValN(EmitKind::LLVM, "llvm", "host LLVM IR"),
                clEnumValN(EmitKind::Obj, "obj", "x86-64 object file"),
-               clEnumValN(EmitKind::SO, "so", "shared library (default)")));
+               clEnumValN(EmitKind::SO, "so", "shared library (default)")),
+    cl::cat(toolCategory));
 cl::opt<std::string>
     runtimeDir("runtime-dir",
                cl::desc("Folder holding libtile_runtime.so (default: ../lib or "
                         "../lib/Runtime next to this tool)"),
-               cl::init(""));
+               cl::init(""), cl::cat(toolCategory));
 cl::opt<std::string> linker("linker-driver",
                             cl::desc("Compiler driver used to link the .so"),
-                            cl::init("/usr/lib/llvm-22/bin/clang"));
+                            cl::init("/usr/lib/llvm-22/bin/clang"),
+                            cl::cat(toolCategory));
 cl::opt<bool> verifyEach(
     "verify-each",
     cl::desc("Verify the IR after every pass (slower; by default the module "
              "is verified once, after the pipeline)"),
-    cl::init(false));
+    cl::init(false), cl::cat(toolCategory));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
-                        cl::init(false));
+                        cl::init(false), cl::cat(toolCategory));
 } // namespace
 
 static int fail(const llvm::Twine &message) {
@@ -198,6 +204,7 @@ static void parseCommandLine(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
+  cl::HideUnrelatedOptions(toolCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "tile-compile: tile-dialect .mlir to a shared library with C entry "

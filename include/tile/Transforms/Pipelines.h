@@ -7,6 +7,7 @@
 #include <string>
 
 namespace mlir {
+class DialectRegistry;
 class OpPassManager;
 namespace tile {
 
@@ -47,6 +48,14 @@ struct TileGPUPipelineOptions
 /// the kernels.
 void buildTileGPUPipeline(OpPassManager &pm,
                           const TileGPUPipelineOptions &options);
+
+/// Adds what `--tile-gpu-pipeline` needs beyond the tile dialect: the
+/// dialects its passes create, their ConvertToLLVM interfaces, the NVVM
+/// target models (gpu-module-to-binary) and the LLVM IR translations of the
+/// dialects in a gpu.module. registerAllTileDialects calls it, and the
+/// pipeline's first pass declares it as a dependency, so a context the
+/// pipeline runs in always has it.
+void registerTileLoweringDependencies(DialectRegistry &registry);
 
 /// Registers `--tile-gpu-pipeline`.
 void registerTileGPUPipeline();
