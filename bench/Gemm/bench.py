@@ -154,8 +154,19 @@ def main():
                     help="only the correctness shapes (for compute-sanitizer)")
     ap.add_argument("--small", action="store_true",
                     help="with --check-only: shapes up to 1000 only")
+    ap.add_argument("--profile", type=int, metavar="S",
+                    help="only two launches of our kernel at S^3 (for ncu)")
     args = ap.parse_args()
     tile = Tile(args.dir)
+    if args.profile:
+        A, Bt = inputs(args.profile, args.profile, args.profile, 7)
+        Cout = torch.empty(args.profile, args.profile, device="cuda")
+        run = tile.prepare(A, Bt, Cout)
+        run()
+        run()
+        torch.cuda.synchronize()
+        tile.status()
+        return 0
     results = {"check": [], "bench": []}
     ok = True
 
