@@ -22,8 +22,35 @@ C = "lib/Conversion/TileToNVVM/"
 X = "lib/Transforms/"
 K = "lib/Conversion/KernelABI/"
 R = "lib/Runtime/"
+W = "lib/MMA/"
 
 MUTANTS = [
+    # ---- lib/MMA and the wgmma descriptor lowering -------------------------
+    M("mma-sbo-repeat", W + "WgmmaDescriptor.cpp",
+      "sbo > 0 && sbo % repeat == 0", "sbo > 0 && sbo % 16 == 0",
+      "8-row atoms off the swizzle repeat accepted: the hardware's swizzle "
+      "phase of the second atom is not the layout's"),
+    M("mma-kstep-align", W + "WgmmaDescriptor.cpp",
+      "floorMod(startByte, kWgmmaKStepBytes) != 0",
+      "floorMod(startByte, 16) != 0",
+      "a block starting half-way into a k-step accepted"),
+    M("mma-atom-row", W + "WgmmaDescriptor.cpp",
+      "if (inAtom >= span)", "if (inAtom >= repeat)",
+      "a block starting inside a swizzle atom gets base offset 0"),
+    M("mma-encode-sbo", W + "WgmmaDescriptor.cpp",
+      "field14(fields.strideByteOffset) << 32",
+      "field14(fields.strideByteOffset) << 30",
+      "the stride byte offset lands in the wrong descriptor bits"),
+    M("mma-model-mask", W + "WgmmaDescriptor.cpp",
+      "int64_t chunkMask = span / 16 - 1;", "int64_t chunkMask = span / 16;",
+      "the model the property test trusts XORs one bit too many"),
+    M("wgmma-lower-shift", C + "WgmmaDescriptorLowering.cpp",
+      "address, constant(4))", "address, constant(3))",
+      "the descriptor's start field holds the address >> 3"),
+    M("wgmma-lower-stride", C + "WgmmaDescriptorLowering.cpp",
+      "int64_t strideBytes = shard.stride * elementBytes;",
+      "int64_t strideBytes = shard.stride;",
+      "run-time starts advance by elements, not bytes"),
     # ---- lib/Layout -------------------------------------------------------
     M("layout-swizzle-shift", L + "Swizzle.cpp",
       "/*chunkShift=*/4}", "/*chunkShift=*/3}",

@@ -59,6 +59,8 @@ RELATED = [
     ("lib/Dialect/", ["lit:Dialect", "gtest:TileDialectTests",
                       "lit:Transforms", "lit:Conversion"]),
     ("lib/Dispatch/", ["gtest:TileDispatchTests", "lit:Dispatch"]),
+    ("lib/MMA/", ["gtest:TileMMATests",
+                  "lit:Dialect/Tile/wgmma-descriptor-invalid.mlir"]),
     ("lib/Conversion/TileToNVVM/", ["lit:Conversion",
                                     "gtest:TileConversionTests",
                                     "lit:Pipeline", "lit:Transforms"]),
