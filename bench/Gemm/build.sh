@@ -30,4 +30,14 @@ if [ -x "$toolkit/bin/ptxas" ]; then
 fi
 "$build/bin/tile-compile" examples/gemm/gemm.mlir -o "$out/gemm.so" \
   --runtime-dir "$out"
-echo "build.sh: built $out/gemm.so"
+# Variants of the generator measured next to the example (name:flags).
+IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4}"
+for v in "${variants[@]}"; do
+  name=${v%%:*}
+  flags=${v#*:}
+  # shellcheck disable=SC2086
+  python3 examples/gemm/gen_gemm.py $flags > "$out/gemm_$name.mlir"
+  "$build/bin/tile-compile" "$out/gemm_$name.mlir" -o "$out/gemm_$name.so" \
+    --runtime-dir "$out"
+done
+echo "build.sh: built $(ls "$out"/gemm*.so | tr '\n' ' ')"
