@@ -117,6 +117,10 @@ Decline checkOperandShape(const std::vector<int64_t> &shape,
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4)
     return "wgmma-shape: element size " + str(elementBytes) +
            " B; wgmma reads elements of 1, 2 or 4 bytes from shared memory";
+  // k may be any attribute value: range first, then the product.
+  if (k <= 0 || k > kWgmmaKStepBytes)
+    return "wgmma-shape: k = " + str(k) +
+           " elements; one wgmma k-step is 32 B, at most 32 elements";
   if (k * elementBytes != kWgmmaKStepBytes)
     return "wgmma-shape: k = " + str(k) + " elements x " + str(elementBytes) +
            " B = " + str(k * elementBytes) + " B; one wgmma k-step is 32 B";

@@ -20,6 +20,17 @@ func.func @k_step(%buf: !a) -> i64 {
 
 // -----
 
+// Any attribute value is checked before it is multiplied.
+!a = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @huge_k(%buf: !a) -> i64 {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{wgmma-shape: k = 9223372036854775800 elements; one wgmma k-step is 32 B, at most 32 elements}}
+  %d = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 64, k = 9223372036854775800} : !a -> i64
+  return %d : i64
+}
+
+// -----
+
 !a = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 func.func @rows(%buf: !a) -> i64 {
   %c0 = arith.constant 0 : index
