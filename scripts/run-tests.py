@@ -96,7 +96,8 @@ def pytest_suite(build, src):
         return 0, 0, 0
     env = dict(os.environ)
     env["TILE_BUILD_DIR"] = os.path.abspath(build)
-    env["PYTHONPATH"] = os.path.join(os.path.abspath(build), "python") + \
+    # The package in place: it finds libTileCAPI.so in TILE_BUILD_DIR.
+    env["PYTHONPATH"] = os.path.join(src, "python") + \
         os.pathsep + env.get("PYTHONPATH", "")
     rc, out = run([sys.executable, "-m", "pytest", "-q", tests], env=env)
     print("\n".join(out.splitlines()[-15:]))

@@ -1,0 +1,150 @@
+"""tile_mlir.plan against the report pass (tile-opt
+--tile-report-copy-plans) on the same copies."""
+
+import json
+import os
+
+import pytest
+
+import tile_mlir
+from tile_mlir import GlobalTensor, SharedBuffer, TileDeclined
+
+DEMO_LAYOUT = "#tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>"
+SW64 = "(64, 64) : (64, 1), swizzle = 128B"
+
+
+def report_lines(tile_opt, path=None, source=None):
+    """The report pass's lines for a file or for MLIR text."""
+    out = tile_opt(path or "-", "--tile-report-copy-plans", "-o",
+                   os.devnull, stdin=source)
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def without_loc(report):
+    return {k: v for k, v in report.items() if k != "loc"}
+
+
+def check_plan_fields(plan, report):
+    """Every report field is on the plan object, with the report's value."""
+    assert plan.report == report
+    assert plan.direction == report["direction"]
+    assert plan.selected == "tma"
+    assert plan.declined == report["declined"]
+    for key, value in report["tensor_map"].items():
+        assert getattr(plan, key) == value
+    assert [list(i) for i in plan.issues] == [
+        [i["smem_byte_offset"], i["coords"]] for i in report["issues"]]
+    assert [tuple(g) for g in plan.guards] == [
+        (g["rule"], g["expr"]) for g in report["guards"]]
+    assert plan.bytes == report["bytes"]
+
+
+def test_demo(tile_opt, src):
+    """The reference demo's copy, described in Python, plans exactly as the
+    report pass plans the demo file."""
+    [expected] = report_lines(
+        tile_opt, os.path.join(src, "examples", "copy_async_tma.mlir"))
+    plan = tile_mlir.plan(SharedBuffer((8, 256), DEMO_LAYOUT),
+                          GlobalTensor((8, 256), "f16"))
+    assert without_loc(plan.report) == without_loc(expected)
+    check_plan_fields(plan, plan.report)
+    assert plan.rank == 3
+    assert plan.global_dim == [64, 8, 4]
+    assert plan.global_strides == [512, 128]
+    assert plan.box_dim == [64, 8, 4]
+    assert plan.swizzle == 3
+    assert plan.issues == [tile_mlir.Issue(0, [0, 0, 0])]
+    assert plan.guards == [] and plan.bytes == 4096
+
+
+CASES = {
+    "store": (GlobalTensor((8, 256), "f16"),
+              SharedBuffer((8, 256), DEMO_LAYOUT), {}),
+    "partial-oob": (SharedBuffer((4, 64)), GlobalTensor((8, 64), "i32"),
+                    {"src_offsets": (6, 32)}),
+    "reduce-add": (GlobalTensor((8, 64), "i32"), SharedBuffer((8, 64)),
+                   {"reduce": "add"}),
+    "dynamic": (SharedBuffer((64, 64), SW64),
+                GlobalTensor((None, None), "f16"),
+                {"src_offsets": (None, 0)}),
+    "dynamic-strided": (SharedBuffer((64, 64), SW64),
+                        GlobalTensor((64, None), "bf16", strides=(None, 1),
+                                     offset=None),
+                        {"src_offsets": (0, 64)}),
+    "cut-row": (SharedBuffer((2, 512), "(2, 512) : (512, 1)"),
+                GlobalTensor((None, None), "f32"), {}),
+    "nan-fill": (SharedBuffer((64, 64), SW64), GlobalTensor((100, 128),
+                                                            "f16"),
+                 {"src_offsets": (64, 64), "oob": "nan",
+                  "cache_hint": "evict_first"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_same_answer_as_report_pass(tile_opt, name):
+    dst, src, options = CASES[name]
+    source = tile_mlir.copy_source(dst, src, **options)
+    [expected] = report_lines(tile_opt, source=source)
+    plan = tile_mlir.plan(dst, src, **options)
+    assert without_loc(plan.report) == without_loc(expected)
+    check_plan_fields(plan, plan.report)
+
+
+def test_dynamic_fields():
+    dst, src, options = CASES["dynamic"]
+    plan = tile_mlir.plan(dst, src, **options)
+    assert plan.global_dim == [None, None]
+    assert plan.global_strides == [None]
+    assert plan.issues == [tile_mlir.Issue(0, [0, None])]
+    assert tile_mlir.Guard("global-align", "address % 16 == 0") in plan.guards
+    assert {g.rule for g in plan.guards} == {"global-dim", "global-stride",
+                                             "global-align"}
+
+
+@pytest.mark.parametrize("dst, src, options, rule, reason", [
+    # A transposed shared tile: the elementwise rule.
+    (SharedBuffer((64, 32), "(64, 32) : (1, 64)"),
+     GlobalTensor((32, 64), "f16"), {}, "elementwise",
+     "elementwise: the shared stride-1 run of 64 elements has global stride "
+     "64 (a transposed copy)"),
+    # A run-time inner offset not known to be 16-byte aligned.
+    (SharedBuffer((64, 64), SW64), GlobalTensor((None, None), "f16"),
+     {"src_offsets": (None, None)}, "inner-coord-align",
+     "inner-coord-align: inner coordinate s1 x 2 B is not provably a "
+     "multiple of 16 B"),
+    # Rows of 100 f16: 200 bytes apart.
+    (SharedBuffer((64, 64), SW64), GlobalTensor((100, 100), "f16"), {},
+     "global-stride",
+     "global-stride: dimension 1 stride 200 B is not a multiple of 16"),
+])
+def test_declined(tile_opt, dst, src, options, rule, reason):
+    with pytest.raises(TileDeclined) as info:
+        tile_mlir.plan(dst, src, **options)
+    assert info.value.rule == rule
+    assert str(info.value) == reason
+    [expected] = report_lines(tile_opt, source=tile_mlir.copy_source(
+        dst, src, **options))
+    assert without_loc(info.value.report) == without_loc(expected)
+    assert {"variant": "tma", "reason": reason} in expected["declined"]
+    assert expected["selected"] == "simt"
+
+
+def test_invalid_copy():
+    with pytest.raises(ValueError, match="nan-fill-type: NaN fill needs"):
+        tile_mlir.plan(SharedBuffer((8, 64)), GlobalTensor((8, 64), "i32"),
+                       oob="nan")
+    with pytest.raises(TypeError, match="one side must be a GlobalTensor"):
+        tile_mlir.plan(SharedBuffer((8, 64)), SharedBuffer((8, 64)))
+    with pytest.raises(ValueError, match="2 strides for a shape of rank 1"):
+        GlobalTensor((8,), "f16", strides=(1, 1))
+
+
+def test_query_many(tile_opt, src):
+    """query() answers every copy of a module, as the report pass does."""
+    path = os.path.join(src, "test", "Transforms", "report-copy-plans.mlir")
+    with open(path) as f:
+        source = f.read()
+    expected = report_lines(tile_opt, path)
+    got = tile_mlir.query(source)
+    assert len(got) == len(expected) == 6
+    assert [without_loc(r) for r in got] == [without_loc(r) for r in expected]

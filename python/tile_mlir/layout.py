@@ -1,0 +1,197 @@
+"""``tile_mlir.Layout``: the ``#tile.layout`` attribute as a Python value.
+
+Every answer comes from the C++ layout library (``tile/Layout/Layout.h``)
+through ``libTileCAPI.so``; see docs/layout.md for the algebra.
+"""
+
+import ctypes
+import operator
+
+from . import _capi
+
+_SWIZZLES = {None: 0, "none": 0, "32B": 1, "64B": 2, "128B": 3,
+             32: 1, 64: 2, 128: 3}
+_SWIZZLE_NAMES = {0: None, 1: "32B", 2: "64B", 3: "128B"}
+
+
+def _swizzle_mode(swizzle):
+    """0..3 (the CUtensorMapSwizzle value) of None, "32B", 64, ..."""
+    key = swizzle.strip() if isinstance(swizzle, str) else swizzle
+    if key not in _SWIZZLES:
+        raise ValueError("invalid layout: unknown swizzle %r (expected None, "
+                         "'32B', '64B' or '128B')" % (swizzle,))
+    return _SWIZZLES[key]
+
+
+def _ints(values, what):
+    try:
+        return [operator.index(v) for v in values]
+    except TypeError:
+        raise TypeError("%s must be a sequence of integers, got %r"
+                        % (what, values)) from None
+
+
+class Layout:
+    """A shard layout: extents and strides (outer to inner, in elements), a
+    hardware swizzle and an element offset.
+
+    ``Layout((8, 256))`` is row-major; ``Layout((8, 4, 64), stride=(64, 512,
+    1), swizzle="128B")`` is the demo's shared tile. Invalid layouts raise
+    :class:`ValueError` with the library's message. Layouts are immutable
+    values: equal when their shards, swizzle and offset are equal.
+    """
+
+    __slots__ = ("_handle", "_shape", "_stride", "_swizzle", "_offset")
+
+    def __init__(self, shape, stride=None, swizzle=None, *, offset=0):
+        shape = _ints(shape, "shape")
+        if stride is not None:
+            stride = _ints(stride, "stride")
+            if len(stride) != len(shape):
+                raise ValueError("invalid layout: %d extents but %d strides"
+                                 % (len(shape), len(stride)))
+        lib = _capi.capi()
+        error = _capi.TextSink()
+        handle = lib.mlirTileLayoutCreate(
+            len(shape), _capi.int64_array(shape),
+            _capi.int64_array(stride) if stride is not None else None,
+            _swizzle_mode(swizzle), operator.index(offset), error.callback,
+            None)
+        self._adopt(handle, error)
+
+    @classmethod
+    def parse(cls, text):
+        """Parses ``#tile.layout<...>`` or the text inside its brackets
+        (``"(8, 4, 64) : (64, 512, 1), swizzle = 128B"``)."""
+        data = text.encode("utf-8")
+        error = _capi.TextSink()
+        handle = _capi.capi().mlirTileLayoutParse(_capi.StringRef.of(data),
+                                                  error.callback, None)
+        layout = cls.__new__(cls)
+        layout._adopt(handle, error)
+        return layout
+
+    def _adopt(self, handle, error):
+        self._handle = None
+        if not handle.ptr:
+            raise ValueError(error.text)
+        self._handle = handle
+        lib = _capi.capi()
+        rank = lib.mlirTileLayoutGetRank(handle)
+        self._shape = tuple(lib.mlirTileLayoutGetExtent(handle, i)
+                            for i in range(rank))
+        self._stride = tuple(lib.mlirTileLayoutGetStride(handle, i)
+                             for i in range(rank))
+        self._swizzle = _SWIZZLE_NAMES[lib.mlirTileLayoutGetSwizzle(handle)]
+        self._offset = lib.mlirTileLayoutGetElementOffset(handle)
+
+    def __del__(self):
+        handle = getattr(self, "_handle", None)
+        if handle is not None and _capi is not None and _capi._capi:
+            _capi._capi.mlirTileLayoutDestroy(handle)
+
+    @property
+    def shape(self):
+        """The shard extents, outer to inner."""
+        return self._shape
+
+    @property
+    def stride(self):
+        """The shard strides in elements, outer to inner."""
+        return self._stride
+
+    @property
+    def swizzle(self):
+        """``None``, ``"32B"``, ``"64B"`` or ``"128B"``."""
+        return self._swizzle
+
+    @property
+    def offset(self):
+        """The element offset added to every address (0 for attributes)."""
+        return self._offset
+
+    @property
+    def rank(self):
+        """The number of shards."""
+        return len(self._shape)
+
+    @property
+    def size(self):
+        """The number of logical elements (product of the extents)."""
+        return _capi.capi().mlirTileLayoutGetSize(self._handle)
+
+    @property
+    def cosize(self):
+        """1 + the largest element offset reached (relative to `offset`)."""
+        return _capi.capi().mlirTileLayoutGetCosize(self._handle)
+
+    def offset_of(self, index, shape=None):
+        """The element offset (unswizzled, `offset` included) of `index`.
+
+        An integer is a flat index over the shards (row-major over `shape`
+        for a layout grouped onto it); a tuple is an index of a buffer of
+        `shape` (default: the shard extents), onto which the layout is
+        grouped as a memref type groups it. An index out of range, or a
+        shape the layout does not fit, raises :class:`ValueError`."""
+        return self._evaluate(index, shape, None, 0)
+
+    def address_of(self, index, element_bytes, base=0, shape=None):
+        """The absolute byte address of `index` (as in :meth:`offset_of`) in
+        a buffer at byte address `base` with elements of `element_bytes`
+        bytes, with the swizzle applied to the absolute address. A swizzle
+        needs an element size that divides 16 (else :class:`ValueError`)."""
+        return self._evaluate(index, shape, operator.index(element_bytes),
+                              operator.index(base))
+
+    def _evaluate(self, index, shape, element_bytes, base):
+        lib = _capi.capi()
+        error = _capi.TextSink()
+        out = ctypes.c_int64()
+        if isinstance(index, tuple) or isinstance(index, list):
+            index = _ints(index, "index")
+            dims = _ints(self._shape if shape is None else shape, "shape")
+            if len(index) != len(dims):
+                raise ValueError("index %r has %d coordinates for a shape of "
+                                 "rank %d" % (tuple(index), len(index),
+                                              len(dims)))
+            args = (self._handle, len(dims), _capi.int64_array(dims),
+                    _capi.int64_array(index))
+            if element_bytes is None:
+                ok = lib.mlirTileLayoutOffsetOfIndex(*args, ctypes.byref(out),
+                                                     error.callback, None)
+            else:
+                ok = lib.mlirTileLayoutByteAddressOfIndex(
+                    *args, element_bytes, base, ctypes.byref(out),
+                    error.callback, None)
+        else:
+            index = operator.index(index)
+            if element_bytes is None:
+                ok = lib.mlirTileLayoutOffsetOf(self._handle, index,
+                                                ctypes.byref(out),
+                                                error.callback, None)
+            else:
+                ok = lib.mlirTileLayoutByteAddressOf(
+                    self._handle, index, element_bytes, base,
+                    ctypes.byref(out), error.callback, None)
+        if not ok.value:
+            raise ValueError(error.text)
+        return out.value
+
+    def __str__(self):
+        sink = _capi.TextSink()
+        _capi.capi().mlirTileLayoutPrint(self._handle, sink.callback, None)
+        return sink.text
+
+    def __repr__(self):
+        return "Layout.parse(%r)" % str(self)
+
+    def _key(self):
+        return (self._shape, self._stride, self._swizzle, self._offset)
+
+    def __eq__(self, other):
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())

@@ -1,0 +1,320 @@
+"""``tile_mlir.plan``: how one ``tile.copy_async`` between a global tensor
+and a shared buffer would be lowered.
+
+The question is asked in MLIR: :func:`copy_source` writes a function holding
+the one copy, and ``mlirTileQueryCopyPlan`` answers it with the report line
+of ``tile-opt --tile-report-copy-plans`` (docs/plan-report.md), decided by
+the same dispatch on the same IR.
+"""
+
+import ctypes
+import json
+import operator
+import threading
+from collections import namedtuple
+
+from . import _capi
+from .layout import Layout
+
+Issue = namedtuple("Issue", "smem_byte_offset coords")
+Issue.__doc__ = """One TMA instruction: the byte offset in the shared buffer
+(before swizzling) and the coordinates, innermost first (``None`` when
+dynamic)."""
+
+Guard = namedtuple("Guard", "rule expr")
+Guard.__doc__ = """A run-time predicate the plan relies on: its rule id and
+the expression (docs/dynamic-shapes.md)."""
+
+TENSOR_MAP_FIELDS = ("data_type", "rank", "global_dim", "global_strides",
+                     "box_dim", "element_strides", "interleave", "swizzle",
+                     "l2_promotion", "oob_fill", "base_offset_bytes")
+
+
+class TileError(Exception):
+    """Base of the errors tile_mlir raises about a program."""
+
+
+class TileDeclined(TileError):
+    """The TMA variant declines the copy: `rule` is the rule id
+    (include/tile/TMA/Rules.h), the message the report's reason; `report` is
+    the whole report line (with the variant that took the copy instead)."""
+
+    def __init__(self, rule, reason, report):
+        super().__init__(reason)
+        self.rule = rule
+        self.reason = reason
+        self.report = report
+
+
+class GlobalTensor:
+    """A tensor in global memory: `shape` (``None`` for a run-time size),
+    element type `dtype` (an MLIR type name: ``"f16"``, ``"bf16"``,
+    ``"f32"``, ``"i32"``, ...), `strides` in elements (``None`` for
+    row-major; entries ``None`` at run time) and the element `offset`
+    (``None`` at run time)."""
+
+    def __init__(self, shape, dtype, strides=None, offset=0):
+        self.shape = tuple(_dim(d) for d in shape)
+        self.dtype = str(dtype)
+        self.strides = None if strides is None else tuple(
+            _dim(s) for s in strides)
+        if self.strides is not None and len(self.strides) != len(self.shape):
+            raise ValueError("%d strides for a shape of rank %d"
+                             % (len(self.strides), len(self.shape)))
+        self.offset = _dim(offset)
+
+    def memref_type(self):
+        """The MLIR memref type of the tensor."""
+        text = "memref<%s%s" % (_dims(self.shape), self.dtype)
+        if self.strides is not None or self.offset != 0:
+            strides = self.strides
+            if strides is None:
+                if None in self.shape:
+                    raise ValueError("a row-major tensor with run-time sizes "
+                                     "takes no offset; give its strides")
+                strides = _row_major(self.shape)
+            text += ", strided<[%s], offset: %s>" % (
+                ", ".join(_text(s) for s in strides), _text(self.offset))
+        return text + ">"
+
+    def __repr__(self):
+        return "GlobalTensor(%r, %r, strides=%r, offset=%r)" % (
+            self.shape, self.dtype, self.strides, self.offset)
+
+
+class SharedBuffer:
+    """A buffer in shared memory: its static `shape` and its `layout` (a
+    :class:`Layout`, its text, or ``None`` for row-major). A buffer passed
+    to :func:`plan` is assumed to start on a 1024-byte boundary."""
+
+    def __init__(self, shape, layout=None):
+        self.shape = tuple(operator.index(d) for d in shape)
+        if isinstance(layout, str):
+            layout = Layout.parse(layout)
+        if layout is not None and layout.offset != 0:
+            raise ValueError("a shared buffer's layout has no element offset: "
+                             "%s" % layout)
+        self.layout = layout
+
+    def memref_type(self, dtype):
+        """The MLIR memref type of the buffer for elements of `dtype`."""
+        layout = "" if self.layout is None else ", %s" % self.layout
+        return "memref<%s%s%s, #gpu.address_space<workgroup>>" % (
+            _dims(self.shape), dtype, layout)
+
+    def __repr__(self):
+        return "SharedBuffer(%r, %r)" % (self.shape, self.layout)
+
+
+class Plan:
+    """The TMA plan of one copy: every field of the report line.
+
+    The tensor map's fields are attributes (`data_type`, `rank`,
+    `global_dim`, `global_strides` in bytes, `box_dim`, `element_strides`,
+    `interleave`, `swizzle`, `l2_promotion`, `oob_fill`,
+    `base_offset_bytes`; driver order, innermost first, ``None`` where only
+    known at run time), as are `direction`, `selected`, `declined`,
+    `issues` (:class:`Issue`), `guards` (:class:`Guard`) and `bytes`.
+    `report` is the report line as a dict, `tensor_map` its tensor map."""
+
+    def __init__(self, report):
+        self.report = report
+        self.direction = report["direction"]
+        self.selected = report["selected"]
+        self.declined = report["declined"]
+        self.tensor_map = report["tensor_map"]
+        for field in TENSOR_MAP_FIELDS:
+            setattr(self, field, self.tensor_map[field])
+        self.issues = [Issue(i["smem_byte_offset"], i["coords"])
+                       for i in report["issues"]]
+        self.guards = [Guard(g["rule"], g["expr"]) for g in report["guards"]]
+        self.bytes = report["bytes"]
+
+    def __repr__(self):
+        return "Plan(%s)" % json.dumps(self.report)
+
+
+def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
+         src_sizes=None, oob=None, reduce=None, cache_hint=None):
+    """The TMA plan of ``tile.copy_async`` from `src` into `dst`, one a
+    :class:`GlobalTensor`, the other a :class:`SharedBuffer` (a load when
+    `dst` is shared, a store otherwise).
+
+    Offsets default to zeros (``None`` entries are run-time values), sizes
+    to the shared buffer's shape on its side and to the other side's sizes
+    on the global side. `oob`, `reduce` and `cache_hint` are the op's
+    attributes. Returns a :class:`Plan`; raises :class:`TileDeclined` when
+    the TMA variant declines, and :class:`ValueError` for a copy that does
+    not verify."""
+    report = query(copy_source(dst, src, dst_offsets=dst_offsets,
+                               dst_sizes=dst_sizes, src_offsets=src_offsets,
+                               src_sizes=src_sizes, oob=oob, reduce=reduce,
+                               cache_hint=cache_hint))
+    if report["selected"] == "tma":
+        return Plan(report)
+    for entry in report["declined"]:
+        if entry["variant"] == "tma":
+            reason = entry["reason"]
+            raise TileDeclined(reason.split(":", 1)[0], reason, report)
+    raise TileDeclined(None, "the tma variant was not tried (selected: %s)"
+                       % report["selected"], report)
+
+
+def copy_source(dst, src, *, dst_offsets=None, dst_sizes=None,
+                src_offsets=None, src_sizes=None, oob=None, reduce=None,
+                cache_hint=None):
+    """The MLIR text of ``func.func @plan`` holding the one copy that
+    :func:`plan` asks about (arguments as in :func:`plan`)."""
+    if isinstance(dst, SharedBuffer) and isinstance(src, GlobalTensor):
+        shared, tensor, load = dst, src, True
+    elif isinstance(dst, GlobalTensor) and isinstance(src, SharedBuffer):
+        shared, tensor, load = src, dst, False
+    else:
+        raise TypeError("plan: one side must be a GlobalTensor and the other "
+                        "a SharedBuffer, got %s and %s"
+                        % (type(dst).__name__, type(src).__name__))
+    shared_sizes = dst_sizes if load else src_sizes
+    shared_sizes = tuple(shared.shape if shared_sizes is None
+                         else shared_sizes)
+    global_sizes = src_sizes if load else dst_sizes
+    global_sizes = tuple(shared_sizes if global_sizes is None
+                         else global_sizes)
+    dst_sizes, src_sizes = ((shared_sizes, global_sizes) if load
+                            else (global_sizes, shared_sizes))
+    dst_type = shared.memref_type(tensor.dtype) if load \
+        else tensor.memref_type()
+    src_type = tensor.memref_type() if load \
+        else shared.memref_type(tensor.dtype)
+
+    args = ["%%dst: %s" % dst_type, "%%src: %s" % src_type]
+    names = iter("%%i%d" % n for n in range(1 << 16))
+
+    def operands(offsets, rank):
+        offsets = (0,) * rank if offsets is None else tuple(offsets)
+        out = []
+        for value in offsets:
+            if value is None:
+                out.append(next(names))
+                args.append("%s: index" % out[-1])
+            else:
+                out.append(str(operator.index(value)))
+        return ", ".join(out)
+
+    dst_ops = operands(dst_offsets, len(dst_sizes))
+    src_ops = operands(src_offsets, len(src_sizes))
+    attrs = {"oob": oob, "reduce": reduce, "cache_hint": cache_hint}
+    attr_text = ", ".join("%s = %s" % (k, json.dumps(v))
+                          for k, v in attrs.items() if v is not None)
+    bars = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
+    barrier, types = "", "%s, %s" % (dst_type, src_type)
+    if load:
+        args.append("%%bar: %s" % bars)
+        barrier, types = " barrier(%bar[%c0])", types + ", " + bars
+    return "\n".join([
+        "func.func @plan(%s) {" % ", ".join(args),
+        "  %c0 = arith.constant 0 : index",
+        "  tile.copy_async %%dst[%s] [%s], %%src[%s] [%s]%s%s : %s" % (
+            dst_ops, _list(dst_sizes), src_ops, _list(src_sizes), barrier,
+            " {%s}" % attr_text if attr_text else "", types),
+        "  return",
+        "}", ""])
+
+
+class _Session:
+    """One MLIR context with the tile dialects, used under a lock."""
+
+    def __init__(self):
+        lib = _capi.capi()
+        self.lock = threading.Lock()
+        self.context = lib.mlirContextCreate()
+        registry = lib.mlirDialectRegistryCreate()
+        lib.mlirTileRegisterAllDialects(registry)
+        lib.mlirContextAppendDialectRegistry(self.context, registry)
+        lib.mlirDialectRegistryDestroy(registry)
+        self.diagnostics = []
+        self._handler = _capi.DiagnosticHandler(self._on_diagnostic)
+        lib.mlirContextAttachDiagnosticHandler(self.context, self._handler,
+                                               None, None)
+
+    def _on_diagnostic(self, diagnostic, _user_data):
+        sink = _capi.TextSink()
+        _capi.capi().mlirDiagnosticPrint(diagnostic, sink.callback, None)
+        self.diagnostics.append(sink.text)
+        return 1  # handled: success
+
+
+_session = None
+_session_lock = threading.Lock()
+
+
+def _get_session():
+    global _session
+    with _session_lock:
+        if _session is None:
+            _session = _Session()
+        return _session
+
+
+def query(source):
+    """The plan report lines (dicts) of every ``tile.copy_async`` in the
+    MLIR text `source`, in program order; a single line is returned alone.
+    Raises :class:`ValueError` with the diagnostics when the text does not
+    parse or verify, or a query fails."""
+    lib = _capi.capi()
+    session = _get_session()
+    data = source.encode("utf-8")
+    with session.lock:
+        session.diagnostics = []
+        module = lib.mlirModuleCreateParse(session.context,
+                                           _capi.StringRef.of(data))
+        if not module.ptr:
+            raise ValueError("\n".join(session.diagnostics)
+                             or "cannot parse the module")
+        try:
+            lines = []
+
+            def visit(op, _user_data):
+                name = lib.mlirIdentifierStr(lib.mlirOperationGetName(op))
+                if ctypes.string_at(name.data, name.length) == \
+                        b"tile.copy_async":
+                    sink = _capi.TextSink()
+                    if not lib.mlirTileQueryCopyPlan(op, sink.callback,
+                                                     None).value:
+                        lines.append(None)
+                    else:
+                        lines.append(json.loads(sink.text))
+                return 0  # MlirWalkResultAdvance
+
+            callback = _capi.WalkCallback(visit)
+            lib.mlirOperationWalk(lib.mlirModuleGetOperation(module),
+                                  callback, None, 0)  # MlirWalkPreOrder
+        finally:
+            lib.mlirModuleDestroy(module)
+        if None in lines or not lines:
+            raise ValueError("\n".join(session.diagnostics)
+                             or "no tile.copy_async in the module")
+    return lines[0] if len(lines) == 1 else lines
+
+
+def _dim(value):
+    return None if value is None else operator.index(value)
+
+
+def _text(value):
+    return "?" if value is None else str(value)
+
+
+def _dims(shape):
+    return "".join("%sx" % _text(d) for d in shape)
+
+
+def _list(values):
+    return ", ".join(str(operator.index(v)) for v in values)
+
+
+def _row_major(shape):
+    strides, running = [], 1
+    for extent in reversed(shape):
+        strides.append(running)
+        running *= extent
+    return tuple(reversed(strides))
