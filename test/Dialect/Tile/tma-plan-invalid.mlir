@@ -231,3 +231,14 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Offsets are bounded like the ops' (2^52), so their sums cannot overflow.
+// expected-error @+1 {{value out of range (|value| <= 2^52)}}
+#p7 = #tile.tma_plan<"u8", dim = [64], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 1, promoted = false, issues = [{smem = 64*s0 - -9223372036854775808 + s1, coords = [0]}], bytes = 64>
+
+// -----
+
+// expected-error @+1 {{element_bytes is 1, 2, 4, 8 or 16, not 9223372036854775800}}
+#p8 = #tile.tma_plan<"u8", dim = [64], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 9223372036854775800, promoted = false, issues = [], bytes = 64>

@@ -194,13 +194,21 @@ public:
     return success();
   }
 
+  /// Offsets and coordinates are bounded by 2^52 (the op verifiers' range),
+  /// so sums of terms stay far from int64 overflow.
+  static constexpr int64_t kMaxMagnitude = int64_t(1) << 52;
+
   /// One term: N, sK or N*sK.
   ParseResult term(SymExpr &out) {
     int64_t coeff = 1;
+    SMLoc numberLoc = parser.getCurrentLocation();
     OptionalParseResult number = parser.parseOptionalInteger(coeff);
     if (number.has_value()) {
       if (failed(*number))
         return failure();
+      if (coeff < -kMaxMagnitude || coeff > kMaxMagnitude)
+        return parser.emitError(numberLoc,
+                                "value out of range (|value| <= 2^52)");
       if (failed(parser.parseOptionalStar())) {
         out = SymExpr(coeff);
         return success();
@@ -225,6 +233,14 @@ public:
       if (term(t))
         return failure();
       out = negate ? out - t : out + t;
+      bool inRange =
+          out.constant >= -kMaxMagnitude && out.constant <= kMaxMagnitude;
+      for (const auto &term : out.terms)
+        inRange = inRange && term.second >= -kMaxMagnitude &&
+                  term.second <= kMaxMagnitude;
+      if (!inRange)
+        return parser.emitError(parser.getCurrentLocation(),
+                                "value out of range (|value| <= 2^52)");
       if (succeeded(parser.parseOptionalPlus()))
         negate = false;
       else if (succeeded(parser.parseOptionalMinus()))
@@ -318,6 +334,11 @@ Attribute TmaPlanAttr::parse(AsmParser &parser, Type) {
   m.interleave = static_cast<int>(interleave);
   m.l2Promotion = static_cast<int>(l2);
   m.oobFill = *oobMode == OobMode::NaN ? 1 : 0;
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
+      elementBytes != 8 && elementBytes != 16)
+    return parser.emitError(loc, "element_bytes is 1, 2, 4, 8 or 16, not ")
+               << elementBytes,
+           Attribute();
   m.elementBytes = elementBytes;
   m.promoted = promoted;
   plan.bytes = bytes;
