@@ -341,6 +341,11 @@ class Suites:
             return "timeout", out
         if rc in (0, 5):
             return None, out
+        # An interpreter without pytest says nothing about the mutant.
+        if "No module named pytest" in out:
+            raise SystemExit("mutation: %s has no pytest; run the tool with "
+                             "an interpreter that has it (make mutation "
+                             "does)" % sys.executable)
         m = re.search(r"^FAILED (\S+)", out, re.MULTILINE)
         return "pytest:" + (m.group(1) if m else "?"), out
 
