@@ -55,7 +55,8 @@ $(SAN_BUILD)/build.ninja:
 	cmake $(SAN_CMAKE_ARGS)
 
 sanitize-build: deps $(SAN_BUILD)/build.ninja
-	ninja -C $(SAN_BUILD) -j $(JOBS) tile-opt tile-compile tile-rules-doc tile-rules-md TileUnitTests mlir-doc
+	ninja -C $(SAN_BUILD) -j $(JOBS) tile-opt tile-compile tile-rules-doc tile-rules-md TileUnitTests mlir-doc \
+	  tile-lsp-server tile-capi-test
 
 # Unit, property and lit tests under the sanitizers.
 sanitize: sanitize-build

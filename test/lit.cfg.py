@@ -36,6 +36,11 @@ config.substitutions.append(("%python", config.python_executable))
 if os.path.exists(os.path.join(config.tile_obj_root, "bin", "tile-embed")):
     config.available_features.add("tile-embed")
 
+# The sanitizer build (ASan + UBSan): instrumented libraries cannot load into
+# Debian's uninstrumented tools.
+if config.tile_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitized")
+
 # ptxas checks run only where the CUDA toolkit is installed.
 ptxas = os.path.join(config.cuda_dir, "bin", "ptxas")
 if os.path.exists(ptxas):

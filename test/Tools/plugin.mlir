@@ -1,3 +1,5 @@
+// UNSUPPORTED: sanitized
+// (An ASan-instrumented plugin cannot load into Debian's uninstrumented mlir-opt.)
 // TilePlugin in Debian's mlir-opt: the dialect plugin registers the tile
 // dialect (and what its pipeline needs), the pass plugin its passes, and the
 // reference demo lowers to a gpu.binary.
