@@ -17,6 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EntryTable.h"
+
 #include "tile/Runtime/TileRuntime.h"
 
 #include <atomic>
@@ -42,9 +44,7 @@ struct Entry {
 std::atomic<int64_t> totals[kVersionCount];
 
 pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
-Entry **slots = nullptr; // open addressing, linear probing
-size_t capacity = 0;     // a power of two, or 0
-size_t count = 0;
+tile::runtime::EntryTable<Entry, kInitialCapacity> table;
 
 bool knownVersion(int32_t version) {
   return version >= 0 && version < kVersionCount;
@@ -62,39 +62,8 @@ uint64_t hashSite(const char *site) {
 }
 
 Entry *find(const char *site, uint64_t hash) {
-  if (capacity == 0)
-    return nullptr;
-  for (size_t i = hash & (capacity - 1);; i = (i + 1) & (capacity - 1)) {
-    Entry *entry = slots[i];
-    if (!entry)
-      return nullptr;
-    if (entry->hash == hash && strcmp(entry->site, site) == 0)
-      return entry;
-  }
-}
-
-void place(Entry **table, size_t tableCapacity, Entry *entry) {
-  size_t i = entry->hash & (tableCapacity - 1);
-  while (table[i])
-    i = (i + 1) & (tableCapacity - 1);
-  table[i] = entry;
-}
-
-/// Keeps the load factor at most 1/2; false when out of memory.
-bool reserveOneMore() {
-  if ((count + 1) * 2 <= capacity)
-    return true;
-  size_t newCapacity = capacity ? capacity * 2 : kInitialCapacity;
-  auto **table = static_cast<Entry **>(calloc(newCapacity, sizeof(Entry *)));
-  if (!table)
-    return false;
-  for (size_t i = 0; i < capacity; ++i)
-    if (slots[i])
-      place(table, newCapacity, slots[i]);
-  free(slots);
-  slots = table;
-  capacity = newCapacity;
-  return true;
+  return table.find(
+      hash, [&](const Entry &entry) { return strcmp(entry.site, site) == 0; });
 }
 
 void freeEntry(Entry *entry) {
@@ -115,13 +84,15 @@ Entry *findOrInsert(const char *site, uint64_t hash) {
   entry->hash = hash;
   size_t length = strlen(site);
   entry->site = static_cast<char *>(malloc(length + 1));
-  if (!entry->site || !reserveOneMore()) {
+  if (!entry->site) {
     freeEntry(entry);
     return nullptr;
   }
   memcpy(entry->site, site, length + 1);
-  place(slots, capacity, entry);
-  ++count;
+  if (!table.insert(entry)) {
+    freeEntry(entry);
+    return nullptr;
+  }
   return entry;
 }
 
@@ -192,12 +163,7 @@ int64_t tileRuntimeSiteLaunchVersionCount(const char *site, int32_t version) {
 
 void tileRuntimeResetLaunchVersionCounts(void) {
   pthread_rwlock_wrlock(&lock);
-  for (size_t i = 0; i < capacity; ++i)
-    freeEntry(slots[i]);
-  free(slots);
-  slots = nullptr;
-  capacity = 0;
-  count = 0;
+  table.clear(freeEntry);
   for (std::atomic<int64_t> &total : totals)
     total.store(0, std::memory_order_relaxed);
   pthread_rwlock_unlock(&lock);

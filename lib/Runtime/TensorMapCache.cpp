@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EntryTable.h"
 #include "Error.h"
 #include "TensorMap.h"
 
@@ -42,9 +43,7 @@ struct Entry {
 };
 
 pthread_rwlock_t lock = PTHREAD_RWLOCK_INITIALIZER;
-Entry **slots = nullptr; // open addressing, linear probing
-size_t capacity = 0;     // a power of two, or 0
-size_t count = 0;
+EntryTable<Entry, kInitialCapacity> table;
 
 uint64_t hashKey(const Key &key) {
   uint64_t words[sizeof(Key) / sizeof(uint64_t)];
@@ -83,39 +82,9 @@ bool makeKey(const TensorMapArgs &a, Key &key) {
 }
 
 Entry *find(const Key &key, uint64_t hash) {
-  if (capacity == 0)
-    return nullptr;
-  for (size_t i = hash & (capacity - 1);; i = (i + 1) & (capacity - 1)) {
-    Entry *entry = slots[i];
-    if (!entry)
-      return nullptr;
-    if (entry->hash == hash && memcmp(&entry->key, &key, sizeof(Key)) == 0)
-      return entry;
-  }
-}
-
-void place(Entry **table, size_t tableCapacity, Entry *entry) {
-  size_t i = entry->hash & (tableCapacity - 1);
-  while (table[i])
-    i = (i + 1) & (tableCapacity - 1);
-  table[i] = entry;
-}
-
-/// Keeps the load factor at most 1/2; false when out of memory.
-bool reserveOneMore() {
-  if ((count + 1) * 2 <= capacity)
-    return true;
-  size_t newCapacity = capacity ? capacity * 2 : kInitialCapacity;
-  auto **table = static_cast<Entry **>(calloc(newCapacity, sizeof(Entry *)));
-  if (!table)
-    return false;
-  for (size_t i = 0; i < capacity; ++i)
-    if (slots[i])
-      place(table, newCapacity, slots[i]);
-  free(slots);
-  slots = table;
-  capacity = newCapacity;
-  return true;
+  return table.find(hash, [&](const Entry &entry) {
+    return memcmp(&entry.key, &key, sizeof(Key)) == 0;
+  });
 }
 
 const void *getCached(const TensorMapArgs &args) {
@@ -138,8 +107,7 @@ const void *getCached(const TensorMapArgs &args) {
   if (!entry) {
     auto *fresh =
         static_cast<Entry *>(aligned_alloc(alignof(Entry), sizeof(Entry)));
-    if (!fresh || !reserveOneMore()) {
-      free(fresh);
+    if (!fresh) {
       pthread_rwlock_unlock(&lock);
       setError(TILE_ERROR_OUT_OF_MEMORY,
                "%s: out of host memory for a cache entry", where);
@@ -153,8 +121,13 @@ const void *getCached(const TensorMapArgs &args) {
     }
     fresh->key = key;
     fresh->hash = hash;
-    place(slots, capacity, fresh);
-    ++count;
+    if (!table.insert(fresh)) {
+      free(fresh);
+      pthread_rwlock_unlock(&lock);
+      setError(TILE_ERROR_OUT_OF_MEMORY,
+               "%s: out of host memory for a cache entry", where);
+      return nullptr;
+    }
     entry = fresh;
   }
   pthread_rwlock_unlock(&lock);
@@ -177,18 +150,13 @@ const void *tileTensorMapGetCached(
 
 void tileTensorMapCacheClear(void) {
   pthread_rwlock_wrlock(&lock);
-  for (size_t i = 0; i < capacity; ++i)
-    free(slots[i]);
-  free(slots);
-  slots = nullptr;
-  capacity = 0;
-  count = 0;
+  table.clear([](Entry *entry) { free(entry); });
   pthread_rwlock_unlock(&lock);
 }
 
 size_t tileTensorMapCacheSize(void) {
   pthread_rwlock_rdlock(&lock);
-  size_t size = count;
+  size_t size = table.size();
   pthread_rwlock_unlock(&lock);
   return size;
 }
