@@ -7,35 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
-#include "tile/Runtime/TileRuntime.h"
+#include "FakeEntry.h"
 
 #include <gtest/gtest.h>
 
 #include <vector>
-
-namespace {
-
-// Before the entry object's module-loading constructor (priority 123).
-__attribute__((constructor(101))) void useFakeDriver() {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-}
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
-
-/// The ranked descriptor of a rank-2 memref.
-struct Descriptor2 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-};
-
-} // namespace
 
 extern "C" void _mlir_ciface_copy_async(Descriptor2 *a, Descriptor2 *b);
 

@@ -8,8 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
-#include "tile/Runtime/TileRuntime.h"
+#include "FakeEntry.h"
 
 #include <gtest/gtest.h>
 
@@ -18,24 +17,6 @@
 #include <vector>
 
 namespace {
-
-// Before the entry object's module-loading constructor (priority 123).
-__attribute__((constructor(101))) void useFakeDriver() {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-}
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
-
-struct Descriptor2 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-};
 
 Descriptor2 matrix(void *data, int64_t rows, int64_t cols) {
   return {data, data, 0, {rows, cols}, {cols, 1}};

@@ -9,8 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
-#include "tile/Runtime/TileRuntime.h"
+#include "FakeEntry.h"
 
 #include <gtest/gtest.h>
 
@@ -20,24 +19,6 @@
 #include <vector>
 
 namespace {
-
-// Before the entry object's module-loading constructor (priority 123).
-__attribute__((constructor(101))) void useFakeDriver() {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-}
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
-
-struct Descriptor2 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
-};
 
 constexpr const char *kSite =
     "@tiled_copy: launch of @tiled_copy_kernel::@tiled_copy_kernel";
