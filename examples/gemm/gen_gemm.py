@@ -238,6 +238,22 @@ module attributes {{gpu.container_module}} {{
             col = f"%col{i}_{q % 2}"
             w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
         memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
+    # The host entries' grid: one CTA per BM x BN tile of C.
+    grid = f"""    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cbm1 = arith.constant {bm - 1} : index
+    %cbn1 = arith.constant {bn - 1} : index
+    %cbm = arith.constant {bm} : index
+    %cbn = arith.constant {bn} : index
+    %threads = arith.constant {threads} : index
+    %smem = arith.constant {smem} : i32
+    %M = memref.dim %A, %c0 : !A
+    %N = memref.dim %Bt, %c0 : !Bt
+    %mp = arith.addi %M, %cbm1 : index
+    %gy = arith.divui %mp, %cbm : index
+    %np = arith.addi %N, %cbn1 : index
+    %gx = arith.divui %np, %cbn : index
+"""
     w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
         nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         %barrier_id = arith.constant 1 : i32
@@ -257,21 +273,7 @@ module attributes {{gpu.container_module}} {{
   // C = A @ Bt^T, launched on `stream` (no synchronisation).
   func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C, %stream: !gpu.async.token)
       -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cbm1 = arith.constant {bm - 1} : index
-    %cbn1 = arith.constant {bn - 1} : index
-    %cbm = arith.constant {bm} : index
-    %cbn = arith.constant {bn} : index
-    %threads = arith.constant {threads} : index
-    %smem = arith.constant {smem} : i32
-    %M = memref.dim %A, %c0 : !A
-    %N = memref.dim %Bt, %c0 : !Bt
-    %mp = arith.addi %M, %cbm1 : index
-    %gy = arith.divui %mp, %cbm : index
-    %np = arith.addi %N, %cbn1 : index
-    %gx = arith.divui %np, %cbn : index
-    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
+{grid}    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
         blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%A : !A, %Bt : !Bt, %C : !C)
@@ -280,21 +282,7 @@ module attributes {{gpu.container_module}} {{
 
   // The same, synchronous: returns when C is written.
   func.func @gemm(%A: !A, %Bt: !Bt, %C: !C) attributes {{llvm.emit_c_interface}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cbm1 = arith.constant {bm - 1} : index
-    %cbn1 = arith.constant {bn - 1} : index
-    %cbm = arith.constant {bm} : index
-    %cbn = arith.constant {bn} : index
-    %threads = arith.constant {threads} : index
-    %smem = arith.constant {smem} : i32
-    %M = memref.dim %A, %c0 : !A
-    %N = memref.dim %Bt, %c0 : !Bt
-    %mp = arith.addi %M, %cbm1 : index
-    %gy = arith.divui %mp, %cbm : index
-    %np = arith.addi %N, %cbn1 : index
-    %gx = arith.divui %np, %cbn : index
-    gpu.launch_func @gemm_kernels::@gemm
+{grid}    gpu.launch_func @gemm_kernels::@gemm
         blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%A : !A, %Bt : !Bt, %C : !C)
