@@ -42,6 +42,9 @@ import sys
 import time
 
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memrefs import memref  # noqa: E402
 import triton
 import triton.language as tl
 from triton.tools.tensor_descriptor import TensorDescriptor
@@ -56,18 +59,6 @@ def tma_copy(src, dst, BM: tl.constexpr, BN: tl.constexpr):
     n = tl.program_id(0) * BN
     dst.store([m, n], src.load([m, n]))
 REPS, WARM = 100, 10
-
-
-class MemRef2(C.Structure):
-    _fields_ = [("allocated", C.c_void_p), ("aligned", C.c_void_p),
-                ("offset", C.c_int64), ("sizes", C.c_int64 * 2),
-                ("strides", C.c_int64 * 2)]
-
-
-def memref(t):
-    assert t.dim() == 2
-    p = t.data_ptr()
-    return MemRef2(p, p, 0, tuple(t.shape), tuple(t.stride()))
 
 
 def time_launches(fn, reps=None, warm=WARM):

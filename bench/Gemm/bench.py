@@ -23,23 +23,14 @@ import sys
 
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memrefs import memref  # noqa: E402
+
 TOL = 1e-4
 ROUNDS = 3
 CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000),
                 (129, 257, 520), (4000, 4000, 4000), (256, 384, 8192)]
 BENCH_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (4000, 4000, 4000)]
-
-
-class MemRef2(C.Structure):
-    _fields_ = [("allocated", C.c_void_p), ("aligned", C.c_void_p),
-                ("offset", C.c_int64), ("sizes", C.c_int64 * 2),
-                ("strides", C.c_int64 * 2)]
-
-
-def memref(t):
-    assert t.dim() == 2
-    p = t.data_ptr()
-    return MemRef2(p, p, 0, tuple(t.shape), tuple(t.stride()))
 
 
 class Tile:
