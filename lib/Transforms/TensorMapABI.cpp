@@ -424,7 +424,10 @@ struct TensorMapABIPass
     auto get = [&](StringRef name) {
       return cast<IntegerAttr>(guard.get(name)).getInt();
     };
-    Value lin = i64Constant(b, loc, get("constant"));
+    Value lin;
+    auto add = [&](Value v) {
+      lin = lin ? arith::AddIOp::create(b, loc, lin, v).getResult() : v;
+    };
     for (Attribute t : cast<ArrayAttr>(guard.get("terms"))) {
       auto term = cast<ArrayAttr>(t);
       Value v = dv.get(cast<StringAttr>(term[0]).getValue(),
@@ -432,8 +435,10 @@ struct TensorMapABIPass
       int64_t coeff = cast<IntegerAttr>(term[2]).getInt();
       if (coeff != 1)
         v = arith::MulIOp::create(b, loc, v, i64Constant(b, loc, coeff));
-      lin = arith::AddIOp::create(b, loc, lin, v);
+      add(v);
     }
+    if (get("constant") != 0 || !lin)
+      add(i64Constant(b, loc, get("constant")));
     if (cast<StringAttr>(guard.get("kind")).getValue() == "multiple_of") {
       Value rem = arith::RemUIOp::create(b, loc, lin,
                                          i64Constant(b, loc, get("modulus")));
@@ -528,10 +533,9 @@ struct TensorMapABIPass
                            ValueRange{LLVM::ZeroOp::create(b, loc, ptrType)});
       b.setInsertionPointToStart(ifOk.thenBlock());
     }
-    Value aligned =
-        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
-    Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), aligned);
-    Value base = LLVM::IntToPtrOp::create(b, loc, ptrType, asInt);
+    // The guards' reads of the descriptor (at the hoist point) serve here too.
+    Value base =
+        LLVM::IntToPtrOp::create(b, loc, ptrType, dv.get("address", 0));
     int64_t constantOffset =
         cast<IntegerAttr>(map.get("base_offset_bytes")).getInt();
     Value offset;
