@@ -18,18 +18,24 @@
 
 namespace tile::tma {
 
-std::string RuntimeValue::str() const {
+const char *RuntimeValue::kindName() const {
   switch (kind) {
   case Kind::Size:
-    return "size[" + std::to_string(dim) + "]";
+    return "size";
   case Kind::Stride:
-    return "stride[" + std::to_string(dim) + "]";
+    return "stride";
   case Kind::Offset:
     return "offset";
   case Kind::Address:
     return "address";
   }
   return "?";
+}
+
+std::string RuntimeValue::str() const {
+  if (kind == Kind::Size || kind == Kind::Stride)
+    return std::string(kindName()) + "[" + std::to_string(dim) + "]";
+  return kindName();
 }
 
 int64_t RuntimeValues::get(RuntimeValue v) const {

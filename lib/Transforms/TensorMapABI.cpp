@@ -53,20 +53,6 @@ static Type getMapArgType(MLIRContext *ctx) {
   return LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64), 16);
 }
 
-static StringRef getValueKindName(::tile::tma::RuntimeValue::Kind kind) {
-  switch (kind) {
-  case ::tile::tma::RuntimeValue::Kind::Size:
-    return "size";
-  case ::tile::tma::RuntimeValue::Kind::Stride:
-    return "stride";
-  case ::tile::tma::RuntimeValue::Kind::Offset:
-    return "offset";
-  case ::tile::tma::RuntimeValue::Kind::Address:
-    return "address";
-  }
-  llvm_unreachable("covered switch");
-}
-
 /// Per map dimension: {} for a static field, else
 /// {value = "size"|"stride", dim, scale, divisor}.
 static ArrayAttr getRuntimeFieldsAttr(
@@ -79,8 +65,7 @@ static ArrayAttr getRuntimeFieldsAttr(
       continue;
     }
     list.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("value",
-                        b.getStringAttr(getValueKindName(f->value.kind))),
+        {b.getNamedAttr("value", b.getStringAttr(f->value.kindName())),
          b.getNamedAttr("dim", b.getI64IntegerAttr(f->value.dim)),
          b.getNamedAttr("scale", b.getI64IntegerAttr(f->scale)),
          b.getNamedAttr("divisor", b.getI64IntegerAttr(f->divisor))}));
@@ -93,9 +78,9 @@ static ArrayAttr getRuntimeFieldsAttr(
 static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
   SmallVector<Attribute> terms;
   for (const auto &[value, coeff] : g.terms)
-    terms.push_back(b.getArrayAttr(
-        {b.getStringAttr(getValueKindName(value.kind)),
-         b.getI64IntegerAttr(value.dim), b.getI64IntegerAttr(coeff)}));
+    terms.push_back(b.getArrayAttr({b.getStringAttr(value.kindName()),
+                                    b.getI64IntegerAttr(value.dim),
+                                    b.getI64IntegerAttr(coeff)}));
   bool multiple = g.kind == ::tile::tma::Guard::Kind::MultipleOf;
   SmallVector<NamedAttribute> fields = {
       b.getNamedAttr("rule", b.getStringAttr(g.rule)),

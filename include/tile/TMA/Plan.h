@@ -39,6 +39,8 @@ struct RuntimeValue {
     return kind == o.kind && dim == o.dim;
   }
   bool operator!=(const RuntimeValue &o) const { return !(*this == o); }
+  /// "size", "stride", "offset", "address".
+  const char *kindName() const;
   /// "size[1]", "stride[0]", "offset", "address".
   std::string str() const;
 };

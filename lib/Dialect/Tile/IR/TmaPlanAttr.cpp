@@ -61,10 +61,7 @@ printFields(AsmPrinter &printer, const std::vector<T> &values,
       printer << ", ";
     if (i < rt.size() && rt[i]) {
       const ::tile::tma::RuntimeField &f = *rt[i];
-      printer << (f.value.kind == ::tile::tma::RuntimeValue::Kind::Size
-                      ? "size("
-                      : "stride(")
-              << f.value.dim << ')';
+      printer << f.value.kindName() << '(' << f.value.dim << ')';
       if (f.scale != 1)
         printer << '*' << f.scale;
       if (f.divisor != 1)
