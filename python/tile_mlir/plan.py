@@ -14,6 +14,7 @@ import threading
 from collections import namedtuple
 
 from . import _capi
+from .errors import TileError
 from .layout import Layout
 
 Issue = namedtuple("Issue", "smem_byte_offset coords")
@@ -28,10 +29,6 @@ the expression (docs/dynamic-shapes.md)."""
 TENSOR_MAP_FIELDS = ("data_type", "rank", "global_dim", "global_strides",
                      "box_dim", "element_strides", "interleave", "swizzle",
                      "l2_promotion", "oob_fill", "base_offset_bytes")
-
-
-class TileError(Exception):
-    """Base of the errors tile_mlir raises about a program."""
 
 
 class TileDeclined(TileError):
