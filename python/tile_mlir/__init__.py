@@ -7,7 +7,7 @@ See docs/python.md.
 """
 
 from .compiler import CompiledModule, Entry, cache_dir, compile
-from .ready_copy import copy, copy_kernel_source
+from .ready_copy import compile_copy, copy, copy_kernel_source
 from .errors import (Diagnostic, NoDriverError, TileCompileError, TileError,
                      TileRuntimeError)
 from .layout import Layout
@@ -18,7 +18,7 @@ from .runtime import driver_available, launch_version_counts
 __all__ = ["CompiledModule", "Diagnostic", "Entry", "GlobalTensor", "Guard",
            "Issue", "Layout", "NoDriverError", "Plan", "SharedBuffer",
            "TileCompileError", "TileDeclined", "TileError",
-           "TileRuntimeError", "cache_dir", "compile", "copy",
+           "TileRuntimeError", "cache_dir", "compile", "compile_copy", "copy",
            "copy_kernel_source", "copy_source",
            "driver_available", "launch_version_counts", "plan", "query"]
 __version__ = "0.1.0"

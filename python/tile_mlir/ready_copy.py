@@ -166,6 +166,17 @@ def _module(dtype, rank, dst_unit_inner, src_unit_inner):
         return module
 
 
+def _current_raw_stream():
+    """torch's current-stream query that returns the handle without making
+    a Stream object (a few microseconds per call), where torch has it."""
+    torch = sys.modules.get("torch")
+    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                   None)
+
+
+_raw_stream = None
+
+
 def _fast_copy(torch, dst, src, stream):
     """`copy` for two torch tensors whose module is compiled already: the
     checks of :func:`copy` on the tensors' own fields, then the launch.
@@ -187,31 +198,28 @@ def _fast_copy(torch, dst, src, stream):
     itemsize = dst.element_size()
     if dst_ptr % itemsize or src_ptr % itemsize:
         return False
-    handle = (torch.cuda.current_stream().cuda_stream if stream is None
-              else _stream_handle(stream))
+    if stream is not None:
+        handle = _stream_handle(stream)
+    elif _raw_stream is not None:
+        handle = _raw_stream(dst.get_device())
+    else:
+        handle = torch.cuda.current_stream(dst.device).cuda_stream
     entry.launch_flat([dst_ptr, dst_ptr, 0, *shape, *dst_strides,
                        src_ptr, src_ptr, 0, *shape, *src_strides, handle])
     return True
 
 
-def copy(dst, src, *, stream=None):
-    """Copies `src` into `dst`: two CUDA tensors (torch, or objects with
-    ``__cuda_array_interface__`` / ``__dlpack__``) of the same shape and
-    element type, any strides. Runs on `stream` (default: torch's current
-    stream) and returns without waiting. Raises ValueError for mismatched
-    tensors, :class:`NoDriverError` without a driver."""
-    torch = sys.modules.get("torch")
-    if (torch is not None and isinstance(dst, torch.Tensor)
-            and isinstance(src, torch.Tensor)
-            and _fast_copy(torch, dst, src, stream)):
-        return
+def _plan_copy(dst, src, require_cuda=True):
+    """Checks a copy's two buffers; returns (dst, src, element type, shape,
+    dst inner stride 1, src inner stride 1), or None when there is nothing
+    to copy."""
     keep = []
     try:
-        dst_buffer = tensors.as_buffer(dst, keep)
+        dst_buffer = tensors.as_buffer(dst, keep, require_cuda)
     except ValueError as error:
         raise ValueError("copy: dst %s" % error) from None
     try:
-        src_buffer = tensors.as_buffer(src, keep)
+        src_buffer = tensors.as_buffer(src, keep, require_cuda)
     except ValueError as error:
         raise ValueError("copy: src %s" % error) from None
     if dst_buffer.shape != src_buffer.shape:
@@ -229,15 +237,44 @@ def copy(dst, src, *, stream=None):
                              "%d: its elements overlap" % (dim, size))
     shape = dst_buffer.shape
     if any(size == 0 for size in shape):
-        return
+        return None
     if not shape:  # a 0-d tensor is a 1-element vector
-        dst, src = dst.reshape(1), src.reshape(1)
-        shape, dst_inner, src_inner = (1,), True, True
-    else:
-        dst_inner = dst_buffer.strides[-1] == 1 or shape[-1] == 1
-        src_inner = src_buffer.strides[-1] == 1 or shape[-1] == 1
-    module = _module(common[-1], len(shape), dst_inner, src_inner)
+        return (dst.reshape(1), src.reshape(1), common[-1], (1,), True,
+                True)
+    dst_inner = dst_buffer.strides[-1] == 1 or shape[-1] == 1
+    src_inner = src_buffer.strides[-1] == 1 or shape[-1] == 1
+    return dst, src, common[-1], shape, dst_inner, src_inner
+
+
+def compile_copy(dst, src):
+    """Compiles (into the cache) the module :func:`copy` runs for these
+    two tensors, without launching; they may be CPU tensors. For filling a
+    cache on a machine with the compiler for one without."""
+    planned = _plan_copy(dst, src, require_cuda=False)
+    if planned is not None:
+        _, _, dtype, shape, dst_inner, src_inner = planned
+        _module(dtype, len(shape), dst_inner, src_inner)
+
+
+def copy(dst, src, *, stream=None):
+    """Copies `src` into `dst`: two CUDA tensors (torch, or objects with
+    ``__cuda_array_interface__`` / ``__dlpack__``) of the same shape and
+    element type, any strides. Runs on `stream` (default: torch's current
+    stream) and returns without waiting. Raises ValueError for mismatched
+    tensors, :class:`NoDriverError` without a driver."""
+    torch = sys.modules.get("torch")
+    if (torch is not None and isinstance(dst, torch.Tensor)
+            and isinstance(src, torch.Tensor)
+            and _fast_copy(torch, dst, src, stream)):
+        return
+    planned = _plan_copy(dst, src)
+    if planned is None:
+        return
+    dst, src, dtype, shape, dst_inner, src_inner = planned
+    module = _module(dtype, len(shape), dst_inner, src_inner)
     module.tile_copy(dst, src, stream=stream)
     if torch is not None and isinstance(dst, torch.Tensor):
+        global _raw_stream
+        _raw_stream = _current_raw_stream()
         _fast_entries[(dst.dtype, len(shape), dst_inner, src_inner)] = \
             module.tile_copy

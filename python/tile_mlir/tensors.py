@@ -71,8 +71,8 @@ def torch_name(dtype):
 _torch_dtype_cache = {}
 
 
-def _from_torch(tensor):
-    if not tensor.is_cuda:
+def _from_torch(tensor, require_cuda=True):
+    if require_cuda and not tensor.is_cuda:
         raise ValueError("is a %s tensor on %s; kernels need CUDA memory"
                          % (torch_name(tensor.dtype), tensor.device))
     dtype = tensor.dtype
@@ -163,13 +163,15 @@ def _from_dlpack(obj, keep):
                   dtypes, bits, "DLPack tensor")
 
 
-def as_buffer(obj, keep):
+def as_buffer(obj, keep, require_cuda=True):
     """The :class:`Buffer` of `obj`; raises ValueError (the message continues
     "argument X ...") when it is not a CUDA buffer. `keep` collects what
-    must stay alive until the launch returns."""
+    must stay alive until the launch returns. ``require_cuda=False``
+    describes a CPU torch tensor too (to compile ahead for its
+    signature)."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(obj, torch.Tensor):
-        return _from_torch(obj)
+        return _from_torch(obj, require_cuda)
     if hasattr(obj, "__cuda_array_interface__"):
         return _from_cai(obj)
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
