@@ -11,6 +11,7 @@ filled on the build machine first:
     TILE_MLIR_CACHE_DIR=.gpu/pycache /usr/bin/python3 bench/Python/bench.py --prepare
     # GPU machine, with .gpu carried (it holds libtile_runtime.so)
     TILE_MLIR_LIB_DIR=.gpu TILE_MLIR_CACHE_DIR=.gpu/pycache python3 bench/Python/bench.py
+    TILE_MLIR_LIB_DIR=.gpu TILE_MLIR_CACHE_DIR=.gpu/pycache python3 bench/Python/bench.py --docs
 
 Every case of the check prints one line; the last line is
 `python checks: N passed, N failed`.
@@ -81,12 +82,23 @@ def cases(device):
     return out
 
 
+DOC_PAGES = [os.path.join(ROOT, "docs", "python.md"),
+             os.path.join(ROOT, "docs", "tutorial.md")]
+
+
 def prepare():
     tile_mlir.compile(DEMO)
     for _, dst, src in cases("cpu"):
         tile_mlir.compile_copy(dst, src)
-    tile_mlir.compile_copy(torch.zeros(8, 256, dtype=torch.float16),
-                           torch.zeros(8, 256, dtype=torch.float16))
+    for shape, dtype in (((8, 256), torch.float16),
+                         ((3, 70, 512), torch.bfloat16)):
+        tile_mlir.compile_copy(torch.zeros(shape, dtype=dtype),
+                               torch.zeros(shape, dtype=dtype))
+    # What the documentation pages compile (their python blocks, here).
+    sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
+    from doc_blocks import run_page
+    for page in DOC_PAGES:
+        run_page(page)
     print("prepared", len(os.listdir(tile_mlir.cache_dir())), "modules in",
           tile_mlir.cache_dir())
 
@@ -247,10 +259,21 @@ def main():
     parser.add_argument("--prepare", action="store_true",
                         help="fill the compile cache (build machine)")
     parser.add_argument("--check-only", action="store_true")
+    parser.add_argument("--docs", action="store_true",
+                        help="run the documentation pages' blocks instead")
     args = parser.parse_args()
     if args.prepare:
         prepare()
         return 0
+    if args.docs:
+        sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
+        import doc_blocks
+        totals = [0, 0, 0]
+        for page in DOC_PAGES:
+            for i, n in enumerate(doc_blocks.run_page_on_gpu(page)):
+                totals[i] += n
+        print("doc blocks: %d passed, %d skipped, %d failed" % tuple(totals))
+        return 1 if totals[2] else 0
     passed, failed = run_checks()
     if not args.check_only:
         try:

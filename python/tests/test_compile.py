@@ -225,3 +225,28 @@ def test_no_driver(demo):
     with pytest.raises(tile_mlir.NoDriverError):
         tile_mlir.copy(DeviceArray(A_ADDR, (64, 64)),
                        DeviceArray(B_ADDR, (64, 64)))
+
+
+def test_failures_are_cached(fresh_cache, tmp_path):
+    """A source that does not compile fails from the cache the same way,
+    also where the compiler is not installed."""
+    source = "func.func @f( {\n}\n"
+    with pytest.raises(tile_mlir.TileCompileError) as first:
+        tile_mlir.compile(source, name="syntax.mlir")
+    [folder] = os.listdir(fresh_cache)
+    assert sorted(os.listdir(fresh_cache / folder)) == ["meta.json"]
+    lib = tmp_path / "runtime-only"
+    lib.mkdir()
+    shutil.copy(tile_mlir._capi.find_library("libtile_runtime.so"), lib)
+    code = ("import tile_mlir\ntry:\n  tile_mlir.compile(%r, name='syntax.mlir')"
+            "\nexcept tile_mlir.TileCompileError as e:\n  print(e)" % source)
+    env = dict(os.environ, TILE_MLIR_LIB_DIR=str(lib),
+               PYTHONPATH=os.path.join(SRC, "python"))
+    proc = subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == str(first.value) + "\n"
+    # Without the cache nothing is left behind.
+    with pytest.raises(tile_mlir.TileCompileError):
+        tile_mlir.compile(source, name="syntax.mlir", cache=False)
+    assert os.listdir(fresh_cache) == [folder]

@@ -96,6 +96,13 @@ def _run_compiler(source, name, options, folder):
     diagnostics = [parse_diagnostic(loc, text)
                    for loc, text in products["diagnostic"]]
     if not result.value:
+        # A failure is cached too: the same source fails the same way, also
+        # where the compiler is not installed.
+        with open(os.path.join(folder, "meta.json"), "w",
+                  encoding="utf-8") as handle:
+            json.dump({"format": CACHE_FORMAT, "compiler": compiler_id(),
+                       "name": name, "options": options,
+                       "error": products["diagnostic"]}, handle)
         raise TileCompileError(diagnostics, "compiling %s failed" % name)
     meta = {"format": CACHE_FORMAT, "compiler": compiler_id(), "name": name,
             "options": options,
@@ -122,13 +129,21 @@ def _load_meta(folder):
             meta = json.load(h)
     except (OSError, ValueError):
         return None
-    if meta.get("format") != CACHE_FORMAT or not os.path.isfile(
-            os.path.join(folder, "module.so")):
+    if meta.get("format") != CACHE_FORMAT or ("error" not in meta and
+                                              not os.path.isfile(os.path.join(
+                                                  folder, "module.so"))):
         return None
     current = compiler_id()
     if current is not None and meta.get("compiler") != current:
         return None
     return meta
+
+
+def _publish(scratch, folder):
+    """Moves a finished compile into its cache folder."""
+    if os.path.isdir(folder):
+        shutil.rmtree(folder, ignore_errors=True)
+    os.replace(scratch, folder)
 
 
 def compile(source_or_path, *, chip="sm_90a", toolkit="/usr/local/cuda",
@@ -157,18 +172,24 @@ def compile(source_or_path, *, chip="sm_90a", toolkit="/usr/local/cuda",
             scratch = tempfile.mkdtemp(prefix=key + ".", dir=root)
             try:
                 _run_compiler(source, name, options, scratch)
-                if not cache:
-                    folder = scratch
-                    scratch = None
+            except TileCompileError:
+                if cache:  # the failure is kept: meta.json says it
+                    _publish(scratch, folder)
                 else:
-                    if os.path.isdir(folder):
-                        shutil.rmtree(folder, ignore_errors=True)
-                    os.replace(scratch, folder)
-                    scratch = None
-            finally:
-                if scratch:
                     shutil.rmtree(scratch, ignore_errors=True)
+                raise
+            except BaseException:
+                shutil.rmtree(scratch, ignore_errors=True)
+                raise
+            if cache:
+                _publish(scratch, folder)
+            else:
+                folder = scratch
             meta = _load_meta(folder)
+        if "error" in meta:
+            raise TileCompileError([parse_diagnostic(loc, text)
+                                    for loc, text in meta["error"]],
+                                   "compiling %s failed" % name)
         module = CompiledModule(folder, meta)
         if cache:
             _memo[key] = module
