@@ -69,6 +69,21 @@ def test_install_block(tmp_path, build):
     assert module.startswith(str(tmp_path / "venv"))
     assert library == os.path.join(os.path.dirname(module), "_lib",
                                    "libTileCAPI.so")
+    # The installed package compiles and loads a module on its own: the
+    # runtime it links against is in the package too.
+    demo = os.path.join(SRC, "examples", "copy_async_tma.mlir")
+    compiled = subprocess.run(
+        [str(tmp_path / "venv" / "bin" / "python"), "-c",
+         "import tile_mlir, tile_mlir._capi as c; "
+         "m = tile_mlir.compile(%r); print(m.plans[0].box_dim); "
+         "print(c.find_library('libtile_runtime.so'))" % demo],
+        cwd=tmp_path, env=dict(env, TILE_MLIR_CACHE_DIR=str(tmp_path / "c")),
+        capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    box, runtime = compiled.stdout.split("\n")[:2]
+    assert box == "[64, 8, 4]"
+    assert runtime == os.path.join(os.path.dirname(module), "_lib",
+                                   "libtile_runtime.so")
 
 
 def test_tutorial_kernel_excerpts():
