@@ -28,6 +28,15 @@ def fresh_cache(tmp_path, monkeypatch):
     compiler._memo.clear()
 
 
+def runtime_only(tmp_path):
+    """A library folder with the runtime and without the compiler, as on a
+    GPU machine without LLVM."""
+    lib = tmp_path / "runtime-only"
+    lib.mkdir()
+    shutil.copy(tile_mlir._capi.find_library("libtile_runtime.so"), lib)
+    return lib
+
+
 def demo_source(old, new):
     with open(DEMO, encoding="utf-8") as handle:
         text = handle.read()
@@ -74,9 +83,7 @@ def test_cache(fresh_cache, tmp_path):
     assert fresh is not first and fresh.folder != first.folder
     # A process that cannot load the compiler (a GPU machine without LLVM)
     # is served from the cache: only the runtime is there.
-    lib = tmp_path / "runtime-only"
-    lib.mkdir()
-    shutil.copy(tile_mlir._capi.find_library("libtile_runtime.so"), lib)
+    lib = runtime_only(tmp_path)
     code = ("import tile_mlir; m = tile_mlir.compile(%r); "
             "print(m.folder, m.plans[0].box_dim)" % DEMO)
     env = dict(os.environ, TILE_MLIR_LIB_DIR=str(lib),
@@ -235,9 +242,7 @@ def test_failures_are_cached(fresh_cache, tmp_path):
         tile_mlir.compile(source, name="syntax.mlir")
     [folder] = os.listdir(fresh_cache)
     assert sorted(os.listdir(fresh_cache / folder)) == ["meta.json"]
-    lib = tmp_path / "runtime-only"
-    lib.mkdir()
-    shutil.copy(tile_mlir._capi.find_library("libtile_runtime.so"), lib)
+    lib = runtime_only(tmp_path)
     code = ("import tile_mlir\ntry:\n  tile_mlir.compile(%r, name='syntax.mlir')"
             "\nexcept tile_mlir.TileCompileError as e:\n  print(e)" % source)
     env = dict(os.environ, TILE_MLIR_LIB_DIR=str(lib),

@@ -309,6 +309,14 @@ class Entry:
         self._consume = runtime.runtime().tileRuntimeConsumeStatus
         self._driver_checked = False
 
+    def _check_loaded(self):
+        """Before the first launch: a driver is there (else NoDriverError)
+        and the module's cubin loaded (else what its loading reported)."""
+        runtime.require_driver()
+        if self.module.load_error is not None:
+            raise self.module.load_error
+        self._driver_checked = True
+
     def _label(self, index):
         arg = self.args[index]
         if arg.get("name"):
@@ -350,11 +358,7 @@ class Entry:
             else:
                 flat.append(value)
         if not self._driver_checked:
-            if self.module.load_error is not None:
-                runtime.require_driver()
-                raise self.module.load_error
-            runtime.require_driver()
-            self._driver_checked = True
+            self._check_loaded()
         if not self._has_stream:
             # The entry's own stream does not wait for the caller's.
             handle = _stream_handle(stream)
@@ -370,11 +374,7 @@ class Entry:
         """Calls the expanded entry with `flat` (descriptor fields, stream),
         already checked by the caller; raises what the runtime reports."""
         if not self._driver_checked:
-            if self.module.load_error is not None:
-                runtime.require_driver()
-                raise self.module.load_error
-            runtime.require_driver()
-            self._driver_checked = True
+            self._check_loaded()
         self._fn(*flat)
         status = self._consume()
         if status:
