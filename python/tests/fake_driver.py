@@ -69,6 +69,22 @@ class DLPackArray:
         return (2, 0)
 
 
+BIG_SHARED = """\
+module attributes {gpu.container_module} {
+  func.func @big(%A: memref<8x256xf16>) {
+    %c1 = arith.constant 1 : index
+    %smem = arith.constant 240000 : i32
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+               dynamic_shared_memory_size %smem {
+      gpu.terminator
+    }
+    return
+  }
+}
+"""
+
+
 def snapshot(state):
     return {"launches": state.launches, "launch_ex": state.launchExCalls,
             "grid": list(state.grid), "block": list(state.block),
@@ -121,6 +137,15 @@ def main():
             out[name]["versions"] = [after[0] - before[0],
                                      after[1] - before[1]]
         out["dlpack_address"] = out["dlpack"]["encode_address"]
+    elif scenario == "runtime_error":
+        # 240000 bytes of dynamic shared memory: the fake device's opt-in
+        # limit is 232448, so the driver refuses the launch.
+        module = tile_mlir.compile(BIG_SHARED, name="big.mlir")
+        try:
+            module.big(DeviceArray(0x7f0000010000, (8, 256)))
+        except tile_mlir.TileRuntimeError as error:
+            out["error"] = [type(error).__name__, error.status, str(error)]
+        out["status_after"] = runtime.runtime().tileRuntimeConsumeStatus()
     elif scenario == "bad_stream":
         try:
             tile_mlir.copy(DeviceArray(0x7f0000100000, (8, 64)),

@@ -82,3 +82,15 @@ def test_bad_stream(scenario):
     assert scenario("bad_stream")["error"] == (
         "stream= takes a torch.cuda.Stream, an object with __cuda_stream__ "
         "or a CUstream handle, not str")
+
+
+def test_runtime_error(scenario):
+    """A launch the driver refuses raises TileRuntimeError with the
+    runtime's message, and leaves no sticky status behind."""
+    out = scenario("runtime_error")
+    assert out["error"] == [
+        "TileRuntimeError", "TILE_ERROR_DRIVER",
+        "big: mgpuLaunchKernel: cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_"
+        "BYTES, 240000) failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in "
+        "limit 232448 bytes"]
+    assert out["status_after"] == 0
