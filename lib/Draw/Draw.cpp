@@ -20,7 +20,7 @@ constexpr int kGridW = 8 * kChunkW;
 constexpr int kRowH = 20;
 constexpr int kLeft = 76;
 constexpr int kLineH = 15;
-constexpr int kCharW = 6;
+constexpr int kCharW = 7;
 constexpr int kPanelW = 300;
 constexpr int kPanelGap = 40;
 // Elements and box bytes walked at most (larger copies are not drawn).
@@ -305,11 +305,12 @@ std::optional<std::string> drawLayout(const Layout &layout,
            "font-weight=\"bold\"", 12);
   y += kLineH;
   svg.text(6, y,
-           "physical bytes from the buffer's start (at address " +
+           "physical bytes from the buffer's start (address " +
                std::to_string(baseAddress) +
-               "): 128-byte rows of 16-byte chunks; colour = logical chunk "
-               "along the innermost dimension, label = index of the chunk's "
-               "first element");
+               "): 128-byte rows of 16-byte chunks, swizzle applied");
+  svg.text(6, y += kLineH,
+           "colour = logical chunk along the innermost dimension, label = "
+           "index of the chunk's first element");
   for (const std::string &note : grid.notes)
     svg.text(6, y += kLineH, note, "fill=\"#a00\"");
   int top = y + 22;
@@ -341,15 +342,17 @@ void drawGlobalPanel(Svg &svg, const tma::CopyRequest &r,
   int64_t sr = hasRows ? r.globalSizes[rd] : 1, sc = r.globalSizes[cd];
   int64_t lor = std::min<int64_t>(0, orr), loc = std::min<int64_t>(0, oc);
   int64_t hir = std::max(tr, orr + sr), hic = std::max(tc, oc + sc);
-  double scale = std::min(double(kPanelW) / double(hic - loc),
-                          double(kPanelW) / double(hir - lor));
-  auto px = [&](int64_t c) { return left + (c - loc) * scale; };
-  auto py = [&](int64_t r) { return top + 4 + (r - lor) * scale; };
+  // Columns fill the panel's width; rows are at least 20 px high when the
+  // panel's height allows.
+  double sx = double(kPanelW) / double(hic - loc);
+  double sy = std::min(double(kPanelW) / double(hir - lor), std::max(sx, 20.0));
+  auto px = [&](int64_t c) { return left + (c - loc) * sx; };
+  auto py = [&](int64_t r) { return top + 4 + (r - lor) * sy; };
   auto rect = [&](int64_t r0, int64_t c0, int64_t r1, int64_t c1,
                   const std::string &style, const std::string &attrs) {
     svg.body += "<rect x=\"" + num(px(c0)) + "\" y=\"" + num(py(r0)) +
-                "\" width=\"" + num((c1 - c0) * scale) + "\" height=\"" +
-                num((r1 - r0) * scale) + "\" " + style + attrs + "/>\n";
+                "\" width=\"" + num((c1 - c0) * sx) + "\" height=\"" +
+                num((r1 - r0) * sy) + "\" " + style + attrs + "/>\n";
   };
   rect(0, 0, tr, tc, "fill=\"#eef\" stroke=\"#669\" stroke-width=\"1\"", "");
   rect(orr, oc, orr + sr, oc + sc,
@@ -369,6 +372,23 @@ void drawGlobalPanel(Svg &svg, const tma::CopyRequest &r,
   svg.text(left, y,
            "dims " + std::string(hasRows ? std::to_string(rd) + " x " : "") +
                std::to_string(cd) + " drawn; dashed: the region");
+  svg.text(left, y += kLineH,
+           "region " +
+               std::string(hasRows ? "[" + std::to_string(orr) + ", " +
+                                         std::to_string(orr + sr) + ") x "
+                                   : "") +
+               "[" + std::to_string(oc) + ", " + std::to_string(oc + sc) + ")");
+  for (size_t b = 0; b < boxLo.size(); ++b)
+    if (!boxLo[b].empty())
+      svg.text(left, y += kLineH,
+               "#" + std::to_string(b) + " covers " +
+                   std::string(hasRows
+                                   ? "[" + std::to_string(boxLo[b][rd]) + ", " +
+                                         std::to_string(boxHi[b][rd]) + ") x "
+                                   : "") +
+                   "[" + std::to_string(boxLo[b][cd]) + ", " +
+                   std::to_string(boxHi[b][cd]) + ")",
+               std::string("fill=\"") + kBoxColours[b % kNumBoxColours] + "\"");
   for (size_t d = 0; d + (hasRows ? 2 : 1) < rank; ++d)
     svg.text(left, y += kLineH,
              "dim " + std::to_string(d) + ": region [" +
@@ -411,9 +431,10 @@ std::string drawCopy(const CopyPicture &p) {
              "dynamic offsets drawn with every run-time value 0",
              "fill=\"#555\"");
   svg.text(6, y += kLineH,
-           "shared " + describeLayout(r.sharedLayout, r.sharedShape, eb) +
-               "; cells: physical bytes (128-byte rows, 16-byte chunks), "
-               "colour = logical chunk, label = first element's index");
+           "shared " + describeLayout(r.sharedLayout, r.sharedShape, eb));
+  svg.text(6, y += kLineH,
+           "cells: physical bytes (128-byte rows, 16-byte chunks); colour = "
+           "logical chunk, label = index of the chunk's first element");
 
   std::vector<std::string> notes;
   Grid grid;
