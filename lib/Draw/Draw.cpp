@@ -433,7 +433,7 @@ std::string drawCopy(const CopyPicture &p) {
   svg.text(6, y += kLineH,
            "shared " + describeLayout(r.sharedLayout, r.sharedShape, eb));
   svg.text(6, y += kLineH,
-           "cells: physical bytes (128-byte rows, 16-byte chunks); colour = "
+           "cells = physical bytes (128-byte rows, 16-byte chunks); colour = "
            "logical chunk, label = index of the chunk's first element");
 
   std::vector<std::string> notes;
@@ -522,7 +522,8 @@ std::string drawCopy(const CopyPicture &p) {
                            }
                          });
         if (e)
-          notes.push_back("model: issue " + std::to_string(i) + ": " + *e);
+          notes.push_back("the hardware model rejects issue " +
+                          std::to_string(i) + ": " + *e);
         boxChunks.push_back(std::move(chunks));
         boxLo.push_back(std::move(lo));
         boxHi.push_back(std::move(hi));
@@ -614,8 +615,8 @@ std::string drawCopy(const CopyPicture &p) {
     if (anyOob)
       svg.text(6, ly += kLineH,
                r.direction == tma::Direction::GlobalToShared
-                   ? "hatched: out of the tensor, filled by the TMA"
-                   : "hatched: out of the tensor, not written",
+                   ? "hatched = out of the tensor, filled by the TMA"
+                   : "hatched = out of the tensor, not written",
                "fill=\"#333\"");
     ly += kLineH;
   }

@@ -61,7 +61,7 @@ func.func @draw(%A: memref<8x256xf16>, %s: !ref, %bar: !bars, %B: memref<16x32xf
   // OOB: data-element="6,0" data-chunk="54" data-global="10,0" data-box="0" data-oob="1"
   // OOB: data-element="7,63" data-chunk="{{[0-9]+}}" data-global="11,63" data-box="0" data-oob="1"
   // OOB: data-box="0" data-coords="0,4" data-smem="0"
-  // OOB: hatched: out of the tensor, filled by the TMA
+  // OOB: hatched = out of the tensor, filled by the TMA
   // OOB: data-region="4,0"
   tile.copy_async %t[0, 0] [64, 32], %G[0, 0] [64, 32] barrier(%bar[%c0])
       : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>, !bars
