@@ -38,7 +38,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/CopyVariant.h"
 #include "tile/InitAllTile.h"
+#include "tile/Transforms/PlanReport.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -83,12 +86,12 @@ bool strict() {
 
 MLIRContext &context() {
   static MLIRContext *ctx = [] {
-    tile::registerAllTilePasses();
+    mlir::tile::registerAllTilePasses();
     DialectRegistry registry;
     registerAllDialects(registry);
     registerAllExtensions(registry);
     registerAllGPUToLLVMIRTranslations(registry);
-    tile::registerAllTileDialects(registry);
+    mlir::tile::registerAllTileDialects(registry);
     auto *c = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     c->printOpOnDiagnostic(false);
     c->printStackTraceOnDiagnostic(false);
@@ -251,11 +254,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
               input);
   }
 
-  // The report on a copy (it must not change the IR the lowering sees).
+  // The report on a copy (it must not change the IR the lowering sees),
+  // then the picture of every copy it decided (--tile-draw-copy-plans without
+  // the files).
   {
     OwningOpRef<ModuleOp> copy(cast<ModuleOp>((*module)->clone()));
-    runPipeline(*copy, "tile-report-copy-plans{output=/dev/null}", input,
-                counts);
+    if (runPipeline(*copy, "tile-report-copy-plans{output=/dev/null}", input,
+                    counts))
+      copy->walk([&](mlir::tile::CopyAsyncOp op) {
+        FailureOr<mlir::tile::DispatchResult> decision =
+            mlir::tile::recallCopyDecision(op);
+        if (succeeded(decision) &&
+            mlir::tile::drawCopyDecision(op, *decision).find("</svg>") ==
+                std::string::npos)
+          finding("a copy's picture is not a complete SVG", input);
+      });
   }
   std::string pipeline = "tile-gpu-pipeline{" + pipelineOptions(input) + "}";
   runPipeline(*module, pipeline, input, counts);

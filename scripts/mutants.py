@@ -888,6 +888,17 @@ MUTANTS += [
     M("report-column", X + "ReportCopyPlans.cpp",
       "Twine(file.getColumn()))", "Twine(file.getLine()))",
       "plan report locations print the line as the column"),
+    # ---- lib/Draw: pictures --------------------------------------------------
+    M("draw-box-of-element", "lib/Draw/Draw.cpp",
+      "c->box = static_cast<int>(i);", "c->box = 0;",
+      "pictures put every element in the first box"),
+    M("draw-oob-marker", "lib/Draw/Draw.cpp",
+      "c->oob = !be.touchesGlobal;", "c->oob = false;",
+      "pictures never mark out-of-bounds elements"),
+    M("draw-chunk-label", "lib/Draw/Draw.cpp",
+      "std::to_string(c.byte / 16) + \"\\\"\";",
+      "std::to_string(c.byte / 8) + \"\\\"\";",
+      "pictures number chunks by 8 bytes"),
     # ---- lib/Runtime: validation ----------------------------------------------
     M("rt-float-types", R + "TensorMap.cpp",
       "return dataType >= 6 && dataType <= kLastByteType;",

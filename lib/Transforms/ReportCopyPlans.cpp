@@ -23,15 +23,14 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// `file:line:col` for file locations, MLIR's own printing otherwise.
-static std::string formatLocation(Location loc) {
+std::string mlir::tile::formatCopyLocation(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
             Twine(file.getColumn()))
         .str();
   if (auto name = dyn_cast<NameLoc>(loc))
     if (auto inner = dyn_cast<FileLineColLoc>(name.getChildLoc()))
-      return formatLocation(inner);
+      return formatCopyLocation(inner);
   std::string s;
   llvm::raw_string_ostream os(s);
   loc.print(os);
@@ -90,7 +89,7 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
                                      llvm::raw_ostream &os) {
   llvm::json::OStream json(os);
   json.object([&] {
-    json.attribute("loc", formatLocation(op.getLoc()));
+    json.attribute("loc", formatCopyLocation(op.getLoc()));
     json.attribute("op", op->getName().getStringRef());
     json.attribute("direction", op.isLoad() ? "g2s" : "s2g");
     if (result.selected)
@@ -110,8 +109,9 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
   });
 }
 
-LogicalResult mlir::tile::reportCopyPlan(CopyAsyncOp op,
-                                         llvm::raw_ostream &os) {
+LogicalResult mlir::tile::withCopyDecision(
+    CopyAsyncOp op,
+    function_ref<void(CopyAsyncOp, const DispatchResult &)> fn) {
   // The copy's position among the copies of its top-level op, to find it in
   // the clone the decision is recorded on.
   Operation *root = op;
@@ -138,6 +138,14 @@ LogicalResult mlir::tile::reportCopyPlan(CopyAsyncOp op,
   FailureOr<DispatchResult> result = recallCopyDecision(decided);
   if (failed(result))
     return failure();
-  writeCopyPlanReport(decided, *result, os);
+  fn(decided, *result);
   return success();
+}
+
+LogicalResult mlir::tile::reportCopyPlan(CopyAsyncOp op,
+                                         llvm::raw_ostream &os) {
+  return withCopyDecision(op,
+                          [&](CopyAsyncOp decided, const DispatchResult &r) {
+                            writeCopyPlanReport(decided, r, os);
+                          });
 }

@@ -141,6 +141,12 @@ _SIGNATURES = {
     "mlirTileRegisterAllDialects": (None, [DialectRegistry]),
     "mlirTileQueryCopyPlan": (LogicalResult, [Operation, StringCallback,
                                               _VP]),
+    # tile-c/Draw.h
+    "mlirTileLayoutDrawSvg": (LogicalResult, [TileLayout, _IP, _P64, _I64,
+                                              _I64, StringCallback,
+                                              StringCallback, _VP]),
+    "mlirTileDrawCopyPlan": (LogicalResult, [Operation, StringCallback,
+                                             _VP]),
     # mlir-c/IR.h, mlir-c/Diagnostics.h
     "mlirContextCreate": (Context, []),
     "mlirDialectRegistryCreate": (DialectRegistry, []),

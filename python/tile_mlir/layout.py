@@ -206,6 +206,18 @@ class Layout:
             raise ValueError(error.text)
         return out.value
 
+    def to_svg(self, element_bytes=2, shape=None, base=0):
+        """The SVG picture of a buffer of `shape` (default: the shard
+        extents) laid out by this layout, elements of `element_bytes` bytes
+        at byte address `base`: every element at its physical bytes after
+        the swizzle, in 128-byte rows of 16-byte chunks (docs/python.md)."""
+        from .draw import layout_svg
+        return layout_svg(self, element_bytes, shape, base)
+
+    def _repr_svg_(self):
+        """Jupyter's inline picture: 2-byte elements over the shards."""
+        return self.to_svg()
+
     def __str__(self):
         sink = _capi.TextSink()
         _capi.capi().mlirTileLayoutPrint(self._handle, sink.callback, None)

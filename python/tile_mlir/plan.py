@@ -131,6 +131,21 @@ class Plan:
                        for g in report.get("guards", [])]
         self.bytes = report.get("bytes")
 
+    def to_svg(self):
+        """The SVG picture of the copy, as ``tile-opt
+        --tile-draw-copy-plans`` draws it: the shared buffer's bytes with
+        each instruction's box outlined, the region within the tensor.
+        Needs the copy's MLIR text (`source`, which :func:`plan` sets)."""
+        from .draw import copy_svgs
+        source = getattr(self, "source", None)
+        if source is None:
+            raise ValueError("this plan has no source to draw from")
+        return copy_svgs(source)[0]
+
+    def _repr_svg_(self):
+        """Jupyter's inline picture."""
+        return self.to_svg()
+
     def __repr__(self):
         return "Plan(%s)" % json.dumps(self.report)
 
@@ -147,12 +162,15 @@ def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
     attributes. Returns a :class:`Plan`; raises :class:`TileDeclined` when
     the TMA variant declines, and :class:`ValueError` for a copy that does
     not verify."""
-    report = query(copy_source(dst, src, dst_offsets=dst_offsets,
-                               dst_sizes=dst_sizes, src_offsets=src_offsets,
-                               src_sizes=src_sizes, oob=oob, reduce=reduce,
-                               cache_hint=cache_hint))
+    source = copy_source(dst, src, dst_offsets=dst_offsets,
+                         dst_sizes=dst_sizes, src_offsets=src_offsets,
+                         src_sizes=src_sizes, oob=oob, reduce=reduce,
+                         cache_hint=cache_hint)
+    report = query(source)
     if report["selected"] == "tma":
-        return Plan(report)
+        result = Plan(report)
+        result.source = source
+        return result
     for entry in report["declined"]:
         if entry["variant"] == "tma":
             reason = entry["reason"]

@@ -73,6 +73,35 @@ def TileReportCopyPlans : Pass<"tile-report-copy-plans"> {
   ];
 }
 
+def TileDrawCopyPlans : Pass<"tile-draw-copy-plans"> {
+  let summary = "Draws where every copy's elements land, as SVG pictures";
+  let description = [{
+    Runs `tile-plan-copies` and writes, from the recorded decisions, one SVG
+    picture per `tile.copy_async` into `output-dir`, named by its location
+    (`examples/copy_async_tma.mlir:33:9` becomes
+    `examples_copy_async_tma.mlir_33_9.svg`), and an `index.html` listing
+    every copy with its plan report line and picture.
+
+    A picture shows the shared buffer as its physical bytes (128-byte rows of
+    16-byte chunks) with every element at the bytes it occupies after the
+    swizzle, coloured by its logical chunk along the innermost dimension and
+    each chunk labelled with the index of its first element; each TMA
+    instruction's box outlined in its own colour with its coordinates, as the
+    hardware model moves it; out-of-bounds elements hatched; beside it the
+    copy's region within the global tensor; and the reasons of the variants
+    declined. Dynamic offsets are drawn with every run-time value 0.
+
+    ```
+    tile-opt --tile-draw-copy-plans="output-dir=pictures" input.mlir -o /dev/null
+    ```
+  }];
+  let options = [
+    Option<"outputDir", "output-dir", "std::string", /*default=*/"\"\"",
+           "Directory to write the pictures and index.html to (created when "
+           "missing)">
+  ];
+}
+
 def TileCheckPipelineInput : Pass<"tile-check-pipeline-input", "ModuleOp"> {
   let summary = "Rejects programs the GPU pipeline cannot lower, with a "
                 "diagnostic at the op";

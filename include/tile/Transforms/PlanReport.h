@@ -8,8 +8,11 @@
 #ifndef TILE_TRANSFORMS_PLANREPORT_H
 #define TILE_TRANSFORMS_PLANREPORT_H
 
+#include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 
 namespace mlir::tile {
 
@@ -25,6 +28,25 @@ void writeCopyPlanReport(CopyAsyncOp op, const DispatchResult &result,
 /// operation (the IR is left unchanged), and writes its report object (no
 /// trailing newline). Fails with a diagnostic where the dispatch does.
 LogicalResult reportCopyPlan(CopyAsyncOp op, llvm::raw_ostream &os);
+
+/// Decides `op` as tile-plan-copies would, on a copy of its top-level
+/// operation (the IR is left unchanged), and calls `fn` with the copy's
+/// counterpart in that copy and its decision. Fails with a diagnostic where
+/// the dispatch does.
+LogicalResult
+withCopyDecision(CopyAsyncOp op,
+                 function_ref<void(CopyAsyncOp, const DispatchResult &)> fn);
+
+/// A copy's location as the report writes it: `file:line:col` for file
+/// locations, MLIR's own printing otherwise.
+std::string formatCopyLocation(Location loc);
+
+/// The SVG picture of `op` and its recorded decision `result`
+/// (`--tile-draw-copy-plans`, tile/Draw/Draw.h).
+std::string drawCopyDecision(CopyAsyncOp op, const DispatchResult &result);
+
+/// Decides `op` as reportCopyPlan does and writes its SVG picture.
+LogicalResult drawCopyPlan(CopyAsyncOp op, llvm::raw_ostream &os);
 
 } // namespace mlir::tile
 
