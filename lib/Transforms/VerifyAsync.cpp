@@ -679,15 +679,13 @@ struct State {
     unionInto<Access>(unfenced, o.unfenced);
     unionInto<PendingLoad>(loads, o.loads);
     unionInto<Access>(uncommitted, o.uncommitted);
-    if (groups.size() == o.groups.size()) {
-      for (auto [mine, theirs] : llvm::zip(groups, o.groups))
-        unionInto<Access>(mine, theirs);
-    } else {
-      // Different numbers of committed groups: a wait's coverage differs
-      // per path; forget the stores.
-      groups.clear();
-      uncommitted.clear();
-    }
+    // Committed groups line up from the newest: a bulk_wait_group N leaves
+    // the newest N pending on every path.
+    if (groups.size() < o.groups.size())
+      groups.insert(groups.begin(), o.groups.size() - groups.size(), {});
+    size_t skip = groups.size() - o.groups.size();
+    for (size_t i = 0; i < o.groups.size(); ++i)
+      unionInto<Access>(groups[skip + i], o.groups[i]);
     allWaitsUnknown |= o.allWaitsUnknown;
     for (Value g : o.unknownGroups)
       unknownGroups.insert(g);

@@ -86,6 +86,11 @@ cl::opt<bool> verifyEach(
     cl::desc("Verify the IR after every pass (slower; by default the module "
              "is verified once, after the pipeline)"),
     cl::init(false), cl::cat(toolCategory));
+cl::opt<bool>
+    verifyAsync("verify-async",
+                cl::desc("Check the asynchronous protocol around the copies "
+                         "(tile-verify-async; default true, =false to skip)"),
+                cl::init(true), cl::cat(toolCategory));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
                         cl::init(false), cl::cat(toolCategory));
 } // namespace
@@ -245,6 +250,7 @@ static LogicalResult lowerModule(ModuleOp module) {
   options.chip = chip;
   options.format = "bin";
   options.toolkit = toolkit;
+  options.verifyAsync = verifyAsync;
   tile::buildTileGPUPipeline(pm, options);
   // Verifying between passes is a third of the pipeline's time; the passes'
   // own invariants are covered by tile-opt's tests, so verify once at the end.
