@@ -52,6 +52,27 @@ namespace {
 // Known values
 //===----------------------------------------------------------------------===//
 
+/// `c` as an int64_t (i1 as 0 or 1), if it fits.
+static std::optional<int64_t> toInt64(const APInt &c) {
+  if (c.getBitWidth() == 1)
+    return static_cast<int64_t>(c.getBoolValue());
+  if (c.getSignificantBits() > 64)
+    return std::nullopt;
+  return c.getSExtValue();
+}
+
+/// Iterations of a loop from `l` to `u` by `s`.
+static std::optional<int64_t> tripOf(int64_t l, int64_t u, int64_t s) {
+  if (s <= 0)
+    return std::nullopt;
+  if (u <= l)
+    return 0;
+  int64_t span;
+  if (llvm::SubOverflow(u, l, span))
+    return std::nullopt;
+  return span / s + (span % s != 0);
+}
+
 /// Known integer values (index, integers, i1) of the walk: constants and
 /// arithmetic on known values; an induction variable while the walk follows
 /// its loop. Values are re-evaluated each time their op is walked.
@@ -63,8 +84,7 @@ public:
       return it->second;
     APInt c;
     if (matchPattern(v, m_ConstantInt(&c)))
-      return c.getBitWidth() == 1 ? static_cast<int64_t>(c.getBoolValue())
-                                  : c.getSExtValue();
+      return toInt64(c);
     return std::nullopt;
   }
   void set(Value v, std::optional<int64_t> x) {
@@ -187,9 +207,19 @@ void KnownValues::evaluate(Operation *op) {
     x = get(op->getOperand(0));
   } else if (auto c = dyn_cast<arith::ConstantOp>(op)) {
     if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-      x = i.getType().isInteger(1)
-              ? static_cast<int64_t>(i.getValue().getBoolValue())
-              : i.getValue().getSExtValue();
+      x = toInt64(i.getValue());
+  }
+  // Results of narrower integer types wrap; a value they cannot hold is not
+  // known.
+  if (x) {
+    if (auto type = dyn_cast<IntegerType>(r.getType())) {
+      unsigned width = type.getWidth();
+      if (width == 1 ? (*x != 0 && *x != 1)
+                     : width > 64 || (width < 64 && !llvm::isIntN(width, *x)))
+        x = std::nullopt;
+    } else if (!r.getType().isIndex()) {
+      x = std::nullopt;
+    }
   }
   set(r, x);
 }
@@ -336,10 +366,10 @@ static std::optional<int64_t> tripCount(scf::ForOp loop) {
       !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
       !matchPattern(loop.getStep(), m_ConstantInt(&step)))
     return std::nullopt;
-  int64_t l = lb.getSExtValue(), u = ub.getSExtValue(), s = step.getSExtValue();
-  if (s <= 0)
+  std::optional<int64_t> l = toInt64(lb), u = toInt64(ub), s = toInt64(step);
+  if (!l || !u || !s)
     return std::nullopt;
-  return u <= l ? 0 : (u - l + s - 1) / s;
+  return tripOf(*l, *u, *s);
 }
 
 /// The key of a barrier index within one block's scan: a constant, or the
@@ -359,7 +389,8 @@ struct IndexKey {
 static IndexKey indexKey(Value index) {
   APInt c;
   if (matchPattern(index, m_ConstantInt(&c)))
-    return {Value(), c.getSExtValue()};
+    if (std::optional<int64_t> x = toInt64(c))
+      return {Value(), *x};
   return {index, std::nullopt};
 }
 
@@ -458,9 +489,10 @@ scanPhases(Block &block, Value group,
       TxUnit &unit = units[*key];
       unit.expects.push_back(expect);
       APInt bytes;
+      std::optional<int64_t> n;
       if (matchPattern(expect.getTxcount(), m_ConstantInt(&bytes)))
-        unit.announced += bytes.getSExtValue();
-      else
+        n = toInt64(bytes);
+      if (!n || llvm::AddOverflow(unit.announced, *n, unit.announced))
         unit.announcedKnown = false;
       continue;
     }
@@ -740,11 +772,14 @@ private:
       walkOp(&op, state);
   }
 
-  void report(Operation *op, StringRef key, const Twine &text,
-              Operation *noteOp, const Twine &note) {
-    if (!reported.insert({op, key.str()}).second)
+  /// Reports `text` ("<rule-id>: ...") at `op`, once per op and rule.
+  void report(Operation *op, const Twine &text, Operation *noteOp,
+              const Twine &note) {
+    std::string message = text.str();
+    std::string rule = message.substr(0, message.find(':'));
+    if (!reported.insert({op, rule}).second)
       return;
-    InFlightDiagnostic diag = op->emitError(text);
+    InFlightDiagnostic diag = op->emitError(message);
     if (noteOp)
       diag.attachNote(noteOp->getLoc()) << note;
     failed = true;
@@ -770,7 +805,7 @@ private:
         os << "its barrier in ";
         load.group.printAsOperand(os, OpPrintingFlags());
       }
-      report(op, "async-load-wait",
+      report(op,
              "async-load-wait: this " + what + " of shared bytes " +
                  rangeText(range) + " comes before any wait on " + barrier +
                  ", which completes the TMA load writing bytes " +
@@ -784,7 +819,7 @@ private:
     auto check = [&](const Access &store, StringRef where) {
       if (!store.range.overlaps(range))
         return false;
-      report(op, "async-store-reuse",
+      report(op,
              "async-store-reuse: this write of shared bytes " +
                  rangeText(range) +
                  " comes before a tile.bulk_wait_group covers the bulk store "
@@ -825,7 +860,7 @@ private:
         sites.insert(write.op);
         continue;
       }
-      report(op, "async-proxy-fence",
+      report(op,
              "async-proxy-fence: this TMA store reads shared bytes " +
                  rangeText(range) + " that a generic write (" +
                  opLabel(write.op) + ") stored at bytes " +
@@ -841,6 +876,8 @@ private:
   void tmaLoad(CopyAsyncOp op, const Range &range, State &state) {
     checkPendingLoads(op, range, state, "TMA load's write");
     checkPendingStores(op, range, state);
+    if (!op.getBarrier() || !op.getBarrierIndex())
+      return;
     state.loads.push_back(
         {{op, range}, op.getBarrier(), known.get(op.getBarrierIndex())});
   }
@@ -872,7 +909,7 @@ private:
       os << ", but this thread has waited for " << *count
          << " completion(s) of it, so the phase to wait for has parity "
          << *count % 2;
-      report(op, "async-phase", text, nullptr, "");
+      report(op, text, nullptr, "");
     }
     if (count)
       state.waits[key] = *count + 1;
@@ -885,21 +922,29 @@ private:
     for (Value r : loop.getResults())
       known.set(r, std::nullopt);
     std::optional<int64_t> trip;
-    if (lb && ub && step && *step > 0)
-      trip = *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+    if (lb && ub && step)
+      trip = tripOf(*lb, *ub, *step);
     bool complete = trip && *trip <= kMaxIterations;
     int64_t iterations =
         trip ? std::min(*trip, kMaxIterations) : kUnknownTripIterations;
     if (!lb || !step || *step <= 0)
       iterations = 1;
+    // Nested loops multiply; past the budget, each loop is walked once and
+    // forgotten.
+    if (budget <= 0) {
+      iterations = std::min<int64_t>(iterations, 1);
+      complete = false;
+    }
     State exit;
     exit.reachable = false;
     if (!trip || *trip == 0)
       exit.join(state);
     for (int64_t i = 0; i < iterations && state.reachable; ++i) {
       std::optional<int64_t> iv;
-      if (lb && step)
-        iv = *lb + i * *step;
+      int64_t offset, value;
+      if (lb && step && !llvm::MulOverflow(i, *step, offset) &&
+          !llvm::AddOverflow(*lb, offset, value))
+        iv = value;
       known.set(loop.getInductionVar(), iv);
       for (BlockArgument arg : loop.getRegionIterArgs())
         known.set(arg, std::nullopt);
@@ -935,8 +980,10 @@ private:
   }
 
   void walkEffects(Operation *op, State &state) {
+    // Generic-proxy accesses only: upstream nvgpu ops (TMA, cp.async) write
+    // and read shared memory through other proxies the walk does not model.
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects)
+    if (!effects || isa<nvgpu::NVGPUDialect>(op->getDialect()))
       return;
     SmallVector<MemoryEffects::EffectInstance> list;
     effects.getEffects(list);
@@ -957,6 +1004,7 @@ private:
   void walkOp(Operation *op, State &state) {
     if (!state.reachable)
       return;
+    --budget;
     if (auto loop = dyn_cast<scf::ForOp>(op))
       return walkFor(loop, state);
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
@@ -1045,6 +1093,8 @@ private:
 
   bool insertFences;
   bool failed = false;
+  /// Ops the walk may visit before it stops unrolling loops.
+  int64_t budget = 1 << 20;
   KnownValues known;
   std::set<std::pair<Operation *, std::string>> reported;
   llvm::SetVector<Operation *> sites;
