@@ -147,7 +147,8 @@ std::string pipelineOptions(StringRef text) {
       continue;
     if (key == "chip" || key == "features" || key == "format" ||
         key == "opt-level" || key == "device-only" ||
-        key == "prefetch-tensor-maps")
+        key == "prefetch-tensor-maps" || key == "verify-async" ||
+        key == "insert-proxy-fences")
       options += (" " + key + "=" + value).str();
   }
   return options;
