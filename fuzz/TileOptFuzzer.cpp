@@ -15,7 +15,8 @@
 //
 // An optional first line `// pipeline: KEY=VALUE ...` sets pipeline options
 // (chip, features, format=none|isa, opt-level, device-only,
-// prefetch-tensor-maps); format=isa runs the NVPTX back end too.
+// prefetch-tensor-maps, verify-async, insert-proxy-fences); format=isa runs
+// the NVPTX back end too.
 //
 // The custom mutator is grammar-aware: besides libFuzzer's own mutations (with
 // fuzz/tile-opt.dict) it replaces integer literals with boundary values
