@@ -671,13 +671,17 @@ static void unionInto(SmallVectorImpl<T> &into, ArrayRef<T> from) {
 
 struct State {
   bool reachable = true;
-  SmallVector<Access> unfenced;    // generic writes, not yet fenced
-  SmallVector<PendingLoad> loads;  // TMA loads, not yet waited for
-  SmallVector<Access> uncommitted; // bulk stores, not committed
-  SmallVector<SmallVector<Access>>
-      groups; // committed bulk groups, oldest first
+  /// Generic writes not yet fenced.
+  SmallVector<Access> unfenced;
+  /// TMA loads not yet waited for.
+  SmallVector<PendingLoad> loads;
+  /// Bulk stores not yet committed.
+  SmallVector<Access> uncommitted;
+  /// Committed bulk groups, oldest first.
+  SmallVector<SmallVector<Access>> groups;
   /// Waits so far per barrier; a barrier absent here has seen none, unless
-  /// its group (or every group) is in `unknownCounts`.
+  /// it is in `unknownWaits`, its group in `unknownGroups`, or
+  /// `allWaitsUnknown` holds.
   std::map<BarrierKey, int64_t, BarrierKeyLess> waits;
   std::set<BarrierKey, BarrierKeyLess> unknownWaits;
   llvm::SmallDenseSet<Value> unknownGroups;
