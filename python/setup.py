@@ -1,4 +1,4 @@
-"""Copies libTileCAPI.so from the tile-mlir build tree into the package
+"""Copies libTileCAPI.so and libtile_runtime.so from the tile-mlir build tree into the package
 (``tile_mlir/_lib/``), so that an installed package finds it next to itself.
 
 The build tree is ``$TILE_BUILD_DIR``, else the ``build/`` folder beside this
@@ -13,7 +13,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LIBRARIES = [("lib/CAPI", "libTileCAPI.so")]
+LIBRARIES = [("lib/CAPI", "libTileCAPI.so"),
+             ("lib/Runtime", "libtile_runtime.so")]
 
 
 class BuildPyWithLibraries(build_py):

@@ -67,6 +67,22 @@ MLIR_CAPI_EXPORTED int64_t mlirTileLayoutGetSize(MlirTileLayout layout);
 /// 1 + the largest element offset reached, relative to the element offset.
 MLIR_CAPI_EXPORTED int64_t mlirTileLayoutGetCosize(MlirTileLayout layout);
 
+/// The layout with extent-1 shards dropped and contiguous neighbours fused
+/// (outer stride == inner extent x inner stride), as the planner groups
+/// shards; every address is kept. The caller destroys the result.
+MLIR_CAPI_EXPORTED MlirTileLayout
+mlirTileLayoutCanonicalize(MlirTileLayout layout);
+
+/// True when two distinct indices of `layout` address the same element.
+MLIR_CAPI_EXPORTED bool mlirTileLayoutHasOverlap(MlirTileLayout layout);
+
+/// Whether the layout's swizzle can hold elements of `elementBytes` bytes
+/// (the swizzle span divides into whole elements, rows of the span's
+/// bytes, ...); on failure passes "swizzle: <why>" to `error`.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+mlirTileLayoutCheckSwizzle(MlirTileLayout layout, int64_t elementBytes,
+                           MlirStringCallback error, void *userData);
+
 /// The element offset (unswizzled, element offset included) of the flat
 /// index `index` over the shards (0 <= index < size). Fails, passing the
 /// reason to `error`, for an index out of range.

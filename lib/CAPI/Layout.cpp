@@ -170,6 +170,23 @@ int64_t mlirTileLayoutGetCosize(MlirTileLayout layout) {
   return unwrap(layout)->cosize();
 }
 
+MlirTileLayout mlirTileLayoutCanonicalize(MlirTileLayout layout) {
+  return wrap(new Layout(unwrap(layout)->canonicalize()));
+}
+
+bool mlirTileLayoutHasOverlap(MlirTileLayout layout) {
+  return unwrap(layout)->hasOverlap();
+}
+
+MlirLogicalResult mlirTileLayoutCheckSwizzle(MlirTileLayout layout,
+                                             int64_t elementBytes,
+                                             MlirStringCallback error,
+                                             void *userData) {
+  return checkSwizzle(*unwrap(layout), elementBytes, error, userData)
+             ? succeed()
+             : failed();
+}
+
 MlirLogicalResult mlirTileLayoutOffsetOf(MlirTileLayout layout, int64_t index,
                                          int64_t *offset,
                                          MlirStringCallback error,

@@ -1,30 +1,50 @@
-"""Runs every code block of docs/python.md: the shell block (the offline
-install into a fresh venv) in a scratch folder, the Python blocks in order
-in one namespace."""
+"""Runs every code block of docs/python.md and docs/tutorial.md: the shell
+block of python.md (the offline install into a fresh venv) in a scratch
+folder, the Python blocks of each page in order in one namespace (the
+``python gpu`` ones only where torch has CUDA; doc_blocks.py)."""
 
 import os
-import re
 import subprocess
 
+import pytest
+
 from conftest import SRC
+from doc_blocks import blocks as page_blocks
+from doc_blocks import run_page
 
 DOC = os.path.join(SRC, "docs", "python.md")
+TUTORIAL = os.path.join(SRC, "docs", "tutorial.md")
 
 
 def blocks(language):
-    with open(DOC) as f:
-        text = f.read()
-    return re.findall(r"^```%s\n(.*?)^```$" % language, text,
-                      re.MULTILINE | re.DOTALL)
+    return [code for _, code in page_blocks(DOC, language)]
 
 
-def test_python_blocks():
-    found = blocks("python")
-    assert len(found) >= 6
-    namespace = {}
-    for number, code in enumerate(found):
-        exec(compile(code, "%s:python block %d" % (DOC, number + 1), "exec"),
-             namespace)
+def cuda_available():
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+@pytest.fixture
+def doc_cache(tmp_path, monkeypatch):
+    """The pages compile into a cache of their own."""
+    from tile_mlir import compiler
+    monkeypatch.setenv("TILE_MLIR_CACHE_DIR", str(tmp_path / "cache"))
+    compiler._memo.clear()
+    yield
+    compiler._memo.clear()
+
+
+@pytest.mark.parametrize("page, cpu_blocks, gpu_blocks",
+                         [(DOC, 14, 2), (TUTORIAL, 6, 3)])
+def test_python_blocks(doc_cache, page, cpu_blocks, gpu_blocks):
+    gpu = cuda_available()
+    ran, compiled = run_page(page, gpu=gpu)
+    assert (ran, compiled) == ((cpu_blocks + gpu_blocks, 0) if gpu
+                               else (cpu_blocks, gpu_blocks))
 
 
 def test_install_block(tmp_path, build):
@@ -49,3 +69,29 @@ def test_install_block(tmp_path, build):
     assert module.startswith(str(tmp_path / "venv"))
     assert library == os.path.join(os.path.dirname(module), "_lib",
                                    "libTileCAPI.so")
+    # The installed package compiles and loads a module on its own: the
+    # runtime it links against is in the package too.
+    demo = os.path.join(SRC, "examples", "copy_async_tma.mlir")
+    compiled = subprocess.run(
+        [str(tmp_path / "venv" / "bin" / "python"), "-c",
+         "import tile_mlir, tile_mlir._capi as c; "
+         "m = tile_mlir.compile(%r); print(m.plans[0].box_dim); "
+         "print(c.find_library('libtile_runtime.so'))" % demo],
+        cwd=tmp_path, env=dict(env, TILE_MLIR_CACHE_DIR=str(tmp_path / "c")),
+        capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    box, runtime = compiled.stdout.split("\n")[:2]
+    assert box == "[64, 8, 4]"
+    assert runtime == os.path.join(os.path.dirname(module), "_lib",
+                                   "libtile_runtime.so")
+
+
+def test_tutorial_kernel_excerpts():
+    """The tutorial's MLIR excerpts are the example's text, verbatim."""
+    with open(os.path.join(SRC, "examples", "dynamic_tiled_copy.mlir"),
+              encoding="utf-8") as handle:
+        example = handle.read()
+    excerpts = [code for _, code in page_blocks(TUTORIAL, "mlir")]
+    assert len(excerpts) == 2
+    for code in excerpts:
+        assert code in example

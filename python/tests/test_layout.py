@@ -140,3 +140,27 @@ def test_library_search(monkeypatch, tmp_path):
     monkeypatch.setenv("TILE_MLIR_LIB_DIR", str(tmp_path))
     with pytest.raises(OSError, match=re.escape(str(tmp_path))):
         tile_mlir._capi.find_library("libTileCAPI.so")
+
+
+def test_planner_queries():
+    """What the planner asks of a layout: its canonical shards, overlap,
+    whether its swizzle holds an element type, and the chunk an element
+    lands in."""
+    demo = Layout((8, 4, 64), stride=(64, 512, 1), swizzle="128B")
+    # The demo's shards are not contiguous neighbours: nothing fuses.
+    assert demo.canonicalize() == demo
+    assert Layout((4, 1, 8), stride=(8, 5, 1)).canonicalize() == Layout((32,))
+    assert str(Layout((2, 3, 4), stride=(12, 4, 1)).canonicalize()) == \
+        "#tile.layout<(24)>"
+    assert not demo.has_overlap
+    assert Layout((4, 4), stride=(1, 1)).has_overlap
+    demo.check_swizzle(2)
+    with pytest.raises(ValueError) as error:
+        demo.check_swizzle(32)
+    assert str(error.value) == ("swizzle: swizzle 128B needs an element size "
+                                "that divides 16 bytes, got 32 bytes")
+    # Row 1 of the 8x256 tile: 128 bytes in, chunk 0 XORed with 1.
+    assert demo.chunk_of((1, 0), 2, shape=(8, 256)) == (1, 1)
+    assert demo.chunk_of((1, 8), 2, shape=(8, 256)) == (1, 0)
+    assert demo.chunk_of((7, 0), 2, shape=(8, 256)) == (7, 7)
+    assert Layout((8, 64)).chunk_of((7, 0), 2) == (7, 0)

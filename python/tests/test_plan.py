@@ -148,3 +148,55 @@ def test_query_many(tile_opt, src):
     got = tile_mlir.query(source)
     assert len(got) == len(expected) == 6
     assert [without_loc(r) for r in got] == [without_loc(r) for r in expected]
+
+
+def random_case(rng):
+    """A random copy between a global tensor and a shared buffer: the
+    region's sizes, a row-major or swizzled shared layout, a padded global
+    tensor and an offset region (sometimes past the edge), a load or a
+    store."""
+    dtype = rng.choice(["f16", "bf16", "f32", "i8", "f64", "i32"])
+    size = {"f16": 2, "bf16": 2, "f32": 4, "i8": 1, "f64": 8, "i32": 4}[dtype]
+    rank = rng.randint(1, 3)
+    sizes = [rng.choice([1, 2, 4, 8, 16]) for _ in range(rank - 1)]
+    sizes.append(rng.choice([8, 16, 32, 64, 128]) * 16 // size // 8 or 1)
+    swizzle = None
+    if rank >= 2 and rng.random() < 0.5:
+        swizzle = rng.choice(["32B", "64B", "128B"])
+        sizes[-1] = int(swizzle[:-1]) // size
+    layout = tile_mlir.Layout(tuple(sizes), swizzle=swizzle)
+    shape = tuple(s * rng.choice([1, 2, 3]) + rng.choice([0, 0, 3])
+                  for s in sizes)
+    load = rng.random() < 0.5
+    # A load may run past the edge (zero fill); a store stays inside.
+    offsets = tuple(rng.randrange(0, d - s + (2 if load else 1))
+                    for d, s in zip(shape, sizes))
+    tensor = GlobalTensor(shape, dtype)
+    shared = SharedBuffer(tuple(sizes), layout)
+    if load:
+        return shared, tensor, {"src_offsets": offsets}
+    return tensor, shared, {"dst_offsets": offsets}
+
+
+def test_random_copies_answer_like_report_pass(tile_opt):
+    """Random copies (fixed seed): plan() gives the report pass's answer,
+    field for field, whether the TMA takes the copy or declines it."""
+    import random
+    rng = random.Random(2026)
+    taken = declined = 0
+    for _ in range(60):
+        dst, src, options = random_case(rng)
+        source = tile_mlir.copy_source(dst, src, **options)
+        [expected] = report_lines(tile_opt, source=source)
+        try:
+            plan = tile_mlir.plan(dst, src, **options)
+        except TileDeclined as error:
+            declined += 1
+            assert without_loc(error.report) == without_loc(expected)
+            assert expected["declined"][0]["reason"].startswith(error.rule + ": ")
+            continue
+        taken += 1
+        assert without_loc(plan.report) == without_loc(expected)
+        check_plan_fields(plan, plan.report)
+    # The seed covers both answers.
+    assert taken >= 15 and declined >= 15, (taken, declined)

@@ -82,6 +82,16 @@ Diagnostic = _handle("MlirDiagnostic")
 TileLayout = _handle("MlirTileLayout")
 
 StringCallback = ctypes.CFUNCTYPE(None, StringRef, ctypes.c_void_p)
+# tile-c/Compile.h: kind, name, text.
+CompileCallback = ctypes.CFUNCTYPE(None, StringRef, StringRef, StringRef,
+                                   ctypes.c_void_p)
+
+
+class CompileOptions(ctypes.Structure):
+    """``MlirTileCompileOptions``: empty strings take the defaults."""
+    _fields_ = [("chip", StringRef), ("toolkit", StringRef),
+                ("runtime_dir", StringRef), ("output", StringRef),
+                ("stages", StringRef), ("emit_ptx", ctypes.c_bool)]
 # ctypes callbacks cannot return structures: a handler returns the int8_t
 # that MlirLogicalResult wraps (the same registers on every C ABI we use).
 DiagnosticHandler = ctypes.CFUNCTYPE(ctypes.c_int8, Diagnostic,
@@ -108,6 +118,10 @@ _SIGNATURES = {
     "mlirTileLayoutGetElementOffset": (_I64, [TileLayout]),
     "mlirTileLayoutGetSize": (_I64, [TileLayout]),
     "mlirTileLayoutGetCosize": (_I64, [TileLayout]),
+    "mlirTileLayoutCanonicalize": (TileLayout, [TileLayout]),
+    "mlirTileLayoutHasOverlap": (ctypes.c_bool, [TileLayout]),
+    "mlirTileLayoutCheckSwizzle": (LogicalResult, [TileLayout, _I64,
+                                                   StringCallback, _VP]),
     "mlirTileLayoutOffsetOf": (LogicalResult, [TileLayout, _I64, _P64,
                                                StringCallback, _VP]),
     "mlirTileLayoutByteAddressOf": (LogicalResult, [TileLayout, _I64, _I64,
@@ -119,6 +133,10 @@ _SIGNATURES = {
     "mlirTileLayoutByteAddressOfIndex": (LogicalResult,
                                          [TileLayout, _IP, _P64, _P64, _I64,
                                           _I64, _P64, StringCallback, _VP]),
+    # tile-c/Compile.h
+    "mlirTileCompile": (LogicalResult, [StringRef, StringRef,
+                                        ctypes.POINTER(CompileOptions),
+                                        CompileCallback, _VP]),
     # tile-c/Dialects.h, tile-c/Plan.h
     "mlirTileRegisterAllDialects": (None, [DialectRegistry]),
     "mlirTileQueryCopyPlan": (LogicalResult, [Operation, StringCallback,

@@ -143,6 +143,35 @@ class Layout:
         return self._evaluate(index, shape, operator.index(element_bytes),
                               operator.index(base))
 
+    def chunk_of(self, index, element_bytes, shape=None):
+        """Where `index` lands in a buffer that starts on a 1024-byte
+        boundary: ``(row, chunk)``, its 128-byte row and 16-byte chunk in
+        that row after the swizzle (what the swizzle permutes)."""
+        address = self.address_of(index, element_bytes, shape=shape)
+        return address // 128, address % 128 // 16
+
+    def canonicalize(self):
+        """The layout the planner works on: extent-1 shards dropped and
+        contiguous neighbours fused; every address is the same."""
+        handle = _capi.capi().mlirTileLayoutCanonicalize(self._handle)
+        layout = Layout.__new__(Layout)
+        layout._adopt(handle, _capi.TextSink())
+        return layout
+
+    @property
+    def has_overlap(self):
+        """True when two distinct indices address the same element."""
+        return bool(_capi.capi().mlirTileLayoutHasOverlap(self._handle))
+
+    def check_swizzle(self, element_bytes):
+        """Raises :class:`ValueError` ("swizzle: ...") when the swizzle
+        cannot hold elements of `element_bytes` bytes."""
+        error = _capi.TextSink()
+        if not _capi.capi().mlirTileLayoutCheckSwizzle(
+                self._handle, operator.index(element_bytes), error.callback,
+                None).value:
+            raise ValueError(error.text)
+
     def _evaluate(self, index, shape, element_bytes, base):
         lib = _capi.capi()
         error = _capi.TextSink()

@@ -14,6 +14,7 @@ import threading
 from collections import namedtuple
 
 from . import _capi
+from .errors import TileError
 from .layout import Layout
 
 Issue = namedtuple("Issue", "smem_byte_offset coords")
@@ -28,10 +29,6 @@ the expression (docs/dynamic-shapes.md)."""
 TENSOR_MAP_FIELDS = ("data_type", "rank", "global_dim", "global_strides",
                      "box_dim", "element_strides", "interleave", "swizzle",
                      "l2_promotion", "oob_fill", "base_offset_bytes")
-
-
-class TileError(Exception):
-    """Base of the errors tile_mlir raises about a program."""
 
 
 class TileDeclined(TileError):
@@ -122,13 +119,17 @@ class Plan:
         self.direction = report["direction"]
         self.selected = report["selected"]
         self.declined = report["declined"]
-        self.tensor_map = report["tensor_map"]
+        # A copy another variant takes has no tensor map: its fields are
+        # None, and it has no issues or guards.
+        self.tensor_map = report.get("tensor_map")
         for field in TENSOR_MAP_FIELDS:
-            setattr(self, field, self.tensor_map[field])
+            setattr(self, field,
+                    self.tensor_map[field] if self.tensor_map else None)
         self.issues = [Issue(i["smem_byte_offset"], i["coords"])
-                       for i in report["issues"]]
-        self.guards = [Guard(g["rule"], g["expr"]) for g in report["guards"]]
-        self.bytes = report["bytes"]
+                       for i in report.get("issues", [])]
+        self.guards = [Guard(g["rule"], g["expr"])
+                       for g in report.get("guards", [])]
+        self.bytes = report.get("bytes")
 
     def __repr__(self):
         return "Plan(%s)" % json.dumps(self.report)

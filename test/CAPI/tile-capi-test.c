@@ -2,19 +2,22 @@
 |*                                                                          *|
 |* Usage: tile-capi-test <input.mlir>. Prints the dialect handle's          *|
 |* namespace, the plan report line of every tile.copy_async in the input,   *|
-|* a failed query on a non-copy op, and the module after tile-gpu-pipeline  *|
-|* (test/CAPI/capi.test checks the output).                                 *|
+|* a failed query on a non-copy op, the module after tile-gpu-pipeline,     *|
+|* then what mlirTileCompile hands back for the input and for a source that *|
+|* does not parse (test/CAPI/capi.test checks the output).                  *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
+#include "tile-c/Compile.h"
 #include "tile-c/Dialects.h"
 #include "tile-c/Passes.h"
 #include "tile-c/Plan.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void printToStdout(MlirStringRef text, void *userData) {
@@ -45,6 +48,76 @@ static MlirWalkResult queryCopies(MlirOperation op, void *userData) {
     ++failures;
   fputs("\n", stdout);
   return MlirWalkResultAdvance;
+}
+
+/* One line per product: its kind, its name, and the first line of its
+   text (or the line naming the PTX target). */
+static void printProduct(MlirStringRef kind, MlirStringRef name,
+                         MlirStringRef text, void *userData) {
+  (void)userData;
+  const char *shown = text.data;
+  size_t length = text.length;
+  const char *target = NULL;
+  if (kind.length == 3 && strncmp(kind.data, "ptx", 3) == 0)
+    for (size_t i = 0; i + 7 < text.length && !target; ++i)
+      if (strncmp(text.data + i, ".target", 7) == 0)
+        target = text.data + i;
+  if (target) {
+    shown = target;
+    length = text.length - (size_t)(target - text.data);
+  }
+  const char *newline = memchr(shown, '\n', length);
+  if (newline)
+    length = (size_t)(newline - shown);
+  printf("compile: %.*s [%.*s] %.*s\n", (int)kind.length, kind.data,
+         (int)name.length, name.data, (int)length, shown);
+}
+
+static char *readFile(const char *path, size_t *size) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  fseek(file, 0, SEEK_END);
+  long length = ftell(file);
+  fseek(file, 0, SEEK_SET);
+  char *data = malloc((size_t)length + 1);
+  if (data && fread(data, 1, (size_t)length, file) != (size_t)length) {
+    free(data);
+    data = NULL;
+  }
+  fclose(file);
+  if (data)
+    *size = (size_t)length;
+  return data;
+}
+
+static int compileInProcess(const char *path) {
+  size_t size = 0;
+  char *source = readFile(path, &size);
+  if (!source)
+    return 1;
+  MlirTileCompileOptions options;
+  memset(&options, 0, sizeof(options));
+  options.stages = mlirStringRefCreateFromCString("tile-plan-copies");
+  options.emitPTX = true;
+  int result = 0;
+  if (mlirLogicalResultIsFailure(
+          mlirTileCompile(mlirStringRefCreate(source, size),
+                          mlirStringRefCreateFromCString("demo.mlir"), &options,
+                          printProduct, NULL))) {
+    puts("error: mlirTileCompile failed");
+    result = 1;
+  }
+  free(source);
+  const char *broken = "func.func @f( {\n}\n";
+  if (mlirLogicalResultIsSuccess(
+          mlirTileCompile(mlirStringRefCreateFromCString(broken),
+                          mlirStringRefCreateFromCString("broken.mlir"),
+                          &options, printProduct, NULL))) {
+    puts("error: a source that does not parse compiled");
+    result = 1;
+  }
+  return result;
 }
 
 int main(int argc, char **argv) {
@@ -96,5 +169,6 @@ int main(int argc, char **argv) {
   mlirPassManagerDestroy(pm);
   mlirModuleDestroy(module);
   mlirContextDestroy(context);
+  failures += compileInProcess(argv[1]);
   return failures ? 1 : 0;
 }

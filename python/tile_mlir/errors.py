@@ -1,0 +1,80 @@
+"""The errors tile_mlir raises: about a program (:class:`TileError` and its
+subclasses :class:`TileCompileError`, and :class:`TileDeclined` in
+:mod:`tile_mlir.plan`) and about a run (:class:`TileRuntimeError`,
+:class:`NoDriverError`)."""
+
+import re
+from collections import namedtuple
+
+# "<rule-id>: <values>", after "'<op>' op " where the op prefixes it
+# (include/tile/TMA/RuleIds.def).
+_RULE_ID = r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*): "
+_RULE = re.compile(r"^(?:'[\w.]+' op )?" + _RULE_ID)
+# "no dispatch variant can lower this copy: [tma] <rule-id>: ...": the rule
+# the forced or only variant broke.
+_VARIANT_RULE = re.compile(r"\[[\w-]+\] " + _RULE_ID)
+
+Diagnostic = namedtuple("Diagnostic", "location severity message rule notes")
+Diagnostic.__doc__ = """One compiler diagnostic: `location` ("file:line:col",
+or "" where the compiler has none), `severity` ("error", "warning", ...),
+`message`, `rule` (the rule id the message starts with, or None) and `notes`
+(their lines)."""
+
+
+def rule_of(message):
+    """The rule id `message` starts with, or None."""
+    match = _RULE.match(message) or _VARIANT_RULE.search(message)
+    return match.group(1) if match else None
+
+
+def parse_diagnostic(location, text):
+    """A :class:`Diagnostic` from what mlirTileCompile hands back."""
+    lines = text.split("\n")
+    severity, _, message = lines[0].partition(": ")
+    return Diagnostic(location, severity, message, rule_of(message),
+                      lines[1:])
+
+
+def format_diagnostic(diag):
+    """`file:line:col: error: message`, then its notes, as the tools print."""
+    head = "%s: %s" % (diag.severity, diag.message)
+    if diag.location:
+        head = "%s: %s" % (diag.location, head)
+    return "\n".join([head] + list(diag.notes))
+
+
+class TileError(Exception):
+    """Base of the errors tile_mlir raises about a program."""
+
+
+class TileCompileError(TileError):
+    """A module did not compile. `diagnostics` lists every
+    :class:`Diagnostic`; `location`, `rule` and `message` are the first
+    error's (`rule` None where the message carries no rule id, e.g. a syntax
+    error)."""
+
+    def __init__(self, diagnostics, summary=None):
+        self.diagnostics = list(diagnostics)
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        first = errors[0] if errors else None
+        self.location = first.location if first else ""
+        self.rule = first.rule if first else None
+        self.message = first.message if first else (summary or "")
+        text = "\n".join(format_diagnostic(d) for d in self.diagnostics)
+        super().__init__(text or summary or "compile failed")
+
+
+class TileRuntimeError(RuntimeError):
+    """A run failed: `status` is the runtime's status name
+    ("TILE_ERROR_DRIVER", ...), the message the runtime's."""
+
+    def __init__(self, message, status="TILE_ERROR_DRIVER"):
+        super().__init__(message)
+        self.status = status
+
+
+class NoDriverError(TileRuntimeError):
+    """No CUDA driver (or no device) on this machine: nothing can launch."""
+
+    def __init__(self, message):
+        super().__init__(message, "TILE_ERROR_NO_DRIVER")

@@ -1,0 +1,280 @@
+"""``tile_mlir.copy(dst, src)``: a TMA copy between two CUDA tensors of the
+same shape and element type, in one line.
+
+Each copy runs a generated kernel: every CTA moves one tile of the two
+innermost dimensions (64 rows of 256 bytes) global -> shared -> global with
+``tile.copy_async`` (a TMA load, then a TMA store). The buffers' types leave
+sizes, outer strides and the offset to run time, so one compiled module
+serves every tensor of an element type, rank and innermost-stride kind (the
+compile cache keeps it across processes): before each launch the host checks
+the plans' guards (row pitch and base a multiple of 16 bytes, ...) and runs
+the per-thread fallback version where one fails. Edge tiles are handled by
+the hardware (zero fill on load, clipped stores), and by clipped per-thread
+stores in the fallback.
+"""
+
+import sys
+import threading
+
+from . import tensors
+from .compiler import _stream_handle
+from .compiler import compile as compile_module
+
+TILE_ROWS = 64
+TILE_ROW_BYTES = 256
+THREADS = 128
+
+_modules = {}
+# (torch dtype, rank, dst inner stride 1, src inner stride 1) -> Entry.
+_fast_entries = {}
+_lock = threading.Lock()
+
+
+def _memref_type(dtype, rank, unit_inner):
+    sizes = "x".join(["?"] * rank)
+    strides = ["?"] * rank
+    if unit_inner:
+        strides[-1] = "1"
+    return "memref<%sx%s, strided<[%s], offset: ?>>" % (
+        sizes, dtype, ", ".join(strides))
+
+
+def copy_kernel_source(dtype, rank, dst_unit_inner=True, src_unit_inner=True):
+    """The module ``copy`` compiles for tensors of element type `dtype`
+    (MLIR's name) and rank `rank`; ``*_unit_inner``: whether the innermost
+    stride is 1 (the only kind a TMA copy can take)."""
+    bits = tensors.element_bits(dtype)
+    if bits < 8 or bits % 8:
+        raise ValueError("copy: element type %s has no whole byte size"
+                         % dtype)
+    esize = bits // 8
+    cols = TILE_ROW_BYTES // esize
+    rows = TILE_ROWS if rank >= 2 else 1
+    if rank == 1:
+        cols = 256  # a box dimension holds at most 256 elements
+    tile_bytes = rows * cols * esize
+    dst_type = _memref_type(dtype, rank, dst_unit_inner)
+    src_type = _memref_type(dtype, rank, src_unit_inner)
+    smem = ("memref<%dx%dx%s, #tile.layout<(%d, %d)>, "
+            "#gpu.address_space<workgroup>>" % (rows, cols, dtype, rows, cols))
+    lines = [
+        f"// tile_mlir.copy: {dtype}, rank {rank}",
+        "!dst = " + dst_type,
+        "!src = " + src_type,
+        "!smem = " + smem,
+        "!bars = !nvgpu.mbarrier.group<memorySpace = "
+        "#gpu.address_space<workgroup>>",
+        "module attributes {gpu.container_module} {",
+        "  func.func @tile_copy(%dst: !dst, %src: !src, "
+        "%stream: !gpu.async.token) {",
+        "    %one = arith.constant 1 : index",
+        f"    %rows = arith.constant {rows} : index",
+        f"    %cols = arith.constant {cols} : index",
+        f"    %threads = arith.constant {THREADS} : index",
+        f"    %smem_bytes = arith.constant {tile_bytes} : i32",
+    ]
+    for d in range(rank):
+        lines.append(f"    %c{d} = arith.constant {d} : index")
+        lines.append(f"    %d{d} = memref.dim %src, %c{d} : !src")
+    lines.append(f"    %tn = arith.ceildivui %d{rank - 1}, %cols : index")
+    total = "%tn"
+    if rank >= 2:
+        lines.append(f"    %tm = arith.ceildivui %d{rank - 2}, %rows : index")
+        lines.append("    %t1 = arith.muli %tn, %tm : index")
+        total = "%t1"
+    for d in range(rank - 2):
+        lines.append(f"    %t{d + 2} = arith.muli {total}, %d{d} : index")
+        total = f"%t{d + 2}"
+    lines += [
+        "    %done = gpu.launch async [%stream] blocks(%bx, %by, %bz) in "
+        f"(%gx = {total}, %gy = %one, %gz = %one)",
+        "        threads(%tx, %ty, %tz) in (%sx = %threads, %sy = %one, "
+        "%sz = %one) dynamic_shared_memory_size %smem_bytes {",
+        "      %zero = arith.constant 0 : index",
+        "      %unit = arith.constant 1 : index",
+        f"      %brows = arith.constant {rows} : index",
+        f"      %bcols = arith.constant {cols} : index",
+        f"      %tile_bytes = arith.constant {tile_bytes} : index",
+        "      %s = tile.arena_view [0] : !smem",
+        "      %bar = nvgpu.mbarrier.create -> !bars",
+        # Tile starts are multiples of the tile: the planner proves their
+        # alignment from that.
+        "      %tile_col = arith.remui %bx, %tn : index",
+        "      %rest0 = arith.divui %bx, %tn : index",
+        "      %j = arith.muli %tile_col, %bcols : index",
+    ]
+    coords, sizes = [], []
+    rest = "%rest0"
+    if rank >= 2:
+        lines += ["      %tile_row = arith.remui %rest0, %tm : index",
+                  "      %rest1 = arith.divui %rest0, %tm : index",
+                  "      %i = arith.muli %tile_row, %brows : index"]
+        rest = "%rest1"
+    outer = []
+    for d in reversed(range(rank - 2)):
+        lines += [f"      %o{d} = arith.remui {rest}, %d{d} : index",
+                  f"      %r{d} = arith.divui {rest}, %d{d} : index"]
+        rest = f"%r{d}"
+        outer.insert(0, f"%o{d}")
+    coords = outer + (["%i"] if rank >= 2 else []) + ["%j"]
+    sizes = ["1"] * (rank - 2) + ([str(rows)] if rank >= 2 else []) + \
+        [str(cols)]
+    region = "[%s] [%s]" % (", ".join(coords), ", ".join(sizes))
+    tile_region = "[0, 0] [%d, %d]" % (rows, cols)
+    lines += [
+        "      %leader = arith.cmpi eq, %tx, %zero : index",
+        "      scf.if %leader {",
+        "        nvgpu.mbarrier.init %bar[%zero], %unit : !bars",
+        "      }",
+        "      gpu.barrier",
+        "      scf.if %leader {",
+        f"        tile.copy_async %s{tile_region}, %src{region} "
+        "barrier(%bar[%zero])",
+        "            : !smem, !src, !bars",
+        "        nvgpu.mbarrier.arrive.expect_tx %bar[%zero], %tile_bytes "
+        ": !bars",
+        "      }",
+        "      %phase = arith.constant false",
+        "      %ticks = arith.constant 10000000 : index",
+        "      nvgpu.mbarrier.try_wait.parity %bar[%zero], %phase, %ticks "
+        ": !bars",
+        "      gpu.barrier",
+        "      scf.if %leader {",
+        f"        tile.copy_async %dst{region}, %s{tile_region} : !dst, !smem",
+        "        tile.bulk_commit_group",
+        "        tile.bulk_wait_group 0",
+        "      }",
+        "      gpu.terminator",
+        "    }",
+        "    return",
+        "  }",
+        "}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _module(dtype, rank, dst_unit_inner, src_unit_inner):
+    key = (dtype, rank, dst_unit_inner, src_unit_inner)
+    with _lock:
+        module = _modules.get(key)
+        if module is None:
+            source = copy_kernel_source(dtype, rank, dst_unit_inner,
+                                        src_unit_inner)
+            module = compile_module(source, name="tile_copy_%s_%dd.mlir"
+                                    % (dtype, rank), ptx=False)
+            _modules[key] = module
+        return module
+
+
+def _current_raw_stream():
+    """torch's current-stream query that returns the handle without making
+    a Stream object (a few microseconds per call), where torch has it."""
+    torch = sys.modules.get("torch")
+    return getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                   None)
+
+
+_raw_stream = None
+
+
+def _fast_copy(torch, dst, src, stream):
+    """`copy` for two torch tensors whose module is compiled already: the
+    checks of :func:`copy` on the tensors' own fields, then the launch.
+    Returns False where the general path must run."""
+    dtype, shape = dst.dtype, dst.shape
+    if (src.dtype != dtype or src.shape != shape or not dst.is_cuda
+            or not src.is_cuda or not shape or 0 in shape):
+        return False
+    dst_strides, src_strides = dst.stride(), src.stride()
+    if 0 in dst_strides:
+        return False
+    rank = len(shape)
+    key = (dtype, rank, dst_strides[-1] == 1 or shape[-1] == 1,
+           src_strides[-1] == 1 or shape[-1] == 1)
+    entry = _fast_entries.get(key)
+    if entry is None:
+        return False
+    dst_ptr, src_ptr = dst.data_ptr(), src.data_ptr()
+    itemsize = dst.element_size()
+    if dst_ptr % itemsize or src_ptr % itemsize:
+        return False
+    if stream is not None:
+        handle = _stream_handle(stream)
+    elif _raw_stream is not None:
+        handle = _raw_stream(dst.get_device())
+    else:
+        handle = torch.cuda.current_stream(dst.device).cuda_stream
+    entry.launch_flat([dst_ptr, dst_ptr, 0, *shape, *dst_strides,
+                       src_ptr, src_ptr, 0, *shape, *src_strides, handle])
+    return True
+
+
+def _plan_copy(dst, src, require_cuda=True):
+    """Checks a copy's two buffers; returns (dst, src, element type, shape,
+    dst inner stride 1, src inner stride 1), or None when there is nothing
+    to copy."""
+    keep = []
+    try:
+        dst_buffer = tensors.as_buffer(dst, keep, require_cuda)
+    except ValueError as error:
+        raise ValueError("copy: dst %s" % error) from None
+    try:
+        src_buffer = tensors.as_buffer(src, keep, require_cuda)
+    except ValueError as error:
+        raise ValueError("copy: src %s" % error) from None
+    if dst_buffer.shape != src_buffer.shape:
+        raise ValueError("copy: dst has shape %s, src %s"
+                         % (dst_buffer.shape, src_buffer.shape))
+    common = [t for t in dst_buffer.dtypes if t in src_buffer.dtypes]
+    if not common or dst_buffer.bits != src_buffer.bits:
+        raise ValueError("copy: dst holds %s, src %s (copy converts no "
+                         "element types)" % (dst_buffer.dtypes[-1],
+                                             src_buffer.dtypes[-1]))
+    for dim, (size, stride) in enumerate(zip(dst_buffer.shape,
+                                             dst_buffer.strides)):
+        if size > 1 and stride == 0:
+            raise ValueError("copy: dst has stride 0 in dimension %d of size "
+                             "%d: its elements overlap" % (dim, size))
+    shape = dst_buffer.shape
+    if any(size == 0 for size in shape):
+        return None
+    if not shape:  # a 0-d tensor is a 1-element vector
+        return (dst.reshape(1), src.reshape(1), common[-1], (1,), True,
+                True)
+    dst_inner = dst_buffer.strides[-1] == 1 or shape[-1] == 1
+    src_inner = src_buffer.strides[-1] == 1 or shape[-1] == 1
+    return dst, src, common[-1], shape, dst_inner, src_inner
+
+
+def compile_copy(dst, src):
+    """Compiles (into the cache) the module :func:`copy` runs for these
+    two tensors, without launching; they may be CPU tensors. For filling a
+    cache on a machine with the compiler for one without."""
+    planned = _plan_copy(dst, src, require_cuda=False)
+    if planned is not None:
+        _, _, dtype, shape, dst_inner, src_inner = planned
+        _module(dtype, len(shape), dst_inner, src_inner)
+
+
+def copy(dst, src, *, stream=None):
+    """Copies `src` into `dst`: two CUDA tensors (torch, or objects with
+    ``__cuda_array_interface__`` / ``__dlpack__``) of the same shape and
+    element type, any strides. Runs on `stream` (default: torch's current
+    stream) and returns without waiting. Raises ValueError for mismatched
+    tensors, :class:`NoDriverError` without a driver."""
+    torch = sys.modules.get("torch")
+    if (torch is not None and isinstance(dst, torch.Tensor)
+            and isinstance(src, torch.Tensor)
+            and _fast_copy(torch, dst, src, stream)):
+        return
+    planned = _plan_copy(dst, src)
+    if planned is None:
+        return
+    dst, src, dtype, shape, dst_inner, src_inner = planned
+    module = _module(dtype, len(shape), dst_inner, src_inner)
+    module.tile_copy(dst, src, stream=stream)
+    if torch is not None and isinstance(dst, torch.Tensor):
+        global _raw_stream
+        _raw_stream = _current_raw_stream()
+        _fast_entries[(dst.dtype, len(shape), dst_inner, src_inner)] = \
+            module.tile_copy

@@ -1,0 +1,103 @@
+"""The runtime library (``libtile_runtime.so``, docs/runtime.md) from Python.
+
+Compiled modules link against it by its soname, so it is loaded once, with
+``RTLD_GLOBAL``, before the first module: a module's library then uses this
+copy wherever the module's file lies (for example in the compile cache).
+Errors come back as exceptions: after each call the runtime's sticky status
+is consumed, so nothing is left behind for the next call.
+"""
+
+import ctypes
+import threading
+
+from . import _capi
+from .errors import NoDriverError, TileRuntimeError
+
+RUNTIME_NAME = "libtile_runtime.so"
+SUCCESS, INVALID_VALUE, NO_DRIVER = 0, 1, 2
+
+_lock = threading.Lock()
+_runtime = None
+
+_I32 = ctypes.c_int32
+_SIGNATURES = {
+    "tileRuntimeLastError": (ctypes.c_char_p, []),
+    "tileRuntimeConsumeStatus": (_I32, []),
+    "tileRuntimeStatusName": (ctypes.c_char_p, [_I32]),
+    "tileRuntimeInit": (_I32, []),
+    "tileRuntimeDriverAvailable": (_I32, []),
+    "tileRuntimeLaunchVersionCount": (ctypes.c_int64, [_I32]),
+    "tileRuntimeSiteLaunchVersionCount": (ctypes.c_int64,
+                                          [ctypes.c_char_p, _I32]),
+    "tileRuntimeResetLaunchVersionCounts": (None, []),
+    "tileRuntimeSetDriverLibraryForTesting": (None, [ctypes.c_char_p]),
+    "tileTensorMapCacheSize": (ctypes.c_size_t, []),
+}
+
+
+def runtime():
+    """The loaded runtime library, every function used here declared."""
+    global _runtime
+    with _lock:
+        if _runtime is None:
+            lib = ctypes.CDLL(_capi.find_library(RUNTIME_NAME),
+                              mode=ctypes.RTLD_GLOBAL)
+            for name, (restype, argtypes) in _SIGNATURES.items():
+                fn = getattr(lib, name)
+                fn.restype = restype
+                fn.argtypes = argtypes
+            _runtime = lib
+        return _runtime
+
+
+def error_for(status, context=""):
+    """The exception for a non-success `status` (message from the runtime)."""
+    rt = runtime()
+    message = (rt.tileRuntimeLastError() or b"").decode("utf-8", "replace")
+    if context:
+        message = "%s: %s" % (context, message) if message else context
+    if status == NO_DRIVER:
+        return NoDriverError(message)
+    name = rt.tileRuntimeStatusName(status).decode()
+    if status == INVALID_VALUE:
+        return ValueError(message)
+    return TileRuntimeError(message, name)
+
+
+def check(context=""):
+    """Consumes the runtime's status; raises what a failure calls for."""
+    status = runtime().tileRuntimeConsumeStatus()
+    if status != SUCCESS:
+        raise error_for(status, context)
+
+
+def require_driver():
+    """Raises :class:`NoDriverError` where no CUDA driver and device are."""
+    rt = runtime()
+    status = rt.tileRuntimeInit()
+    if status != SUCCESS:
+        rt.tileRuntimeConsumeStatus()
+        raise error_for(status)
+
+
+def driver_available():
+    """True where the CUDA driver loads and a device is present."""
+    return bool(runtime().tileRuntimeDriverAvailable())
+
+
+def launch_version_counts(site=None):
+    """``(guarded, fallback)`` launches so far: of every kernel with run-time
+    guards, or of one launch site (``"@f: launch of @m::@k"``)."""
+    rt = runtime()
+    if site is None:
+        return (rt.tileRuntimeLaunchVersionCount(0),
+                rt.tileRuntimeLaunchVersionCount(1))
+    key = site.encode()
+    return (rt.tileRuntimeSiteLaunchVersionCount(key, 0),
+            rt.tileRuntimeSiteLaunchVersionCount(key, 1))
+
+
+def use_driver_library_for_testing(path):
+    """Points the runtime at another libcuda (the test suite's fake driver);
+    only before anything has used the driver."""
+    runtime().tileRuntimeSetDriverLibraryForTesting(path.encode())
