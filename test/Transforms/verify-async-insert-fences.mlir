@@ -5,6 +5,7 @@
 // RUN: tile-opt %s --tile-verify-async=insert-fences | tile-opt --tile-verify-async -o /dev/null
 
 !smem = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!plain = memref<8x256xf16, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
   gpu.module @k {
     // CHECK-LABEL: gpu.func @copy_then_store
@@ -45,14 +46,14 @@ module attributes {gpu.container_module} {
     gpu.func @stores_in_branch(%B: memref<8x256xf16>, %v: f16, %c: i1) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %t = tile.arena_view [0] : !smem
+      %t = tile.arena_view [0] : !plain
       scf.if %c {
-        memref.store %v, %t[%c0, %c0] : !smem
-        memref.store %v, %t[%c0, %c1] : !smem
+        memref.store %v, %t[%c0, %c0] : !plain
+        memref.store %v, %t[%c0, %c1] : !plain
       }
       gpu.barrier
       tile.copy_async %B[0, 0] [8, 256], %t[0, 0] [8, 256]
-          : memref<8x256xf16>, !smem
+          : memref<8x256xf16>, !plain
       tile.bulk_commit_group
       tile.bulk_wait_group 0
       gpu.return

@@ -155,7 +155,7 @@ module attributes {gpu.container_module} {
 
 // async-proxy-fence: the fence must be on every path; memref.store is a
 // generic write too.
-!smem = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!smem = memref<8x256xf16, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
   gpu.module @k {
     gpu.func @fence_one_path(%B: memref<8x256xf16>, %v: f16, %c: i1) kernel {
