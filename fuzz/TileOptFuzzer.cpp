@@ -15,7 +15,8 @@
 //
 // An optional first line `// pipeline: KEY=VALUE ...` sets pipeline options
 // (chip, features, format=none|isa, opt-level, device-only,
-// prefetch-tensor-maps); format=isa runs the NVPTX back end too.
+// prefetch-tensor-maps, verify-async, insert-proxy-fences); format=isa runs
+// the NVPTX back end too.
 //
 // The custom mutator is grammar-aware: besides libFuzzer's own mutations (with
 // fuzz/tile-opt.dict) it replaces integer literals with boundary values
@@ -136,9 +137,13 @@ private:
 /// Pipeline options from a leading `// pipeline: ...` line (only the keys
 /// that need no tools outside the process).
 std::string pipelineOptions(StringRef text) {
+  // The protocol check runs on its own (below); the lowering runs without it
+  // unless the line asks for it, so inputs that do not wait for their copies
+  // still reach the conversions.
   std::string options = "format=none";
   if (!text.consume_front("// pipeline:"))
-    return options;
+    return options + " verify-async=false";
+  bool verifyAsync = false;
   StringRef line = text.take_until([](char c) { return c == '\n'; });
   SmallVector<StringRef> words;
   line.split(words, ' ', -1, /*KeepEmpty=*/false);
@@ -150,9 +155,14 @@ std::string pipelineOptions(StringRef text) {
       continue;
     if (key == "chip" || key == "features" || key == "format" ||
         key == "opt-level" || key == "device-only" ||
-        key == "prefetch-tensor-maps")
+        key == "prefetch-tensor-maps" || key == "verify-async" ||
+        key == "insert-proxy-fences") {
       options += (" " + key + "=" + value).str();
+      verifyAsync |= key == "verify-async";
+    }
   }
+  if (!verifyAsync)
+    options += " verify-async=false";
   return options;
 }
 
@@ -269,6 +279,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 std::string::npos)
           finding("a copy's picture is not a complete SVG", input);
       });
+  }
+  // The protocol check (and the fences it inserts) on a copy.
+  {
+    OwningOpRef<ModuleOp> copy(cast<ModuleOp>((*module)->clone()));
+    runPipeline(*copy, "tile-verify-async{insert-fences=true}", input, counts);
   }
   std::string pipeline = "tile-gpu-pipeline{" + pipelineOptions(input) + "}";
   runPipeline(*module, pipeline, input, counts);

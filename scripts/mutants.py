@@ -1141,6 +1141,36 @@ MUTANTS += [
       "a fallback launch is counted as a TMA launch: users who check the "
       "counters never learn they lost TMA",
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
+    # ---- lib/Transforms: the asynchronous protocol ------------------------
+    M("async-phase-parity", X + "VerifyAsync.cpp",
+      "*parity != *count % 2", "*parity != (*count + 1) % 2",
+      "every correct wait is reported as the wrong phase and every wrong "
+      "one passes",
+      tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-tx-issue-loop-once", X + "VerifyAsync.cpp",
+      "out.push_back({copy, total});", "out.push_back({copy, times});",
+      "an issue loop's load is counted once: the announced bytes of a "
+      "correct kernel are reported, and tile.arrive_expect_tx expects too "
+      "few bytes",
+      tests=["lit:Transforms/verify-async.mlir",
+             "lit:Transforms/materialize-expect-tx.mlir"]),
+    M("async-fence-kind", X + "VerifyAsync.cpp",
+      "kind == NVVM::ProxyKind::async_shared)",
+      "kind == NVVM::ProxyKind::async_global)",
+      "fence.proxy.async.shared no longer counts as a proxy fence: every "
+      "fenced TMA store is reported",
+      tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-bulk-wait-keeps-one-more", X + "VerifyAsync.cpp",
+      "size_t keep = waitGroup.getGroup();",
+      "size_t keep = waitGroup.getGroup() + 1;",
+      "bulk_wait_group N is taken to leave N + 1 groups pending: reuse after "
+      "a correct wait is reported",
+      tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-wait-ends-group", X + "VerifyAsync.cpp",
+      "*load.index == *index;", "true;",
+      "a wait on one barrier of a group ends the loads of all its barriers: "
+      "reading the stage being prefetched goes unreported",
+      tests=["lit:Transforms/verify-async.mlir"]),
 ]
 
 # The quick sample `make test` plants (scripts/run-tests.py): mutants in small

@@ -111,6 +111,7 @@ mlir::tile::lowerModule(ModuleOp module, const CompilerOptions &options,
   pipeline.chip = options.chip;
   pipeline.format = "none";
   pipeline.toolkit = options.toolkit;
+  pipeline.verifyAsync = options.verifyAsync;
   buildTileGPUPipeline(pm, pipeline);
   // Verifying between passes is a third of the pipeline's time; the passes'
   // own invariants are covered by tile-opt's tests, so verify once at the end.

@@ -26,7 +26,13 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(createTileCheckPipelineInput(check));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());
+  pm.addPass(createTileMaterializeExpectTx());
   pm.addPass(createTilePlanCopies());
+  if (options.verifyAsync || options.insertProxyFences) {
+    TileVerifyAsyncOptions verify;
+    verify.insertFences = options.insertProxyFences;
+    pm.addPass(createTileVerifyAsync(verify));
+  }
   pm.addPass(createTileVersionKernels());
   pm.addPass(createTileTensorMapABI());
   pm.addPass(createTileCheckHostArguments());

@@ -101,6 +101,13 @@ struct Case {
     int64_t guarded, fallback;
   };
   std::vector<Versions> versions;
+  // Exact: the buffers must match. Failure: the kernel breaks a rule of the
+  // asynchronous protocol on purpose (docs/async-protocol.md); the case
+  // passes when it shows the failure the rule prevents: a hang (caught by
+  // the timeout) or a mismatch. Such cases run only in child processes.
+  enum class Expect { Exact, Failure } expect = Expect::Exact;
+  // Seconds before the child is stopped (0: the runner's --timeout).
+  int timeout = 0;
 };
 
 Effect copyEffect(int dst, Vec dstOff, Vec dstSizes, int src, Vec srcOff,
@@ -316,6 +323,38 @@ std::vector<Case> allCases() {
     c.effects.push_back(copyEffect(1, {}, {}, 0, {}, {}, Fill::Zero));
     cases.push_back(c);
   }
+  // The protocol cases (test/GPU/kernels/async): each rule's wrong kernel,
+  // compiled with --verify-async=false, and its corrected twin.
+  auto protocol = [&](const std::string &rule, const std::string &doc, int rows,
+                      bool withC) {
+    for (bool wrong : {true, false}) {
+      std::string name =
+          "async_" + rule + (wrong ? std::string("_wrong") : "_right");
+      Case c{name, name,
+             doc + (wrong ? std::string(": fails (hang or mismatch)")
+                          : ": B equals A")};
+      c.bufs.push_back(Buf{2, Kind::F16, {rows, 256}, {256, 1}, 0, Init::Bits});
+      c.bufs.push_back(Buf{2, Kind::F16, {rows, 256}, {256, 1}, 0, Init::Bits});
+      if (withC)
+        c.bufs.push_back(
+            Buf{2, Kind::F16, {rows, 256}, {256, 1}, 0, Init::Bits});
+      c.effects.push_back(copyEffect(1, {0, 0}, {rows, 256}, 0, {0, 0},
+                                     {rows, 256}, Fill::Zero));
+      if (wrong) {
+        c.expect = Case::Expect::Failure;
+        c.timeout = 10;
+      }
+      cases.push_back(c);
+    }
+  };
+  protocol("tx", "async-tx-bytes, 64x256 f16 load announced twice over", 64,
+           false);
+  protocol("load_wait", "async-load-wait, stage read before the wait", 64,
+           true);
+  protocol("phase", "async-phase, parity i % 2 over two stages", 64, false);
+  protocol("store_reuse", "async-store-reuse, stage refilled under a store",
+           128, false);
+  protocol("fence", "async-proxy-fence, TMA store of generic writes", 64, true);
   addGeneratedCases(cases);
   addDynamicShapeCases(cases);
   return cases;
@@ -762,6 +801,15 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
       why += (why.empty() ? "" : "; ") + std::string("arg ") +
              std::to_string(i) + ": " + d;
   }
+  if (c.expect == Case::Expect::Failure) {
+    if (why.empty())
+      return failLine("the result is exact, but this kernel breaks the "
+                      "protocol on purpose and should hang or mismatch");
+    std::printf("PASS %-24s %s: mismatch, as expected (%s)\n", c.name.c_str(),
+                c.doc.c_str(), why.substr(0, 160).c_str());
+    std::fflush(stdout);
+    return true;
+  }
   if (!why.empty())
     return failLine(why);
   std::printf("PASS %-24s %s\n", c.name.c_str(), c.doc.c_str());
@@ -817,9 +865,16 @@ int main(int argc, char **argv) {
       std::printf("SKIP GPU suite: %s\n", tileRuntimeLastError());
       return 0;
     }
-    for (const Case &c : cases)
-      if (matches(c, filters))
-        (runCase(c, dir, seed) ? passed : failed)++;
+    for (const Case &c : cases) {
+      if (!matches(c, filters))
+        continue;
+      if (c.expect == Case::Expect::Failure) {
+        std::printf("SKIP %-24s may hang; runs only in a child process\n",
+                    c.name.c_str());
+        continue;
+      }
+      (runCase(c, dir, seed) ? passed : failed)++;
+    }
     std::printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
   }
@@ -835,7 +890,7 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (pid == 0) {
-      alarm(timeout);
+      alarm(c.timeout > 0 ? c.timeout : timeout);
       if (tileRuntimeInit() != TILE_SUCCESS) {
         std::printf("SKIP GPU suite: %s\n", tileRuntimeLastError());
         std::fflush(stdout);
@@ -851,12 +906,20 @@ int main(int argc, char **argv) {
       ++passed;
       continue;
     }
+    int limit = c.timeout > 0 ? c.timeout : timeout;
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM &&
+        c.expect == Case::Expect::Failure) {
+      std::printf("PASS %-24s %s: timed out after %d s, as expected\n",
+                  c.name.c_str(), c.doc.c_str(), limit);
+      ++passed;
+      continue;
+    }
     ++failed;
     if (WIFSIGNALED(status))
       std::printf(
           "FAIL %-24s %s\n", c.name.c_str(),
           WTERMSIG(status) == SIGALRM
-              ? ("timed out after " + std::to_string(timeout) + " s").c_str()
+              ? ("timed out after " + std::to_string(limit) + " s").c_str()
               : strsignal(WTERMSIG(status)));
   }
   std::printf("%d passed, %d failed\n", passed, failed);

@@ -65,6 +65,11 @@ cl::opt<bool> verifyEach(
     cl::desc("Verify the IR after every pass (slower; by default the module "
              "is verified once, after the pipeline)"),
     cl::init(false), cl::cat(toolCategory));
+cl::opt<bool>
+    verifyAsync("verify-async",
+                cl::desc("Check the asynchronous protocol around the copies "
+                         "(tile-verify-async; default true, =false to skip)"),
+                cl::init(true), cl::cat(toolCategory));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
                         cl::init(false), cl::cat(toolCategory));
 } // namespace
@@ -147,6 +152,7 @@ int main(int argc, char **argv) {
   options.runtimeDir = findRuntimeDir(argv[0]);
   options.linker = linker;
   options.verifyEach = verifyEach;
+  options.verifyAsync = verifyAsync;
   options.keepTemps = keepTemps;
 
   // The handler reports the parser's and the passes' diagnostics with their

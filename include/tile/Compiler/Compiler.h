@@ -46,6 +46,8 @@ struct CompilerOptions {
   std::string linker = "/usr/lib/llvm-22/bin/clang";
   /// Verify the IR after every pass (else once, after the pipeline).
   bool verifyEach = false;
+  /// Check the asynchronous protocol around the copies (tile-verify-async).
+  bool verifyAsync = true;
   /// Keep the temporary object of a shared library.
   bool keepTemps = false;
   /// Also keep the PTX of every kernel module (`CompileProducts::ptx`).

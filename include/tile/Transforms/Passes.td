@@ -186,4 +186,62 @@ def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileMaterializeExpectTx : Pass<"tile-materialize-expect-tx"> {
+  let summary = "Replaces tile.arrive_expect_tx with arrive.expect_tx of the "
+                "bytes its loads deliver";
+  let description = [{
+    Replaces every `tile.arrive_expect_tx %bars[%i]` with
+    `nvgpu.mbarrier.arrive.expect_tx %bars[%i], %bytes`, where `%bytes` is
+    the constant sum of the transaction bytes of the `tile.copy_async` loads
+    it covers (see the op): the loads signalling the same barrier in the same
+    block and phase, issue loops with constant trip counts included. Declines
+    with `async-tx-bytes` where the count cannot be derived.
+
+    ```
+    tile-opt --tile-materialize-expect-tx input.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
+}
+
+def TileVerifyAsync : Pass<"tile-verify-async"> {
+  let summary = "Checks the asynchronous protocol around the copies: "
+                "transaction bytes, proxy fences, stage reuse, phases";
+  let description = [{
+    Walks every kernel (`gpu.func` kernels and `gpu.launch` bodies) through
+    straight-line code, `scf.if` and `scf.for` (loops with constant bounds
+    are followed iteration by iteration, so stage indices such as `i % S`
+    and phases such as `(i / S) % 2` are known), and reports where it can
+    decide, with the rule id and the values (docs/async-protocol.md):
+    - `async-tx-bytes`: per mbarrier and phase, the bytes announced by
+      `nvgpu.mbarrier.arrive.expect_tx` equal the transaction bytes of the
+      `tile.copy_async` loads signalling it (issue loops included);
+    - `async-proxy-fence`: shared memory written by generic stores or
+      `tile.copy` is fenced (`nvvm.fence.proxy` async) on every path before
+      a TMA store reads it;
+    - `async-load-wait`: shared memory a TMA load writes is not read or
+      rewritten before a wait on its mbarrier;
+    - `async-store-reuse`: shared memory a bulk store reads is not written
+      again before a `tile.bulk_wait_group` covering the store;
+    - `async-phase`: a thread waits on an mbarrier with the parity of the
+      next phase it has not waited for.
+    Where it cannot decide (unknown stage index, unknown control flow,
+    multicast, calls, buffers other than `tile.arena_view` and
+    `tile.stage` views) it says nothing. With `insert-fences`, a missing
+    proxy fence is inserted after the generic write instead (before the next
+    barrier in the writer's block, or at its end) and not reported.
+
+    ```
+    tile-opt --tile-verify-async input.mlir
+    ```
+  }];
+  let options = [
+    Option<"insertFences", "insert-fences", "bool", /*default=*/"false",
+           "Insert the missing fence.proxy.async instead of reporting "
+           "async-proxy-fence">
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

@@ -37,6 +37,16 @@ struct TileGPUPipelineOptions
       llvm::cl::desc("Stop once the kernels are in NVVM/LLVM (no host "
                      "lowering, no serialisation)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> verifyAsync{
+      *this, "verify-async",
+      llvm::cl::desc("Check the asynchronous protocol around the copies "
+                     "(tile-verify-async)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> insertProxyFences{
+      *this, "insert-proxy-fences",
+      llvm::cl::desc("Insert missing fence.proxy.async instead of reporting "
+                     "async-proxy-fence"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> prefetchTensorMaps{
       *this, "prefetch-tensor-maps",
       llvm::cl::desc("Prefetch each tensor map once per CTA"),

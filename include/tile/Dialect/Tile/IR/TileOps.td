@@ -239,6 +239,34 @@ def Tile_BulkWaitGroupOp : Tile_Op<"bulk_wait_group"> {
   let assemblyFormat = "$group attr-dict";
 }
 
+def Tile_ArriveExpectTxOp : Tile_Op<"arrive_expect_tx"> {
+  let summary = "Arrives on an mbarrier expecting the bytes of the loads it "
+                "covers";
+  let description = [{
+    `nvgpu.mbarrier.arrive.expect_tx` without a hand-written byte count: the
+    count is the sum of the transaction bytes (`element count x element
+    bytes`, the plan report's `bytes`) of the `tile.copy_async` loads that
+    signal the same barrier in the same block and phase: those between the
+    previous wait on that barrier in the block (or the block's start) and the
+    next one (or the block's end), including loads in `scf.for` issue loops
+    with constant trip counts nested in the block, each counted once per
+    iteration. `tile-materialize-expect-tx` (run by `--tile-gpu-pipeline`)
+    replaces the op with `nvgpu.mbarrier.arrive.expect_tx` and that constant;
+    it declines (`async-tx-bytes`) when no load is covered, a covered load
+    multicasts, or another `arrive.expect_tx` shares the phase.
+
+    ```mlir
+    tile.copy_async %a[0, 0] [128, 64], %A[%m, %k] [128, 64] barrier(%full[%s])
+        : !tileA, !A, !bars
+    tile.copy_async %b[0, 0] [256, 64], %B[%n, %k] [256, 64] barrier(%full[%s])
+        : !tileB, !B, !bars
+    tile.arrive_expect_tx %full[%s] : !bars   // 16384 + 32768 bytes
+    ```
+  }];
+  let arguments = (ins NVGPU_MBarrierGroup:$barriers, Index:$mbarId);
+  let assemblyFormat = "$barriers `[` $mbarId `]` attr-dict `:` type($barriers)";
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix multiply-accumulate operands
 //===----------------------------------------------------------------------===//

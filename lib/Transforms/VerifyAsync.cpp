@@ -1,0 +1,1230 @@
+//===- VerifyAsync.cpp - --tile-verify-async, --tile-materialize-expect-tx ===//
+//
+// The asynchronous protocol around the copies (docs/async-protocol.md).
+//
+// Transaction bytes are checked per mbarrier group on the block that holds
+// all of the group's arrive.expect_tx ops and loads (loads may sit in issue
+// loops with constant trip counts nested in it): per barrier and phase, the
+// announced bytes must equal the delivered ones.
+//
+// The other rules follow the kernel as one thread of the CTA would, through
+// scf.if (both branches, unless the condition is known, then joined) and
+// scf.for (iteration by iteration with the induction variable known, up to a
+// bound), evaluating index and i1 arithmetic on known values so that stage
+// indices and parities of pipelines are known. The state holds "may" facts:
+// shared byte ranges written by the generic proxy and not fenced, TMA loads
+// not waited for, bulk stores not covered by a bulk_wait_group; and per
+// barrier the number of waits so far. A fact the walk cannot follow (calls,
+// unknown region ops, loops it stops following) is dropped, so every report
+// names a path the kernel has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Transforms/Passes.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include <map>
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEVERIFYASYNC
+#define GEN_PASS_DEF_TILEMATERIALIZEEXPECTTX
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Known values
+//===----------------------------------------------------------------------===//
+
+/// `c` as an int64_t (i1 as 0 or 1), if it fits.
+static std::optional<int64_t> toInt64(const APInt &c) {
+  if (c.getBitWidth() == 1)
+    return static_cast<int64_t>(c.getBoolValue());
+  if (c.getSignificantBits() > 64)
+    return std::nullopt;
+  return c.getSExtValue();
+}
+
+/// Iterations of a loop from `l` to `u` by `s`.
+static std::optional<int64_t> tripOf(int64_t l, int64_t u, int64_t s) {
+  if (s <= 0)
+    return std::nullopt;
+  if (u <= l)
+    return 0;
+  int64_t span;
+  if (llvm::SubOverflow(u, l, span))
+    return std::nullopt;
+  return span / s + (span % s != 0);
+}
+
+/// Known integer values (index, integers, i1) of the walk: constants and
+/// arithmetic on known values; an induction variable while the walk follows
+/// its loop. Values are re-evaluated each time their op is walked.
+class KnownValues {
+public:
+  std::optional<int64_t> get(Value v) const {
+    auto it = values.find(v);
+    if (it != values.end())
+      return it->second;
+    APInt c;
+    if (matchPattern(v, m_ConstantInt(&c)))
+      return toInt64(c);
+    return std::nullopt;
+  }
+  void set(Value v, std::optional<int64_t> x) {
+    if (x)
+      values[v] = *x;
+    else
+      values.erase(v);
+  }
+  /// Evaluates `op`'s results from its operands where it is arithmetic the
+  /// walk knows; forgets them otherwise.
+  void evaluate(Operation *op);
+
+private:
+  DenseMap<Value, int64_t> values;
+};
+
+void KnownValues::evaluate(Operation *op) {
+  if (op->getNumResults() != 1) {
+    for (Value r : op->getResults())
+      set(r, std::nullopt);
+    return;
+  }
+  Value r = op->getResult(0);
+  auto bin = [&](auto fn) -> std::optional<int64_t> {
+    if (op->getNumOperands() != 2)
+      return std::nullopt;
+    std::optional<int64_t> a = get(op->getOperand(0)),
+                           b = get(op->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    return fn(*a, *b);
+  };
+  std::optional<int64_t> x;
+  if (isa<arith::AddIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      int64_t s;
+      if (llvm::AddOverflow(a, b, s))
+        return std::nullopt;
+      return s;
+    });
+  else if (isa<arith::SubIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      int64_t s;
+      if (llvm::SubOverflow(a, b, s))
+        return std::nullopt;
+      return s;
+    });
+  else if (isa<arith::MulIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      int64_t s;
+      if (llvm::MulOverflow(a, b, s))
+        return std::nullopt;
+      return s;
+    });
+  else if (isa<arith::DivUIOp, arith::DivSIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (b <= 0 || a < 0)
+        return std::nullopt;
+      return a / b;
+    });
+  else if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (b <= 0 || a < 0)
+        return std::nullopt;
+      return a % b;
+    });
+  else if (isa<arith::AndIOp>(op))
+    x = bin(
+        [](int64_t a, int64_t b) -> std::optional<int64_t> { return a & b; });
+  else if (isa<arith::OrIOp>(op))
+    x = bin(
+        [](int64_t a, int64_t b) -> std::optional<int64_t> { return a | b; });
+  else if (isa<arith::XOrIOp>(op))
+    x = bin(
+        [](int64_t a, int64_t b) -> std::optional<int64_t> { return a ^ b; });
+  else if (isa<arith::MinUIOp, arith::MinSIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (a < 0 || b < 0)
+        return std::nullopt;
+      return std::min(a, b);
+    });
+  else if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
+    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (a < 0 || b < 0)
+        return std::nullopt;
+      return std::max(a, b);
+    });
+  else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+    x = bin([&](int64_t a, int64_t b) -> std::optional<int64_t> {
+      bool u = a >= 0 && b >= 0;
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq:
+        return a == b;
+      case arith::CmpIPredicate::ne:
+        return a != b;
+      case arith::CmpIPredicate::slt:
+        return a < b;
+      case arith::CmpIPredicate::sle:
+        return a <= b;
+      case arith::CmpIPredicate::sgt:
+        return a > b;
+      case arith::CmpIPredicate::sge:
+        return a >= b;
+      case arith::CmpIPredicate::ult:
+        return u ? std::optional<int64_t>(a < b) : std::nullopt;
+      case arith::CmpIPredicate::ule:
+        return u ? std::optional<int64_t>(a <= b) : std::nullopt;
+      case arith::CmpIPredicate::ugt:
+        return u ? std::optional<int64_t>(a > b) : std::nullopt;
+      case arith::CmpIPredicate::uge:
+        return u ? std::optional<int64_t>(a >= b) : std::nullopt;
+      }
+      return std::nullopt;
+    });
+  else if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+    if (std::optional<int64_t> c = get(sel.getCondition()))
+      x = get(*c ? sel.getTrueValue() : sel.getFalseValue());
+  } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+                 arith::ExtSIOp>(op)) {
+    x = get(op->getOperand(0));
+  } else if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      x = toInt64(i.getValue());
+  }
+  // Results of narrower integer types wrap; a value they cannot hold is not
+  // known.
+  if (x) {
+    if (auto type = dyn_cast<IntegerType>(r.getType())) {
+      unsigned width = type.getWidth();
+      if (width == 1 ? (*x != 0 && *x != 1)
+                     : width > 64 || (width < 64 && !llvm::isIntN(width, *x)))
+        x = std::nullopt;
+    } else if (!r.getType().isIndex()) {
+      x = std::nullopt;
+    }
+  }
+  set(r, x);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared byte ranges and barriers
+//===----------------------------------------------------------------------===//
+
+/// Bytes [lo, hi) of the kernel's arena (dynamic shared memory).
+/// Bytes [lo, hi) of the kernel's arena (dynamic shared memory) that a view
+/// spans, and where known the box of the view's elements an access touches
+/// (an empty box: the whole view).
+struct Range {
+  int64_t lo = 0, hi = 0;
+  Type view;
+  SmallVector<int64_t> boxLo, boxSize;
+
+  bool overlaps(const Range &o) const {
+    if (!(lo < o.hi && o.lo < hi))
+      return false;
+    // Two boxes of one view overlap only where they intersect.
+    if (boxLo.empty() || o.boxLo.empty() || view != o.view || lo != o.lo ||
+        boxLo.size() != o.boxLo.size())
+      return true;
+    for (size_t d = 0; d < boxLo.size(); ++d)
+      if (boxLo[d] + boxSize[d] <= o.boxLo[d] ||
+          o.boxLo[d] + o.boxSize[d] <= boxLo[d])
+        return false;
+    return true;
+  }
+  bool operator==(const Range &o) const {
+    return lo == o.lo && hi == o.hi && view == o.view && boxLo == o.boxLo &&
+           boxSize == o.boxSize;
+  }
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const Range &r) {
+  return os << "[" << r.lo << ", " << r.hi << ")";
+}
+
+static int64_t spanBytes(MemRefType type) {
+  std::optional<::tile::Layout> layout = getShardLayout(type);
+  std::optional<int64_t> bytes = getElementBytes(type);
+  if (!layout || !bytes)
+    return 0;
+  return layout->cosize() * *bytes;
+}
+
+/// The arena bytes `buffer` spans, where it is a tile.arena_view or a
+/// tile.stage of one with a known index.
+static std::optional<Range> resolveRange(Value buffer,
+                                         const KnownValues &known) {
+  if (auto view = buffer.getDefiningOp<ArenaViewOp>()) {
+    int64_t span = view.getSpanBytes();
+    if (span <= 0)
+      return std::nullopt;
+    int64_t offset = static_cast<int64_t>(view.getOffset());
+    return Range{offset, offset + span, buffer.getType(), {}, {}};
+  }
+  if (auto stage = buffer.getDefiningOp<StageOp>()) {
+    std::optional<Range> source = resolveRange(stage.getSource(), known);
+    std::optional<int64_t> index = known.get(stage.getIndex());
+    int64_t stride = stage.getStageStrideBytes();
+    int64_t span = spanBytes(stage.getResult().getType());
+    if (!source || !index || *index < 0 || stride < 0 || span <= 0)
+      return std::nullopt;
+    int64_t lo = source->lo + *index * stride;
+    return Range{lo, lo + span, buffer.getType(), {}, {}};
+  }
+  return std::nullopt;
+}
+
+/// The range of `buffer` narrowed to the box `offsets` x `sizes` where the
+/// offsets are known.
+static std::optional<Range> resolveRegion(Value buffer,
+                                          ArrayRef<OpFoldResult> offsets,
+                                          ArrayRef<int64_t> sizes,
+                                          const KnownValues &known) {
+  std::optional<Range> range = resolveRange(buffer, known);
+  if (!range || offsets.size() != sizes.size())
+    return range;
+  SmallVector<int64_t> lo;
+  for (OpFoldResult ofr : offsets) {
+    std::optional<int64_t> x;
+    if (auto attr = dyn_cast<Attribute>(ofr))
+      x = cast<IntegerAttr>(attr).getInt();
+    else
+      x = known.get(cast<Value>(ofr));
+    if (!x)
+      return range;
+    lo.push_back(*x);
+  }
+  range->boxLo = lo;
+  range->boxSize.assign(sizes.begin(), sizes.end());
+  return range;
+}
+
+static bool isShared(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  return type && getMemorySpaceKind(type) == MemorySpaceKind::Shared;
+}
+
+/// A barrier: its group and its index within the group.
+using BarrierKey = std::pair<Value, int64_t>;
+struct BarrierKeyLess {
+  bool operator()(const BarrierKey &a, const BarrierKey &b) const {
+    if (a.first != b.first)
+      return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
+    return a.second < b.second;
+  }
+};
+
+static void printBarrier(llvm::raw_ostream &os, Value group, int64_t index) {
+  os << "barrier " << index << " of ";
+  group.printAsOperand(os, OpPrintingFlags());
+}
+
+static StringRef opLabel(Operation *op) {
+  if (isa<CopyOp>(op))
+    return "tile.copy";
+  if (auto copy = dyn_cast<CopyAsyncOp>(op))
+    return copy.isLoad() ? "TMA load" : "bulk store";
+  return op->getName().getStringRef();
+}
+
+/// True where the copy runs on the async proxy: the `tma` variant, or no
+/// decision recorded yet (TMA is the variant the dispatch prefers).
+static bool isAsyncProxyCopy(CopyAsyncOp op) {
+  if (auto variant = op->getAttrOfType<StringAttr>(kVariantAttr))
+    return variant.getValue() == "tma";
+  if (std::optional<StringRef> dispatch = op.getDispatch())
+    return *dispatch == "tma";
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Transaction bytes
+//===----------------------------------------------------------------------===//
+
+/// The constant trip count of `loop`, if it has one.
+static std::optional<int64_t> tripCount(scf::ForOp loop) {
+  APInt lb, ub, step;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+    return std::nullopt;
+  std::optional<int64_t> l = toInt64(lb), u = toInt64(ub), s = toInt64(step);
+  if (!l || !u || !s)
+    return std::nullopt;
+  return tripOf(*l, *u, *s);
+}
+
+/// The key of a barrier index within one block's scan: a constant, or the
+/// SSA value itself.
+struct IndexKey {
+  Value value;
+  std::optional<int64_t> constant;
+  bool operator<(const IndexKey &o) const {
+    if (constant.has_value() != o.constant.has_value())
+      return constant.has_value();
+    if (constant)
+      return *constant < *o.constant;
+    return value.getAsOpaquePointer() < o.value.getAsOpaquePointer();
+  }
+};
+
+static IndexKey indexKey(Value index) {
+  APInt c;
+  if (matchPattern(index, m_ConstantInt(&c)))
+    if (std::optional<int64_t> x = toInt64(c))
+      return {Value(), *x};
+  return {index, std::nullopt};
+}
+
+/// The loads and announcements of one barrier in one phase of one block.
+struct TxUnit {
+  SmallVector<std::pair<CopyAsyncOp, int64_t>> loads; // copy, times issued
+  SmallVector<Operation *> expects; // nvgpu and tile arrive.expect_tx
+  int64_t delivered = 0;
+  int64_t announced = 0;
+  bool announcedKnown = true;
+  bool multicast = false;
+};
+
+/// Loads on `group` in issue loops: scf.for ops with constant trip counts
+/// whose bodies hold only loads on `group` (and such loops) as its users.
+/// Fails where something else in `loop` uses the group.
+static LogicalResult
+collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
+                 SmallVectorImpl<std::pair<CopyAsyncOp, int64_t>> &out) {
+  std::optional<int64_t> trip = tripCount(loop);
+  if (!trip)
+    return failure();
+  int64_t total;
+  if (llvm::MulOverflow(times, *trip, total))
+    return failure();
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+      if (copy.getBarrier() == group)
+        out.push_back({copy, total});
+      continue;
+    }
+    if (auto inner = dyn_cast<scf::ForOp>(op)) {
+      if (failed(collectIssueLoop(inner, group, total, out)))
+        return failure();
+      continue;
+    }
+    bool uses = false;
+    op.walk([&](Operation *nested) {
+      if (llvm::is_contained(nested->getOperands(), group))
+        uses = true;
+    });
+    if (uses)
+      return failure();
+  }
+  return success();
+}
+
+/// Scans `block` for the phases of the barriers of `group`, calling
+/// `closeUnit(key, unit)` at the end of each phase (a wait on the barrier,
+/// or the block's end). Fails where the block uses the group in a way the
+/// scan cannot attribute (nested regions other than issue loops, unknown
+/// barrier indices next to others).
+static LogicalResult
+scanPhases(Block &block, Value group,
+           function_ref<void(const IndexKey &, TxUnit &)> closeUnit) {
+  std::map<IndexKey, TxUnit> units;
+  auto close = [&](const IndexKey &key) {
+    auto it = units.find(key);
+    if (it == units.end())
+      return;
+    closeUnit(key, it->second);
+    units.erase(it);
+  };
+  // Keys that are not constants must be the only key of the block.
+  SmallVector<IndexKey> keys;
+  auto noteKey = [&](Value index) -> std::optional<IndexKey> {
+    IndexKey key = indexKey(index);
+    for (const IndexKey &k : keys)
+      if (!(k < key) && !(key < k))
+        return key;
+    keys.push_back(key);
+    if (keys.size() > 1 &&
+        llvm::any_of(keys, [](const IndexKey &k) { return !k.constant; }))
+      return std::nullopt;
+    return key;
+  };
+  for (Operation &op : block) {
+    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+      if (copy.getBarrier() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(copy.getBarrierIndex());
+      if (!key)
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.loads.push_back({copy, 1});
+      unit.multicast |= static_cast<bool>(copy.getMulticastMask());
+      unit.delivered += copy.getTransactionBytes();
+      continue;
+    }
+    if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+      if (expect.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(expect.getMbarId());
+      if (!key || expect.getPredicate())
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.expects.push_back(expect);
+      APInt bytes;
+      std::optional<int64_t> n;
+      if (matchPattern(expect.getTxcount(), m_ConstantInt(&bytes)))
+        n = toInt64(bytes);
+      if (!n || llvm::AddOverflow(unit.announced, *n, unit.announced))
+        unit.announcedKnown = false;
+      continue;
+    }
+    if (auto expect = dyn_cast<ArriveExpectTxOp>(op)) {
+      if (expect.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(expect.getMbarId());
+      if (!key)
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.expects.push_back(expect);
+      unit.announcedKnown = false;
+      continue;
+    }
+    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      if (wait.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(wait.getMbarId());
+      if (!key)
+        return failure();
+      close(*key);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      SmallVector<std::pair<CopyAsyncOp, int64_t>> loads;
+      bool uses = false;
+      loop.walk([&](Operation *nested) {
+        if (llvm::is_contained(nested->getOperands(), group))
+          uses = true;
+      });
+      if (!uses)
+        continue;
+      if (failed(collectIssueLoop(loop, group, 1, loads)))
+        return failure();
+      for (auto [copy, times] : loads) {
+        // A loop-variant index is not one barrier.
+        if (!indexKey(copy.getBarrierIndex()).constant &&
+            !loop.isDefinedOutsideOfLoop(copy.getBarrierIndex()))
+          return failure();
+        std::optional<IndexKey> key = noteKey(copy.getBarrierIndex());
+        if (!key)
+          return failure();
+        TxUnit &unit = units[*key];
+        unit.loads.push_back({copy, times});
+        unit.multicast |= static_cast<bool>(copy.getMulticastMask());
+        int64_t bytes;
+        if (llvm::MulOverflow(copy.getTransactionBytes(), times, bytes) ||
+            llvm::AddOverflow(unit.delivered, bytes, unit.delivered))
+          return failure();
+      }
+      continue;
+    }
+    bool uses = false;
+    op.walk([&](Operation *nested) {
+      if (llvm::is_contained(nested->getOperands(), group))
+        uses = true;
+    });
+    if (uses && op.getNumRegions() > 0)
+      return failure();
+  }
+  while (!units.empty())
+    close(units.begin()->first);
+  return success();
+}
+
+static void describeLoads(const TxUnit &unit, llvm::raw_ostream &os) {
+  os << "(";
+  llvm::interleave(
+      unit.loads, os,
+      [&](std::pair<CopyAsyncOp, int64_t> load) {
+        if (load.second != 1)
+          os << load.second << " x ";
+        os << load.first.getTransactionBytes();
+      },
+      " + ");
+  os << ")";
+}
+
+static void printKey(llvm::raw_ostream &os, Value group, const IndexKey &key) {
+  os << "barrier ";
+  if (key.constant)
+    os << *key.constant;
+  else
+    key.value.printAsOperand(os, OpPrintingFlags());
+  os << " of ";
+  group.printAsOperand(os, OpPrintingFlags());
+}
+
+/// Reports `async-tx-bytes` for the groups whose loads and announcements
+/// all sit in one block.
+static bool checkTransactionBytes(Operation *kernel) {
+  bool ok = true;
+  kernel->walk([&](nvgpu::MBarrierCreateOp create) {
+    Value group = create.getBarriers();
+    Block *block = nullptr;
+    bool decidable = true;
+    bool anyExpect = false;
+    for (Operation *user : group.getUsers()) {
+      if (isa<nvgpu::MBarrierArriveExpectTxOp, ArriveExpectTxOp>(user)) {
+        anyExpect = true;
+        if (block && block != user->getBlock())
+          decidable = false;
+        block = user->getBlock();
+      } else if (!isa<CopyAsyncOp, nvgpu::MBarrierInitOp,
+                      nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierArriveOp,
+                      nvgpu::MBarrierTestWaitOp>(user)) {
+        decidable = false;
+      }
+    }
+    if (!anyExpect || !decidable)
+      return;
+    // Every load on the group lies in the block, or in an issue loop in it.
+    for (Operation *user : group.getUsers()) {
+      auto copy = dyn_cast<CopyAsyncOp>(user);
+      if (!copy || copy.getBarrier() != group)
+        continue;
+      Operation *ancestor = block->findAncestorOpInBlock(*copy);
+      if (!ancestor || (ancestor != copy && !isa<scf::ForOp>(ancestor)))
+        return;
+    }
+    (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
+      if (unit.expects.empty() || !unit.announcedKnown || unit.multicast ||
+          unit.announced == unit.delivered)
+        return;
+      InFlightDiagnostic diag = unit.expects.back()->emitError();
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "async-tx-bytes: arrive.expect_tx announces " << unit.announced
+         << " bytes on ";
+      printKey(os, group, key);
+      os << ", but the " << unit.loads.size()
+         << " load(s) signalling it in this phase deliver " << unit.delivered
+         << " bytes";
+      if (!unit.loads.empty()) {
+        os << " ";
+        describeLoads(unit, os);
+      }
+      diag << text;
+      for (auto [copy, times] : unit.loads)
+        diag.attachNote(copy.getLoc())
+            << "this load delivers " << copy.getTransactionBytes() << " bytes"
+            << (times != 1 ? " per iteration" : "");
+      ok = false;
+    });
+  });
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+struct Access {
+  Operation *op;
+  Range range;
+  bool operator==(const Access &o) const {
+    return op == o.op && range == o.range;
+  }
+};
+
+struct PendingLoad {
+  Access access;
+  Value group;
+  std::optional<int64_t> index;
+  bool operator==(const PendingLoad &o) const {
+    return access == o.access && group == o.group && index == o.index;
+  }
+};
+
+template <typename T>
+static void unionInto(SmallVectorImpl<T> &into, ArrayRef<T> from) {
+  for (const T &x : from)
+    if (!llvm::is_contained(into, x))
+      into.push_back(x);
+}
+
+struct State {
+  bool reachable = true;
+  /// Generic writes not yet fenced.
+  SmallVector<Access> unfenced;
+  /// TMA loads not yet waited for.
+  SmallVector<PendingLoad> loads;
+  /// Bulk stores not yet committed.
+  SmallVector<Access> uncommitted;
+  /// Committed bulk groups, oldest first.
+  SmallVector<SmallVector<Access>> groups;
+  /// Waits so far per barrier; a barrier absent here has seen none, unless
+  /// it is in `unknownWaits`, its group in `unknownGroups`, or
+  /// `allWaitsUnknown` holds.
+  std::map<BarrierKey, int64_t, BarrierKeyLess> waits;
+  std::set<BarrierKey, BarrierKeyLess> unknownWaits;
+  llvm::SmallDenseSet<Value> unknownGroups;
+  bool allWaitsUnknown = false;
+
+  std::optional<int64_t> waitCount(Value group, int64_t index) const {
+    BarrierKey key{group, index};
+    if (allWaitsUnknown || unknownGroups.contains(group) ||
+        unknownWaits.count(key))
+      return std::nullopt;
+    auto it = waits.find(key);
+    return it == waits.end() ? 0 : it->second;
+  }
+
+  /// Drops every fact: what follows cannot be reported from them.
+  void havoc() {
+    unfenced.clear();
+    loads.clear();
+    uncommitted.clear();
+    groups.clear();
+    allWaitsUnknown = true;
+  }
+
+  void join(const State &o) {
+    if (!o.reachable)
+      return;
+    if (!reachable) {
+      *this = o;
+      return;
+    }
+    unionInto<Access>(unfenced, o.unfenced);
+    unionInto<PendingLoad>(loads, o.loads);
+    unionInto<Access>(uncommitted, o.uncommitted);
+    // Committed groups line up from the newest: a bulk_wait_group N leaves
+    // the newest N pending on every path.
+    if (groups.size() < o.groups.size())
+      groups.insert(groups.begin(), o.groups.size() - groups.size(), {});
+    size_t skip = groups.size() - o.groups.size();
+    for (size_t i = 0; i < o.groups.size(); ++i)
+      unionInto<Access>(groups[skip + i], o.groups[i]);
+    allWaitsUnknown |= o.allWaitsUnknown;
+    for (Value g : o.unknownGroups)
+      unknownGroups.insert(g);
+    unknownWaits.insert(o.unknownWaits.begin(), o.unknownWaits.end());
+    std::set<BarrierKey, BarrierKeyLess> keys;
+    for (auto &[k, v] : waits)
+      keys.insert(k);
+    for (auto &[k, v] : o.waits)
+      keys.insert(k);
+    for (const BarrierKey &k : keys) {
+      auto a = waits.find(k);
+      auto b = o.waits.find(k);
+      int64_t x = a == waits.end() ? 0 : a->second;
+      int64_t y = b == o.waits.end() ? 0 : b->second;
+      if (x != y)
+        unknownWaits.insert(k);
+    }
+  }
+};
+
+/// Loop iterations the walk follows; loops with more (or an unknown number)
+/// are followed this far, and the facts after them dropped.
+constexpr int64_t kMaxIterations = 64;
+constexpr int64_t kUnknownTripIterations = 16;
+
+class Walker {
+public:
+  Walker(bool insertFences) : insertFences(insertFences) {}
+
+  void walkKernel(Region &body) {
+    State state;
+    walkRegion(body, state);
+  }
+
+  bool hadError() const { return failed; }
+  /// Generic writes after which a fence is missing (insert-fences).
+  const llvm::SetVector<Operation *> &fenceSites() const { return sites; }
+
+private:
+  void walkRegion(Region &region, State &state) {
+    if (region.empty())
+      return;
+    if (!region.hasOneBlock()) {
+      state.havoc();
+      return;
+    }
+    walkBlock(region.front(), state);
+  }
+
+  void walkBlock(Block &block, State &state) {
+    for (Operation &op : block)
+      walkOp(&op, state);
+  }
+
+  /// Reports `text` ("<rule-id>: ...") at `op`, once per op and rule.
+  void report(Operation *op, const Twine &text, Operation *noteOp,
+              const Twine &note) {
+    std::string message = text.str();
+    std::string rule = message.substr(0, message.find(':'));
+    if (!reported.insert({op, rule}).second)
+      return;
+    InFlightDiagnostic diag = op->emitError(message);
+    if (noteOp)
+      diag.attachNote(noteOp->getLoc()) << note;
+    failed = true;
+  }
+
+  std::string rangeText(const Range &r) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << r;
+    return s;
+  }
+
+  void checkPendingLoads(Operation *op, const Range &range, State &state,
+                         StringRef what) {
+    for (const PendingLoad &load : state.loads) {
+      if (!load.access.range.overlaps(range))
+        continue;
+      std::string barrier;
+      llvm::raw_string_ostream os(barrier);
+      if (load.index)
+        printBarrier(os, load.group, *load.index);
+      else {
+        os << "its barrier in ";
+        load.group.printAsOperand(os, OpPrintingFlags());
+      }
+      report(op,
+             "async-load-wait: this " + what + " of shared bytes " +
+                 rangeText(range) + " comes before any wait on " + barrier +
+                 ", which completes the TMA load writing bytes " +
+                 rangeText(load.access.range),
+             load.access.op, "the TMA load");
+      return;
+    }
+  }
+
+  void checkPendingStores(Operation *op, const Range &range, State &state) {
+    auto check = [&](const Access &store, StringRef where) {
+      if (!store.range.overlaps(range))
+        return false;
+      report(op,
+             "async-store-reuse: this write of shared bytes " +
+                 rangeText(range) +
+                 " comes before a tile.bulk_wait_group covers the bulk store "
+                 "reading bytes " +
+                 rangeText(store.range) + " (" + where + ")",
+             store.op, "the bulk store");
+      return true;
+    };
+    for (const Access &store : state.uncommitted)
+      if (check(store, "the store is in no committed group"))
+        return;
+    for (auto [i, group] : llvm::enumerate(state.groups))
+      for (const Access &store : group)
+        if (check(store, "its group is " +
+                             std::to_string(state.groups.size() - i) + " of " +
+                             std::to_string(state.groups.size()) +
+                             " pending, counted from the newest"))
+          return;
+  }
+
+  void genericWrite(Operation *op, const Range &range, State &state) {
+    checkPendingLoads(op, range, state, "write");
+    checkPendingStores(op, range, state);
+    Access access{op, range};
+    if (!llvm::is_contained(state.unfenced, access))
+      state.unfenced.push_back(access);
+  }
+
+  void genericRead(Operation *op, const Range &range, State &state) {
+    checkPendingLoads(op, range, state, "read");
+  }
+
+  void bulkStore(CopyAsyncOp op, const Range &range, State &state) {
+    for (const Access &write : state.unfenced) {
+      if (!write.range.overlaps(range))
+        continue;
+      if (insertFences) {
+        sites.insert(write.op);
+        continue;
+      }
+      report(op,
+             "async-proxy-fence: this TMA store reads shared bytes " +
+                 rangeText(range) + " that a generic write (" +
+                 opLabel(write.op) + ") stored at bytes " +
+                 rangeText(write.range) +
+                 " with no fence.proxy.async on the path between them",
+             write.op, "the generic write");
+      break;
+    }
+    checkPendingLoads(op, range, state, "bulk store's read");
+    state.uncommitted.push_back({op, range});
+  }
+
+  void tmaLoad(CopyAsyncOp op, const Range &range, State &state) {
+    checkPendingLoads(op, range, state, "TMA load's write");
+    checkPendingStores(op, range, state);
+    if (!op.getBarrier() || !op.getBarrierIndex())
+      return;
+    state.loads.push_back(
+        {{op, range}, op.getBarrier(), known.get(op.getBarrierIndex())});
+  }
+
+  void wait(Value group, Value indexValue, std::optional<Value> parityValue,
+            Operation *op, State &state) {
+    std::optional<int64_t> index = known.get(indexValue);
+    // A wait on this barrier completes its loads; a wait on another group's
+    // barrier may order them through the threads that waited (a consumer's
+    // release of a stage), so it ends them too.
+    llvm::erase_if(state.loads, [&](const PendingLoad &load) {
+      return load.group != group || !index || !load.index ||
+             *load.index == *index;
+    });
+    if (!parityValue)
+      return;
+    if (!index) {
+      state.unknownGroups.insert(group);
+      return;
+    }
+    std::optional<int64_t> count = state.waitCount(group, *index);
+    std::optional<int64_t> parity = known.get(*parityValue);
+    BarrierKey key{group, *index};
+    if (count && parity && *parity != *count % 2) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "async-phase: waits for parity " << *parity << " of ";
+      printBarrier(os, group, *index);
+      os << ", but this thread has waited for " << *count
+         << " completion(s) of it, so the phase to wait for has parity "
+         << *count % 2;
+      report(op, text, nullptr, "");
+    }
+    if (count)
+      state.waits[key] = *count + 1;
+  }
+
+  void walkFor(scf::ForOp loop, State &state) {
+    std::optional<int64_t> lb = known.get(loop.getLowerBound());
+    std::optional<int64_t> ub = known.get(loop.getUpperBound());
+    std::optional<int64_t> step = known.get(loop.getStep());
+    for (Value r : loop.getResults())
+      known.set(r, std::nullopt);
+    std::optional<int64_t> trip;
+    if (lb && ub && step)
+      trip = tripOf(*lb, *ub, *step);
+    bool complete = trip && *trip <= kMaxIterations;
+    int64_t iterations =
+        trip ? std::min(*trip, kMaxIterations) : kUnknownTripIterations;
+    if (!lb || !step || *step <= 0)
+      iterations = 1;
+    // Nested loops multiply; past the budget, each loop is walked once and
+    // forgotten.
+    if (budget <= 0) {
+      iterations = std::min<int64_t>(iterations, 1);
+      complete = false;
+    }
+    State exit;
+    exit.reachable = false;
+    if (!trip || *trip == 0)
+      exit.join(state);
+    for (int64_t i = 0; i < iterations && state.reachable; ++i) {
+      std::optional<int64_t> iv;
+      int64_t offset, value;
+      if (lb && step && !llvm::MulOverflow(i, *step, offset) &&
+          !llvm::AddOverflow(*lb, offset, value))
+        iv = value;
+      known.set(loop.getInductionVar(), iv);
+      for (BlockArgument arg : loop.getRegionIterArgs())
+        known.set(arg, std::nullopt);
+      walkBlock(*loop.getBody(), state);
+      // With an unknown trip count, the loop may end after any iteration.
+      if (!trip)
+        exit.join(state);
+    }
+    if (complete) {
+      exit = state;
+    } else {
+      exit.join(state);
+      exit.havoc();
+    }
+    state = exit;
+  }
+
+  void walkIf(scf::IfOp ifOp, State &state) {
+    for (Value r : ifOp.getResults())
+      known.set(r, std::nullopt);
+    std::optional<int64_t> cond = known.get(ifOp.getCondition());
+    if (cond) {
+      if (*cond)
+        walkRegion(ifOp.getThenRegion(), state);
+      else
+        walkRegion(ifOp.getElseRegion(), state);
+      return;
+    }
+    State other = state;
+    walkRegion(ifOp.getThenRegion(), state);
+    walkRegion(ifOp.getElseRegion(), other);
+    state.join(other);
+  }
+
+  void walkEffects(Operation *op, State &state) {
+    // Generic-proxy accesses only: upstream nvgpu ops (TMA, cp.async) write
+    // and read shared memory through other proxies the walk does not model.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || isa<nvgpu::NVGPUDialect>(op->getDialect()))
+      return;
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &effect : list) {
+      Value v = effect.getValue();
+      if (!v || !isShared(v))
+        continue;
+      std::optional<Range> range = resolveRange(v, known);
+      if (!range)
+        continue;
+      if (isa<MemoryEffects::Write>(effect.getEffect()))
+        genericWrite(op, *range, state);
+      else if (isa<MemoryEffects::Read>(effect.getEffect()))
+        genericRead(op, *range, state);
+    }
+  }
+
+  void walkOp(Operation *op, State &state) {
+    if (!state.reachable)
+      return;
+    --budget;
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return walkFor(loop, state);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return walkIf(ifOp, state);
+    if (isa<scf::YieldOp>(op))
+      return;
+    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+      std::optional<Range> range =
+          copy.isLoad()
+              ? resolveRegion(copy.getDst(), copy.getMixedDstOffsets(),
+                              copy.getDstSizes(), known)
+              : resolveRegion(copy.getSrc(), copy.getMixedSrcOffsets(),
+                              copy.getSrcSizes(), known);
+      if (!range)
+        return;
+      if (copy.isLoad())
+        return tmaLoad(copy, *range, state);
+      if (isAsyncProxyCopy(copy))
+        return bulkStore(copy, *range, state);
+      return genericRead(op, *range, state);
+    }
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (isShared(copy.getSrc()))
+        if (std::optional<Range> range =
+                resolveRegion(copy.getSrc(), copy.getMixedSrcOffsets(),
+                              copy.getSrcSizes(), known))
+          genericRead(op, *range, state);
+      if (isShared(copy.getDst()))
+        if (std::optional<Range> range =
+                resolveRegion(copy.getDst(), copy.getMixedDstOffsets(),
+                              copy.getDstSizes(), known))
+          genericWrite(op, *range, state);
+      return;
+    }
+    if (isa<BulkCommitGroupOp>(op)) {
+      state.groups.push_back(state.uncommitted);
+      state.uncommitted.clear();
+      return;
+    }
+    if (auto waitGroup = dyn_cast<BulkWaitGroupOp>(op)) {
+      size_t keep = waitGroup.getGroup();
+      if (state.groups.size() > keep)
+        state.groups.erase(state.groups.begin(), state.groups.end() - keep);
+      return;
+    }
+    if (auto fence = dyn_cast<NVVM::FenceProxyOp>(op)) {
+      NVVM::ProxyKind kind = fence.getKind();
+      if (kind == NVVM::ProxyKind::async ||
+          kind == NVVM::ProxyKind::async_shared)
+        state.unfenced.clear();
+      return;
+    }
+    if (auto tryWait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op))
+      return wait(tryWait.getBarriers(), tryWait.getMbarId(),
+                  tryWait.getPhaseParity(), op, state);
+    if (auto test = dyn_cast<nvgpu::MBarrierTestWaitOp>(op)) {
+      wait(test.getBarriers(), test.getMbarId(), std::nullopt, op, state);
+      state.unknownGroups.insert(test.getBarriers());
+      return;
+    }
+    if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
+      if (std::optional<int64_t> index = known.get(init.getMbarId())) {
+        BarrierKey key{init.getBarriers(), *index};
+        state.waits.erase(key);
+        state.unknownWaits.erase(key);
+      } else {
+        state.unknownGroups.insert(init.getBarriers());
+      }
+      return;
+    }
+    if (isa<nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierArriveOp,
+            nvgpu::MBarrierCreateOp, ArriveExpectTxOp, ArenaViewOp, StageOp,
+            gpu::BarrierOp, NVVM::BarrierOp>(op)) {
+      known.evaluate(op);
+      return;
+    }
+    if (isa<CallOpInterface>(op) || op->getNumRegions() > 0) {
+      for (Value r : op->getResults())
+        known.set(r, std::nullopt);
+      state.havoc();
+      return;
+    }
+    walkEffects(op, state);
+    known.evaluate(op);
+  }
+
+  bool insertFences;
+  bool failed = false;
+  /// Ops the walk may visit before it stops unrolling loops.
+  int64_t budget = 1 << 20;
+  KnownValues known;
+  std::set<std::pair<Operation *, std::string>> reported;
+  llvm::SetVector<Operation *> sites;
+};
+
+/// Inserts a proxy fence after `write`: before the next barrier of its
+/// block, or at the block's end.
+static void insertFenceAfter(Operation *write) {
+  Operation *at = write->getNextNode();
+  while (at && !at->hasTrait<OpTrait::IsTerminator>() &&
+         !isa<gpu::BarrierOp, NVVM::BarrierOp, NVVM::FenceProxyOp>(at) &&
+         at->getNumRegions() == 0 && !isa<CopyAsyncOp>(at))
+    at = at->getNextNode();
+  if (auto fence = dyn_cast_or_null<NVVM::FenceProxyOp>(at))
+    if (fence.getKind() == NVVM::ProxyKind::async_shared)
+      return;
+  OpBuilder b(write->getContext());
+  if (at)
+    b.setInsertionPoint(at);
+  else
+    b.setInsertionPointToEnd(write->getBlock());
+  NVVM::FenceProxyOp::create(
+      b, write->getLoc(), NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
+struct VerifyAsyncPass
+    : public mlir::tile::impl::TileVerifyAsyncBase<VerifyAsyncPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    bool ok = true;
+    SmallVector<Region *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+        if (func.isKernel())
+          kernels.push_back(&func.getBody());
+      } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+        kernels.push_back(&launch.getBody());
+      }
+    });
+    for (Region *body : kernels) {
+      ok &= checkTransactionBytes(body->getParentOp());
+      Walker walker(insertFences);
+      walker.walkKernel(*body);
+      ok &= !walker.hadError();
+      for (Operation *write : walker.fenceSites())
+        insertFenceAfter(write);
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// tile-materialize-expect-tx
+//===----------------------------------------------------------------------===//
+
+struct MaterializeExpectTxPass
+    : public mlir::tile::impl::TileMaterializeExpectTxBase<
+          MaterializeExpectTxPass> {
+  void runOnOperation() override {
+    // The blocks and groups that hold tile.arrive_expect_tx ops.
+    llvm::MapVector<std::pair<Block *, Value>, bool> scans;
+    getOperation()->walk([&](ArriveExpectTxOp op) {
+      scans.insert({{op->getBlock(), op.getBarriers()}, true});
+    });
+    bool ok = true;
+    for (auto &entry : scans) {
+      Block *block = entry.first.first;
+      Value group = entry.first.second;
+      SmallVector<std::pair<ArriveExpectTxOp, int64_t>> rewrites;
+      LogicalResult scanned =
+          scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
+            for (Operation *op : unit.expects) {
+              auto implicit = dyn_cast<ArriveExpectTxOp>(op);
+              if (!implicit)
+                continue;
+              StringRef reason;
+              if (unit.loads.empty())
+                reason = "it covers no tile.copy_async load";
+              else if (unit.multicast)
+                reason = "a load it covers multicasts, so the bytes each CTA "
+                         "receives depend on the other CTAs' loads";
+              else if (unit.expects.size() != 1)
+                reason = "another arrive.expect_tx announces bytes in the "
+                         "same phase";
+              if (!reason.empty()) {
+                std::string text;
+                llvm::raw_string_ostream os(text);
+                os << "async-tx-bytes: cannot derive the bytes to expect on ";
+                printKey(os, group, key);
+                os << ": " << reason;
+                implicit.emitError(text);
+                ok = false;
+                continue;
+              }
+              rewrites.push_back({implicit, unit.delivered});
+            }
+          });
+      if (failed(scanned)) {
+        for (Operation &op : *block)
+          if (auto implicit = dyn_cast<ArriveExpectTxOp>(op))
+            if (implicit.getBarriers() == group) {
+              implicit.emitError(
+                  "async-tx-bytes: cannot derive the bytes to expect: the "
+                  "loads on this barrier group are not all in this block (or "
+                  "in issue loops with constant trip counts in it), or their "
+                  "barrier indices cannot be told apart");
+              ok = false;
+            }
+        continue;
+      }
+      for (auto [op, bytes] : rewrites) {
+        OpBuilder b(op);
+        Value count =
+            arith::ConstantIndexOp::create(b, op.getLoc(), bytes).getResult();
+        nvgpu::MBarrierArriveExpectTxOp::create(
+            b, op.getLoc(), op.getBarriers(), count, op.getMbarId(), Value());
+        op.erase();
+      }
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+
+} // namespace

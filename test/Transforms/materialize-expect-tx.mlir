@@ -1,0 +1,116 @@
+// tile.arrive_expect_tx becomes nvgpu.mbarrier.arrive.expect_tx with the
+// bytes of the loads it covers.
+// RUN: tile-opt %s -split-input-file --tile-materialize-expect-tx -verify-diagnostics | FileCheck %s
+
+!tileA = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!tileB = memref<256x64xbf16, #tile.layout<(256, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!half = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    // Two loads on full[%s]: 128 x 64 x 2 + 256 x 64 x 2 = 49152 bytes.
+    // CHECK-LABEL: gpu.func @two_loads
+    // CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create
+    // CHECK: scf.for %[[K:.*]] =
+    // CHECK: %[[S:.*]] = arith.remui %[[K]]
+    // CHECK: tile.copy_async {{.*}} barrier(%[[FULL]][%[[S]]])
+    // CHECK: tile.copy_async {{.*}} barrier(%[[FULL]][%[[S]]])
+    // CHECK-NEXT: %[[BYTES:.*]] = arith.constant 49152 : index
+    // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[S]]], %[[BYTES]]
+    // CHECK-NOT: tile.arrive_expect_tx
+    gpu.func @two_loads(%A: memref<1024x64xbf16>, %B: memref<1024x64xbf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %a = tile.arena_view [0] : !tileA
+      %b = tile.arena_view [16384] : !tileB
+      %full = nvgpu.mbarrier.create -> !bars
+      scf.for %k = %c0 to %c4 step %c1 {
+        %s = arith.remui %k, %c2 : index
+        tile.copy_async %a[0, 0] [128, 64], %A[0, 0] [128, 64] barrier(%full[%s])
+            : !tileA, memref<1024x64xbf16>, !bars
+        tile.copy_async %b[0, 0] [256, 64], %B[0, 0] [256, 64] barrier(%full[%s])
+            : !tileB, memref<1024x64xbf16>, !bars
+        tile.arrive_expect_tx %full[%s] : !bars
+      }
+      gpu.return
+    }
+
+    // Announcing first, then an issue loop of 3 loads of 8 x 256 f16 (the
+    // last one partly out of bounds), then a second phase after the wait.
+    // CHECK-LABEL: gpu.func @issue_loop
+    // CHECK: %[[BAR:.*]] = nvgpu.mbarrier.create
+    // CHECK: %[[B1:.*]] = arith.constant 12288 : index
+    // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%[[C1:.*]]], %[[B1]]
+    // CHECK: scf.for
+    // CHECK: nvgpu.mbarrier.try_wait.parity %[[BAR]][%[[C1]]]
+    // CHECK: %[[B2:.*]] = arith.constant 4096 : index
+    // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BAR]][%[[C1]]], %[[B2]]
+    gpu.func @issue_loop(%A: memref<20x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c3 = arith.constant 3 : index
+      %c8 = arith.constant 8 : index
+      %s = tile.arena_view [0] : !half
+      %bar = nvgpu.mbarrier.create -> !bars
+      tile.arrive_expect_tx %bar[%c1] : !bars
+      scf.for %i = %c0 to %c3 step %c1 {
+        %row = arith.muli %i, %c8 : index
+        tile.copy_async %s[0, 0] [8, 256], %A[%row, 0] [8, 256] barrier(%bar[%c1])
+            : !half, memref<20x256xf16>, !bars
+      }
+      %phase = arith.constant false
+      %ticks = arith.constant 1000 : index
+      nvgpu.mbarrier.try_wait.parity %bar[%c1], %phase, %ticks : !bars
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c1])
+          : !half, memref<20x256xf16>, !bars
+      tile.arrive_expect_tx %bar[%c1] : !bars
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+!half = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @declines(%A: memref<8x256xf16>, %mask: i16, %c: i1) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %bytes = arith.constant 4096 : index
+      %s = tile.arena_view [0] : !half
+      %bar = nvgpu.mbarrier.create -> !bars
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 0 of %1: it covers no tile.copy_async load}}
+      tile.arrive_expect_tx %bar[%c0] : !bars
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c1]) multicast(%mask)
+          : !half, memref<8x256xf16>, !bars
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 1 of %1: a load it covers multicasts, so the bytes each CTA receives depend on the other CTAs' loads}}
+      tile.arrive_expect_tx %bar[%c1] : !bars
+      gpu.return
+    }
+    gpu.func @two_announcements(%A: memref<8x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %bytes = arith.constant 4096 : index
+      %s = tile.arena_view [0] : !half
+      %bar = nvgpu.mbarrier.create -> !bars
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c0])
+          : !half, memref<8x256xf16>, !bars
+      nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : !bars
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 0 of %1: another arrive.expect_tx announces bytes in the same phase}}
+      tile.arrive_expect_tx %bar[%c0] : !bars
+      gpu.return
+    }
+    gpu.func @unknown_index(%A: memref<8x256xf16>, %i: index, %j: index) kernel {
+      %s = tile.arena_view [0] : !half
+      %bar = nvgpu.mbarrier.create -> !bars
+      tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%i])
+          : !half, memref<8x256xf16>, !bars
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect: the loads on this barrier group are not all in this block (or in issue loops with constant trip counts in it), or their barrier indices cannot be told apart}}
+      tile.arrive_expect_tx %bar[%j] : !bars
+      gpu.return
+    }
+  }
+}
