@@ -52,12 +52,18 @@ struct CopyModes {
   int64_t globalBase = 0;       // elements, the global layout's offset
   int64_t elementBytes = 1;
   int64_t regionElements = 1;
+  /// The boundaries between sliced global axes that were fused (boundary b
+  /// lies between axis b - 1 and axis b of the unfused list, outer to inner).
+  std::vector<unsigned> fusedBoundaries;
 };
 
 /// L1: validates the request's shapes and layouts, slices both regions and
-/// refines them into modes. On failure sets *decline.
+/// refines them into modes. Neighbouring global axes that are contiguous are
+/// fused, except at the boundaries whose bit (1 << (b - 1)) is set in
+/// `keepBoundaries`. On failure sets *decline.
 std::optional<CopyModes> buildCopyModes(const CopyRequest &request,
-                                        std::string *decline);
+                                        std::string *decline,
+                                        uint64_t keepBoundaries = 0);
 
 /// Common refinement of the two regions' axis sizes into modes, then
 /// coalescing of neighbours contiguous in both layouts.

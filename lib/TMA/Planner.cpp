@@ -1,12 +1,15 @@
-//===- Planner.cpp - Search over box prefixes and element promotion -------===//
+//===- Planner.cpp - Search over axis fusions, promotion and box prefixes ===//
 //
-// For the element type as given (and, when only the 256 box limit keeps the
-// stride-1 run from being one box row, for wider unsigned types), take the
-// chain, try box prefixes from longest to shortest, keep the first candidate
-// every rule accepts, and return the candidate with the fewest instructions
-// (then the lowest rank; ties keep the unpromoted type). A copy no candidate
-// satisfies declines with the first reason met, i.e. the one of the most
-// ambitious plan.
+// The candidates: for each choice of which contiguous global axes stay fused
+// (all of them first), the element type as given and, when only the 256 box
+// limit keeps the stride-1 run from being one box row, wider unsigned types;
+// for each, the chain's box prefixes from longest to shortest, keeping the
+// first one every rule accepts. The winner has the fewest instructions, then
+// the most bytes per instruction, then the fewest guards, then the lowest
+// rank; remaining ties keep the earlier candidate (all axes fused, the
+// unpromoted type). Fusion choices are only searched while the best plan
+// needs more than one instruction. A copy no candidate satisfies declines with
+// the first reason met, i.e. the one of the most ambitious plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,46 +35,30 @@ bool stride1RunExceedsBox(const CopyModes &cm) {
 bool better(const TmaPlan &a, const TmaPlan &b) {
   if (a.issues.size() != b.issues.size())
     return a.issues.size() < b.issues.size();
-  if (a.map.rank != b.map.rank)
-    return a.map.rank < b.map.rank;
-  return a.guards.size() < b.guards.size();
+  // Equal regions: equal counts give equal bytes per instruction.
+  if (a.guards.size() != b.guards.size())
+    return a.guards.size() < b.guards.size();
+  return a.map.rank < b.map.rank;
 }
 
-} // namespace
-
-PlanOutcome planTmaCopy(const CopyRequest &request) {
+/// The best plan so far and the first decline met.
+struct Search {
+  const CopyRequest &request;
   PlanOutcome out;
-  if (std::optional<std::string> d = checkRequestRules(request)) {
-    out.decline = *d;
-    return out;
-  }
-  std::string decline;
-  std::optional<CopyModes> modes = buildCopyModes(request, &decline);
-  if (!modes) {
-    out.decline = decline;
-    return out;
-  }
-  std::vector<CopyModes> variants = {*modes};
-  // Promotion reinterprets bytes as unsigned integers: never with NaN fill
-  // or reduce.
-  // Nor over run-time strides, which would need a divisibility guard each.
-  if (request.oobFill == OobFill::Zero && request.reduce == ReduceKind::None &&
-      !request.symbolicGlobal &&
-      request.sharedLayout.swizzle() == Swizzle::None &&
-      stride1RunExceedsBox(*modes))
-    for (int64_t factor : {2, 4, 8})
-      if (modes->elementBytes * factor <= 8)
-        if (std::optional<CopyModes> p = promote(*modes, factor))
-          variants.push_back(std::move(*p));
 
-  Swizzle swizzle = request.sharedLayout.swizzle();
-  for (const CopyModes &variant : variants) {
+  void noteDecline(const std::string &reason) {
+    if (out.decline.empty())
+      out.decline = reason;
+  }
+
+  // The longest box prefix every rule accepts, for one element type.
+  void addModes(const CopyModes &variant) {
     std::string reason;
-    std::optional<Chain> chain = findChain(variant, swizzle, &reason);
+    std::optional<Chain> chain =
+        findChain(variant, request.sharedLayout.swizzle(), &reason);
     if (!chain) {
-      if (out.decline.empty())
-        out.decline = reason;
-      continue;
+      noteDecline(reason);
+      return;
     }
     for (size_t box = chain->order.size(); box >= 1; --box) {
       std::optional<TmaPlan> plan =
@@ -82,16 +69,87 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
         else {
           if (!out.plan || better(*plan, *out.plan))
             out.plan = std::move(plan);
-          break;
+          return;
         }
       }
-      if (out.decline.empty())
-        out.decline = reason;
+      noteDecline(reason);
     }
   }
-  if (out.plan)
-    out.decline.clear();
-  return out;
+
+  // The element type as given, then the promoted ones.
+  void addVariant(const CopyModes &modes) {
+    addModes(modes);
+    // Promotion reinterprets bytes as unsigned integers: never with NaN fill
+    // or reduce, nor over run-time strides, which would need a divisibility
+    // guard each.
+    if (request.oobFill == OobFill::Zero &&
+        request.reduce == ReduceKind::None && !request.symbolicGlobal &&
+        request.sharedLayout.swizzle() == Swizzle::None &&
+        stride1RunExceedsBox(modes))
+      for (int64_t factor : {2, 4, 8})
+        if (modes.elementBytes * factor <= 8)
+          if (std::optional<CopyModes> p = promote(modes, factor))
+            addModes(*p);
+  }
+
+  bool optimal() const { return out.plan && out.plan->issues.size() == 1; }
+};
+
+// The sets of fused boundaries to keep apart: every non-empty subset for up
+// to four fused boundaries, else each one alone and all of them.
+std::vector<uint64_t> keepSets(const std::vector<unsigned> &fused) {
+  std::vector<uint64_t> sets;
+  auto bitOf = [](unsigned b) {
+    return b <= 64 ? uint64_t(1) << (b - 1) : uint64_t(0);
+  };
+  if (fused.size() <= 4) {
+    for (uint64_t subset = 1; subset < (uint64_t(1) << fused.size());
+         ++subset) {
+      uint64_t keep = 0;
+      for (size_t i = 0; i < fused.size(); ++i)
+        if ((subset >> i) & 1)
+          keep |= bitOf(fused[i]);
+      sets.push_back(keep);
+    }
+    return sets;
+  }
+  uint64_t all = 0;
+  for (unsigned b : fused) {
+    sets.push_back(bitOf(b));
+    all |= bitOf(b);
+  }
+  sets.push_back(all);
+  return sets;
+}
+
+} // namespace
+
+PlanOutcome planTmaCopy(const CopyRequest &request) {
+  Search search{request, {}};
+  if (std::optional<std::string> d = checkRequestRules(request)) {
+    search.out.decline = *d;
+    return search.out;
+  }
+  std::string decline;
+  std::optional<CopyModes> modes = buildCopyModes(request, &decline);
+  if (!modes) {
+    search.out.decline = decline;
+    return search.out;
+  }
+  search.addVariant(*modes);
+  // Fusing contiguous axes saves dimensions but fixes where the box may cut
+  // them; keeping some apart can fit the region in fewer boxes.
+  if (!search.optimal())
+    for (uint64_t keep : keepSets(modes->fusedBoundaries)) {
+      std::optional<CopyModes> apart = buildCopyModes(request, &decline, keep);
+      if (apart)
+        search.addVariant(*apart);
+      if (search.optimal())
+        break;
+    }
+  if (search.out.plan)
+    search.out.decline.clear();
+  return search.out;
 }
 
 std::string ruleIdOf(const std::string &decline) {

@@ -227,20 +227,7 @@ std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
           {a.extent, a.stride, a.start, a.size, std::nullopt, std::nullopt});
     }
   }
-  // Fuse an axis with the outer neighbour when it is whole and contiguous
-  // under it (fewer tensor-map dimensions).
-  return coalesceRuns(
-      axes,
-      [](const GlobalAxis &outer,
-         const GlobalAxis &a) -> std::optional<GlobalAxis> {
-        if (a.start != SymExpr(0) || a.size != a.extent ||
-            outer.stride != a.extent * a.stride ||
-            outer.extent > (int64_t(1) << 32) / a.extent)
-          return std::nullopt;
-        return GlobalAxis{
-            outer.extent * a.extent, a.stride,     outer.start * a.extent,
-            outer.size * a.extent,   std::nullopt, std::nullopt};
-      });
+  return axes;
 }
 
 // Global side of a SymbolicGlobal: one axis per memref dimension (a strided
@@ -278,21 +265,41 @@ collectSymbolicAxes(const CopyRequest &r, std::string *decline) {
       continue; // Touches nothing: no coordinate, no bound.
     axes.push_back(a);
   }
-  // Fuse static neighbours as the static path does; a run-time extent or
-  // stride never fuses (that would need an equality guard).
-  return coalesceRuns(
-      axes,
-      [](const GlobalAxis &outer,
-         const GlobalAxis &a) -> std::optional<GlobalAxis> {
-        if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||
-            a.runtimeStride || a.start != SymExpr(0) || a.size != a.extent ||
-            outer.stride != a.extent * a.stride ||
-            outer.extent > (int64_t(1) << 32) / a.extent)
-          return std::nullopt;
-        return GlobalAxis{
-            outer.extent * a.extent, a.stride,     outer.start * a.extent,
-            outer.size * a.extent,   std::nullopt, std::nullopt};
-      });
+  return axes;
+}
+
+// Fuses an axis with the outer neighbour when it is whole and contiguous
+// under it (fewer tensor-map dimensions). A run-time extent or stride never
+// fuses (that would need an equality guard).
+std::optional<GlobalAxis> fuseAxisPair(const GlobalAxis &outer,
+                                       const GlobalAxis &a) {
+  if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||
+      a.runtimeStride || a.start != SymExpr(0) || a.size != a.extent ||
+      outer.stride != a.extent * a.stride ||
+      outer.extent > (int64_t(1) << 32) / a.extent)
+    return std::nullopt;
+  return GlobalAxis{
+      outer.extent * a.extent, a.stride,     outer.start * a.extent,
+      outer.size * a.extent,   std::nullopt, std::nullopt};
+}
+
+// Fuses every fusable neighbour pair except at the kept boundaries; records
+// the boundaries it fused.
+std::vector<GlobalAxis> fuseAxes(const std::vector<GlobalAxis> &axes,
+                                 uint64_t keepBoundaries,
+                                 std::vector<unsigned> &fused) {
+  unsigned boundary = 0;
+  return coalesceRuns(axes,
+                      [&](const GlobalAxis &outer,
+                          const GlobalAxis &a) -> std::optional<GlobalAxis> {
+                        unsigned b = ++boundary;
+                        if (b <= 64 && (keepBoundaries >> (b - 1)) & 1)
+                          return std::nullopt;
+                        std::optional<GlobalAxis> f = fuseAxisPair(outer, a);
+                        if (f)
+                          fused.push_back(b);
+                        return f;
+                      });
 }
 
 // A store whose region aliases in global memory has no defined result.
@@ -319,7 +326,8 @@ bool checkStoreOverlap(const CopyRequest &r,
 } // namespace
 
 std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
-                                        std::string *decline) {
+                                        std::string *decline,
+                                        uint64_t keepBoundaries) {
   std::optional<int64_t> count = checkRegionCounts(r, decline);
   if (!count)
     return std::nullopt;
@@ -347,7 +355,10 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
   std::optional<std::vector<GlobalAxis>> axes =
       r.symbolicGlobal ? collectSymbolicAxes(r, decline)
                        : collectGlobalAxes(r, *g, decline);
-  if (!axes || !checkStoreOverlap(r, *axes, decline))
+  if (!axes)
+    return std::nullopt;
+  axes = fuseAxes(*axes, keepBoundaries, out.fusedBoundaries);
+  if (!checkStoreOverlap(r, *axes, decline))
     return std::nullopt;
   std::optional<std::vector<Mode>> modes =
       refineModes(*axes, sharedRuns, decline);
