@@ -71,13 +71,19 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
   }
   int64_t outerBase = subs.back().base;
   SymExpr outerStart = axis.start;
+  // A region inside a static axis whose start does not divide by the cut:
+  // the innermost sub-dimension spans the whole axis from the start, the
+  // outer ones step from 0 over the region only (they overlap the inner one
+  // in memory; every element a box reads is inside the axis).
+  bool overlapping = false;
   if (subs.size() > 1) {
     std::optional<SymExpr> q = axis.start.divExact(outerBase);
     std::optional<int64_t> c = axis.start.constantValue();
     bool inside = c && *c >= 0 && *c + axis.size <= axis.extent;
     // A run-time extent must divide by the cut (a region-split guard).
     bool divides = axis.runtimeExtent || axis.extent % outerBase == 0;
-    if (!q || (!divides && !inside)) {
+    overlapping = !q && inside && !axis.runtimeExtent;
+    if (!overlapping && (!q || (!divides && !inside))) {
       *decline = "region-split: global run of extent " +
                  std::to_string(axis.extent) + " at [" + axis.start.str() +
                  ", +" + std::to_string(axis.size) +
@@ -85,7 +91,8 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
                  std::to_string(outerBase);
       return false;
     }
-    outerStart = *q;
+    if (!overlapping)
+      outerStart = *q;
   }
   for (size_t j = 0; j < subs.size(); ++j) {
     SubDim &s = subs[j];
@@ -94,6 +101,12 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
         outermost ? ceilDiv(axis.extent, s.base) : subs[j + 1].base / s.base;
     s.stride = axis.stride * s.base;
     s.coordBase = outermost ? outerStart : SymExpr(0);
+    if (overlapping) {
+      s.globalDim = j == 0      ? axis.extent
+                    : outermost ? ceilDiv(axis.size, s.base)
+                                : subs[j + 1].base / s.base;
+      s.coordBase = j == 0 ? axis.start : SymExpr(0);
+    }
     if (outermost && axis.runtimeExtent) {
       s.globalDim = 0;
       s.runtimeDim =
@@ -134,20 +147,64 @@ cutAxes(const CopyModes &cm, const Chain &chain,
   return subs;
 }
 
-// Past rank 5, folds fixed in-bounds coordinates into the base address;
-// returns the base address in bytes.
-SymExpr foldFixedDims(std::vector<SubDim> &subs, int64_t globalBase,
+// Whether a fixed offset of `k` elements can move into the inner coordinate:
+// the inner dimension is the stride-1 start of an axis that holds the region
+// (so no element of it reads the extended bounds' new lower part), and the
+// coordinate stays 16-byte aligned and inside int32.
+bool foldsIntoInner(const SubDim &inner, const CopyModes &cm, int64_t k,
+                    int64_t eb) {
+  const GlobalAxis &a = cm.axes[inner.axis];
+  std::optional<int64_t> start = a.start.constantValue();
+  std::optional<int64_t> c0 = inner.coordBase.constantValue();
+  return inner.base == 1 && a.stride == 1 && !a.runtimeExtent &&
+         !a.runtimeStride && start && *start >= 0 &&
+         *start + a.size <= a.extent && c0 && ((*c0 + k) * eb) % 16 == 0 &&
+         *c0 + k < (int64_t(1) << 31) &&
+         inner.globalDim + k <= (int64_t(1) << 32);
+}
+
+// A sub-dimension that only offsets the coordinates by a fixed amount inside
+// its bounds; *offset gets that offset in elements.
+bool isFixed(const SubDim &s, int64_t *offset) {
+  std::optional<int64_t> c = s.coordBase.constantValue();
+  if (!isIdle(s) || s.runtimeDim || s.runtimeStride || !c || *c < 0 ||
+      *c >= s.globalDim)
+    return false;
+  *offset = *c * s.stride;
+  return true;
+}
+
+// Folds fixed coordinates into the base address (or else, for the dimensions
+// whose strides a descriptor cannot hold, into the inner coordinate): all
+// those dimensions whose stride is not a multiple of 16 bytes, together, then
+// past rank 5 one at a time. Returns the base address in bytes.
+SymExpr foldFixedDims(std::vector<SubDim> &subs, const CopyModes &cm,
                       int64_t eb) {
-  SymExpr base = SymExpr(globalBase * eb);
-  for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;) {
-    std::optional<int64_t> c = subs[i].coordBase.constantValue();
-    if (isIdle(subs[i]) && !subs[i].runtimeDim && !subs[i].runtimeStride && c &&
-        *c >= 0 && *c < subs[i].globalDim &&
-        (*c * subs[i].stride * eb) % 16 == 0) {
-      base += SymExpr(*c * subs[i].stride * eb);
+  SymExpr base = SymExpr(cm.globalBase * eb);
+  std::vector<size_t> illegal;
+  int64_t sum = 0, k = 0;
+  for (size_t i = 1; i < subs.size(); ++i)
+    if ((subs[i].stride * eb) % 16 != 0 && isFixed(subs[i], &k)) {
+      illegal.push_back(i);
+      sum += k;
+    }
+  if (!illegal.empty()) {
+    bool folds = true;
+    if ((sum * eb) % 16 == 0)
+      base += SymExpr(sum * eb);
+    else if (foldsIntoInner(subs[0], cm, sum, eb)) {
+      subs[0].coordBase += SymExpr(sum);
+      subs[0].globalDim += sum;
+    } else
+      folds = false;
+    for (size_t j = illegal.size(); folds && j-- > 0;)
+      subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(illegal[j]));
+  }
+  for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;)
+    if (isFixed(subs[i], &k) && (k * eb) % 16 == 0) {
+      base += SymExpr(k * eb);
       subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(i));
     }
-  }
   return base;
 }
 
@@ -265,7 +322,7 @@ std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
       cutAxes(cm, chain, chainPosOf, boxModes, decline);
   if (!subs)
     return std::nullopt;
-  SymExpr base = foldFixedDims(*subs, cm.globalBase, eb);
+  SymExpr base = foldFixedDims(*subs, cm, eb);
 
   TmaPlan plan;
   std::vector<int> dimOfMode =
