@@ -85,10 +85,14 @@ std::optional<Chain> findChain(const CopyModes &modes, Swizzle swizzle,
                                std::string *decline);
 
 /// L3: the tensor map and issues for the first `boxModes` chain modes.
+/// *loosensBounds (if given) tells whether the map's bounds are wider than the
+/// tensor's on some axis the region stays inside (an axis cut where its start
+/// does not divide, or a fixed offset moved into the inner coordinate).
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &modes,
                                       const Chain &chain, size_t boxModes,
-                                      std::string *decline);
+                                      std::string *decline,
+                                      bool *loosensBounds = nullptr);
 
 /// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
 std::optional<std::string> checkPlanRules(const CopyRequest &request,

@@ -40,7 +40,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // start or extent that does not divide.
 bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
              const std::vector<size_t> &chainPosOf, size_t boxModes,
-             std::vector<SubDim> &out, std::string *decline) {
+             std::vector<SubDim> &out, bool *loosens, std::string *decline) {
   std::vector<size_t> ms;
   for (size_t i = 0; i < chain.modes.size(); ++i)
     if (chain.modes[i].axis == index)
@@ -83,6 +83,7 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
     // A run-time extent must divide by the cut (a region-split guard).
     bool divides = axis.runtimeExtent || axis.extent % outerBase == 0;
     overlapping = !q && inside && !axis.runtimeExtent;
+    *loosens = *loosens || overlapping;
     if (!overlapping && (!q || (!divides && !inside))) {
       *decline = "region-split: global run of extent " +
                  std::to_string(axis.extent) + " at [" + axis.start.str() +
@@ -128,11 +129,12 @@ bool isIdle(const SubDim &s) { return !s.boxMode && s.issueModes.empty(); }
 // sub-dimensions first in chain order and drops idle ones that do nothing.
 std::optional<std::vector<SubDim>>
 cutAxes(const CopyModes &cm, const Chain &chain,
-        const std::vector<size_t> &chainPosOf, size_t boxModes,
+        const std::vector<size_t> &chainPosOf, size_t boxModes, bool *loosens,
         std::string *decline) {
   std::vector<SubDim> subs;
   for (unsigned a = static_cast<unsigned>(cm.axes.size()); a-- > 0;)
-    if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, decline))
+    if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, loosens,
+                 decline))
       return std::nullopt;
   // Box sub-dimensions in chain order first; the rest keep inner-first order.
   std::stable_sort(
@@ -179,7 +181,7 @@ bool isFixed(const SubDim &s, int64_t *offset) {
 // those dimensions whose stride is not a multiple of 16 bytes, together, then
 // past rank 5 one at a time. Returns the base address in bytes.
 SymExpr foldFixedDims(std::vector<SubDim> &subs, const CopyModes &cm,
-                      int64_t eb) {
+                      int64_t eb, bool *loosens) {
   SymExpr base = SymExpr(cm.globalBase * eb);
   std::vector<size_t> illegal;
   int64_t sum = 0, k = 0;
@@ -195,6 +197,7 @@ SymExpr foldFixedDims(std::vector<SubDim> &subs, const CopyModes &cm,
     else if (foldsIntoInner(subs[0], cm, sum, eb)) {
       subs[0].coordBase += SymExpr(sum);
       subs[0].globalDim += sum;
+      *loosens = true;
     } else
       folds = false;
     for (size_t j = illegal.size(); folds && j-- > 0;)
@@ -312,17 +315,21 @@ void appendIssues(TmaPlan &plan, const CopyModes &cm, const Chain &chain,
 
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &cm, const Chain &chain,
-                                      size_t boxModes, std::string *decline) {
+                                      size_t boxModes, std::string *decline,
+                                      bool *loosensBounds) {
   int64_t eb = cm.elementBytes;
+  bool loosens = false;
   std::vector<size_t> chainPosOf(chain.modes.size(), SIZE_MAX);
   for (size_t p = 0; p < chain.order.size(); ++p)
     chainPosOf[chain.order[p]] = p;
 
   std::optional<std::vector<SubDim>> subs =
-      cutAxes(cm, chain, chainPosOf, boxModes, decline);
+      cutAxes(cm, chain, chainPosOf, boxModes, &loosens, decline);
   if (!subs)
     return std::nullopt;
-  SymExpr base = foldFixedDims(*subs, cm, eb);
+  SymExpr base = foldFixedDims(*subs, cm, eb, &loosens);
+  if (loosensBounds)
+    *loosensBounds = loosens;
 
   TmaPlan plan;
   std::vector<int> dimOfMode =

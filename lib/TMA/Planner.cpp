@@ -5,11 +5,13 @@
 // limit keeps the stride-1 run from being one box row, wider unsigned types;
 // for each, the chain's box prefixes from longest to shortest, keeping the
 // first one every rule accepts. The winner has the fewest instructions, then
-// the most bytes per instruction, then the fewest guards, then the lowest
-// rank; remaining ties keep the earlier candidate (all axes fused, the
-// unpromoted type). Fusion choices are only searched while the best plan
-// needs more than one instruction. A copy no candidate satisfies declines with
-// the first reason met, i.e. the one of the most ambitious plan.
+// the most bytes per instruction, then the fewest guards, then a
+// map whose bounds stay the tensor's (buildCandidate's loosensBounds), then
+// the lowest rank; remaining ties keep the earlier candidate (all axes fused,
+// the unpromoted type). Fusion choices are only searched while the best plan
+// needs more than one instruction or loosens the bounds. A copy no candidate
+// satisfies declines with the first reason met, i.e. the one of the most
+// ambitious plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,23 +34,32 @@ bool stride1RunExceedsBox(const CopyModes &cm) {
   return false;
 }
 
-bool better(const TmaPlan &a, const TmaPlan &b) {
-  if (a.issues.size() != b.issues.size())
-    return a.issues.size() < b.issues.size();
+/// A candidate and whether its map's bounds are wider than the tensor's.
+struct Candidate {
+  TmaPlan plan;
+  bool loosensBounds = false;
+};
+
+bool better(const Candidate &a, const Candidate &b) {
+  if (a.plan.issues.size() != b.plan.issues.size())
+    return a.plan.issues.size() < b.plan.issues.size();
   // Equal regions: equal counts give equal bytes per instruction.
-  if (a.guards.size() != b.guards.size())
-    return a.guards.size() < b.guards.size();
-  return a.map.rank < b.map.rank;
+  if (a.plan.guards.size() != b.plan.guards.size())
+    return a.plan.guards.size() < b.plan.guards.size();
+  if (a.loosensBounds != b.loosensBounds)
+    return !a.loosensBounds;
+  return a.plan.map.rank < b.plan.map.rank;
 }
 
-/// The best plan so far and the first decline met.
+/// The best candidate so far and the first decline met.
 struct Search {
   const CopyRequest &request;
-  PlanOutcome out;
+  std::optional<Candidate> best;
+  std::string decline;
 
   void noteDecline(const std::string &reason) {
-    if (out.decline.empty())
-      out.decline = reason;
+    if (decline.empty())
+      decline = reason;
   }
 
   // The longest box prefix every rule accepts, for one element type.
@@ -61,14 +72,16 @@ struct Search {
       return;
     }
     for (size_t box = chain->order.size(); box >= 1; --box) {
+      bool loosens = false;
       std::optional<TmaPlan> plan =
-          buildCandidate(request, variant, *chain, box, &reason);
+          buildCandidate(request, variant, *chain, box, &reason, &loosens);
       if (plan) {
         if (std::optional<std::string> d = checkPlanRules(request, *plan))
           reason = *d;
         else {
-          if (!out.plan || better(*plan, *out.plan))
-            out.plan = std::move(plan);
+          Candidate c{std::move(*plan), loosens};
+          if (!best || better(c, *best))
+            best = std::move(c);
           return;
         }
       }
@@ -92,7 +105,10 @@ struct Search {
             addModes(*p);
   }
 
-  bool optimal() const { return out.plan && out.plan->issues.size() == 1; }
+  /// No candidate can beat one instruction within the tensor's bounds.
+  bool optimal() const {
+    return best && best->plan.issues.size() == 1 && !best->loosensBounds;
+  }
 };
 
 // The sets of fused boundaries to keep apart: every non-empty subset for up
@@ -125,17 +141,18 @@ std::vector<uint64_t> keepSets(const std::vector<unsigned> &fused) {
 } // namespace
 
 PlanOutcome planTmaCopy(const CopyRequest &request) {
-  Search search{request, {}};
+  PlanOutcome out;
   if (std::optional<std::string> d = checkRequestRules(request)) {
-    search.out.decline = *d;
-    return search.out;
+    out.decline = *d;
+    return out;
   }
   std::string decline;
   std::optional<CopyModes> modes = buildCopyModes(request, &decline);
   if (!modes) {
-    search.out.decline = decline;
-    return search.out;
+    out.decline = decline;
+    return out;
   }
+  Search search{request, std::nullopt, {}};
   search.addVariant(*modes);
   // Fusing contiguous axes saves dimensions but fixes where the box may cut
   // them; keeping some apart can fit the region in fewer boxes.
@@ -147,9 +164,11 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
       if (search.optimal())
         break;
     }
-  if (search.out.plan)
-    search.out.decline.clear();
-  return search.out;
+  if (search.best)
+    out.plan = std::move(search.best->plan);
+  else
+    out.decline = search.decline;
+  return out;
 }
 
 std::string ruleIdOf(const std::string &decline) {
