@@ -5,13 +5,18 @@
 // limit keeps the stride-1 run from being one box row, wider unsigned types;
 // for each, the chain's box prefixes from longest to shortest, keeping the
 // first one every rule accepts. The winner has the fewest instructions, then
-// the most bytes per instruction, then the fewest guards, then a
-// map whose bounds stay the tensor's (buildCandidate's loosensBounds), then
-// the lowest rank; remaining ties keep the earlier candidate (all axes fused,
-// the unpromoted type). Fusion choices are only searched while the best plan
-// needs more than one instruction or loosens the bounds. A copy no candidate
-// satisfies declines with the first reason met, i.e. the one of the most
-// ambitious plan.
+// the most bytes per instruction (equal counts move equal bytes each), then
+// the fewest guards, then a map whose bounds stay the tensor's
+// (buildCandidate's loosensBounds), then the lowest rank; remaining ties keep
+// the earlier candidate (all axes fused, the unpromoted type).
+//
+// The search stays small: a fused boundary is only kept apart when a mode
+// runs across it (elsewhere the modes split there anyway), and only while the
+// best plan needs more than one instruction or loosens the bounds; a box
+// prefix is only built when its instruction count (region / box) can beat
+// the best plan's (for the kept-apart variants, beat it strictly). A copy no
+// candidate satisfies declines with the first reason met, i.e. the one of the
+// most ambitious plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +68,7 @@ struct Search {
   }
 
   // The longest box prefix every rule accepts, for one element type.
-  void addModes(const CopyModes &variant) {
+  void addModes(const CopyModes &variant, bool ties) {
     std::string reason;
     std::optional<Chain> chain =
         findChain(variant, request.sharedLayout.swizzle(), &reason);
@@ -71,7 +76,15 @@ struct Search {
       noteDecline(reason);
       return;
     }
+    // A box of the first `box` chain modes needs region / box instructions;
+    // prefixes that cannot beat the best candidate are not built.
+    std::vector<int64_t> boxElements(chain->order.size() + 1, 1);
+    for (size_t p = 0; p < chain->order.size(); ++p)
+      boxElements[p + 1] =
+          boxElements[p] * chain->modes[chain->order[p]].extent;
     for (size_t box = chain->order.size(); box >= 1; --box) {
+      if (!canBeat(variant.regionElements / boxElements[box], ties))
+        return;
       bool loosens = false;
       std::optional<TmaPlan> plan =
           buildCandidate(request, variant, *chain, box, &reason, &loosens);
@@ -90,8 +103,8 @@ struct Search {
   }
 
   // The element type as given, then the promoted ones.
-  void addVariant(const CopyModes &modes) {
-    addModes(modes);
+  void addVariant(const CopyModes &modes, bool ties) {
+    addModes(modes, ties);
     // Promotion reinterprets bytes as unsigned integers: never with NaN fill
     // or reduce, nor over run-time strides, which would need a divisibility
     // guard each.
@@ -102,7 +115,16 @@ struct Search {
       for (int64_t factor : {2, 4, 8})
         if (modes.elementBytes * factor <= 8)
           if (std::optional<CopyModes> p = promote(modes, factor))
-            addModes(*p);
+            addModes(*p, ties);
+  }
+
+  /// Whether a candidate of `issues` instructions can beat the best one; with
+  /// `ties`, also one that only ties it on the count.
+  bool canBeat(int64_t issues, bool ties) const {
+    if (!best)
+      return true;
+    int64_t have = static_cast<int64_t>(best->plan.issues.size());
+    return issues < have || (issues == have && (ties || best->loosensBounds));
   }
 
   /// No candidate can beat one instruction within the tensor's bounds.
@@ -111,8 +133,22 @@ struct Search {
   }
 };
 
-// The sets of fused boundaries to keep apart: every non-empty subset for up
-// to four fused boundaries, else each one alone and all of them.
+// The fused boundaries that a mode runs across: keeping one of them apart
+// splits that mode (and can let the box cut there); at the others the modes
+// already split and fusing changes nothing.
+std::vector<unsigned> crossedBoundaries(const CopyModes &cm) {
+  std::vector<unsigned> crossed;
+  for (const FusedBoundary &f : cm.fusedBoundaries)
+    for (const Mode &m : cm.modes)
+      if (m.axis == f.axis && m.step < f.digit && f.digit < m.step * m.extent) {
+        crossed.push_back(f.boundary);
+        break;
+      }
+  return crossed;
+}
+
+// The sets of boundaries to keep apart: every non-empty subset for up to
+// four boundaries, else each one alone and all of them.
 std::vector<uint64_t> keepSets(const std::vector<unsigned> &fused) {
   std::vector<uint64_t> sets;
   auto bitOf = [](unsigned b) {
@@ -147,20 +183,24 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
     return out;
   }
   std::string decline;
-  std::optional<CopyModes> modes = buildCopyModes(request, &decline);
+  std::optional<SlicedRegions> sliced = sliceRegions(request, &decline);
+  std::optional<CopyModes> modes;
+  if (sliced)
+    modes = fuseAndRefine(request, *sliced, 0, &decline);
   if (!modes) {
     out.decline = decline;
     return out;
   }
   Search search{request, std::nullopt, {}};
-  search.addVariant(*modes);
+  search.addVariant(*modes, /*ties=*/true);
   // Fusing contiguous axes saves dimensions but fixes where the box may cut
   // them; keeping some apart can fit the region in fewer boxes.
   if (!search.optimal())
-    for (uint64_t keep : keepSets(modes->fusedBoundaries)) {
-      std::optional<CopyModes> apart = buildCopyModes(request, &decline, keep);
+    for (uint64_t keep : keepSets(crossedBoundaries(*modes))) {
+      std::optional<CopyModes> apart =
+          fuseAndRefine(request, *sliced, keep, &decline);
       if (apart)
-        search.addVariant(*apart);
+        search.addVariant(*apart, /*ties=*/false);
       if (search.optimal())
         break;
     }
