@@ -13,3 +13,13 @@ func.func @fewest_instructions(%g: memref<4x4x128x96xui8>, %s: !rows, %bar: !bar
       : !rows, memref<4x4x128x96xui8>, !bars
   return
 }
+
+// Prefetch: the next 64x64 f16 tile into L2, planned as its load (one box,
+// the load's tensor map), then this tile's load.
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @prefetch_next_tile(%g: memref<256x64xf16>, %s: !tile, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [64, 64], %g[64, 0] [64, 64] {prefetch} : !tile, memref<256x64xf16>
+  tile.copy_async %s[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0]) : !tile, memref<256x64xf16>, !bars
+  return
+}

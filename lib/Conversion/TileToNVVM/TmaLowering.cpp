@@ -63,6 +63,26 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
   if (failed(tmap))
     return failure();
 
+  Value policy;
+  if (std::optional<CacheHint> hint = op.getCacheHintKind())
+    policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          getCachePolicy(*hint));
+  Type i32 = rewriter.getI32Type();
+  // A prefetch issues the load's boxes into L2 only: no shared address, no
+  // barrier.
+  if (op.getPrefetch()) {
+    for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
+      SmallVector<Value> coords;
+      for (const ::tile::tma::SymExpr &c : issue.coords)
+        coords.push_back(emitSymExpr(rewriter, loc, c, match.symbols, i32));
+      NVVM::CpAsyncBulkTensorPrefetchOp::create(
+          rewriter, loc, *tmap, coords, /*im2colOffsets=*/ValueRange{},
+          NVVM::TMALoadMode::TILE, policy);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   bool load = op.isLoad();
   Value shared = rewriter.getRemappedValue(op.getShared());
   Value base = getBufferBasePtr(rewriter, loc, shared, op.getShared().getType(),
@@ -72,12 +92,6 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
     mbar = getMBarrierPtr(rewriter, loc,
                           rewriter.getRemappedValue(op.getBarrier()),
                           op.getBarrierIndex());
-  Value policy;
-  if (std::optional<CacheHint> hint = op.getCacheHintKind())
-    policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          getCachePolicy(*hint));
-
-  Type i32 = rewriter.getI32Type();
   for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
     Value offset = emitSymExpr(rewriter, loc, issue.smemByteOffset,
                                match.symbols, rewriter.getI64Type());
