@@ -23,3 +23,22 @@ func.func @prefetch_next_tile(%g: memref<256x64xf16>, %s: !tile, %bar: !bars) {
   tile.copy_async %s[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0]) : !tile, memref<256x64xf16>, !bars
   return
 }
+
+// Every second element of the innermost dim: TMA's traversal strides skip
+// elements only along outer dims (the driver ignores elementStrides[0]
+// without interleave), so `tma` declines and `simt` copies.
+!half = memref<8x32xf16, #tile.layout<(8, 32)>, #gpu.address_space<workgroup>>
+func.func @every_second_element(%g: memref<8x32xf16, strided<[128, 2]>>, %s: !half, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [8, 32], %g[0, 0] [8, 32] barrier(%bar[%c0]) : !half, memref<8x32xf16, strided<[128, 2]>>, !bars
+  return
+}
+
+// Every second row: a strided view whose row stride (2 x 64 elements) the
+// map holds as its dim-1 stride; element strides stay 1.
+!rows8 = memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+func.func @every_second_row(%g: memref<8x64xf16, strided<[128, 1]>>, %s: !rows8, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) : !rows8, memref<8x64xf16, strided<[128, 1]>>, !bars
+  return
+}
