@@ -905,7 +905,7 @@ MUTANTS += [
       "  pm.addPass(createTileArenaSize());\n", "",
       "the pipeline does not size the arena: launches lack shared memory"),
     M("report-direction", X + "ReportCopyPlans.cpp",
-      "op.isLoad() ? \"g2s\" : \"s2g\"", "op.isLoad() ? \"s2g\" : \"g2s\"",
+      ": op.isLoad()    ? \"g2s\"", ": op.isLoad()    ? \"s2g\"",
       "plan report swaps load and store"),
     M("report-bytes", X + "ReportCopyPlans.cpp",
       "json.attribute(\"bytes\", op.getTransactionBytes());",

@@ -63,14 +63,17 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
   if (failed(tmap))
     return failure();
 
-  Value policy;
-  if (std::optional<CacheHint> hint = op.getCacheHintKind())
-    policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
+  auto cachePolicy = [&]() -> Value {
+    if (std::optional<CacheHint> hint = op.getCacheHintKind())
+      return arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                           getCachePolicy(*hint));
+    return Value();
+  };
   Type i32 = rewriter.getI32Type();
   // A prefetch issues the load's boxes into L2 only: no shared address, no
   // barrier.
   if (op.getPrefetch()) {
+    Value policy = cachePolicy();
     for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
       SmallVector<Value> coords;
       for (const ::tile::tma::SymExpr &c : issue.coords)
@@ -92,6 +95,7 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
     mbar = getMBarrierPtr(rewriter, loc,
                           rewriter.getRemappedValue(op.getBarrier()),
                           op.getBarrierIndex());
+  Value policy = cachePolicy();
   for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
     Value offset = emitSymExpr(rewriter, loc, issue.smemByteOffset,
                                match.symbols, rewriter.getI64Type());
