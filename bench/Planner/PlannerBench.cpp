@@ -60,8 +60,35 @@ void BM_PlanRank5MultiIssue(benchmark::State &state) {
       4);
 }
 
+// 64 rows of 96 bytes from row 33 of a 4x4x128x96 u8 tensor: the fused inner
+// dims would need three u64 boxes; the search keeps them apart (one box).
+void BM_PlanKeepDimsApart(benchmark::State &state) {
+  CopyRequest r = fullLoad(Layout::rowMajor({4, 4, 128, 96}), {4, 4, 128, 96},
+                           "(64, 96) : (96, 1)");
+  r.elementType = {ScalarKind::UnsignedInt, 1};
+  r.globalOffsets = {SymExpr(2), SymExpr(1), SymExpr(33), SymExpr(0)};
+  r.globalSizes = {1, 1, 64, 96};
+  r.sharedShape = {64, 96};
+  r.sharedOffsets = {SymExpr(0), SymExpr(0)};
+  r.sharedSizes = {64, 96};
+  run(state, r, 1);
+}
+
+// The search's worst case among these: a contiguous rank-5 tensor (four
+// fused boundaries) into a shared layout whose outer dims are permuted, so
+// no candidate reaches one instruction (eight), and every fusion choice whose
+// boundary a mode crosses is tried.
+void BM_PlanSearchAllFusions(benchmark::State &state) {
+  run(state,
+      fullLoad(Layout::rowMajor({2, 3, 4, 8, 128}), {2, 3, 4, 8, 128},
+               "(2, 3, 4, 8, 128) : (24576, 1024, 6144, 128, 1)"),
+      8);
+}
+
 BENCHMARK(BM_PlanReferenceDemo);
 BENCHMARK(BM_PlanRank5MultiIssue);
+BENCHMARK(BM_PlanKeepDimsApart);
+BENCHMARK(BM_PlanSearchAllFusions);
 
 } // namespace
 

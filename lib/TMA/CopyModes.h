@@ -37,6 +37,15 @@ struct GlobalAxis {
   std::optional<unsigned> runtimeStride;
 };
 
+/// A boundary between two sliced global axes that fusing removed: boundary b
+/// lies between axis b - 1 and axis b of the unfused list (outer to inner),
+/// at digit `digit` of fused axis `axis`.
+struct FusedBoundary {
+  unsigned boundary = 0;
+  unsigned axis = 0;
+  int64_t digit = 1;
+};
+
 /// A run of the flat region index that is strided in both layouts.
 struct Mode {
   int64_t extent = 1;
@@ -52,10 +61,30 @@ struct CopyModes {
   int64_t globalBase = 0;       // elements, the global layout's offset
   int64_t elementBytes = 1;
   int64_t regionElements = 1;
+  /// The boundaries between sliced global axes that were fused.
+  std::vector<FusedBoundary> fusedBoundaries;
 };
 
-/// L1: validates the request's shapes and layouts, slices both regions and
-/// refines them into modes. On failure sets *decline.
+/// L1, first half: validates the request's shapes and layouts and slices
+/// both regions: the shared runs and the global axes, not yet fused.
+struct SlicedRegions {
+  /// The start offsets, element bytes and region size (no axes or modes).
+  CopyModes modes;
+  std::vector<GlobalAxis> axes; // outer to inner
+  std::vector<std::pair<int64_t, int64_t>> sharedRuns;
+};
+std::optional<SlicedRegions> sliceRegions(const CopyRequest &request,
+                                          std::string *decline);
+
+/// L1, second half: fuses neighbouring global axes that are contiguous,
+/// except at the boundaries whose bit (1 << (b - 1)) is set in
+/// `keepBoundaries`, and refines both regions into modes.
+std::optional<CopyModes> fuseAndRefine(const CopyRequest &request,
+                                       const SlicedRegions &sliced,
+                                       uint64_t keepBoundaries,
+                                       std::string *decline);
+
+/// L1 with every contiguous pair fused. On failure sets *decline.
 std::optional<CopyModes> buildCopyModes(const CopyRequest &request,
                                         std::string *decline);
 
@@ -79,10 +108,14 @@ std::optional<Chain> findChain(const CopyModes &modes, Swizzle swizzle,
                                std::string *decline);
 
 /// L3: the tensor map and issues for the first `boxModes` chain modes.
+/// *loosensBounds (if given) tells whether the map's bounds are wider than the
+/// tensor's on some axis the region stays inside (an axis cut where its start
+/// does not divide, or a fixed offset moved into the inner coordinate).
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &modes,
                                       const Chain &chain, size_t boxModes,
-                                      std::string *decline);
+                                      std::string *decline,
+                                      bool *loosensBounds = nullptr);
 
 /// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
 std::optional<std::string> checkPlanRules(const CopyRequest &request,

@@ -40,7 +40,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // start or extent that does not divide.
 bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
              const std::vector<size_t> &chainPosOf, size_t boxModes,
-             std::vector<SubDim> &out, std::string *decline) {
+             std::vector<SubDim> &out, bool *loosens, std::string *decline) {
   std::vector<size_t> ms;
   for (size_t i = 0; i < chain.modes.size(); ++i)
     if (chain.modes[i].axis == index)
@@ -71,13 +71,20 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
   }
   int64_t outerBase = subs.back().base;
   SymExpr outerStart = axis.start;
+  // A region inside a static axis whose start does not divide by the cut:
+  // the innermost sub-dimension spans the whole axis from the start, the
+  // outer ones step from 0 over the region only (they overlap the inner one
+  // in memory; every element a box reads is inside the axis).
+  bool overlapping = false;
   if (subs.size() > 1) {
     std::optional<SymExpr> q = axis.start.divExact(outerBase);
     std::optional<int64_t> c = axis.start.constantValue();
     bool inside = c && *c >= 0 && *c + axis.size <= axis.extent;
     // A run-time extent must divide by the cut (a region-split guard).
     bool divides = axis.runtimeExtent || axis.extent % outerBase == 0;
-    if (!q || (!divides && !inside)) {
+    overlapping = !q && inside && !axis.runtimeExtent;
+    *loosens = *loosens || overlapping;
+    if (!overlapping && (!q || (!divides && !inside))) {
       *decline = "region-split: global run of extent " +
                  std::to_string(axis.extent) + " at [" + axis.start.str() +
                  ", +" + std::to_string(axis.size) +
@@ -85,7 +92,8 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
                  std::to_string(outerBase);
       return false;
     }
-    outerStart = *q;
+    if (!overlapping)
+      outerStart = *q;
   }
   for (size_t j = 0; j < subs.size(); ++j) {
     SubDim &s = subs[j];
@@ -94,6 +102,12 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
         outermost ? ceilDiv(axis.extent, s.base) : subs[j + 1].base / s.base;
     s.stride = axis.stride * s.base;
     s.coordBase = outermost ? outerStart : SymExpr(0);
+    if (overlapping) {
+      s.globalDim = j == 0      ? axis.extent
+                    : outermost ? ceilDiv(axis.size, s.base)
+                                : subs[j + 1].base / s.base;
+      s.coordBase = j == 0 ? axis.start : SymExpr(0);
+    }
     if (outermost && axis.runtimeExtent) {
       s.globalDim = 0;
       s.runtimeDim =
@@ -115,11 +129,12 @@ bool isIdle(const SubDim &s) { return !s.boxMode && s.issueModes.empty(); }
 // sub-dimensions first in chain order and drops idle ones that do nothing.
 std::optional<std::vector<SubDim>>
 cutAxes(const CopyModes &cm, const Chain &chain,
-        const std::vector<size_t> &chainPosOf, size_t boxModes,
+        const std::vector<size_t> &chainPosOf, size_t boxModes, bool *loosens,
         std::string *decline) {
   std::vector<SubDim> subs;
   for (unsigned a = static_cast<unsigned>(cm.axes.size()); a-- > 0;)
-    if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, decline))
+    if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, loosens,
+                 decline))
       return std::nullopt;
   // Box sub-dimensions in chain order first; the rest keep inner-first order.
   std::stable_sort(
@@ -134,20 +149,65 @@ cutAxes(const CopyModes &cm, const Chain &chain,
   return subs;
 }
 
-// Past rank 5, folds fixed in-bounds coordinates into the base address;
-// returns the base address in bytes.
-SymExpr foldFixedDims(std::vector<SubDim> &subs, int64_t globalBase,
-                      int64_t eb) {
-  SymExpr base = SymExpr(globalBase * eb);
-  for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;) {
-    std::optional<int64_t> c = subs[i].coordBase.constantValue();
-    if (isIdle(subs[i]) && !subs[i].runtimeDim && !subs[i].runtimeStride && c &&
-        *c >= 0 && *c < subs[i].globalDim &&
-        (*c * subs[i].stride * eb) % 16 == 0) {
-      base += SymExpr(*c * subs[i].stride * eb);
+// Whether a fixed offset of `k` elements can move into the inner coordinate:
+// the inner dimension is the stride-1 start of an axis that holds the region
+// (so no element of it reads the extended bounds' new lower part), and the
+// coordinate stays 16-byte aligned and inside int32.
+bool foldsIntoInner(const SubDim &inner, const CopyModes &cm, int64_t k,
+                    int64_t eb) {
+  const GlobalAxis &a = cm.axes[inner.axis];
+  std::optional<int64_t> start = a.start.constantValue();
+  std::optional<int64_t> c0 = inner.coordBase.constantValue();
+  return inner.base == 1 && a.stride == 1 && !a.runtimeExtent &&
+         !a.runtimeStride && start && *start >= 0 &&
+         *start + a.size <= a.extent && c0 && ((*c0 + k) * eb) % 16 == 0 &&
+         *c0 + k < (int64_t(1) << 31) &&
+         inner.globalDim + k <= (int64_t(1) << 32);
+}
+
+// A sub-dimension that only offsets the coordinates by a fixed amount inside
+// its bounds; *offset gets that offset in elements.
+bool isFixed(const SubDim &s, int64_t *offset) {
+  std::optional<int64_t> c = s.coordBase.constantValue();
+  if (!isIdle(s) || s.runtimeDim || s.runtimeStride || !c || *c < 0 ||
+      *c >= s.globalDim)
+    return false;
+  *offset = *c * s.stride;
+  return true;
+}
+
+// Folds fixed coordinates into the base address (or else, for the dimensions
+// whose strides a descriptor cannot hold, into the inner coordinate): all
+// those dimensions whose stride is not a multiple of 16 bytes, together, then
+// past rank 5 one at a time. Returns the base address in bytes.
+SymExpr foldFixedDims(std::vector<SubDim> &subs, const CopyModes &cm,
+                      int64_t eb, bool *loosens) {
+  SymExpr base = SymExpr(cm.globalBase * eb);
+  std::vector<size_t> illegal;
+  int64_t sum = 0, k = 0;
+  for (size_t i = 1; i < subs.size(); ++i)
+    if ((subs[i].stride * eb) % 16 != 0 && isFixed(subs[i], &k)) {
+      illegal.push_back(i);
+      sum += k;
+    }
+  if (!illegal.empty()) {
+    bool folds = true;
+    if ((sum * eb) % 16 == 0)
+      base += SymExpr(sum * eb);
+    else if (foldsIntoInner(subs[0], cm, sum, eb)) {
+      subs[0].coordBase += SymExpr(sum);
+      subs[0].globalDim += sum;
+      *loosens = true;
+    } else
+      folds = false;
+    for (size_t j = illegal.size(); folds && j-- > 0;)
+      subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(illegal[j]));
+  }
+  for (size_t i = subs.size(); i-- > 0 && subs.size() > 5;)
+    if (isFixed(subs[i], &k) && (k * eb) % 16 == 0) {
+      base += SymExpr(k * eb);
       subs.erase(subs.begin() + static_cast<std::ptrdiff_t>(i));
     }
-  }
   return base;
 }
 
@@ -255,17 +315,21 @@ void appendIssues(TmaPlan &plan, const CopyModes &cm, const Chain &chain,
 
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &cm, const Chain &chain,
-                                      size_t boxModes, std::string *decline) {
+                                      size_t boxModes, std::string *decline,
+                                      bool *loosensBounds) {
   int64_t eb = cm.elementBytes;
+  bool loosens = false;
   std::vector<size_t> chainPosOf(chain.modes.size(), SIZE_MAX);
   for (size_t p = 0; p < chain.order.size(); ++p)
     chainPosOf[chain.order[p]] = p;
 
   std::optional<std::vector<SubDim>> subs =
-      cutAxes(cm, chain, chainPosOf, boxModes, decline);
+      cutAxes(cm, chain, chainPosOf, boxModes, &loosens, decline);
   if (!subs)
     return std::nullopt;
-  SymExpr base = foldFixedDims(*subs, cm.globalBase, eb);
+  SymExpr base = foldFixedDims(*subs, cm, eb, &loosens);
+  if (loosensBounds)
+    *loosensBounds = loosens;
 
   TmaPlan plan;
   std::vector<int> dimOfMode =

@@ -227,20 +227,7 @@ std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
           {a.extent, a.stride, a.start, a.size, std::nullopt, std::nullopt});
     }
   }
-  // Fuse an axis with the outer neighbour when it is whole and contiguous
-  // under it (fewer tensor-map dimensions).
-  return coalesceRuns(
-      axes,
-      [](const GlobalAxis &outer,
-         const GlobalAxis &a) -> std::optional<GlobalAxis> {
-        if (a.start != SymExpr(0) || a.size != a.extent ||
-            outer.stride != a.extent * a.stride ||
-            outer.extent > (int64_t(1) << 32) / a.extent)
-          return std::nullopt;
-        return GlobalAxis{
-            outer.extent * a.extent, a.stride,     outer.start * a.extent,
-            outer.size * a.extent,   std::nullopt, std::nullopt};
-      });
+  return axes;
 }
 
 // Global side of a SymbolicGlobal: one axis per memref dimension (a strided
@@ -278,21 +265,49 @@ collectSymbolicAxes(const CopyRequest &r, std::string *decline) {
       continue; // Touches nothing: no coordinate, no bound.
     axes.push_back(a);
   }
-  // Fuse static neighbours as the static path does; a run-time extent or
-  // stride never fuses (that would need an equality guard).
-  return coalesceRuns(
-      axes,
-      [](const GlobalAxis &outer,
-         const GlobalAxis &a) -> std::optional<GlobalAxis> {
-        if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||
-            a.runtimeStride || a.start != SymExpr(0) || a.size != a.extent ||
-            outer.stride != a.extent * a.stride ||
-            outer.extent > (int64_t(1) << 32) / a.extent)
-          return std::nullopt;
-        return GlobalAxis{
-            outer.extent * a.extent, a.stride,     outer.start * a.extent,
-            outer.size * a.extent,   std::nullopt, std::nullopt};
-      });
+  return axes;
+}
+
+// Fuses an axis with the outer neighbour when it is whole and contiguous
+// under it (fewer tensor-map dimensions). A run-time extent or stride never
+// fuses (that would need an equality guard).
+std::optional<GlobalAxis> fuseAxisPair(const GlobalAxis &outer,
+                                       const GlobalAxis &a) {
+  if (outer.runtimeExtent || outer.runtimeStride || a.runtimeExtent ||
+      a.runtimeStride || a.start != SymExpr(0) || a.size != a.extent ||
+      outer.stride != a.extent * a.stride ||
+      outer.extent > (int64_t(1) << 32) / a.extent)
+    return std::nullopt;
+  return GlobalAxis{
+      outer.extent * a.extent, a.stride,     outer.start * a.extent,
+      outer.size * a.extent,   std::nullopt, std::nullopt};
+}
+
+// Fuses every fusable neighbour pair except at the kept boundaries; records
+// the boundaries it fused and where each lies in its fused axis.
+std::vector<GlobalAxis> fuseAxes(const std::vector<GlobalAxis> &axes,
+                                 uint64_t keepBoundaries,
+                                 std::vector<FusedBoundary> &fused) {
+  unsigned boundary = 0, axis = 0;
+  return coalesceRuns(axes,
+                      [&](const GlobalAxis &outer,
+                          const GlobalAxis &a) -> std::optional<GlobalAxis> {
+                        unsigned b = ++boundary;
+                        std::optional<GlobalAxis> f;
+                        if (b > 64 || !((keepBoundaries >> (b - 1)) & 1))
+                          f = fuseAxisPair(outer, a);
+                        if (!f) {
+                          ++axis;
+                          return f;
+                        }
+                        // The fused axis counts in units of the inner axis's
+                        // stride.
+                        for (FusedBoundary &e : fused)
+                          if (e.axis == axis)
+                            e.digit *= a.extent;
+                        fused.push_back({b, axis, a.extent});
+                        return f;
+                      });
 }
 
 // A store whose region aliases in global memory has no defined result.
@@ -318,8 +333,8 @@ bool checkStoreOverlap(const CopyRequest &r,
 
 } // namespace
 
-std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
-                                        std::string *decline) {
+std::optional<SlicedRegions> sliceRegions(const CopyRequest &r,
+                                          std::string *decline) {
   std::optional<int64_t> count = checkRegionCounts(r, decline);
   if (!count)
     return std::nullopt;
@@ -336,26 +351,46 @@ std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
   if (!checkSwizzleAndOverlap(r, decline))
     return std::nullopt;
 
-  CopyModes out;
-  out.elementBytes = r.elementType.bytes;
-  out.regionElements = *count;
-  out.globalBase = r.symbolicGlobal ? r.symbolicGlobal->offset.value_or(0)
-                                    : r.globalLayout.elementOffset();
-  std::vector<std::pair<int64_t, int64_t>> sharedRuns;
-  if (!collectSharedRuns(r, *s, out, sharedRuns, decline))
+  SlicedRegions out;
+  out.modes.elementBytes = r.elementType.bytes;
+  out.modes.regionElements = *count;
+  out.modes.globalBase = r.symbolicGlobal ? r.symbolicGlobal->offset.value_or(0)
+                                          : r.globalLayout.elementOffset();
+  if (!collectSharedRuns(r, *s, out.modes, out.sharedRuns, decline))
     return std::nullopt;
   std::optional<std::vector<GlobalAxis>> axes =
       r.symbolicGlobal ? collectSymbolicAxes(r, decline)
                        : collectGlobalAxes(r, *g, decline);
-  if (!axes || !checkStoreOverlap(r, *axes, decline))
-    return std::nullopt;
-  std::optional<std::vector<Mode>> modes =
-      refineModes(*axes, sharedRuns, decline);
-  if (!modes)
+  if (!axes)
     return std::nullopt;
   out.axes = std::move(*axes);
+  return out;
+}
+
+std::optional<CopyModes> fuseAndRefine(const CopyRequest &r,
+                                       const SlicedRegions &sliced,
+                                       uint64_t keepBoundaries,
+                                       std::string *decline) {
+  CopyModes out = sliced.modes;
+  std::vector<GlobalAxis> axes =
+      fuseAxes(sliced.axes, keepBoundaries, out.fusedBoundaries);
+  if (!checkStoreOverlap(r, axes, decline))
+    return std::nullopt;
+  std::optional<std::vector<Mode>> modes =
+      refineModes(axes, sliced.sharedRuns, decline);
+  if (!modes)
+    return std::nullopt;
+  out.axes = std::move(axes);
   out.modes = std::move(*modes);
   return out;
+}
+
+std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
+                                        std::string *decline) {
+  std::optional<SlicedRegions> sliced = sliceRegions(r, decline);
+  if (!sliced)
+    return std::nullopt;
+  return fuseAndRefine(r, *sliced, 0, decline);
 }
 
 } // namespace tile::tma::detail

@@ -91,7 +91,9 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
   json.object([&] {
     json.attribute("loc", formatCopyLocation(op.getLoc()));
     json.attribute("op", op->getName().getStringRef());
-    json.attribute("direction", op.isLoad() ? "g2s" : "s2g");
+    json.attribute("direction", op.getPrefetch() ? "prefetch"
+                                : op.isLoad()    ? "g2s"
+                                                 : "s2g");
     if (result.selected)
       json.attribute("selected", result.selected->getName());
     else

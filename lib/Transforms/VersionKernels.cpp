@@ -98,9 +98,15 @@ struct VersionKernelsPass
     excluded["tma"] =
         "guard: the fallback version of @" + kernel.getName().str() +
         ", launched when a guard of this copy's TMA plan fails at run time";
-    for (unsigned position : *guarded)
+    for (unsigned position : *guarded) {
+      // A prefetch is a hint only TMA gives: the fallback drops it.
+      if (copies[position].getPrefetch()) {
+        copies[position].erase();
+        continue;
+      }
       if (failed(decideAndRecordCopy(copies[position], &excluded)))
         return failure();
+    }
     kernel->setAttr(kFallbackAttr,
                     FlatSymbolRefAttr::get(fallback.getNameAttr()));
     return success();

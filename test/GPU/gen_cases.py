@@ -128,7 +128,7 @@ def attrs(d):
 class Case:
     def __init__(self, name, doc, kind, glob, goff, gsizes, smem, soff_region,
                  ssizes, attrs=None, roundtrip=True, fill=None, reduce=None,
-                 arena_offset=0, other=None):
+                 arena_offset=0, other=None, prefetch=False):
         self.__dict__.update(locals())
         del self.__dict__["self"]
 
@@ -167,7 +167,7 @@ class Case:
       gpu.barrier
       scf.if %leader {{
         %tx_bytes = arith.constant {count * eb} : index
-        tile.copy_async %smem{sreg}, %A{greg}
+{self.prefetch_text(sreg, greg)}        tile.copy_async %smem{sreg}, %A{greg}
             barrier(%bar[%c0]){attrs(a)}
             : !smem, {self.glob.mlir()}, !barriers
         nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %tx_bytes : !barriers
@@ -206,6 +206,13 @@ class Case:
       gpu.barrier
 """
         return text + EPILOGUE.format(nb=nb)
+
+    def prefetch_text(self, sreg, greg):
+        """The L2 prefetch of the load's region, issued before the load."""
+        if not self.prefetch:
+            return ""
+        return (f"        tile.copy_async %smem{sreg}, %A{greg} {{prefetch}}\n"
+                f"            : !smem, {self.glob.mlir()}\n")
 
     # --- the runner's table entry -----------------------------------------
     def cpp(self):
@@ -322,6 +329,16 @@ def cases():
     cs.append(Case("reshape_bf16", "global [2,32,4,64] bf16 (offset row 1) -> shared [128,64] 128B",
                    "load", Glob("bf16", [2, 32, 4, 64]), [1, 0, 0, 0], [1, 32, 4, 64],
                    Shared("bf16", [128, 64], swizzle=128), [0, 0], [128, 64]))
+    # The fewest-instruction plan: 64 rows of 96 bytes from row 33 of a
+    # 4x4x128x96 tensor, one rank-4 box (the fused inner dims would need
+    # three u64 boxes).
+    cs.append(Case("fewest_instructions", "i8 [64,96] rows 33.. of [4,4,128,96]: one box",
+                   "load", Glob("i8", [4, 4, 128, 96]), [2, 1, 33, 0], [1, 1, 64, 96],
+                   Shared("i8", [64, 96]), [0, 0], [64, 96]))
+    # The L2 prefetch of the load's region, then the load.
+    cs.append(Case("prefetch_load", "f16 [16,64] of [40,128]: prefetch, then load, 128B",
+                   "load", Glob("f16", [40, 128]), [3, 64], [16, 64],
+                   sw("f16", [16, 64], 128), [0, 0], [16, 64], prefetch=True))
     # Multi-issue plans (the planner's worked rank-5 case: the 64B swizzle
     # atoms of the inner dimension become an issue axis, 4 instructions).
     cs.append(Case("multi_rank5", "f16 padded [2,3,4,8,128], atoms outermost: 4 issues",

@@ -272,3 +272,28 @@ TEST(HardwareModelStrides, ElementStridesSkipRows) {
   EXPECT_EQ(count, 24);
 }
 } // namespace
+
+namespace {
+// Without interleave the driver ignores elementStrides[0]: a box row is read
+// contiguously whatever the first element stride says (so every n-th element
+// of the innermost dimension has no tiled TMA plan).
+TEST(HardwareModelStrides, InnerElementStrideIsIgnored) {
+  TensorMapDesc m;
+  m.rank = 2;
+  m.globalDim = {16, 2};
+  m.globalStridesBytes = {32};
+  m.boxDim = {8, 2};
+  m.elementStrides = {2, 1};
+  m.elementBytes = 2;
+  std::vector<int64_t> globalOffsets;
+  ASSERT_FALSE(walkBox(m, TmaIssue{SymExpr(0), {SymExpr(0), SymExpr(0)}},
+                       Direction::GlobalToShared, {}, 1024,
+                       [&](const BoxElement &e) {
+                         globalOffsets.push_back(e.globalByteOffset);
+                       }));
+  ASSERT_EQ(globalOffsets.size(), 16u);
+  EXPECT_EQ(globalOffsets[1], 2);  // element 1, not element 2
+  EXPECT_EQ(globalOffsets[7], 14); // the row's 8 elements are contiguous
+  EXPECT_EQ(globalOffsets[8], 32); // then the next row
+}
+} // namespace

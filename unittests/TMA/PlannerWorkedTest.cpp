@@ -401,3 +401,74 @@ TEST(PlannerWorkedLimits, OuterRunPast256RowsSplits) {
             "bytes 49152");
 }
 } // namespace
+
+namespace {
+// Fewest instructions: 64 rows of 96 bytes from row 33 of a 4x4x128x96 u8
+// tensor. Fusing the two inner dims into one 12288-byte run would cut it into
+// 256-byte rows, which row 33 does not start on (three u64 boxes); keeping
+// them apart gives the tensor's own box, one instruction.
+CopyRequest rowsFrom(int64_t row) {
+  CopyRequest r =
+      load({ScalarKind::UnsignedInt, 1}, Layout::rowMajor({4, 4, 128, 96}),
+           {4, 4, 128, 96}, parse("(64, 96) : (96, 1)"), {64, 96});
+  r.globalOffsets = {SymExpr(2), SymExpr(1), SymExpr(row), SymExpr(0)};
+  r.globalSizes = {1, 1, 64, 96};
+  return r;
+}
+
+TEST(PlannerFewestInstructions, InnerDimsStayApart) {
+  EXPECT_EQ(describe(planOk(rowsFrom(33))),
+            "u8 rank 4 dim [96, 128, 4, 4] strides [96, 12288, 49152] box "
+            "[96, 64, 1, 1] estr [1, 1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 33, 1, 2] | bytes 6144");
+}
+
+// From row 32 the fused run starts on a 256-byte row: the fused plan has one
+// instruction too and a fused plan comes first.
+TEST(PlannerFewestInstructions, AlignedRowsStayFused) {
+  EXPECT_EQ(describe(planOk(rowsFrom(32))),
+            "u8 rank 4 dim [256, 48, 4, 4] strides [256, 12288, 49152] box "
+            "[256, 24, 1, 1] estr [1, 1, 1, 1] swz 0 oob 0 base 0 | "
+            "smem 0 @ [0, 12, 1, 2] | bytes 6144");
+}
+
+// A region inside a fused axis whose start (180) does not divide by the cut
+// (216): the inner map dimension spans the whole axis from the start, the
+// outer one steps over the region only.
+TEST(PlannerFewestInstructions, CutAtAStartThatDoesNotDivide) {
+  CopyRequest r = load(f32(), Layout::rowMajor({50, 64, 6, 3}), {50, 64, 6, 3},
+                       parse("(576, 3)"), {576, 3});
+  r.globalOffsets = {SymExpr(10), SymExpr(10), SymExpr(0), SymExpr(0)};
+  r.globalSizes = {2, 48, 6, 3};
+  EXPECT_EQ(describe(planOk(r)),
+            "f32 rank 3 dim [1152, 4, 50] strides [864, 4608] box [216, 4, 2] "
+            "estr [1, 1, 1] swz 0 oob 0 base 0 | smem 0 @ [180, 0, 10] | "
+            "bytes 6912");
+}
+
+// Fixed coordinates on dims whose strides (364 and 52 bytes) a descriptor
+// cannot hold: together they offset the base by 416 bytes.
+TEST(PlannerFewestInstructions, IllegalStridesFoldIntoTheBase) {
+  CopyRequest r =
+      load({ScalarKind::UnsignedInt, 1}, Layout::rowMajor({2, 7, 52}),
+           {2, 7, 52}, parse("(1, 48)"), {1, 48});
+  r.globalOffsets = {SymExpr(1), SymExpr(1), SymExpr(0)};
+  r.globalSizes = {1, 1, 48};
+  EXPECT_EQ(describe(planOk(r)), "u8 rank 1 dim [52] strides [] box [48] estr "
+                                 "[1] swz 0 oob 0 base 416 | smem 0 @ [0] | "
+                                 "bytes 48");
+}
+
+// A fixed offset of 2 x 259 f32 (2072 bytes, not 16-byte aligned) cannot go
+// into the base; with the inner start (2) it gives an aligned inner
+// coordinate, 520, whose bounds grow by the same 518 elements.
+TEST(PlannerFewestInstructions, IllegalStrideFoldsIntoTheInnerCoordinate) {
+  CopyRequest r = load(f32(), Layout::strided({10, 4, 259}, {1056, 259, 1}),
+                       {10, 4, 259}, parse("(2, 256)"), {2, 256});
+  r.globalOffsets = {SymExpr(1), SymExpr(2), SymExpr(2)};
+  r.globalSizes = {2, 1, 256};
+  EXPECT_EQ(describe(planOk(r)),
+            "f32 rank 2 dim [777, 10] strides [4224] box [256, 2] estr [1, 1] "
+            "swz 0 oob 0 base 0 | smem 0 @ [520, 1] | bytes 2048");
+}
+} // namespace

@@ -24,6 +24,14 @@ namespace {
 class SimtVariant : public CopyVariant {
 public:
   SimtVariant() : CopyVariant("simt", kSimtPriority) {
+    addPredicate("prefetch", [](Operation *op) {
+      if (cast<CopyAsyncOp>(op).getPrefetch())
+        return PredicateResult::failure(
+            "prefetch: only the tma variant prefetches "
+            "(cp.async.bulk.prefetch.tensor); per-thread loads would write "
+            "shared memory");
+      return PredicateResult::success();
+    });
     addPredicate("reduce-type", [](Operation *op) {
       auto copy = cast<CopyAsyncOp>(op);
       std::optional<ReduceMode> reduce = copy.getReduceKind();

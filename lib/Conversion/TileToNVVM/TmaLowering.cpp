@@ -63,6 +63,29 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
   if (failed(tmap))
     return failure();
 
+  auto cachePolicy = [&]() -> Value {
+    if (std::optional<CacheHint> hint = op.getCacheHintKind())
+      return arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          getCachePolicy(*hint));
+    return Value();
+  };
+  Type i32 = rewriter.getI32Type();
+  // A prefetch issues the load's boxes into L2 only: no shared address, no
+  // barrier.
+  if (op.getPrefetch()) {
+    Value policy = cachePolicy();
+    for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
+      SmallVector<Value> coords;
+      for (const ::tile::tma::SymExpr &c : issue.coords)
+        coords.push_back(emitSymExpr(rewriter, loc, c, match.symbols, i32));
+      NVVM::CpAsyncBulkTensorPrefetchOp::create(
+          rewriter, loc, *tmap, coords, /*im2colOffsets=*/ValueRange{},
+          NVVM::TMALoadMode::TILE, policy);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
   bool load = op.isLoad();
   Value shared = rewriter.getRemappedValue(op.getShared());
   Value base = getBufferBasePtr(rewriter, loc, shared, op.getShared().getType(),
@@ -72,12 +95,7 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
     mbar = getMBarrierPtr(rewriter, loc,
                           rewriter.getRemappedValue(op.getBarrier()),
                           op.getBarrierIndex());
-  Value policy;
-  if (std::optional<CacheHint> hint = op.getCacheHintKind())
-    policy = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI64Type(),
-                                          getCachePolicy(*hint));
-
-  Type i32 = rewriter.getI32Type();
+  Value policy = cachePolicy();
   for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
     Value offset = emitSymExpr(rewriter, loc, issue.smemByteOffset,
                                match.symbols, rewriter.getI64Type());

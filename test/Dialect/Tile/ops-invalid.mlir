@@ -296,3 +296,40 @@ func.func @stage_swizzle_align(%i: index) {
   %s = tile.stage %b[%i] : memref<2x4x64xf16, #tile.layout<(2, 4, 64) : (256, 64, 1), swizzle = 128B>, #gpu.address_space<workgroup>> -> memref<4x64xf16, #tile.layout<(4, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+!smem = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @prefetch_store(%g: memref<8x256xf16>, %s: !smem) {
+  // expected-error @+1 {{prefetch: only loads (global to shared) have a prefetch form; this copy is a store}}
+  tile.copy_async %g[0, 0] [8, 256], %s[0, 0] [8, 256] {prefetch} : memref<8x256xf16>, !smem
+  return
+}
+
+// -----
+
+!smem = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @prefetch_barrier(%g: memref<8x256xf16>, %s: !smem, %bar: !bars, %c0: index) {
+  // expected-error @+1 {{prefetch: a prefetch completes nothing; it takes no barrier}}
+  tile.copy_async %s[0, 0] [8, 256], %g[0, 0] [8, 256] barrier(%bar[%c0]) {prefetch} : !smem, memref<8x256xf16>, !bars
+  return
+}
+
+// -----
+
+!smem = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @prefetch_multicast(%g: memref<8x256xf16>, %s: !smem, %m: i16) {
+  // expected-error @+1 {{prefetch: a prefetch fills the L2 cache, not the cluster's shared memory; it takes no multicast}}
+  tile.copy_async %s[0, 0] [8, 256], %g[0, 0] [8, 256] multicast(%m) {prefetch} : !smem, memref<8x256xf16>
+  return
+}
+
+// -----
+
+!smem = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @prefetch_fill(%g: memref<8x256xf16>, %s: !smem) {
+  // expected-error @+1 {{prefetch: a prefetch writes no shared memory; it takes no oob fill}}
+  tile.copy_async %s[0, 0] [8, 256], %g[-2, 0] [8, 256] {oob = "nan", prefetch} : !smem, memref<8x256xf16>
+  return
+}

@@ -19,6 +19,9 @@ func.func @load_store(%g: memref<8x256xf16>, %bar: !bars, %i: index, %mask: i16)
   tile.copy_async %s[0, 128] [8, 64], %g[%i, -32] [8, 64] barrier(%bar[%i]) multicast(%mask) {cache_hint = "evict_last", oob = "nan"} : !smem, memref<8x256xf16>, !bars
   // CHECK: tile.copy_async %{{.*}}[0, 0] [8, 256], %[[S]][0, 0] [8, 256] {reduce = "add"} : memref<8x256xf16>, memref<8x256xf16, {{.*}}>
   tile.copy_async %g[0, 0] [8, 256], %s[0, 0] [8, 256] {reduce = "add"} : memref<8x256xf16>, !smem
+  // The prefetch form: no barrier.
+  // CHECK: tile.copy_async %[[S]][0, 0] [8, 256], %{{.*}}[%{{.*}}, 0] [8, 256] {cache_hint = "evict_last", prefetch} : memref<8x256xf16, {{.*}}>, memref<8x256xf16>{{$}}
+  tile.copy_async %s[0, 0] [8, 256], %g[%i, 0] [8, 256] {cache_hint = "evict_last", prefetch} : !smem, memref<8x256xf16>
   // CHECK: tile.bulk_commit_group
   tile.bulk_commit_group
   // CHECK: tile.bulk_wait_group 0 {read}

@@ -358,6 +358,22 @@ static LogicalResult verifyCopyDirection(CopyAsyncOp op, MemRefType dstType,
 static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
   if (failed(verifyBarrierIndex(op, op.getBarrier(), op.getBarrierIndex())))
     return failure();
+  if (op.getPrefetch()) {
+    if (!load)
+      return op.emitOpError() << "prefetch: only loads (global to shared) "
+                                 "have a prefetch form; this copy is a store";
+    if (op.getBarrier())
+      return op.emitOpError()
+             << "prefetch: a prefetch completes nothing; it takes no barrier";
+    if (op.getMulticastMask())
+      return op.emitOpError() << "prefetch: a prefetch fills the L2 cache, "
+                                 "not the cluster's shared memory; it takes "
+                                 "no multicast";
+    if (op.getOob())
+      return op.emitOpError() << "prefetch: a prefetch writes no shared "
+                                 "memory; it takes no oob fill";
+    return success();
+  }
   if (load && !op.getBarrier())
     return op.emitOpError() << "barrier: a load (global to shared) requires "
                                "barrier(%group[%i]) to complete on";

@@ -50,6 +50,22 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
           memref<8x256xf16>,
           !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
     ```
+
+    `prefetch` turns a load into its L2 prefetch
+    (`cp.async.bulk.prefetch.tensor`): the global region the load would read
+    is brought into the L2 cache, nothing is written to shared memory and
+    nothing completes. It is planned exactly as the load (so a prefetch and
+    the load of the same region share one tensor map) and takes no barrier,
+    no multicast and no `oob`; `cache_hint` applies. Only the `tma` variant
+    prefetches; in the fallback version of a kernel whose guards fail, a
+    prefetch is dropped.
+
+    ```mlir
+    tile.copy_async %smem[0, 0] [8, 256], %A[%next, 0] [8, 256] {prefetch}
+        : memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>,
+                 #gpu.address_space<workgroup>>,
+          memref<8x256xf16>
+    ```
   }];
   let arguments = (ins
     AnyMemRef:$dst,
@@ -66,7 +82,8 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$cache_hint,
     OptionalAttr<StrAttr>:$oob,
-    OptionalAttr<StrAttr>:$reduce);
+    OptionalAttr<StrAttr>:$reduce,
+    UnitAttr:$prefetch);
   let assemblyFormat = [{
     $dst `` custom<DynamicIndexList>($dst_offsets, $static_dst_offsets)
     $dst_sizes `,`
