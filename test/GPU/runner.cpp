@@ -108,6 +108,9 @@ struct Case {
   enum class Expect { Exact, Failure } expect = Expect::Exact;
   // Seconds before the child is stopped (0: the runner's --timeout).
   int timeout = 0;
+  // With Failure: the failure is a memory-ordering race the hardware need
+  // not show on a given run; an exact result is reported, not failed.
+  bool raceOnly = false;
 };
 
 Effect copyEffect(int dst, Vec dstOff, Vec dstSizes, int src, Vec srcOff,
@@ -326,7 +329,7 @@ std::vector<Case> allCases() {
   // The protocol cases (test/GPU/kernels/async): each rule's wrong kernel,
   // compiled with --verify-async=false, and its corrected twin.
   auto protocol = [&](const std::string &rule, const std::string &doc, int rows,
-                      bool withC) {
+                      bool withC, bool raceOnly = false) {
     for (bool wrong : {true, false}) {
       std::string name =
           "async_" + rule + (wrong ? std::string("_wrong") : "_right");
@@ -343,6 +346,7 @@ std::vector<Case> allCases() {
       if (wrong) {
         c.expect = Case::Expect::Failure;
         c.timeout = 10;
+        c.raceOnly = raceOnly;
       }
       cases.push_back(c);
     }
@@ -354,7 +358,11 @@ std::vector<Case> allCases() {
   protocol("phase", "async-phase, parity i % 2 over two stages", 64, false);
   protocol("store_reuse", "async-store-reuse, stage refilled under a store",
            128, false);
-  protocol("fence", "async-proxy-fence, TMA store of generic writes", 64, true);
+  // A missing proxy fence lets the TMA store read shared memory before the
+  // generic writes are visible to the async proxy: a race that the H200 did
+  // not show in our runs (docs/gpu-results.md).
+  protocol("fence", "async-proxy-fence, TMA store of generic writes", 64, true,
+           /*raceOnly=*/true);
   addGeneratedCases(cases);
   addDynamicShapeCases(cases);
   return cases;
@@ -802,6 +810,13 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
              std::to_string(i) + ": " + d;
   }
   if (c.expect == Case::Expect::Failure) {
+    if (why.empty() && c.raceOnly) {
+      std::printf("PASS %-24s %s: exact on this run: the race the rule "
+                  "guards against did not show\n",
+                  c.name.c_str(), c.doc.c_str());
+      std::fflush(stdout);
+      return true;
+    }
     if (why.empty())
       return failLine("the result is exact, but this kernel breaks the "
                       "protocol on purpose and should hang or mismatch");

@@ -6,16 +6,17 @@ module attributes {gpu.container_module} {
   func.func @async_store_reuse_right(%A: memref<128x256xf16>, %B: memref<128x256xf16>) {
     %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index
-    %smem_bytes = arith.constant 32768 : i32
+    %smem_bytes = arith.constant 65536 : i32
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
                dynamic_shared_memory_size %smem_bytes {
       %c0 = arith.constant 0 : index
-      %one = arith.constant 1 : index
-      %ticks = arith.constant 10000000 : index
       %leader = arith.cmpi eq, %tx, %c0 : index
       %s = tile.arena_view [0] : !tile
+      %t = tile.arena_view [32768] : !tile
       tile.copy %s[0, 0] [64, 256], %A[0, 0] [64, 256] {scope = "cta"}
+          : !tile, memref<128x256xf16>
+      tile.copy %t[0, 0] [64, 256], %A[64, 0] [64, 256] {scope = "cta"}
           : !tile, memref<128x256xf16>
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       gpu.barrier
@@ -26,8 +27,10 @@ module attributes {gpu.container_module} {
         tile.bulk_wait_group 0 {read}
       }
       gpu.barrier
-      tile.copy %s[0, 0] [64, 256], %A[64, 0] [64, 256] {scope = "cta"}
-          : !tile, memref<128x256xf16>
+      tile.copy %s[32, 0] [32, 256], %t[32, 0] [32, 256] {scope = "cta"}
+          : !tile, !tile
+      tile.copy %s[0, 0] [32, 256], %t[0, 0] [32, 256] {scope = "cta"}
+          : !tile, !tile
       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       gpu.barrier
       scf.if %leader {
