@@ -11,9 +11,12 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/Pipelines.h"
@@ -108,7 +111,7 @@ struct CheckPipelineInputPass
     module.walk([&](Operation *op) {
       if (failed(checkPlacement(op)) || failed(checkSymbolName(op)) ||
           failed(checkKernelArguments(op)) || failed(checkHostSignature(op)) ||
-          failed(checkLaunchSizes(op)))
+          failed(checkLaunchSizes(op)) || failed(checkLayoutAccess(op)))
         ok = false;
     });
     if (!ok)
@@ -143,6 +146,27 @@ struct CheckPipelineInputPass
     return op->emitOpError()
            << "placement: tile ops run on the GPU; this one is in host code "
               "(move it into a gpu.launch body or a gpu.func)";
+  }
+
+  /// A buffer typed with a `#tile.layout` lowers to a bare shared pointer
+  /// that only tile ops address (they apply the layout and its swizzle);
+  /// upstream loads and stores would index it as a strided memref.
+  static LogicalResult checkLayoutAccess(Operation *op) {
+    if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
+             vector::TransferReadOp, vector::TransferWriteOp, memref::CopyOp,
+             memref::SubViewOp>(op))
+      return success();
+    for (Value operand : op->getOperands()) {
+      auto type = dyn_cast<MemRefType>(operand.getType());
+      if (!type || !isa<LayoutAttr>(type.getLayout()))
+        continue;
+      return op->emitOpError()
+             << "smem-layout: cannot access the buffer of type " << type
+             << ": a #tile.layout buffer is addressed by tile ops only "
+                "(tile.copy, tile.copy_async, tile.stage); give the buffer a "
+                "plain memref type to load and store it element by element";
+    }
+    return success();
   }
 
   static LogicalResult checkSymbolName(Operation *op) {
