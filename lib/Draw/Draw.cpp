@@ -45,15 +45,6 @@ std::string joinComma(const std::vector<int64_t> &values) {
   return s;
 }
 
-std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &sizes) {
-  std::vector<int64_t> idx(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    idx[d] = flat % sizes[d];
-    flat /= sizes[d];
-  }
-  return idx;
-}
-
 int64_t product(const std::vector<int64_t> &v) {
   int64_t n = 1;
   for (int64_t x : v) {
@@ -118,7 +109,7 @@ std::optional<std::string> buildGrid(const GroupedLayout &g, int64_t eb,
                          " of " + std::to_string(grid.bufferBytes) + " bytes");
   for (int64_t i = 0; i < count; ++i) {
     Cell c;
-    c.index = unravel(i, g.shape);
+    c.index = tma::unravelIndex(i, g.shape);
     c.byte = g.byteAddressOf(c.index, eb, base) - base;
     if (c.byte < 0 || c.byte >= grid.drawnBytes)
       continue;
@@ -462,7 +453,7 @@ std::string drawCopy(const CopyPicture &p) {
   int64_t count = product(r.globalSizes);
   if (haveGrid && count <= kMaxElements && product(r.sharedSizes) == count) {
     for (int64_t e = 0; e < count; ++e) {
-      std::vector<int64_t> si = unravel(e, r.sharedSizes);
+      std::vector<int64_t> si = tma::unravelIndex(e, r.sharedSizes);
       for (size_t d = 0; d < si.size() && d < sOff.size(); ++d)
         si[d] += sOff[d];
       bool inside = true;
@@ -474,7 +465,7 @@ std::string drawCopy(const CopyPicture &p) {
       if (!c)
         continue;
       c->inRegion = true;
-      c->global = unravel(e, r.globalSizes);
+      c->global = tma::unravelIndex(e, r.globalSizes);
       for (size_t d = 0; d < c->global.size() && d < gOff.size(); ++d)
         c->global[d] += gOff[d];
     }

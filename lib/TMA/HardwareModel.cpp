@@ -211,15 +211,6 @@ std::string describeCell(uint32_t v) {
   return std::to_string(v);
 }
 
-std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &sizes) {
-  std::vector<int64_t> idx(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    idx[d] = flat % sizes[d];
-    flat /= sizes[d];
-  }
-  return idx;
-}
-
 } // namespace
 
 Error whyUndefined(const CopyRequest &r, const std::vector<int64_t> &symbols,
@@ -286,8 +277,8 @@ Error expectRegion(const CopyRequest &r, const GroupedLayout &g,
   bool isLoad = r.direction == Direction::GlobalToShared;
   std::vector<int64_t> gIdx, sIdx;
   for (int64_t e = 0; e < count; ++e) {
-    gIdx = unravel(e, r.globalSizes);
-    sIdx = unravel(e, r.sharedSizes);
+    gIdx = unravelIndex(e, r.globalSizes);
+    sIdx = unravelIndex(e, r.sharedSizes);
     bool inside = true;
     for (size_t d = 0; d < gIdx.size(); ++d) {
       gIdx[d] += r.globalOffsets[d].evaluate(symbols);
@@ -369,6 +360,16 @@ Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
     return e;
   return isLoad ? compareImages(shared, expectShared, isLoad)
                 : compareImages(global, expectGlobal, isLoad);
+}
+
+std::vector<int64_t> unravelIndex(int64_t flat,
+                                  const std::vector<int64_t> &sizes) {
+  std::vector<int64_t> idx(sizes.size());
+  for (size_t d = sizes.size(); d-- > 0;) {
+    idx[d] = flat % sizes[d];
+    flat /= sizes[d];
+  }
+  return idx;
 }
 
 } // namespace tile::tma

@@ -3,6 +3,7 @@
 #include "BruteForcePlan.h"
 
 #include "tile/TMA/ElementType.h"
+#include "tile/TMA/HardwareModel.h"
 
 #include <algorithm>
 #include <functional>
@@ -17,15 +18,6 @@ struct ByteMap {
   int64_t global = 0;
   bool operator<(const ByteMap &o) const { return shared < o.shared; }
 };
-
-std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &sizes) {
-  std::vector<int64_t> idx(sizes.size());
-  for (size_t d = sizes.size(); d-- > 0;) {
-    idx[d] = flat % sizes[d];
-    flat /= sizes[d];
-  }
-  return idx;
-}
 
 int64_t regionElements(const CopyRequest &r) {
   int64_t n = 1;
@@ -47,8 +39,8 @@ std::optional<std::vector<ByteMap>> regionBytes(const CopyRequest &r,
   std::vector<ByteMap> bytes;
   bytes.reserve(static_cast<size_t>(count * eb));
   for (int64_t e = 0; e < count; ++e) {
-    std::vector<int64_t> gi = unravel(e, r.globalSizes);
-    std::vector<int64_t> si = unravel(e, r.sharedSizes);
+    std::vector<int64_t> gi = tma::unravelIndex(e, r.globalSizes);
+    std::vector<int64_t> si = tma::unravelIndex(e, r.sharedSizes);
     for (size_t d = 0; d < gi.size(); ++d)
       gi[d] += r.globalOffsets[d].constant;
     for (size_t d = 0; d < si.size(); ++d)

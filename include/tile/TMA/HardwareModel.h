@@ -32,6 +32,10 @@ struct BoxElement {
   int64_t globalByteOffset = 0;
 };
 
+/// The row-major index of the `flat`-th element of a box of `sizes`.
+std::vector<int64_t> unravelIndex(int64_t flat,
+                                  const std::vector<int64_t> &sizes);
+
 /// Checks the descriptor (section 1) and the traps, then visits every
 /// element of the box in box order. `sharedBufferAddress` is the absolute
 /// address of the shared buffer the offset is relative to.
