@@ -37,35 +37,13 @@ def copy_svgs(source):
     in program order (a list). Raises :class:`ValueError` with the
     diagnostics when the text does not parse or verify, or a copy's
     dispatch fails."""
-    from .plan import _get_session  # plan imports this module lazily
+    from .plan import for_each_copy  # plan imports this module lazily
     lib = _capi.capi()
-    session = _get_session()
-    data = source.encode("utf-8")
-    with session.lock:
-        session.diagnostics = []
-        module = lib.mlirModuleCreateParse(session.context,
-                                           _capi.StringRef.of(data))
-        if not module.ptr:
-            raise ValueError("\n".join(session.diagnostics)
-                             or "cannot parse the module")
-        try:
-            pictures = []
 
-            def visit(op, _user_data):
-                name = lib.mlirIdentifierStr(lib.mlirOperationGetName(op))
-                if ctypes.string_at(name.data, name.length) == \
-                        b"tile.copy_async":
-                    sink = _capi.TextSink()
-                    ok = lib.mlirTileDrawCopyPlan(op, sink.callback, None)
-                    pictures.append(sink.text if ok.value else None)
-                return 0  # MlirWalkResultAdvance
+    def draw(op):
+        sink = _capi.TextSink()
+        if not lib.mlirTileDrawCopyPlan(op, sink.callback, None).value:
+            return None
+        return sink.text
 
-            callback = _capi.WalkCallback(visit)
-            lib.mlirOperationWalk(lib.mlirModuleGetOperation(module),
-                                  callback, None, 0)  # MlirWalkPreOrder
-        finally:
-            lib.mlirModuleDestroy(module)
-        if None in pictures or not pictures:
-            raise ValueError("\n".join(session.diagnostics)
-                             or "no tile.copy_async in the module")
-    return pictures
+    return for_each_copy(source, draw)

@@ -274,11 +274,12 @@ def _get_session():
         return _session
 
 
-def query(source):
-    """The plan report lines (dicts) of every ``tile.copy_async`` in the
-    MLIR text `source`, in program order; a single line is returned alone.
-    Raises :class:`ValueError` with the diagnostics when the text does not
-    parse or verify, or a query fails."""
+def for_each_copy(source, ask):
+    """Parses the MLIR text `source` and calls ``ask(op)`` on every
+    ``tile.copy_async`` in program order (under the session's lock); `ask`
+    returns a result or None for a failure. Returns the results; raises
+    :class:`ValueError` with the diagnostics when the text does not parse or
+    verify, an answer failed, or there is no copy."""
     lib = _capi.capi()
     session = _get_session()
     data = source.encode("utf-8")
@@ -290,18 +291,13 @@ def query(source):
             raise ValueError("\n".join(session.diagnostics)
                              or "cannot parse the module")
         try:
-            lines = []
+            results = []
 
             def visit(op, _user_data):
                 name = lib.mlirIdentifierStr(lib.mlirOperationGetName(op))
                 if ctypes.string_at(name.data, name.length) == \
                         b"tile.copy_async":
-                    sink = _capi.TextSink()
-                    if not lib.mlirTileQueryCopyPlan(op, sink.callback,
-                                                     None).value:
-                        lines.append(None)
-                    else:
-                        lines.append(json.loads(sink.text))
+                    results.append(ask(op))
                 return 0  # MlirWalkResultAdvance
 
             callback = _capi.WalkCallback(visit)
@@ -309,9 +305,26 @@ def query(source):
                                   callback, None, 0)  # MlirWalkPreOrder
         finally:
             lib.mlirModuleDestroy(module)
-        if None in lines or not lines:
+        if None in results or not results:
             raise ValueError("\n".join(session.diagnostics)
                              or "no tile.copy_async in the module")
+    return results
+
+
+def query(source):
+    """The plan report lines (dicts) of every ``tile.copy_async`` in the
+    MLIR text `source`, in program order; a single line is returned alone.
+    Raises :class:`ValueError` with the diagnostics when the text does not
+    parse or verify, or a query fails."""
+    lib = _capi.capi()
+
+    def ask(op):
+        sink = _capi.TextSink()
+        if not lib.mlirTileQueryCopyPlan(op, sink.callback, None).value:
+            return None
+        return json.loads(sink.text)
+
+    lines = for_each_copy(source, ask)
     return lines[0] if len(lines) == 1 else lines
 
 
