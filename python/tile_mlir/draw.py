@@ -7,7 +7,6 @@ TMA boxes as ``tile-opt --tile-draw-copy-plans`` draws them. Both objects
 show their picture inline in Jupyter (``_repr_svg_``).
 """
 
-import ctypes
 import operator
 
 from . import _capi
