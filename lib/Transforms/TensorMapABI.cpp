@@ -304,9 +304,18 @@ struct TensorMapABIPass
     return point;
   }
 
+  /// The module whose symbol table the host code at `op` resolves symbols
+  /// in: runtime declarations and constant globals go there, so that a host
+  /// function in a nested module finds them.
+  static ModuleOp symbolModuleOf(Operation *op) {
+    if (auto module = dyn_cast<ModuleOp>(op))
+      return module;
+    return op->getParentOfType<ModuleOp>();
+  }
+
   /// The address of a NUL-terminated constant string (one global per text).
   Value getStringAddress(OpBuilder &b, Location loc, StringRef text) {
-    ModuleOp module = getOperation();
+    ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
     std::string name =
         "__tile_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
     auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
@@ -328,7 +337,7 @@ struct TensorMapABIPass
   /// their fields from read-only data instead of per-launch stack stores.
   Value getConstantArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
                          IntegerType elementType) {
-    ModuleOp module = getOperation();
+    ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
     std::string name = "__tile_tmap_i" + std::to_string(elementType.getWidth());
     for (int64_t v : values)
       name += "_" + std::to_string(v);
@@ -614,7 +623,8 @@ struct TensorMapABIPass
                << " dependencies), or give its buffers static types";
       token.replaceAllUsesWith(launch.getAsyncDependencies().front());
     }
-    FailureOr<func::FuncOp> noteFn = getOrCreateNoteFn(b, getOperation());
+    FailureOr<func::FuncOp> noteFn =
+        getOrCreateNoteFn(b, symbolModuleOf(launch));
     if (failed(noteFn))
       return failure();
     // The first failed guard's text, for the runtime's log.
@@ -653,7 +663,8 @@ struct TensorMapABIPass
   LogicalResult encodeMaps(gpu::LaunchFuncOp launch, ArrayAttr maps,
                            SmallVectorImpl<EncodedMap> &encoded) {
     OpBuilder b(launch);
-    FailureOr<func::FuncOp> encodeFn = getOrCreateEncodeFn(b, getOperation());
+    FailureOr<func::FuncOp> encodeFn =
+        getOrCreateEncodeFn(b, symbolModuleOf(launch));
     if (failed(encodeFn))
       return failure();
     for (Attribute attr : maps) {
