@@ -141,6 +141,7 @@ int main(int argc, char **argv) {
       context, mlirStringRefCreateFromCString(argv[1]));
   if (mlirModuleIsNull(module)) {
     puts("error: cannot parse the input");
+    mlirContextDestroy(context);
     return 1;
   }
   MlirOperation moduleOp = mlirModuleGetOperation(module);
