@@ -109,9 +109,10 @@ struct CheckPipelineInputPass
     ModuleOp module = getOperation();
     bool ok = succeeded(checkTarget(module));
     module.walk([&](Operation *op) {
-      if (failed(checkPlacement(op)) || failed(checkSymbolName(op)) ||
-          failed(checkKernelArguments(op)) || failed(checkHostSignature(op)) ||
-          failed(checkLaunchSizes(op)) || failed(checkLayoutAccess(op)))
+      if (failed(checkNestedLaunch(op, module)) || failed(checkPlacement(op)) ||
+          failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
+          failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
+          failed(checkLayoutAccess(op)))
         ok = false;
     });
     if (!ok)
@@ -135,6 +136,17 @@ struct CheckPipelineInputPass
              << "' does not exist; format=" << format
              << " needs ptxas from it (pass toolkit=<path> or format=isa)";
     return success();
+  }
+
+  /// Kernel outlining takes the gpu.launch ops of the outermost module only;
+  /// one in a nested module would reach the host lowering with its body.
+  static LogicalResult checkNestedLaunch(Operation *op, ModuleOp top) {
+    if (!isa<gpu::LaunchOp>(op) || op->getParentOfType<ModuleOp>() == top)
+      return success();
+    return op->emitOpError()
+           << "placement: a gpu.launch in a nested module is not outlined by "
+              "the pipeline; move its host function into the outermost "
+              "module";
   }
 
   static LogicalResult checkPlacement(Operation *op) {

@@ -304,3 +304,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Kernel outlining takes the outermost module's gpu.launch ops only: one in
+// a nested module is an error here, not IR that fails to verify after the
+// host lowering (a fuzzer finding).
+module attributes {gpu.container_module} {
+  module attributes {gpu.container_module} {
+    func.func @nested(%A: memref<8x256xf16>) {
+      %c1 = arith.constant 1 : index
+      // expected-error @+1 {{'gpu.launch' op placement: a gpu.launch in a nested module is not outlined by the pipeline; move its host function into the outermost module}}
+      gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+                 threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+        gpu.terminator
+      }
+      return
+    }
+  }
+}
