@@ -117,40 +117,45 @@ void KnownValues::evaluate(Operation *op) {
       return std::nullopt;
     return fn(*a, *b);
   };
+  using Checked = bool (*)(int64_t, int64_t, int64_t &);
+  // Overflow-checked arithmetic; unsigned division, remainder and bounds
+  // only on non-negative operands, where they agree with the signed ones.
+  auto checked = [&](Checked fn) {
+    return bin([fn](int64_t a, int64_t b) -> std::optional<int64_t> {
+      int64_t v;
+      if (fn(a, b, v))
+        return std::nullopt;
+      return v;
+    });
+  };
+  auto nonNegative = [&](int64_t (*fn)(int64_t, int64_t), bool positiveRhs) {
+    return bin([=](int64_t a, int64_t b) -> std::optional<int64_t> {
+      if (a < 0 || b < 0 || (positiveRhs && b == 0))
+        return std::nullopt;
+      return fn(a, b);
+    });
+  };
   std::optional<int64_t> x;
   if (isa<arith::AddIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      int64_t s;
-      if (llvm::AddOverflow(a, b, s))
-        return std::nullopt;
-      return s;
+    x = checked([](int64_t a, int64_t b, int64_t &r) {
+      return llvm::AddOverflow(a, b, r) != 0;
     });
   else if (isa<arith::SubIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      int64_t s;
-      if (llvm::SubOverflow(a, b, s))
-        return std::nullopt;
-      return s;
+    x = checked([](int64_t a, int64_t b, int64_t &r) {
+      return llvm::SubOverflow(a, b, r) != 0;
     });
   else if (isa<arith::MulIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      int64_t s;
-      if (llvm::MulOverflow(a, b, s))
-        return std::nullopt;
-      return s;
+    x = checked([](int64_t a, int64_t b, int64_t &r) {
+      return llvm::MulOverflow(a, b, r) != 0;
     });
   else if (isa<arith::DivUIOp, arith::DivSIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      if (b <= 0 || a < 0)
-        return std::nullopt;
-      return a / b;
-    });
+    x = nonNegative([](int64_t a, int64_t b) { return a / b; }, true);
   else if (isa<arith::RemUIOp, arith::RemSIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      if (b <= 0 || a < 0)
-        return std::nullopt;
-      return a % b;
-    });
+    x = nonNegative([](int64_t a, int64_t b) { return a % b; }, true);
+  else if (isa<arith::MinUIOp, arith::MinSIOp>(op))
+    x = nonNegative([](int64_t a, int64_t b) { return std::min(a, b); }, false);
+  else if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
+    x = nonNegative([](int64_t a, int64_t b) { return std::max(a, b); }, false);
   else if (isa<arith::AndIOp>(op))
     x = bin(
         [](int64_t a, int64_t b) -> std::optional<int64_t> { return a & b; });
@@ -160,44 +165,10 @@ void KnownValues::evaluate(Operation *op) {
   else if (isa<arith::XOrIOp>(op))
     x = bin(
         [](int64_t a, int64_t b) -> std::optional<int64_t> { return a ^ b; });
-  else if (isa<arith::MinUIOp, arith::MinSIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      if (a < 0 || b < 0)
-        return std::nullopt;
-      return std::min(a, b);
-    });
-  else if (isa<arith::MaxUIOp, arith::MaxSIOp>(op))
-    x = bin([](int64_t a, int64_t b) -> std::optional<int64_t> {
-      if (a < 0 || b < 0)
-        return std::nullopt;
-      return std::max(a, b);
-    });
   else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
     x = bin([&](int64_t a, int64_t b) -> std::optional<int64_t> {
-      bool u = a >= 0 && b >= 0;
-      switch (cmp.getPredicate()) {
-      case arith::CmpIPredicate::eq:
-        return a == b;
-      case arith::CmpIPredicate::ne:
-        return a != b;
-      case arith::CmpIPredicate::slt:
-        return a < b;
-      case arith::CmpIPredicate::sle:
-        return a <= b;
-      case arith::CmpIPredicate::sgt:
-        return a > b;
-      case arith::CmpIPredicate::sge:
-        return a >= b;
-      case arith::CmpIPredicate::ult:
-        return u ? std::optional<int64_t>(a < b) : std::nullopt;
-      case arith::CmpIPredicate::ule:
-        return u ? std::optional<int64_t>(a <= b) : std::nullopt;
-      case arith::CmpIPredicate::ugt:
-        return u ? std::optional<int64_t>(a > b) : std::nullopt;
-      case arith::CmpIPredicate::uge:
-        return u ? std::optional<int64_t>(a >= b) : std::nullopt;
-      }
-      return std::nullopt;
+      return arith::applyCmpPredicate(cmp.getPredicate(), APInt(64, a, true),
+                                      APInt(64, b, true));
     });
   else if (auto sel = dyn_cast<arith::SelectOp>(op)) {
     if (std::optional<int64_t> c = get(sel.getCondition()))
@@ -228,7 +199,6 @@ void KnownValues::evaluate(Operation *op) {
 // Shared byte ranges and barriers
 //===----------------------------------------------------------------------===//
 
-/// Bytes [lo, hi) of the kernel's arena (dynamic shared memory).
 /// Bytes [lo, hi) of the kernel's arena (dynamic shared memory) that a view
 /// spans, and where known the box of the view's elements an access touches
 /// (an empty box: the whole view).
