@@ -18,9 +18,7 @@ extern "C" void _mlir_ciface_copy_async(Descriptor2 *a, Descriptor2 *b);
 class EntryCheck : public testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    fake().launches = 0;
-    tileRuntimeClearError();
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
   }
   Descriptor2 matching(std::vector<uint16_t> &data) {
     return {data.data(), data.data(), 0, {8, 256}, {256, 1}};

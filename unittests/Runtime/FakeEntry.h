@@ -25,6 +25,19 @@ FakeCudaState &fake() {
   return *state;
 }
 
+/// A test's clean start: the runtime initialised on the fake, the map cache,
+/// version counts and error cleared, the fake's launch and encode counts 0.
+/// Returns the runtime's init status (TILE_SUCCESS expected).
+int32_t resetFakeRuntime() {
+  int32_t status = tileRuntimeInit();
+  tileTensorMapCacheClear();
+  tileRuntimeResetLaunchVersionCounts();
+  tileRuntimeClearError();
+  fake().launches = 0;
+  fake().encodeCalls = 0;
+  return status;
+}
+
 /// The descriptor of a rank-2 memref (`_mlir_ciface_` arguments).
 struct Descriptor2 {
   void *allocated;

@@ -30,12 +30,7 @@ extern "C" void _mlir_ciface_gemm(Descriptor2 *a, Descriptor2 *bt,
 class GemmEntry : public testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    tileTensorMapCacheClear();
-    tileRuntimeResetLaunchVersionCounts();
-    tileRuntimeClearError();
-    fake().launches = 0;
-    fake().encodeCalls = 0;
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
   }
   int32_t call(int64_t m, int64_t n, int64_t k) {
     Descriptor2 a = matrix(data.data(), m, k);

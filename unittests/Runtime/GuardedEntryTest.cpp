@@ -30,12 +30,7 @@ extern "C" void _mlir_ciface_tiled_copy(Descriptor2 *a, Descriptor2 *b);
 class GuardedEntry : public testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    tileTensorMapCacheClear();
-    tileRuntimeResetLaunchVersionCounts();
-    tileRuntimeClearError();
-    fake().launches = 0;
-    fake().encodeCalls = 0;
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
   }
   /// A rows x cols view of `data` with row pitch `pitch`.
   Descriptor2 view(int64_t rows, int64_t cols, int64_t pitch) {
