@@ -32,9 +32,18 @@ def runtime_only(tmp_path):
     """A library folder with the runtime and without the compiler, as on a
     GPU machine without LLVM."""
     lib = tmp_path / "runtime-only"
-    lib.mkdir()
+    lib.mkdir(exist_ok=True)
     shutil.copy(tile_mlir._capi.find_library("libtile_runtime.so"), lib)
     return lib
+
+
+def run_without_compiler(tmp_path, code):
+    """Runs Python `code` in a process that finds only the runtime library
+    (the same compile cache); returns the finished process."""
+    env = dict(os.environ, TILE_MLIR_LIB_DIR=str(runtime_only(tmp_path)),
+               PYTHONPATH=os.path.join(SRC, "python"))
+    return subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True)
 
 
 def demo_source(old, new):
@@ -83,21 +92,18 @@ def test_cache(fresh_cache, tmp_path):
     assert fresh is not first and fresh.folder != first.folder
     # A process that cannot load the compiler (a GPU machine without LLVM)
     # is served from the cache: only the runtime is there.
-    lib = runtime_only(tmp_path)
-    code = ("import tile_mlir; m = tile_mlir.compile(%r); "
-            "print(m.folder, m.plans[0].box_dim)" % DEMO)
-    env = dict(os.environ, TILE_MLIR_LIB_DIR=str(lib),
-               PYTHONPATH=os.path.join(SRC, "python"))
-    proc = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
+    proc = run_without_compiler(
+        tmp_path, "import tile_mlir; m = tile_mlir.compile(%r); "
+        "print(m.folder, m.plans[0].box_dim)" % DEMO)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "%s [64, 8, 4]\n" % first.folder
     # ... and says so where the cache misses.
-    code = "import tile_mlir; tile_mlir.compile(%r, name='x.mlir')" % DEMO
-    proc = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
+    proc = run_without_compiler(
+        tmp_path, "import tile_mlir; tile_mlir.compile(%r, name='x.mlir')"
+        % DEMO)
     assert proc.returncode == 1
-    assert "libTileCAPI.so not found in %s" % lib in proc.stderr
+    assert "libTileCAPI.so not found in %s" % runtime_only(tmp_path) \
+        in proc.stderr
 
 
 def test_compile_error_with_rule():
@@ -242,13 +248,10 @@ def test_failures_are_cached(fresh_cache, tmp_path):
         tile_mlir.compile(source, name="syntax.mlir")
     [folder] = os.listdir(fresh_cache)
     assert sorted(os.listdir(fresh_cache / folder)) == ["meta.json"]
-    lib = runtime_only(tmp_path)
-    code = ("import tile_mlir\ntry:\n  tile_mlir.compile(%r, name='syntax.mlir')"
-            "\nexcept tile_mlir.TileCompileError as e:\n  print(e)" % source)
-    env = dict(os.environ, TILE_MLIR_LIB_DIR=str(lib),
-               PYTHONPATH=os.path.join(SRC, "python"))
-    proc = subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True)
+    proc = run_without_compiler(
+        tmp_path, "import tile_mlir\ntry:\n  tile_mlir.compile(%r, "
+        "name='syntax.mlir')\nexcept tile_mlir.TileCompileError as e:\n"
+        "  print(e)" % source)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == str(first.value) + "\n"
     # Without the cache nothing is left behind.
