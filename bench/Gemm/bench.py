@@ -25,6 +25,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
+from timing import event_ms  # noqa: E402
 
 TOL = 1e-4
 ROUNDS = 3
@@ -107,20 +108,6 @@ def triton_matmul():
             kernel[grid](A, Bt, Cout, M, N, K)
         return run, kernel
     return run_for
-
-
-def time_ms(fn, reps=20, warm=5):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-          for _ in range(reps)]
-    for s, e in ev:
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in ev)
 
 
 def reference(A, Bt):
@@ -214,7 +201,7 @@ def main():
         times = {n: [] for n, _ in contenders}
         for _ in range(ROUNDS):
             for n, fn in contenders:
-                times[n].append(time_ms(fn))
+                times[n].append(event_ms(fn, warm=5))
         for t in tiles:
             t.status()
         for n in times:

@@ -25,10 +25,12 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "python"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import torch  # noqa: E402
 
 import tile_mlir  # noqa: E402
+from timing import event_ms  # noqa: E402
 
 DEMO = os.path.join(ROOT, "examples", "copy_async_tma.mlir")
 
@@ -169,20 +171,6 @@ def host_us(loop, batches=20, per=200):
         vals.append((time.perf_counter() - t) / per * 1e6)
     torch.cuda.synchronize()
     return statistics.median(vals), min(vals)
-
-
-def event_ms(fn, reps=20, warm=3):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    ev = [(torch.cuda.Event(enable_timing=True),
-           torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
-    for s, e in ev:
-        s.record()
-        fn()
-        e.record()
-    torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) for s, e in ev)
 
 
 def run_timing():
