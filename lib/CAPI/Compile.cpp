@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "tile/Compiler/Compiler.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/CopyVariant.h"
+#include "tile/Transforms/Passes.h"
 #include "tile/Transforms/PlanReport.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -218,30 +220,39 @@ emitEntries(ModuleOp module, const Products &products,
   }
 }
 
-/// Hands back every copy's report line; `tmaGlobals` receives the global
-/// operands of the copies the TMA variant takes.
+/// Hands back every copy's report line, as the report pass writes them: the
+/// copies are decided once, by tile-plan-copies on a copy of the module.
+/// `tmaGlobals` receives the global operands (in `module`) of the copies
+/// the TMA variant takes.
 static LogicalResult emitPlans(ModuleOp module, const Products &products,
                                SmallVectorImpl<Value> &tmaGlobals) {
-  LogicalResult result = success();
-  module.walk([&](mlir::tile::CopyAsyncOp copy) {
-    std::string line;
-    llvm::raw_string_ostream os(line);
-    if (failed(mlir::tile::reportCopyPlan(copy, os))) {
-      result = failure();
-      return;
-    }
-    StringRef report = StringRef(line).rtrim();
-    products.emit("plan", "", report);
-    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(report);
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-      return;
-    }
-    if (const llvm::json::Object *object = parsed->getAsObject())
-      if (object->getString("selected") == StringRef("tma"))
-        tmaGlobals.push_back(copy.getGlobal());
-  });
-  return result;
+  SmallVector<mlir::tile::CopyAsyncOp> copies;
+  module.walk<WalkOrder::PreOrder>(
+      [&](mlir::tile::CopyAsyncOp copy) { copies.push_back(copy); });
+  if (copies.empty())
+    return success();
+  OwningOpRef<ModuleOp> decided = module.clone();
+  PassManager pm(module.getContext());
+  pm.addPass(mlir::tile::createTilePlanCopies());
+  if (failed(pm.run(*decided)))
+    return failure();
+  unsigned index = 0;
+  WalkResult walk = decided->walk<WalkOrder::PreOrder>(
+      [&](mlir::tile::CopyAsyncOp copy) -> WalkResult {
+        FailureOr<mlir::tile::DispatchResult> result =
+            mlir::tile::recallCopyDecision(copy);
+        if (failed(result))
+          return WalkResult::interrupt();
+        std::string line;
+        llvm::raw_string_ostream os(line);
+        mlir::tile::writeCopyPlanReport(copy, *result, os);
+        products.emit("plan", "", line);
+        if (result->selected && result->selected->getName() == "tma")
+          tmaGlobals.push_back(copies[index].getGlobal());
+        ++index;
+        return WalkResult::advance();
+      });
+  return failure(walk.wasInterrupted());
 }
 
 /// The host function arguments `value` is, through views and the operands
