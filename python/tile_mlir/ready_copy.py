@@ -15,6 +15,7 @@ stores in the fallback.
 
 import sys
 import threading
+from collections import namedtuple
 
 from . import tensors
 from .compiler import _stream_handle
@@ -209,10 +210,15 @@ def _fast_copy(torch, dst, src, stream):
     return True
 
 
+_Planned = namedtuple("_Planned", "dst src dtype shape dst_inner src_inner "
+                      "keep")
+
+
 def _plan_copy(dst, src, require_cuda=True):
-    """Checks a copy's two buffers; returns (dst, src, element type, shape,
-    dst inner stride 1, src inner stride 1), or None when there is nothing
-    to copy."""
+    """Checks a copy's two operands; returns their buffers (a 0-d pair as
+    1-element vectors), the element type, shape and whether each innermost
+    stride is 1, and what must stay alive until the launch (a
+    :class:`_Planned`), or None when there is nothing to copy."""
     keep = []
     try:
         dst_buffer = tensors.as_buffer(dst, keep, require_cuda)
@@ -239,11 +245,14 @@ def _plan_copy(dst, src, require_cuda=True):
     if any(size == 0 for size in shape):
         return None
     if not shape:  # a 0-d tensor is a 1-element vector
-        return (dst.reshape(1), src.reshape(1), common[-1], (1,), True,
-                True)
+        vector = {"shape": (1,), "strides": (1,)}
+        return _Planned(dst_buffer._replace(**vector),
+                        src_buffer._replace(**vector), common[-1], (1,), True,
+                        True, keep)
     dst_inner = dst_buffer.strides[-1] == 1 or shape[-1] == 1
     src_inner = src_buffer.strides[-1] == 1 or shape[-1] == 1
-    return dst, src, common[-1], shape, dst_inner, src_inner
+    return _Planned(dst_buffer, src_buffer, common[-1], shape, dst_inner,
+                    src_inner, keep)
 
 
 def compile_copy(dst, src):
@@ -252,8 +261,8 @@ def compile_copy(dst, src):
     cache on a machine with the compiler for one without."""
     planned = _plan_copy(dst, src, require_cuda=False)
     if planned is not None:
-        _, _, dtype, shape, dst_inner, src_inner = planned
-        _module(dtype, len(shape), dst_inner, src_inner)
+        _module(planned.dtype, len(planned.shape), planned.dst_inner,
+                planned.src_inner)
 
 
 def copy(dst, src, *, stream=None):
@@ -270,11 +279,23 @@ def copy(dst, src, *, stream=None):
     planned = _plan_copy(dst, src)
     if planned is None:
         return
-    dst, src, dtype, shape, dst_inner, src_inner = planned
-    module = _module(dtype, len(shape), dst_inner, src_inner)
-    module.tile_copy(dst, src, stream=stream)
-    if torch is not None and isinstance(dst, torch.Tensor):
+    rank = len(planned.shape)
+    entry = _module(planned.dtype, rank, planned.dst_inner,
+                    planned.src_inner).tile_copy
+    # The buffers are described already: check them against the entry's
+    # types and launch with their fields, without describing them again.
+    flat = []
+    for side, buffer, arg in (("dst", planned.dst, entry.args[0]),
+                              ("src", planned.src, entry.args[1])):
+        try:
+            tensors.check_buffer(buffer, arg)
+        except ValueError as error:
+            raise ValueError("copy: %s %s" % (side, error)) from None
+        tensors.append_descriptor(flat, buffer, arg)
+    flat.append(_stream_handle(stream))
+    entry.launch_flat(flat)
+    if torch is not None and isinstance(dst, torch.Tensor) and dst.dim():
         global _raw_stream
         _raw_stream = _current_raw_stream()
-        _fast_entries[(dst.dtype, len(shape), dst_inner, src_inner)] = \
-            module.tile_copy
+        _fast_entries[(dst.dtype, rank, planned.dst_inner,
+                       planned.src_inner)] = entry
