@@ -365,10 +365,7 @@ class Entry:
             torch = sys.modules.get("torch")
             if handle and torch is not None:
                 torch.cuda.ExternalStream(handle).synchronize()
-        self._fn(*flat)
-        status = self._consume()
-        if status:
-            raise runtime.error_for(status, self.name)
+        self.launch_flat(flat)
 
     def launch_flat(self, flat):
         """Calls the expanded entry with `flat` (descriptor fields, stream),

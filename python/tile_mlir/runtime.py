@@ -64,13 +64,6 @@ def error_for(status, context=""):
     return TileRuntimeError(message, name)
 
 
-def check(context=""):
-    """Consumes the runtime's status; raises what a failure calls for."""
-    status = runtime().tileRuntimeConsumeStatus()
-    if status != SUCCESS:
-        raise error_for(status, context)
-
-
 def require_driver():
     """Raises :class:`NoDriverError` where no CUDA driver and device are."""
     rt = runtime()

@@ -233,43 +233,13 @@ def _check_sizes_and_strides(buffer, shape, strides):
                                  % (stride, dim, want))
 
 
-_descriptor_types = {}
-
-
-def descriptor_type(rank):
-    """The ctypes struct of a rank-`rank` memref descriptor."""
-    cls = _descriptor_types.get(rank)
-    if cls is None:
-        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
-                  ("offset", ctypes.c_int64)]
-        if rank:
-            fields += [("sizes", ctypes.c_int64 * rank),
-                       ("strides", ctypes.c_int64 * rank)]
-        cls = type("MemRef%d" % rank, (ctypes.Structure,),
-                   {"_fields_": fields})
-        _descriptor_types[rank] = cls
-    return cls
-
-
 def append_descriptor(flat, buffer, arg):
     """Appends the fields of `buffer`'s memref descriptor for argument `arg`
-    to `flat` (see :func:`descriptor`)."""
+    to `flat`, as the expanded C entry takes them: a static offset in the
+    type is kept (the aligned pointer moves back by it), a dynamic one is 0;
+    then the sizes and the strides."""
     offset = arg["offset"] or 0
     base = buffer.address - offset * max(buffer.bits // 8, 1)
     flat += (base, base, offset)
     flat += buffer.shape
     flat += buffer.strides
-
-
-def descriptor(buffer, arg):
-    """The memref descriptor of `buffer` for argument `arg`: a static
-    offset in the type is kept in the descriptor (the aligned pointer moves
-    back by it), a dynamic one is 0."""
-    rank = len(buffer.shape)
-    offset = arg["offset"] or 0
-    base = buffer.address - offset * max(buffer.bits // 8, 1)
-    desc = descriptor_type(rank)(base, base, offset)
-    if rank:
-        desc.sizes[:] = buffer.shape
-        desc.strides[:] = buffer.strides
-    return desc
