@@ -1,24 +1,27 @@
 // RUN: rm -rf %t && tile-opt %s --tile-draw-copy-plans="output-dir=%t" -o /dev/null
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
-// RUN: FileCheck %s --check-prefix=DEMO < %t/*draw-copy-plans.mlir_34_3.svg
-// RUN: FileCheck %s --check-prefix=SWZ64 < %t/*draw-copy-plans.mlir_44_3.svg
-// RUN: FileCheck %s --check-prefix=MULTI < %t/*draw-copy-plans.mlir_51_3.svg
-// RUN: FileCheck %s --check-prefix=OOB < %t/*draw-copy-plans.mlir_58_3.svg
-// RUN: FileCheck %s --check-prefix=DECLINED < %t/*draw-copy-plans.mlir_66_3.svg
-// RUN: FileCheck %s --check-prefix=DYN < %t/*draw-copy-plans.mlir_76_3.svg
+// RUN: ls %t | wc -l | FileCheck %s --check-prefix=COUNT
+// RUN: FileCheck %s --check-prefix=DEMO < %t/*draw-copy-plans.mlir_37_3.svg
+// RUN: FileCheck %s --check-prefix=SWZ64 < %t/*draw-copy-plans.mlir_47_3.svg
+// RUN: FileCheck %s --check-prefix=MULTI < %t/*draw-copy-plans.mlir_54_3.svg
+// RUN: FileCheck %s --check-prefix=OOB < %t/*draw-copy-plans.mlir_61_3.svg
+// RUN: FileCheck %s --check-prefix=DECLINED < %t/*draw-copy-plans.mlir_69_3.svg
+// RUN: FileCheck %s --check-prefix=DYN < %t/*draw-copy-plans.mlir_79_3.svg
 // RUN: FileCheck %s --check-prefix=INDEX < %t/index.html
 // RUN: %python %tile_src_root/scripts/check-svg.py %t/*.svg | FileCheck %s --check-prefix=VALID
 
 // One picture per tile.copy_async, named by its location (the directory
 // part of the file name is whatever lit passes, so the names are matched by
-// their end), and the index (listed first).
-// FILES: index.html
-// FILES: draw-copy-plans.mlir_34_3.svg
-// FILES: draw-copy-plans.mlir_44_3.svg
-// FILES: draw-copy-plans.mlir_51_3.svg
-// FILES: draw-copy-plans.mlir_58_3.svg
-// FILES: draw-copy-plans.mlir_66_3.svg
-// FILES: draw-copy-plans.mlir_76_3.svg
+// their end, in any order: where index.html sorts depends on that path), and
+// the index; nothing else.
+// FILES-DAG: index.html
+// COUNT: {{^}}7{{$}}
+// FILES-DAG: draw-copy-plans.mlir_37_3.svg
+// FILES-DAG: draw-copy-plans.mlir_47_3.svg
+// FILES-DAG: draw-copy-plans.mlir_54_3.svg
+// FILES-DAG: draw-copy-plans.mlir_61_3.svg
+// FILES-DAG: draw-copy-plans.mlir_69_3.svg
+// FILES-DAG: draw-copy-plans.mlir_79_3.svg
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 !ref = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
@@ -80,10 +83,10 @@ func.func @draw(%A: memref<8x256xf16>, %s: !ref, %bar: !bars, %B: memref<16x32xf
   return
 }
 
-// INDEX: <h2>{{.*}}draw-copy-plans.mlir:34:3</h2>
+// INDEX: <h2>{{.*}}draw-copy-plans.mlir:37:3</h2>
 // INDEX-NEXT: <pre>{&quot;loc&quot;:&quot;{{.*}}&quot;selected&quot;:&quot;tma&quot;
-// INDEX: <img src="{{.*}}draw-copy-plans.mlir_34_3.svg"
-// INDEX: <h2>{{.*}}draw-copy-plans.mlir:76:3</h2>
+// INDEX: <img src="{{.*}}draw-copy-plans.mlir_37_3.svg"
+// INDEX: <h2>{{.*}}draw-copy-plans.mlir:79:3</h2>
 
 // VALID-COUNT-6: valid
 
