@@ -30,6 +30,7 @@
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
@@ -45,6 +46,7 @@ using namespace mlir;
 using namespace mlir::tile;
 
 static constexpr StringLiteral kEncodeFn = "tileTensorMapGetCached";
+static constexpr StringLiteral kEncodeIm2colFn = "tileTensorMapIm2colGetCached";
 static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
@@ -140,6 +142,40 @@ static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
       guards.push_back(getGuardAttr(b, g));
     fields.push_back(b.getNamedAttr("guards", b.getArrayAttr(guards)));
   }
+  return b.getDictionaryAttr(fields);
+}
+
+/// The plan of an im2col map as an attribute. The host reads the sizes and
+/// strides from the buffer at run time (the runtime's encode checks them).
+static DictionaryAttr getIm2colMapAttr(Builder &b,
+                                       const ::tile::tma::Im2colPlan &plan,
+                                       unsigned globalArg, unsigned mapArg) {
+  const ::tile::tma::Im2colMapDesc &m = plan.map;
+  auto i64Array = [&](auto values) {
+    SmallVector<int64_t> v(values.begin(), values.end());
+    return b.getDenseI64ArrayAttr(v);
+  };
+  SmallVector<NamedAttribute> fields = {
+      b.getNamedAttr("arg", b.getI64IntegerAttr(mapArg)),
+      b.getNamedAttr("global_arg", b.getI64IntegerAttr(globalArg)),
+      b.getNamedAttr("mode", b.getStringAttr("im2col")),
+      b.getNamedAttr("data_type",
+                     b.getStringAttr(::tile::tma::toString(m.dataType))),
+      b.getNamedAttr("data_type_enum",
+                     b.getI64IntegerAttr(static_cast<int64_t>(m.dataType))),
+      b.getNamedAttr("rank", b.getI64IntegerAttr(m.rank)),
+      b.getNamedAttr("element_bytes", b.getI64IntegerAttr(m.elementBytes)),
+      b.getNamedAttr("lower_corner", i64Array(m.lowerCorner)),
+      b.getNamedAttr("upper_corner", i64Array(m.upperCorner)),
+      b.getNamedAttr("channels_per_pixel",
+                     b.getI64IntegerAttr(m.channelsPerPixel)),
+      b.getNamedAttr("pixels_per_column",
+                     b.getI64IntegerAttr(m.pixelsPerColumn)),
+      b.getNamedAttr("element_strides", i64Array(m.elementStrides)),
+      b.getNamedAttr("swizzle",
+                     b.getI64IntegerAttr(static_cast<int64_t>(m.swizzle))),
+      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(m.l2Promotion)),
+      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(m.oobFill))};
   return b.getDictionaryAttr(fields);
 }
 
@@ -239,6 +275,38 @@ struct TensorMapABIPass
     });
     if (walk.wasInterrupted())
       return failure();
+    walk = func.walk([&](CopyIm2colOp op) -> WalkResult {
+      FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+      if (failed(plan))
+        return WalkResult::interrupt();
+      auto arg = dyn_cast<BlockArgument>(op.getSrc());
+      if (!arg || arg.getOwner() != &func.getBody().front() ||
+          arg.getArgNumber() >= userArgs) {
+        op.emitError() << "tma: the global tensor of an im2col load must be "
+                          "an argument of its kernel, so the host can encode "
+                          "its tensor map";
+        return WalkResult::interrupt();
+      }
+      DictionaryAttr key = withoutArg(
+          getIm2colMapAttr(b, *plan, arg.getArgNumber(), /*mapArg=*/0));
+      unsigned mapArg = 0;
+      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
+      if (it != seen.end()) {
+        mapArg = it->second;
+      } else {
+        mapArg = func.getNumArguments();
+        if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
+                                       DictionaryAttr(), op.getLoc())))
+          return WalkResult::interrupt();
+        seen.push_back({key, mapArg});
+        maps.push_back(
+            getIm2colMapAttr(b, *plan, arg.getArgNumber(), mapArg));
+      }
+      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
     if (!maps.empty())
       func->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
     return success();
@@ -274,6 +342,20 @@ struct TensorMapABIPass
             {i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32}, {ptr}),
         "the runtime's tensor-map encoder, which the host calls before each "
         "TMA launch");
+  }
+
+  /// `const void *tileTensorMapIm2colGetCached(...)`: the runtime's im2col
+  /// encoder.
+  FailureOr<func::FuncOp> getOrCreateIm2colEncodeFn(OpBuilder &b,
+                                                    ModuleOp module) {
+    Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
+    return getOrDeclareRuntimeFn(
+        b, module, kEncodeIm2colFn,
+        b.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr,
+                           i32, i32, i32, i32},
+                          {ptr}),
+        "the runtime's im2col tensor-map encoder, which the host calls "
+        "before each launch with an im2col load");
   }
 
   /// `void tileRuntimeNoteLaunchVersion(site, version, failedGuard)`.
@@ -492,8 +574,65 @@ struct TensorMapABIPass
     return emitRuntimeArray(dv.b, dv.loc, fields);
   }
 
+  /// An im2col map: sizes and strides (bytes) read from the buffer,
+  /// innermost first, and the buffer's element offset added to its address.
+  EncodedMap emitIm2colEncode(OpBuilder &b, Location loc, Value buffer,
+                              DictionaryAttr map) {
+    EncodedMap out;
+    FailureOr<func::FuncOp> encodeFn =
+        getOrCreateIm2colEncodeFn(b, symbolModuleOf(b.getInsertionBlock()->getParentOp()));
+    if (failed(encodeFn))
+      return out;
+    auto integer = [&](StringRef name) {
+      return cast<IntegerAttr>(map.get(name)).getInt();
+    };
+    auto i32 = [&](StringRef name) -> Value {
+      return arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                          integer(name));
+    };
+    auto arr = [&](StringRef name) {
+      return cast<DenseI64ArrayAttr>(map.get(name)).asArrayRef();
+    };
+    DescriptorValues dv{b, loc, buffer, {}, {}};
+    int64_t rank = integer("rank"), elementBytes = integer("element_bytes");
+    SmallVector<Value> dims, strides;
+    for (int64_t k = 0; k < rank; ++k) {
+      int64_t d = rank - 1 - k;
+      dims.push_back(dv.get("size", d));
+      if (k > 0)
+        strides.push_back(arith::MulIOp::create(
+            b, loc, dv.get("stride", d), i64Constant(b, loc, elementBytes)));
+    }
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value base =
+        LLVM::IntToPtrOp::create(b, loc, ptrType, dv.get("address", 0));
+    Value offset = arith::MulIOp::create(b, loc, dv.get("offset", 0),
+                                         i64Constant(b, loc, elementBytes));
+    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                               ValueRange{offset});
+    auto call = func::CallOp::create(
+        b, loc, *encodeFn,
+        ValueRange{i32("data_type_enum"), i32("rank"), base,
+                   emitRuntimeArray(b, loc, dims),
+                   emitRuntimeArray(b, loc, strides),
+                   getConstantArray(b, loc, arr("lower_corner"),
+                                    b.getI32Type()),
+                   getConstantArray(b, loc, arr("upper_corner"),
+                                    b.getI32Type()),
+                   i32("channels_per_pixel"), i32("pixels_per_column"),
+                   getConstantArray(b, loc, arr("element_strides"),
+                                    b.getI32Type()),
+                   /*interleave=*/
+                   arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+                   i32("swizzle"), i32("l2_promotion"), i32("oob_fill")});
+    out.ptr = call.getResult(0);
+    return out;
+  }
+
   EncodedMap emitEncode(OpBuilder &b, Location loc, Value buffer,
                         DictionaryAttr map, func::FuncOp encodeFn) {
+    if (map.get("mode"))
+      return emitIm2colEncode(b, loc, buffer, map);
     auto i32 = [&](StringRef name) -> Value {
       return arith::ConstantIntOp::create(
           b, loc, b.getI32Type(), cast<IntegerAttr>(map.get(name)).getInt());
@@ -684,6 +823,8 @@ struct TensorMapABIPass
       if (!entry.ptr) {
         b.setInsertionPoint(point);
         entry = emitEncode(b, launch.getLoc(), buffer, map, *encodeFn);
+        if (!entry.ptr)
+          return failure();
         if (Operation *def = entry.ptr.getDefiningOp())
           def->setAttr(kTensorMapAttr, key);
       }

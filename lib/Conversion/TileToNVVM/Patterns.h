@@ -28,6 +28,9 @@ void populateBulkGroupLoweringPatterns(const LLVMTypeConverter &converter,
 
 /// `tile.wgmma_descriptor`: the operand's shared address and the planner's
 /// constant fields, packed into the 64-bit wgmma descriptor.
+void populateIm2colLoweringPatterns(const LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 void populateWgmmaDescriptorLoweringPatterns(const LLVMTypeConverter &converter,
                                              RewritePatternSet &patterns);
 

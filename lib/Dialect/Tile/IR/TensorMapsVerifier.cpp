@@ -109,7 +109,37 @@ struct MapChecker {
     return true;
   }
 
+  /// An im2col map: its own fields; sizes and strides come from the buffer.
+  bool checkIm2col(gpu::GPUFuncOp kernel) {
+    for (StringRef key : {"arg", "global_arg", "data_type_enum", "rank",
+                          "swizzle", "l2_promotion", "oob_fill",
+                          "element_bytes", "channels_per_pixel",
+                          "pixels_per_column"})
+      if (!integer(key))
+        return false;
+    for (StringRef key : {"lower_corner", "upper_corner", "element_strides"})
+      if (!array(key))
+        return false;
+    int64_t rank = map.getAs<IntegerAttr>("rank").getInt();
+    int64_t globalArg = map.getAs<IntegerAttr>("global_arg").getInt();
+    if (globalArg < 0 ||
+        globalArg >= static_cast<int64_t>(kernel.getNumArguments()))
+      return fail("'global_arg' " + Twine(globalArg) +
+                  " is not an argument of the kernel");
+    auto type = dyn_cast<MemRefType>(kernel.getArgument(globalArg).getType());
+    if (!type || type.getRank() != rank)
+      return fail("'global_arg' " + Twine(globalArg) +
+                  " is not a memref of rank " + Twine(rank));
+    return true;
+  }
+
   bool check(gpu::GPUFuncOp kernel) {
+    if (auto mode = map.getAs<StringAttr>("mode")) {
+      if (mode.getValue() == "im2col")
+        return checkIm2col(kernel);
+      return fail("'mode' is \"" + mode.getValue() +
+                  "\"; expected \"im2col\" or no mode (tiled)");
+    }
     for (StringRef key :
          {"arg", "global_arg", "data_type_enum", "rank", "interleave",
           "swizzle", "l2_promotion", "oob_fill", "base_offset_bytes"})

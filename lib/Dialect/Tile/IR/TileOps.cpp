@@ -11,6 +11,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/TMA/Rules.h"
 #include "llvm/ADT/STLExtras.h"
@@ -464,6 +465,84 @@ LogicalResult CopyAsyncOp::verify() {
     return failure();
   // Last: the recorded plan is checked against an op known to be valid.
   return verifyRecordedPlan(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// CopyIm2colOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> CopyIm2colOp::getTraversalStrides() {
+  if (std::optional<ArrayRef<int64_t>> strides = getStrides())
+    return SmallVector<int64_t>(strides->begin(), strides->end());
+  return SmallVector<int64_t>(getLower().size(), 1);
+}
+
+int64_t CopyIm2colOp::getTransactionBytes() {
+  MemRefType tile = getDst().getType();
+  std::optional<int64_t> bytes = getElementBytes(tile);
+  if (!tile.hasStaticShape() || !bytes)
+    return 0;
+  return tile.getNumElements() * *bytes;
+}
+
+LogicalResult CopyIm2colOp::verify() {
+  MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
+  if (getMemorySpaceKind(dstType) != MemorySpaceKind::Shared ||
+      getMemorySpaceKind(srcType) != MemorySpaceKind::Global)
+    return emitOpError() << "direction: im2col loads from global memory into "
+                            "shared memory (#gpu.address_space<workgroup>); "
+                            "got a "
+                         << toString(getMemorySpaceKind(srcType))
+                         << " source and a "
+                         << toString(getMemorySpaceKind(dstType))
+                         << " destination";
+  if (dstType.getElementType() != srcType.getElementType())
+    return emitOpError() << "element-type: element type mismatch: destination "
+                            "has "
+                         << dstType.getElementType() << ", source has "
+                         << srcType.getElementType();
+  int64_t rank = srcType.getRank();
+  if (rank < 3 || rank > 5)
+    return emitOpError() << "im2col-rank: the global tensor has rank " << rank
+                         << "; im2col loads a channels-last tensor of rank "
+                            "3..5 ([N, W, C], [N, H, W, C], [N, D, H, W, C])";
+  auto count = [&](int64_t n, int64_t want, StringRef what) -> LogicalResult {
+    if (n == want)
+      return success();
+    return emitOpError() << "im2col-rank: " << n << " " << what
+                         << " for a rank-" << rank << " tensor; expected "
+                         << want;
+  };
+  int64_t spatial = rank - 2;
+  if (failed(count(getCoords().size(), rank, "coordinate(s)")) ||
+      failed(count(getOffsets().size(), spatial, "offset(s)")) ||
+      failed(count(getLower().size(), spatial, "lower corner value(s)")) ||
+      failed(count(getUpper().size(), spatial, "upper corner value(s)")) ||
+      failed(count(getTraversalStrides().size(), spatial,
+                   "traversal stride(s)")))
+    return failure();
+  if (failed(verifySharedBuffer(*this, dstType, "destination")) ||
+      failed(verifyBarrierIndex(*this, getBarrier(), getBarrierIndex())))
+    return failure();
+  if (std::optional<StringRef> oob = getOob()) {
+    std::optional<OobMode> mode = symbolizeOobMode(*oob);
+    if (!mode)
+      return emitOpError() << "oob-mode: unknown out-of-bounds fill '" << *oob
+                           << "'; expected \"zero\" or \"nan\"";
+    std::optional<::tile::tma::ElementType> element =
+        getTmaElementType(dstType.getElementType());
+    if (*mode == OobMode::NaN &&
+        (!element || !::tile::tma::nanFillSupports(*element)))
+      return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
+                              "or f64 elements, not "
+                           << dstType.getElementType();
+  }
+  if (std::optional<StringRef> hint = getCacheHint())
+    if (!symbolizeCacheHint(*hint))
+      return emitOpError() << "cache-hint: unknown cache policy '" << *hint
+                           << "'; expected evict_first, evict_last or "
+                              "evict_normal";
+  return planIm2colOp(*this);
 }
 
 //===----------------------------------------------------------------------===//

@@ -121,6 +121,76 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
 }
 
 //===----------------------------------------------------------------------===//
+// tile.copy_im2col
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyIm2colOp : Tile_Op<"copy_im2col", [AttrSizedOperandSegments]> {
+  let summary = "Loads a convolution's input patch column through TMA im2col";
+  let description = [{
+    Loads one column of a convolution's implicit im2col matrix from a
+    channels-last global tensor (`[N, W, C]`, `[N, H, W, C]` or
+    `[N, D, H, W, C]`) into a `[pixels, channels]` tile of shared memory
+    with one `cp.async.bulk.tensor ... .im2col` instruction.
+
+    The window's base positions are walked W fastest, with the traversal
+    `strides` (the convolution's strides), inside the bounding box
+    `[lower, size - 1 + upper]` of each spatial dimension (for padding `p`
+    and a filter of `r` taps, `lower = -p`, `upper = p - (r - 1)`); past the
+    box's end a dimension restarts at `lower` and the next one steps, then
+    the image. The walk starts at the coordinates `[n, (d,) (h,) w, c]`,
+    whose spatial part must lie inside the box (the instruction traps
+    otherwise). For each of the tile's pixels the instruction loads
+    `channels` channels from `c` on at the position plus `offsets` (the
+    filter tap, one per spatial dimension, memref order). Elements outside
+    the tensor are filled per `oob` (`"zero"`, or `"nan"` for float types).
+
+    The load completes `pixels x channels x element bytes` transaction bytes
+    on `barrier`. The tile's layout is the one the hardware writes: rows of
+    `channels` elements one after another, or under a swizzle
+    (`#tile.layout<..., swizzle = 128B>`) rows of at least the swizzle span,
+    swizzled. The tensor map is encoded on the host before the launch, as
+    for `tile.copy_async`; sizes and strides other than the channels' may be
+    dynamic.
+
+    ```mlir
+    // A 3x3 filter with padding 1 and stride 1: tap (kh, kw) of 64 output
+    // pixels starting at (n, h, w) = (%n, %h, %w), channels %c..%c+63.
+    tile.copy_im2col %tile, %input[%n, %h, %w, %c] offsets [%kh, %kw]
+        barrier(%bar[%c0])
+        {lower = array<i64: -1, -1>, upper = array<i64: -1, -1>}
+        : memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>,
+                 #gpu.address_space<workgroup>>,
+          memref<8x56x56x64xf16>,
+          !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    ```
+  }];
+  let arguments = (ins
+    AnyMemRef:$dst,
+    AnyMemRef:$src,
+    Variadic<Index>:$coords,
+    Variadic<Index>:$offsets,
+    NVGPU_MBarrierGroup:$barrier,
+    Index:$barrier_index,
+    DenseI64ArrayAttr:$lower,
+    DenseI64ArrayAttr:$upper,
+    OptionalAttr<DenseI64ArrayAttr>:$strides,
+    OptionalAttr<StrAttr>:$oob,
+    OptionalAttr<StrAttr>:$cache_hint);
+  let assemblyFormat = [{
+    $dst `,` $src `[` $coords `]` `offsets` `[` $offsets `]`
+    `barrier` `(` $barrier `[` $barrier_index `]` `)`
+    attr-dict `:` type($dst) `,` type($src) `,` type($barrier)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The traversal strides (1 per spatial dimension when absent).
+    ::llvm::SmallVector<int64_t> getTraversalStrides();
+    /// Transaction bytes of the load (pixels x channels x element bytes).
+    int64_t getTransactionBytes();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // tile.copy
 //===----------------------------------------------------------------------===//
 

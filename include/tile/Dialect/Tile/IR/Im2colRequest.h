@@ -1,0 +1,22 @@
+//===- Im2colRequest.h - tile.copy_im2col to planner requests ---*- C++ -*-===//
+
+#ifndef TILE_DIALECT_TILE_IR_IM2COLREQUEST_H
+#define TILE_DIALECT_TILE_IR_IM2COLREQUEST_H
+
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/Im2col.h"
+
+namespace mlir::tile {
+
+/// The planner's request for `op` (element types, shapes and strides from
+/// the types; constant coordinates and offsets). Fails with a
+/// "<rule-id>: <values>" reason where the types cannot be described.
+FailureOr<::tile::tma::Im2colRequest> buildIm2colRequest(CopyIm2colOp op,
+                                                         std::string &reason);
+
+/// Plans `op`; emits the broken rule at the op on failure.
+FailureOr<::tile::tma::Im2colPlan> planIm2colOp(CopyIm2colOp op);
+
+} // namespace mlir::tile
+
+#endif // TILE_DIALECT_TILE_IR_IM2COLREQUEST_H

@@ -1,0 +1,76 @@
+//===- Im2colLowering.cpp - tile.copy_im2col to cp.async.bulk.tensor ------===//
+//
+// One `cp.async.bulk.tensor.Nd...im2col` load: the coordinates and the
+// offsets reversed into the driver's order (innermost first), the
+// coordinates as i32 and the offsets as the instruction's 16-bit values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct CopyIm2colLowering : public ConvertOpToLLVMPattern<CopyIm2colOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(CopyIm2colOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto argIndex = op->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
+    auto func = op->getParentOfType<gpu::GPUFuncOp>();
+    if (!argIndex || !func || argIndex.getInt() >= func.getNumArguments())
+      return rewriter.notifyMatchFailure(
+          op, "im2col load without a tensor-map kernel argument (run "
+              "--tile-tensor-map-abi first)");
+    auto tmap = UnrealizedConversionCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()),
+        func.getArgument(argIndex.getInt()));
+    tmap->setAttr(kTensorMapAddressAttr, rewriter.getUnitAttr());
+
+    Value base = getBufferBasePtr(rewriter, loc, adaptor.getDst(),
+                                  op.getDst().getType(), *getTypeConverter());
+    Value dst = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc,
+        LLVM::LLVMPointerType::get(op.getContext(),
+                                   kSharedClusterAddressSpace),
+        base);
+    Value mbar =
+        getMBarrierPtr(rewriter, loc, adaptor.getBarrier(), op.getBarrierIndex());
+    auto convert = [&](ValueRange values, Type type) {
+      SmallVector<Value> out;
+      for (Value v : llvm::reverse(values))
+        out.push_back(arith::IndexCastOp::create(rewriter, loc, type, v));
+      return out;
+    };
+    SmallVector<Value> coords = convert(op.getCoords(), rewriter.getI32Type());
+    SmallVector<Value> offsets =
+        convert(op.getOffsets(), rewriter.getI16Type());
+    Value policy;
+    if (std::optional<StringRef> hint = op.getCacheHint())
+      if (std::optional<CacheHint> kind = symbolizeCacheHint(*hint))
+        policy = arith::ConstantIntOp::create(
+            rewriter, loc, rewriter.getI64Type(), getCachePolicy(*kind));
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, dst, tmap.getResult(0), coords, mbar, offsets,
+        /*multicastMask=*/Value(), policy, NVVM::TMALoadMode::IM2COL,
+        /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateIm2colLoweringPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<CopyIm2colLowering>(converter);
+}

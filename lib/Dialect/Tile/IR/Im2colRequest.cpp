@@ -1,0 +1,77 @@
+//===- Im2colRequest.cpp - tile.copy_im2col to planner requests -----------===//
+
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
+#include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static std::optional<int64_t> getConstant(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+FailureOr<::tile::tma::Im2colRequest>
+mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
+  MemRefType global = op.getSrc().getType(), shared = op.getDst().getType();
+  ::tile::tma::Im2colRequest r;
+  std::optional<::tile::tma::ElementType> element =
+      getTmaElementType(global.getElementType());
+  if (!element) {
+    reason = "data-type: element type has no TMA data type";
+    return failure();
+  }
+  r.elementType = *element;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(global.getStridesAndOffset(strides, offset))) {
+    reason = "layout: the global tensor needs a strided layout";
+    return failure();
+  }
+  for (auto [size, stride] : llvm::zip(global.getShape(), strides)) {
+    r.globalSizes.push_back(ShapedType::isDynamic(size)
+                                ? std::nullopt
+                                : std::optional<int64_t>(size));
+    r.globalStrides.push_back(ShapedType::isDynamic(stride)
+                                  ? std::nullopt
+                                  : std::optional<int64_t>(stride));
+  }
+  r.lowerCorner.assign(op.getLower().begin(), op.getLower().end());
+  r.upperCorner.assign(op.getUpper().begin(), op.getUpper().end());
+  SmallVector<int64_t> traversal = op.getTraversalStrides();
+  r.traversalStrides.assign(traversal.begin(), traversal.end());
+  r.sharedShape.assign(shared.getShape().begin(), shared.getShape().end());
+  std::string error;
+  std::optional<::tile::Layout> layout = getShardLayout(shared, &error);
+  if (!layout) {
+    reason = "smem-layout: " + error;
+    return failure();
+  }
+  r.sharedLayout = *layout;
+  r.sharedBaseAlignment = getSharedBaseAlignment(op.getDst());
+  r.oobFill = op.getOob() && *op.getOob() == "nan" ? ::tile::tma::OobFill::NaN
+                                                   : ::tile::tma::OobFill::Zero;
+  for (Value c : op.getCoords())
+    r.start.push_back(getConstant(c));
+  for (Value o : op.getOffsets())
+    r.offsets.push_back(getConstant(o));
+  return r;
+}
+
+FailureOr<::tile::tma::Im2colPlan> mlir::tile::planIm2colOp(CopyIm2colOp op) {
+  std::string reason;
+  FailureOr<::tile::tma::Im2colRequest> request =
+      buildIm2colRequest(op, reason);
+  if (failed(request))
+    return op.emitOpError() << reason;
+  ::tile::tma::Im2colError error;
+  std::optional<::tile::tma::Im2colPlan> plan =
+      ::tile::tma::planIm2col(*request, &error);
+  if (!plan)
+    return op.emitOpError() << error.message;
+  return *plan;
+}
