@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The GPU suite: builds every kernel under test/GPU/kernels (plus the
 # reference demo and examples/dynamic_tiled_copy.mlir, as demo.so and
-# dyn_tiled.so) with tile-compile into .gpu/<name>.so, the runtime and the
-# host runner next to them, then runs the runner where a CUDA driver is
-# present (it prints a SKIP line and exits 0 where none is).
+# dyn_tiled.so) with tile-compile into .gpu/<name>.so, the runtime, the
+# host runner and the im2col encode check (test/GPU/im2col_encode_check.cpp)
+# next to them, then runs them where a CUDA driver is present (each prints a
+# SKIP line and exits 0 where none is).
 #
 #   scripts/gpu-suite.sh [build|run|all] [runner args...]
 #
@@ -52,6 +53,10 @@ do_build() {
   "$cxx" -std=c++17 -O2 -Wall -Iinclude examples/tile_compile_example.cpp \
     "$out/demo.so" -o "$out/tile_compile_example" -L"$out" -ltile_runtime \
     -Wl,-rpath,'$ORIGIN'
+  # The runtime's im2col validation against the driver's encoder.
+  "$cxx" -std=c++17 -O2 -Wall -Iinclude test/GPU/im2col_encode_check.cpp \
+    -o "$out/im2col_encode_check" -L"$out" -ltile_runtime -ldl \
+    -Wl,-rpath,'$ORIGIN'
   # Plan reports, for the record (which variant took each copy).
   for f in "${inputs[@]}"; do
     "$build/bin/tile-opt" "$f" --tile-report-copy-plans -o /dev/null
@@ -62,6 +67,7 @@ do_build() {
 do_run() {
   "$out/tile_compile_example"
   "$out/runner" --dir "$out" "$@"
+  "$out/im2col_encode_check"
 }
 
 case "$mode" in

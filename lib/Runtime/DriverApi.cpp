@@ -24,6 +24,7 @@ char loadFailure[kReasonCapacity] = "not loaded";
 char libraryPath[kPathCapacity] = "libcuda.so.1";
 
 std::atomic<TileTensorMapEncodeHook> encodeHook{nullptr};
+std::atomic<TileTensorMapEncodeIm2colHook> encodeIm2colHook{nullptr};
 std::atomic<int32_t> versionOverride{-1};
 
 pthread_mutex_t contextMutex = PTHREAD_MUTEX_INITIALIZER;
@@ -54,6 +55,8 @@ bool resolveAll(void *library, DriverApi &d) {
          resolve(library, "cuCtxSetCurrent", d.cuCtxSetCurrent) &&
          resolve(library, "cuCtxGetDevice", d.cuCtxGetDevice) &&
          resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled) &&
+         resolve(library, "cuTensorMapEncodeIm2col",
+                 d.cuTensorMapEncodeIm2col) &&
          resolve(library, "cuModuleLoadDataEx", d.cuModuleLoadDataEx) &&
          resolve(library, "cuModuleUnload", d.cuModuleUnload) &&
          resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction) &&
@@ -186,6 +189,21 @@ int32_t tile::runtime::getEncoder(const char *where,
   return TILE_SUCCESS;
 }
 
+int32_t tile::runtime::getIm2colEncoder(const char *where,
+                                        TileTensorMapEncodeIm2colHook *encode) {
+  if (TileTensorMapEncodeIm2colHook hook =
+          encodeIm2colHook.load(std::memory_order_acquire)) {
+    *encode = hook;
+    return TILE_SUCCESS;
+  }
+  const DriverApi *api = nullptr;
+  *encode = nullptr;
+  if (int32_t status = getDriverWithContext(where, &api))
+    return status;
+  *encode = api->cuTensorMapEncodeIm2col;
+  return TILE_SUCCESS;
+}
+
 int32_t tile::runtime::effectiveDriverVersion() {
   int32_t override = versionOverride.load(std::memory_order_relaxed);
   if (override >= 0)
@@ -255,6 +273,11 @@ void mgpuSetDefaultDevice(int32_t device) {
 
 void tileRuntimeSetEncodeHookForTesting(TileTensorMapEncodeHook hook) {
   encodeHook.store(hook, std::memory_order_release);
+}
+
+void tileRuntimeSetEncodeIm2colHookForTesting(
+    TileTensorMapEncodeIm2colHook hook) {
+  encodeIm2colHook.store(hook, std::memory_order_release);
 }
 
 void tileRuntimeSetDriverVersionForTesting(int32_t version) {

@@ -29,6 +29,7 @@ struct DriverApi {
   cu::Result (*cuCtxSetCurrent)(cu::Context context);
   cu::Result (*cuCtxGetDevice)(cu::Device *device);
   TileTensorMapEncodeHook cuTensorMapEncodeTiled;
+  TileTensorMapEncodeIm2colHook cuTensorMapEncodeIm2col;
   cu::Result (*cuModuleLoadDataEx)(cu::Module *module, const void *image,
                                    unsigned numOptions, int *options,
                                    void **optionValues);
@@ -83,6 +84,10 @@ const DriverApi *loadedDriver();
 /// The encoder: the testing hook when installed, else the driver's (loading
 /// it; failures recorded as in getDriver).
 int32_t getEncoder(const char *where, TileTensorMapEncodeHook *encode);
+
+/// The same for the im2col encoder.
+int32_t getIm2colEncoder(const char *where,
+                         TileTensorMapEncodeIm2colHook *encode);
 
 /// The driver version the defect patch uses: the testing override, else
 /// cuDriverGetVersion, else 0 when no driver is available.

@@ -1,8 +1,10 @@
 //===- TensorMap.cpp - Tensor-map validation, encoding and patch ----------===//
 //
-// Validation mirrors the rules cuTensorMapEncodeTiled documents (CUDA 13
-// cuda.h), so a bad request fails here with the field, index and value named
-// instead of a bare CUDA_ERROR_INVALID_VALUE from the driver.
+// Validation mirrors the rules cuTensorMapEncodeTiled and
+// cuTensorMapEncodeIm2col document (CUDA 13 cuda.h), plus what the H200's
+// driver (version 13000) was measured to enforce ("[H200]"), so a bad request
+// fails here with the field, index and value named instead of a bare
+// CUDA_ERROR_INVALID_VALUE from the driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,9 @@ constexpr uint64_t kMaxGlobalDim = 1ull << 32;
 constexpr uint64_t kStrideLimit = 1ull << 40;
 constexpr uint32_t kMaxBoxDim = 256;
 constexpr uint32_t kMaxElementStride = 8;
+constexpr int32_t kMinIm2colRank = 3;
+constexpr uint32_t kMaxChannelsPerPixel = 256;
+constexpr uint32_t kMaxPixelsPerColumn = 1024;
 constexpr int32_t kLastAffectedDriver = 13010;
 constexpr uint64_t kSmallTensorBytes = 128 * 1024;
 
@@ -63,7 +68,9 @@ int32_t invalid(const char *where, const char *format, ...) {
   return setError(TILE_ERROR_INVALID_VALUE, "%s: %s", where, detail);
 }
 
-int32_t checkEnums(const char *where, const TensorMapArgs &a) {
+// The enumerations; Args is TensorMapArgs or Im2colArgs.
+template <typename Args>
+int32_t checkEnums(const char *where, const Args &a) {
   if (a.dataType > kLastByteType && a.dataType <= kLastPackedType)
     return invalid(where,
                    "dataType = %d (packed sub-byte type) is not supported",
@@ -94,13 +101,9 @@ int32_t checkEnums(const char *where, const TensorMapArgs &a) {
   return TILE_SUCCESS;
 }
 
-// The rank, and the pointers the rank says are read.
-int32_t checkRankAndPointers(const char *where, const TensorMapArgs &a) {
-  if (a.rank < 1 || a.rank > kMaxRank)
-    return invalid(where, "rank = %d is outside 1..%d", a.rank, kMaxRank);
-  if (a.interleave != 0 && a.rank < 3)
-    return invalid(where, "rank = %d is outside 3..%d (interleave = %d)",
-                   a.rank, kMaxRank, a.interleave);
+// The global address, then globalDim and globalStridesBytes non-NULL.
+template <typename Args>
+int32_t checkAddressAndGlobalArrays(const char *where, const Args &a) {
   if (!a.globalAddress)
     return invalid(where, "globalAddress is NULL");
   uint64_t addressAlign = a.interleave == kInterleave32B ? 32 : 16;
@@ -114,6 +117,18 @@ int32_t checkRankAndPointers(const char *where, const TensorMapArgs &a) {
   if (!a.globalStridesBytes && a.rank > 1)
     return invalid(where, "globalStridesBytes is NULL (rank = %d needs %d)",
                    a.rank, a.rank - 1);
+  return TILE_SUCCESS;
+}
+
+// The rank, and the pointers the rank says are read.
+int32_t checkRankAndPointers(const char *where, const TensorMapArgs &a) {
+  if (a.rank < 1 || a.rank > kMaxRank)
+    return invalid(where, "rank = %d is outside 1..%d", a.rank, kMaxRank);
+  if (a.interleave != 0 && a.rank < 3)
+    return invalid(where, "rank = %d is outside 3..%d (interleave = %d)",
+                   a.rank, kMaxRank, a.interleave);
+  if (int32_t status = checkAddressAndGlobalArrays(where, a))
+    return status;
   if (!a.boxDim)
     return invalid(where, "boxDim is NULL");
   if (!a.elementStrides)
@@ -121,7 +136,8 @@ int32_t checkRankAndPointers(const char *where, const TensorMapArgs &a) {
   return TILE_SUCCESS;
 }
 
-int32_t checkGlobalDimsAndStrides(const char *where, const TensorMapArgs &a) {
+template <typename Args>
+int32_t checkGlobalDimsAndStrides(const char *where, const Args &a) {
   for (int32_t i = 0; i < a.rank; ++i) {
     uint64_t dim = a.globalDim[i];
     if (dim < 1 || dim > kMaxGlobalDim)
@@ -144,6 +160,19 @@ int32_t checkGlobalDimsAndStrides(const char *where, const TensorMapArgs &a) {
   return TILE_SUCCESS;
 }
 
+int32_t checkElementStrides(const char *where, int32_t rank,
+                            const uint32_t *elementStrides) {
+  for (int32_t i = 0; i < rank; ++i) {
+    uint32_t step = elementStrides[i];
+    if (step < 1)
+      return invalid(where, "elementStrides[%d] = 0 must be at least 1", i);
+    if (step > kMaxElementStride)
+      return invalid(where, "elementStrides[%d] = %u exceeds %u", i, step,
+                     kMaxElementStride);
+  }
+  return TILE_SUCCESS;
+}
+
 // The box and element strides, then the inner box row against the 16-byte
 // granularity and the swizzle span.
 int32_t checkBox(const char *where, const TensorMapArgs &a,
@@ -155,14 +184,8 @@ int32_t checkBox(const char *where, const TensorMapArgs &a,
     if (box > kMaxBoxDim)
       return invalid(where, "boxDim[%d] = %u exceeds %u", i, box, kMaxBoxDim);
   }
-  for (int32_t i = 0; i < a.rank; ++i) {
-    uint32_t step = a.elementStrides[i];
-    if (step < 1)
-      return invalid(where, "elementStrides[%d] = 0 must be at least 1", i);
-    if (step > kMaxElementStride)
-      return invalid(where, "elementStrides[%d] = %u exceeds %u", i, step,
-                     kMaxElementStride);
-  }
+  if (int32_t status = checkElementStrides(where, a.rank, a.elementStrides))
+    return status;
   // cuda.h states this rule for non-interleaved maps only; [H200] driver
   // 13000 enforces it with interleave too (24 bytes rejected, 48 accepted).
   uint64_t innerBytes = uint64_t(a.boxDim[0]) * elementBytes;
@@ -191,6 +214,122 @@ int32_t checkShape(const char *where, const TensorMapArgs &a,
   return checkBox(where, a, elementBytes);
 }
 
+// Im2col: rank 3..5 (cuTensorMapEncodeIm2col's 3D, 4D and 5D forms), and the
+// pointers the rank says are read.
+int32_t checkIm2colRankAndPointers(const char *where, const Im2colArgs &a) {
+  if (a.rank < kMinIm2colRank || a.rank > kMaxRank)
+    return invalid(where, "rank = %d is outside %d..%d (im2col)", a.rank,
+                   kMinIm2colRank, kMaxRank);
+  if (int32_t status = checkAddressAndGlobalArrays(where, a))
+    return status;
+  if (!a.pixelBoxLowerCorner)
+    return invalid(where, "pixelBoxLowerCorner is NULL (rank = %d needs %d)",
+                   a.rank, a.rank - 2);
+  if (!a.pixelBoxUpperCorner)
+    return invalid(where, "pixelBoxUpperCorner is NULL (rank = %d needs %d)",
+                   a.rank, a.rank - 2);
+  if (!a.elementStrides)
+    return invalid(where, "elementStrides is NULL");
+  return TILE_SUCCESS;
+}
+
+// The corners' offsets share 16 bits (cuda.h): one 16-bit offset at rank 3,
+// two 8-bit ones at rank 4, three 5-bit ones at rank 5. Offsets lie in
+// -limit..limit-1. [H200] rank 4: -129 and 128 rejected, -128 accepted.
+int32_t cornerLimit(int32_t rank) {
+  switch (rank) {
+  case 3:
+    return 32768;
+  case 4:
+    return 128;
+  default:
+    return 16;
+  }
+}
+
+// Each corner offset in range, then a non-empty bounding box in every spatial
+// dimension: lower[i] <= globalDim[i + 1] - 1 + upper[i]. [H200] W = 5,
+// lower = 3, upper = -3 rejected.
+int32_t checkCorners(const char *where, const Im2colArgs &a) {
+  int32_t limit = cornerLimit(a.rank);
+  int32_t spatial = a.rank - 2;
+  struct {
+    const char *name;
+    const int32_t *offsets;
+  } corners[] = {{"pixelBoxLowerCorner", a.pixelBoxLowerCorner},
+                 {"pixelBoxUpperCorner", a.pixelBoxUpperCorner}};
+  for (const auto &corner : corners)
+    for (int32_t i = 0; i < spatial; ++i) {
+      int32_t offset = corner.offsets[i];
+      if (offset < -limit || offset > limit - 1)
+        return invalid(where, "%s[%d] = %d is outside %d..%d (rank = %d)",
+                       corner.name, i, offset, -limit, limit - 1, a.rank);
+    }
+  for (int32_t i = 0; i < spatial; ++i) {
+    int32_t lower = a.pixelBoxLowerCorner[i];
+    int32_t upper = a.pixelBoxUpperCorner[i];
+    uint64_t dim = a.globalDim[i + 1];
+    int64_t last = int64_t(dim) - 1 + upper;
+    if (lower > last)
+      return invalid(where,
+                     "pixelBoxLowerCorner[%d] = %d exceeds globalDim[%d] - 1 "
+                     "+ pixelBoxUpperCorner[%d] = %" PRIu64
+                     " - 1 + (%d) = %" PRId64
+                     ": the bounding box is empty in dimension %d",
+                     i, lower, i + 1, i, dim, upper, last, i + 1);
+  }
+  return TILE_SUCCESS;
+}
+
+// Channels per pixel and pixels per column, element strides, then the
+// pixel's bytes against the 16-byte granularity and the swizzle span.
+int32_t checkIm2colBox(const char *where, const Im2colArgs &a,
+                       uint32_t elementBytes) {
+  uint32_t channels = a.channelsPerPixel;
+  if (channels < 1)
+    return invalid(where, "channelsPerPixel = 0 must be at least 1");
+  // [H200] 260 rejected.
+  if (channels > kMaxChannelsPerPixel)
+    return invalid(where, "channelsPerPixel = %u exceeds %u", channels,
+                   kMaxChannelsPerPixel);
+  uint32_t pixels = a.pixelsPerColumn;
+  if (pixels < 1)
+    return invalid(where, "pixelsPerColumn = 0 must be at least 1");
+  // [H200] 1025 rejected; 1024 and 257 accepted.
+  if (pixels > kMaxPixelsPerColumn)
+    return invalid(where, "pixelsPerColumn = %u exceeds %u", pixels,
+                   kMaxPixelsPerColumn);
+  // [H200] 9 rejected.
+  if (int32_t status = checkElementStrides(where, a.rank, a.elementStrides))
+    return status;
+  // Applied with interleave too, as for the tiled box's inner row. [H200]
+  // 6 channels of 4 bytes rejected.
+  uint64_t pixelBytes = uint64_t(channels) * elementBytes;
+  if (pixelBytes % 16 != 0)
+    return invalid(where,
+                   "channelsPerPixel * elementBytes = %u * %u = %" PRIu64
+                   " is not a multiple of 16",
+                   channels, elementBytes, pixelBytes);
+  if (a.interleave == 0 && a.swizzle != 0 &&
+      pixelBytes > swizzleSpan(a.swizzle))
+    return invalid(where,
+                   "channelsPerPixel * elementBytes = %u * %u = %" PRIu64
+                   " exceeds the swizzle span %u (swizzle = %d)",
+                   channels, elementBytes, pixelBytes, swizzleSpan(a.swizzle),
+                   a.swizzle);
+  return TILE_SUCCESS;
+}
+
+int32_t checkMapPointer(const char *where, void *map128) {
+  if (!map128)
+    return invalid(where, "map128 is NULL");
+  auto mapAddress = reinterpret_cast<uintptr_t>(map128);
+  if (mapAddress % TILE_TENSOR_MAP_ALIGNMENT != 0)
+    return invalid(where, "map128 = 0x%" PRIxPTR " is not %d-byte aligned",
+                   mapAddress, TILE_TENSOR_MAP_ALIGNMENT);
+  return TILE_SUCCESS;
+}
+
 } // namespace
 
 int32_t tile::runtime::validateTensorMap(const char *where,
@@ -200,14 +339,23 @@ int32_t tile::runtime::validateTensorMap(const char *where,
   return checkShape(where, args, tileTensorMapElementBytes(args.dataType));
 }
 
+int32_t tile::runtime::validateIm2col(const char *where,
+                                      const Im2colArgs &args) {
+  if (int32_t status = checkEnums(where, args))
+    return status;
+  if (int32_t status = checkIm2colRankAndPointers(where, args))
+    return status;
+  if (int32_t status = checkGlobalDimsAndStrides(where, args))
+    return status;
+  if (int32_t status = checkCorners(where, args))
+    return status;
+  return checkIm2colBox(where, args, tileTensorMapElementBytes(args.dataType));
+}
+
 int32_t tile::runtime::encodeTensorMap(const char *where, void *map128,
                                        const TensorMapArgs &a) {
-  if (!map128)
-    return invalid(where, "map128 is NULL");
-  auto mapAddress = reinterpret_cast<uintptr_t>(map128);
-  if (mapAddress % TILE_TENSOR_MAP_ALIGNMENT != 0)
-    return invalid(where, "map128 = 0x%" PRIxPTR " is not %d-byte aligned",
-                   mapAddress, TILE_TENSOR_MAP_ALIGNMENT);
+  if (int32_t status = checkMapPointer(where, map128))
+    return status;
   if (int32_t status = validateTensorMap(where, a))
     return status;
   TileTensorMapEncodeHook encode = nullptr;
@@ -223,6 +371,31 @@ int32_t tile::runtime::encodeTensorMap(const char *where, void *map128,
                                 tileTensorMapTensorBytes(a.dataType, a.rank,
                                                          a.globalDim,
                                                          a.globalStridesBytes));
+  return TILE_SUCCESS;
+}
+
+int32_t tile::runtime::encodeIm2col(const char *where, void *map128,
+                                    const Im2colArgs &m) {
+  if (int32_t status = checkMapPointer(where, map128))
+    return status;
+  if (int32_t status = validateIm2col(where, m))
+    return status;
+  TileTensorMapEncodeIm2colHook encode = nullptr;
+  if (int32_t status = getIm2colEncoder(where, &encode))
+    return status;
+  int32_t result =
+      encode(map128, m.dataType, static_cast<uint32_t>(m.rank),
+             const_cast<void *>(m.globalAddress), m.globalDim,
+             m.globalStridesBytes, m.pixelBoxLowerCorner, m.pixelBoxUpperCorner,
+             m.channelsPerPixel, m.pixelsPerColumn, m.elementStrides,
+             m.interleave, m.swizzle, m.l2Promotion, m.oobFill);
+  if (result != cu::kSuccess)
+    return setDriverError(where, "cuTensorMapEncodeIm2col", result);
+  // The same defect, the same workaround as for tiled maps.
+  tileTensorMapApplyDefectPatch(map128, effectiveDriverVersion(),
+                                tileTensorMapTensorBytes(m.dataType, m.rank,
+                                                         m.globalDim,
+                                                         m.globalStridesBytes));
   return TILE_SUCCESS;
 }
 
@@ -256,6 +429,36 @@ int32_t tileTensorMapEncodeTiled(
                          {dataType, rank, globalAddress, globalDim,
                           globalStridesBytes, boxDim, elementStrides,
                           interleave, swizzle, l2Promotion, oobFill});
+}
+
+int32_t tileTensorMapValidateIm2col(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill) {
+  return validateIm2col("tileTensorMapValidateIm2col",
+                        {dataType, rank, globalAddress, globalDim,
+                         globalStridesBytes, pixelBoxLowerCorner,
+                         pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn,
+                         elementStrides, interleave, swizzle, l2Promotion,
+                         oobFill});
+}
+
+int32_t tileTensorMapEncodeIm2col(
+    void *map128, int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill) {
+  return encodeIm2col("tileTensorMapEncodeIm2col", map128,
+                      {dataType, rank, globalAddress, globalDim,
+                       globalStridesBytes, pixelBoxLowerCorner,
+                       pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn,
+                       elementStrides, interleave, swizzle, l2Promotion,
+                       oobFill});
 }
 
 uint64_t tileTensorMapTensorBytes(int32_t dataType, int32_t rank,

@@ -5,7 +5,8 @@
 // open-addressing table under a read lock; nothing is allocated. Entries are
 // separately allocated, 64-byte aligned and never move, so returned pointers
 // stay valid until tileTensorMapCacheClear(). A miss encodes under the write
-// lock, so concurrent first requests for one key encode it once.
+// lock, so concurrent first requests for one key encode it once. Tiled and
+// im2col maps share the table; the key records which encoder made the map.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +25,13 @@ using namespace tile::runtime;
 namespace {
 
 constexpr int32_t kMaxRank = 5;
+constexpr int32_t kMaxSpatialDims = kMaxRank - 2;
 constexpr size_t kInitialCapacity = 64;
 
+/// Which encoder a key's map comes from.
+enum class MapKind : int32_t { Tiled = 0, Im2col = 1 };
+
+/// Fields the other kind does not use stay zero.
 struct Key {
   uint64_t address;
   int32_t dataType, rank, interleave, swizzle, l2Promotion, oobFill;
@@ -33,6 +39,10 @@ struct Key {
   uint64_t globalStrides[kMaxRank - 1];
   uint32_t boxDim[kMaxRank];
   uint32_t elementStrides[kMaxRank];
+  MapKind kind;
+  uint32_t channelsPerPixel, pixelsPerColumn;
+  int32_t lowerCorner[kMaxSpatialDims], upperCorner[kMaxSpatialDims];
+  int32_t unused; // zero; pads the key to whole words
 };
 static_assert(sizeof(Key) % sizeof(uint64_t) == 0, "Key hashes by words");
 
@@ -57,12 +67,10 @@ uint64_t hashKey(const Key &key) {
   return h;
 }
 
-/// Fills key from the arguments; false when they are too malformed to read
-/// (the encoder then reports why).
-bool makeKey(const TensorMapArgs &a, Key &key) {
-  if (a.rank < 1 || a.rank > kMaxRank || !a.globalDim || !a.boxDim ||
-      !a.elementStrides || (a.rank > 1 && !a.globalStridesBytes))
-    return false;
+/// Zeroes key and fills the fields both kinds have; Args is TensorMapArgs or
+/// Im2colArgs, whose rank and arrays the caller has checked.
+template <typename Args>
+void makeCommonKey(const Args &a, Key &key) {
   memset(&key, 0, sizeof(Key));
   key.address = reinterpret_cast<uintptr_t>(a.globalAddress);
   key.dataType = a.dataType;
@@ -73,12 +81,52 @@ bool makeKey(const TensorMapArgs &a, Key &key) {
   key.oobFill = a.oobFill;
   for (int32_t i = 0; i < a.rank; ++i) {
     key.globalDim[i] = a.globalDim[i];
-    key.boxDim[i] = a.boxDim[i];
     key.elementStrides[i] = a.elementStrides[i];
     if (i > 0)
       key.globalStrides[i - 1] = a.globalStridesBytes[i - 1];
   }
+}
+
+/// Fills key from the arguments; false when they are too malformed to read
+/// (the encoder then reports why).
+bool makeKey(const TensorMapArgs &a, Key &key) {
+  if (a.rank < 1 || a.rank > kMaxRank || !a.globalDim || !a.boxDim ||
+      !a.elementStrides || (a.rank > 1 && !a.globalStridesBytes))
+    return false;
+  makeCommonKey(a, key);
+  key.kind = MapKind::Tiled;
+  for (int32_t i = 0; i < a.rank; ++i)
+    key.boxDim[i] = a.boxDim[i];
   return true;
+}
+
+bool makeKey(const Im2colArgs &a, Key &key) {
+  if (a.rank < 3 || a.rank > kMaxRank || !a.globalDim ||
+      !a.globalStridesBytes || !a.pixelBoxLowerCorner ||
+      !a.pixelBoxUpperCorner || !a.elementStrides)
+    return false;
+  makeCommonKey(a, key);
+  key.kind = MapKind::Im2col;
+  key.channelsPerPixel = a.channelsPerPixel;
+  key.pixelsPerColumn = a.pixelsPerColumn;
+  for (int32_t i = 0; i < a.rank - 2; ++i) {
+    key.lowerCorner[i] = a.pixelBoxLowerCorner[i];
+    key.upperCorner[i] = a.pixelBoxUpperCorner[i];
+  }
+  return true;
+}
+
+int32_t validate(const char *where, const TensorMapArgs &args) {
+  return validateTensorMap(where, args);
+}
+int32_t validate(const char *where, const Im2colArgs &args) {
+  return validateIm2col(where, args);
+}
+int32_t encode(const char *where, void *map128, const TensorMapArgs &args) {
+  return encodeTensorMap(where, map128, args);
+}
+int32_t encode(const char *where, void *map128, const Im2colArgs &args) {
+  return encodeIm2col(where, map128, args);
 }
 
 Entry *find(const Key &key, uint64_t hash) {
@@ -87,11 +135,11 @@ Entry *find(const Key &key, uint64_t hash) {
   });
 }
 
-const void *getCached(const TensorMapArgs &args) {
-  const char *where = "tileTensorMapGetCached";
+template <typename Args>
+const void *getCached(const char *where, const Args &args) {
   Key key;
   if (!makeKey(args, key)) {
-    validateTensorMap(where, args);
+    validate(where, args);
     return nullptr;
   }
   uint64_t hash = hashKey(key);
@@ -114,7 +162,7 @@ const void *getCached(const TensorMapArgs &args) {
       return nullptr;
     }
     memset(fresh, 0, sizeof(Entry));
-    if (encodeTensorMap(where, fresh->map, args) != TILE_SUCCESS) {
+    if (encode(where, fresh->map, args) != TILE_SUCCESS) {
       free(fresh);
       pthread_rwlock_unlock(&lock);
       return nullptr;
@@ -143,9 +191,25 @@ const void *tileTensorMapGetCached(
     const uint64_t *globalDim, const uint64_t *globalStridesBytes,
     const uint32_t *boxDim, const uint32_t *elementStrides, int32_t interleave,
     int32_t swizzle, int32_t l2Promotion, int32_t oobFill) {
-  return getCached({dataType, rank, globalAddress, globalDim,
-                    globalStridesBytes, boxDim, elementStrides, interleave,
-                    swizzle, l2Promotion, oobFill});
+  return getCached("tileTensorMapGetCached",
+                   TensorMapArgs{dataType, rank, globalAddress, globalDim,
+                                 globalStridesBytes, boxDim, elementStrides,
+                                 interleave, swizzle, l2Promotion, oobFill});
+}
+
+const void *tileTensorMapIm2colGetCached(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill) {
+  return getCached("tileTensorMapIm2colGetCached",
+                   Im2colArgs{dataType, rank, globalAddress, globalDim,
+                              globalStridesBytes, pixelBoxLowerCorner,
+                              pixelBoxUpperCorner, channelsPerPixel,
+                              pixelsPerColumn, elementStrides, interleave,
+                              swizzle, l2Promotion, oobFill});
 }
 
 void tileTensorMapCacheClear(void) {

@@ -31,6 +31,8 @@ module attributes {gpu.container_module} {
   func.func @mgpuLaunchKernel(%a: i64) -> i64 { return %a : i64 }
   // expected-error @+1 {{'func.func' op reserved-symbol: '@tileTensorMapGetCached'}}
   func.func @tileTensorMapGetCached(%a: i64) -> i64 { return %a : i64 }
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@tileTensorMapIm2colGetCached'}}
+  func.func private @tileTensorMapIm2colGetCached(i32) -> !llvm.ptr
   // expected-error @+1 {{'llvm.func' op reserved-symbol: '@tileRuntimeInit'}}
   llvm.func @tileRuntimeInit()
   // Names that only start like a runtime prefix are the user's.

@@ -110,6 +110,23 @@ API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
   memset(map, 0xff, 128);
   return 0;
 }
+API cuTensorMapEncodeIm2col(void *map, int, unsigned rank, void *address,
+                            const uint64_t *, const uint64_t *,
+                            const int *lower, const int *upper,
+                            unsigned channelsPerPixel, unsigned pixelsPerColumn,
+                            const unsigned *, int, int, int, int) {
+  ++state.encodeIm2colCalls;
+  state.lastIm2colRank = rank;
+  state.lastIm2colAddress = reinterpret_cast<uintptr_t>(address);
+  for (unsigned i = 0; i + 2 < rank && i < 3; ++i) {
+    state.lastIm2colLower[i] = lower[i];
+    state.lastIm2colUpper[i] = upper[i];
+  }
+  state.lastIm2colChannels = channelsPerPixel;
+  state.lastIm2colPixels = pixelsPerColumn;
+  memset(map, 0xee, 128);
+  return 0;
+}
 API cuModuleLoadDataEx(void **module, const void *image, unsigned numOptions,
                        int *options, void **values) {
   ++state.moduleLoads;

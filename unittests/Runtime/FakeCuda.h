@@ -49,6 +49,12 @@ struct FakeCudaState {
   uint64_t lastEncodeAddress;
   uint64_t lastEncodeDims[5];
   uint64_t lastEncodeStrides[4];
+  // The last cuTensorMapEncodeIm2col call.
+  int encodeIm2colCalls;
+  unsigned lastIm2colRank;
+  uint64_t lastIm2colAddress;
+  int lastIm2colLower[3], lastIm2colUpper[3];
+  unsigned lastIm2colChannels, lastIm2colPixels;
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+using tile::runtime::test::Im2colMapArgs;
 using tile::runtime::test::MapArgs;
 using tile::runtime::test::MapStorage;
 
@@ -63,6 +64,35 @@ TEST_F(RuntimeFakeDriver, EncodeUsesDriverAndPatches) {
   EXPECT_EQ(memcmp(cached, map.bytes, 128), 0);
   EXPECT_EQ(args.cached(), cached);
   EXPECT_EQ(fake().encodeCalls, 2);
+  tileTensorMapCacheClear();
+}
+
+TEST_F(RuntimeFakeDriver, EncodeIm2colUsesDriverAndPatches) {
+  Im2colMapArgs args;
+  args.lower[0] = -2;
+  args.upper[1] = 1;
+  args.channelsPerPixel = 32;
+  args.pixelsPerColumn = 100;
+  MapStorage map;
+  ASSERT_EQ(args.encode(map.bytes), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().encodeIm2colCalls, 1);
+  EXPECT_EQ(fake().encodeCalls, 0);
+  EXPECT_EQ(fake().lastIm2colRank, 4u);
+  EXPECT_EQ(fake().lastIm2colAddress, 0x10000u);
+  EXPECT_EQ(fake().lastIm2colLower[0], -2);
+  EXPECT_EQ(fake().lastIm2colLower[1], -1);
+  EXPECT_EQ(fake().lastIm2colUpper[0], -1);
+  EXPECT_EQ(fake().lastIm2colUpper[1], 1);
+  EXPECT_EQ(fake().lastIm2colChannels, 32u);
+  EXPECT_EQ(fake().lastIm2colPixels, 100u);
+  EXPECT_EQ(map.bytes[9], 0xee);
+  EXPECT_EQ(map.bytes[10], 0xce); // driver 13000, 16 KiB tensor
+  tileTensorMapCacheClear();
+  const void *cached = args.cached();
+  ASSERT_NE(cached, nullptr);
+  EXPECT_EQ(memcmp(cached, map.bytes, 128), 0);
+  EXPECT_EQ(args.cached(), cached);
+  EXPECT_EQ(fake().encodeIm2colCalls, 2);
   tileTensorMapCacheClear();
 }
 

@@ -12,6 +12,7 @@
 
 #include <string>
 
+using tile::runtime::test::Im2colMapArgs;
 using tile::runtime::test::MapArgs;
 using tile::runtime::test::MapStorage;
 
@@ -68,6 +69,25 @@ TEST_F(RuntimeNoDriver, TensorMaps) {
   EXPECT_EQ(tileTensorMapCacheSize(), 0u);
   // Validation and the pure helpers need no driver.
   EXPECT_EQ(args.validate(), TILE_SUCCESS);
+}
+
+TEST_F(RuntimeNoDriver, Im2colTensorMaps) {
+  Im2colMapArgs args;
+  MapStorage map;
+  EXPECT_EQ(args.encode(map.bytes), TILE_ERROR_NO_DRIVER);
+  expectNoDriver("tileTensorMapEncodeIm2col");
+  EXPECT_EQ(args.cached(), nullptr);
+  expectNoDriver("tileTensorMapIm2colGetCached");
+  EXPECT_EQ(tileTensorMapCacheSize(), 0u);
+  EXPECT_EQ(args.validate(), TILE_SUCCESS);
+  // The tiled hook does not stand in for the im2col encoder.
+  tileRuntimeSetEncodeHookForTesting(
+      [](void *, int32_t, uint32_t, void *, const uint64_t *, const uint64_t *,
+         const uint32_t *, const uint32_t *, int32_t, int32_t, int32_t,
+         int32_t) { return int32_t(0); });
+  EXPECT_EQ(args.encode(map.bytes), TILE_ERROR_NO_DRIVER);
+  tileRuntimeSetEncodeHookForTesting(nullptr);
+  expectNoDriver("tileTensorMapEncodeIm2col");
 }
 
 TEST_F(RuntimeNoDriver, StatusModuleAndLaunch) {

@@ -180,10 +180,11 @@ TEST_F(RuntimeTensorMap, EveryKeyFieldCounts) {
 }
 
 namespace {
-// The cache's key hash (TensorMapCache.cpp): the key as 18 little-endian
+// The cache's key hash (TensorMapCache.cpp): the key as 23 little-endian
 // words (address; dataType, rank; interleave, swizzle; l2Promotion, oobFill;
 // globalDim[5]; globalStrides[4]; boxDim[5] and elementStrides[5] as 32-bit
-// halves), each mixed in by an invertible step.
+// halves; then the map kind and the im2col fields, all zero for a tiled map),
+// each mixed in by an invertible step.
 constexpr uint64_t kHashSeed = 0x9e3779b97f4a7c15ull;
 constexpr uint64_t kHashMul = 0xff51afd7ed558ccdull;
 
@@ -201,7 +202,7 @@ uint64_t unmixWord(uint64_t after, uint64_t w) {
 }
 
 std::vector<uint64_t> keyWords(const MapArgs &a) {
-  std::vector<uint64_t> w(18, 0);
+  std::vector<uint64_t> w(23, 0);
   auto pair = [](uint64_t lo, uint64_t hi) {
     return (lo & 0xffffffffu) | (hi << 32);
   };

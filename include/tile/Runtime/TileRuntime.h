@@ -216,6 +216,49 @@ TILE_RUNTIME_API void tileTensorMapCacheClear(void);
 TILE_RUNTIME_API size_t tileTensorMapCacheSize(void);
 
 /*===----------------------------------------------------------------------===
+ * Im2col tensor maps (cuTensorMapEncodeIm2col)
+ *===----------------------------------------------------------------------===*/
+
+/* Checks every rule the driver applies to cuTensorMapEncodeIm2col's arguments
+ * (docs/runtime.md lists them). TILE_SUCCESS or TILE_ERROR_INVALID_VALUE with
+ * a message such as
+ * "tileTensorMapValidateIm2col: pixelsPerColumn = 1025 exceeds 1024".
+ * rank is 3..5 (NWC, NHWC, NDHWC; arrays innermost dimension first, so
+ * globalDim[0] is C); globalStridesBytes has rank-1 entries; the corners have
+ * rank-2 entries each, index i being the offset of spatial dimension i + 1
+ * (W first). Enum, address, dimension, stride and element-stride rules are
+ * those of tileTensorMapValidateTiled. */
+TILE_RUNTIME_API int32_t tileTensorMapValidateIm2col(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill);
+
+/* Validates as above (plus map128 != NULL and 64-byte aligned), encodes with
+ * the driver's cuTensorMapEncodeIm2col into the 128 bytes at map128, then
+ * applies the driver-defect patch as tileTensorMapEncodeTiled does. */
+TILE_RUNTIME_API int32_t tileTensorMapEncodeIm2col(
+    void *map128, int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill);
+
+/* tileTensorMapGetCached for im2col maps: the same cache (cleared by
+ * tileTensorMapCacheClear, counted by tileTensorMapCacheSize), whose key tells
+ * tiled and im2col maps apart. NULL on failure, with the error recorded. */
+TILE_RUNTIME_API const void *tileTensorMapIm2colGetCached(
+    int32_t dataType, int32_t rank, const void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStridesBytes,
+    const int32_t *pixelBoxLowerCorner, const int32_t *pixelBoxUpperCorner,
+    uint32_t channelsPerPixel, uint32_t pixelsPerColumn,
+    const uint32_t *elementStrides, int32_t interleave, int32_t swizzle,
+    int32_t l2Promotion, int32_t oobFill);
+
+/*===----------------------------------------------------------------------===
  * Modules and launches (status-returning)
  *===----------------------------------------------------------------------===*/
 
@@ -314,6 +357,19 @@ typedef int32_t (*TileTensorMapEncodeHook)(
  * tensor-map functions need no driver. */
 TILE_RUNTIME_API void
 tileRuntimeSetEncodeHookForTesting(TileTensorMapEncodeHook hook);
+
+/* Same shape as cuTensorMapEncodeIm2col; returns a CUresult value. */
+typedef int32_t (*TileTensorMapEncodeIm2colHook)(
+    void *map, int32_t dataType, uint32_t rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const int32_t *lower, const int32_t *upper, uint32_t channelsPerPixel,
+    uint32_t pixelsPerColumn, const uint32_t *elementStrides,
+    int32_t interleave, int32_t swizzle, int32_t l2Promotion, int32_t oobFill);
+
+/* Replaces the driver's im2col encoder (NULL restores it); independent of
+ * the tiled hook. */
+TILE_RUNTIME_API void
+tileRuntimeSetEncodeIm2colHookForTesting(TileTensorMapEncodeIm2colHook hook);
 
 /* Overrides the version tileRuntimeDriverVersion reports and the defect patch
  * uses; a negative value restores the driver's. Without a driver and without
