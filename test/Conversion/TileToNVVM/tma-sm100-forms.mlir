@@ -58,6 +58,18 @@ module attributes {gpu.container_module} {
           : memref<1024x64xf16>, !rows
       gpu.return
     }
+
+    // The two forms combine: a pair-CTA row gather.
+    // CHECK-LABEL: gpu.func @gather_pair
+    // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {group = #nvvm.cta_group<cta_2>, mode = #nvvm.tma_load_mode<tile_gather4>} : !llvm.ptr<7>, !llvm.ptr
+    gpu.func @gather_pair(%t: memref<1024x64xf16>, %r: index) kernel {
+      %c0 = arith.constant 0 : index
+      %bar = nvgpu.mbarrier.create -> !bars
+      %s = tile.arena_view [0] : !rows
+      tile.copy_async %s[0, 0] [4, 64], %t[0, 0] [4, 64] rows(%r, %r, %r, %r) barrier(%bar[%c0]) {cta_group = 2 : i32}
+          : !rows, memref<1024x64xf16>, !bars
+      gpu.return
+    }
   }
 }
 
