@@ -42,3 +42,24 @@ func.func @every_second_row(%g: memref<8x64xf16, strided<[128, 1]>>, %s: !rows8,
   tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) : !rows8, memref<8x64xf16, strided<[128, 1]>>, !bars
   return
 }
+
+// The sm_100a forms (chip=sm_100a; a gpu.module whose target is another chip
+// rejects them). A pair-CTA load: the plan is the load's, the instruction
+// gets .cta_group::2.
+!pair = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @cta_pair_load(%g: memref<16x256xf16>, %s: !pair, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [8, 256], %g[8, 0] [8, 256] barrier(%bar[%c0]) {cta_group = 2 : i32} : !pair, memref<16x256xf16>, !bars
+  return
+}
+
+// Four rows of a 1024x64 f16 table: one tile::gather4 load into a swizzled
+// 4x64 tile, and the same rows written back with tile::scatter4. The map's
+// box is one row high; the rows are the instruction's last four coordinates.
+!rows4 = memref<4x64xf16, #tile.layout<(4, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+func.func @gather_scatter_rows(%table: memref<1024x64xf16>, %s: !rows4, %bar: !bars, %r0: index, %r1: index, %r2: index, %r3: index) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [4, 64], %table[0, 0] [4, 64] rows(%r0, %r1, %r2, %r3) barrier(%bar[%c0]) : !rows4, memref<1024x64xf16>, !bars
+  tile.copy_async %table[0, 0] [4, 64], %s[0, 0] [4, 64] rows(%r0, %r1, %r2, %r3) : memref<1024x64xf16>, !rows4
+  return
+}

@@ -12,9 +12,16 @@
 #   run    needs only .gpu/ (what a GPU machine without MLIR gets)
 #   all    (default) build, then run
 #
+# The sm_100a forms (cta_group, tile::gather4, tile::scatter4) cannot run on
+# the H200: build writes their PTX (test/Pipeline/Inputs/sm100-*.mlir through
+# the pipeline with chip=sm_100a) into .gpu/sm100/, and run assembles each
+# with `ptxas -arch=sm_100a` and prints PASS/FAIL per file before the runner.
+#
 # Environment: GPU_OUT (output folder, default .gpu), TILE_BUILD (build
 # folder with bin/tile-compile and
-# lib/Runtime/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX.
+# lib/Runtime/libtile_runtime.so), JOBS (parallel compiles, default 2), CXX,
+# PTXAS (ptxas for the sm_100a step; default: on PATH, else
+# /usr/local/cuda/bin/ptxas).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -57,6 +64,22 @@ do_build() {
   "$cxx" -std=c++17 -O2 -Wall -Iinclude test/GPU/im2col_encode_check.cpp \
     -o "$out/im2col_encode_check" -L"$out" -ltile_runtime -ldl \
     -Wl,-rpath,'$ORIGIN'
+  # The sm_100a forms: PTX only (assembled by the run step). A build folder
+  # without tile-opt (scripts/gpu-mutants.py's) skips them.
+  mkdir -p "$out/sm100"
+  rm -f "$out"/sm100/*
+  [ -x "$build/bin/tile-opt" ] ||
+    echo "gpu-suite: no $build/bin/tile-opt: no sm_100a PTX"
+  for f in test/Pipeline/Inputs/sm100-*.mlir; do
+    [ -x "$build/bin/tile-opt" ] || break
+    local n
+    n=$(basename "$f" .mlir)
+    "$build/bin/tile-opt" "$f" --tile-gpu-pipeline="chip=sm_100a format=isa" \
+        -o "$out/sm100/$n.mlir" 2> "$out/sm100/$n.log" &&
+      python3 scripts/extract-ptx.py "$out/sm100/$n.mlir" -o "$out/sm100/$n.ptx" ||
+      { echo "gpu-suite: no sm_100a PTX for $f:"; cat "$out/sm100/$n.log"; exit 1; }
+    rm -f "$out/sm100/$n.mlir" "$out/sm100/$n.log"
+  done
   # Plan reports, for the record (which variant took each copy).
   for f in "${inputs[@]}"; do
     "$build/bin/tile-opt" "$f" --tile-report-copy-plans -o /dev/null
@@ -64,10 +87,40 @@ do_build() {
   echo "gpu-suite: built $out/runner and $(ls "$out"/*.so | wc -l) libraries"
 }
 
+# Assembles the sm_100a PTX of the build step; 1 when one does not assemble.
+do_ptxas_sm100() {
+  local ptxas=${PTXAS:-} failed=0 p n
+  [ -n "$ptxas" ] || ptxas=$(command -v ptxas || true)
+  [ -n "$ptxas" ] || [ ! -x /usr/local/cuda/bin/ptxas ] ||
+    ptxas=/usr/local/cuda/bin/ptxas
+  if [ -z "$ptxas" ]; then
+    echo "SKIP ptxas sm_100a: no ptxas (set PTXAS)"
+    return 0
+  fi
+  for p in "$out"/sm100/*.ptx; do
+    [ -e "$p" ] || { echo "FAIL ptxas sm_100a: no PTX in $out/sm100"; return 1; }
+    n=$(basename "$p" .ptx)
+    if "$ptxas" -arch=sm_100a "$p" -o "$out/sm100/$n.cubin" \
+        2> "$out/sm100/$n.ptxas.log"; then
+      echo "PASS ptxas sm_100a $n (assembled only: no sm_100a GPU)"
+    else
+      echo "FAIL ptxas sm_100a $n:"
+      cat "$out/sm100/$n.ptxas.log"
+      failed=1
+    fi
+  done
+  return $failed
+}
+
 do_run() {
+  local ptxas_status=0
+  do_ptxas_sm100 || ptxas_status=1
   "$out/tile_compile_example"
-  "$out/runner" --dir "$out" "$@"
-  "$out/im2col_encode_check"
+  local status=0
+  "$out/runner" --dir "$out" "$@" || status=1
+  "$out/im2col_encode_check" || status=1
+  [ $ptxas_status -eq 0 ] || status=1
+  return $status
 }
 
 case "$mode" in

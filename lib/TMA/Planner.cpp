@@ -177,6 +177,8 @@ std::vector<uint64_t> keepSets(const std::vector<unsigned> &fused) {
 } // namespace
 
 PlanOutcome planTmaCopy(const CopyRequest &request) {
+  if (!request.gatherRows.empty())
+    return planGather4(request);
   PlanOutcome out;
   if (std::optional<std::string> d = checkRequestRules(request)) {
     out.decline = *d;

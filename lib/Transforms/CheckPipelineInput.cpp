@@ -112,7 +112,7 @@ struct CheckPipelineInputPass
       if (failed(checkNestedLaunch(op, module)) || failed(checkPlacement(op)) ||
           failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
           failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
-          failed(checkLayoutAccess(op)))
+          failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)))
         ok = false;
     });
     if (!ok)
@@ -136,6 +136,21 @@ struct CheckPipelineInputPass
              << "' does not exist; format=" << format
              << " needs ptxas from it (pass toolkit=<path> or format=isa)";
     return success();
+  }
+
+  /// The cta_group and four-row forms exist on sm_100a only (LLVM aborts in
+  /// instruction selection on other chips).
+  LogicalResult checkSm100Forms(Operation *op) {
+    auto copy = dyn_cast<CopyAsyncOp>(op);
+    if (!copy || chipHasSm100Forms(chip))
+      return success();
+    std::string form = copy.getSm100FormName();
+    if (form.empty())
+      return success();
+    return copy.emitOpError() << "sm100-form: " << form
+                              << " needs chip sm_100a or sm_100f; the "
+                                 "pipeline's chip is "
+                              << chip;
   }
 
   /// Kernel outlining takes the gpu.launch ops of the outermost module only;

@@ -94,6 +94,11 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
     json.attribute("direction", op.getPrefetch() ? "prefetch"
                                 : op.isLoad()    ? "g2s"
                                                  : "s2g");
+    // The sm_100a forms, only on the copies that use them.
+    if (op.isRowGather())
+      json.attribute("mode", op.isLoad() ? "tile::gather4" : "tile::scatter4");
+    if (std::optional<uint32_t> group = op.getCtaGroup())
+      json.attribute("cta_group", static_cast<int64_t>(*group));
     if (result.selected)
       json.attribute("selected", result.selected->getName());
     else

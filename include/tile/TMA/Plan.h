@@ -130,6 +130,10 @@ struct CopyRequest {
   /// globalShape holds kUnknownExtent for each dynamic size and globalLayout
   /// is unused (the planner reads this instead).
   std::optional<SymbolicGlobal> symbolicGlobal;
+  /// The four tensor rows of a tile::gather4 load or tile::scatter4 store
+  /// (empty for tiled copies): the global region is [0, col] [4, n] of a 2D
+  /// tensor and its row i is the tensor's row gatherRows[i].
+  std::vector<SymExpr> gatherRows;
 };
 
 /// globalShape's entry for a size known only at run time.
@@ -186,7 +190,9 @@ inline bool operator==(const TensorMapDesc &a, const TensorMapDesc &b) {
 struct TmaIssue {
   /// Relative to the shared buffer's start, before swizzling.
   SymExpr smemByteOffset;
-  /// Innermost first, int32 element coordinates of the descriptor's type.
+  /// Innermost first, int32 element coordinates of the descriptor's type;
+  /// a tile::gather4 / tile::scatter4 issue has five: the column, then the
+  /// four rows.
   std::vector<SymExpr> coords;
 };
 

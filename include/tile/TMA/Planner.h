@@ -18,6 +18,11 @@ namespace tile::tma {
 
 PlanOutcome planTmaCopy(const CopyRequest &request);
 
+/// The plan of a tile::gather4 load or tile::scatter4 store (a request with
+/// gatherRows; planTmaCopy calls it for those): one instruction, a 2D map
+/// with box {n, 1}, coordinates {col, row0, row1, row2, row3}.
+PlanOutcome planGather4(const CopyRequest &request);
+
 /// The rule id of a decline message (the text before the first ':').
 std::string ruleIdOf(const std::string &decline);
 

@@ -120,7 +120,9 @@ def TileCheckPipelineInput : Pass<"tile-check-pipeline-input", "ModuleOp"> {
     - `kernel-arg`: values passed from the host into a kernel are ones the
       host lowering can pass: no shared-memory buffers or mbarrier groups,
       global buffers in the default memory space with strided layouts;
-    - `host-type`: host functions take and return only such values.
+    - `host-type`: host functions take and return only such values;
+    - `sm100-form`: `cta_group` and the four-row forms (`rows(...)`:
+      tile::gather4, tile::scatter4) only when `chip` is sm_100a.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",

@@ -32,6 +32,14 @@ public:
             "shared memory");
       return PredicateResult::success();
     });
+    addPredicate("sm100-form", [](Operation *op) {
+      std::string form = cast<CopyAsyncOp>(op).getSm100FormName();
+      if (!form.empty())
+        return PredicateResult::failure(
+            "sm100-form: only the tma variant issues " + form +
+            " (cp.async.bulk.tensor on sm_100a)");
+      return PredicateResult::success();
+    });
     addPredicate("reduce-type", [](Operation *op) {
       auto copy = cast<CopyAsyncOp>(op);
       std::optional<ReduceMode> reduce = copy.getReduceKind();

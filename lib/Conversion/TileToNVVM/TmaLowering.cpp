@@ -55,10 +55,29 @@ static NVVM::TMAReduxKind getReduxKind(::tile::tma::ReduceKind kind) {
   return NVVM::TMAReduxKind::XOR;
 }
 
+/// The sm_100a forms reach LLVM's instruction selection as an abort on other
+/// chips: the target the kernel's gpu.module names must have them.
+static LogicalResult checkTargetForms(CopyAsyncOp op) {
+  std::string form = op.getSm100FormName();
+  if (form.empty())
+    return success();
+  std::string chip = getTargetChip(op);
+  if (chipHasSm100Forms(chip))
+    return success();
+  return op.emitOpError()
+         << "sm100-form: " << form
+         << " needs chip sm_100a or sm_100f; the target chip is "
+         << (chip.empty() ? std::string("not set (the gpu.module has no "
+                                        "#nvvm.target)")
+                          : chip);
+}
+
 LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
                                        ConversionPatternRewriter &rewriter,
                                        const LLVMTypeConverter &converter) {
   Location loc = op.getLoc();
+  if (failed(checkTargetForms(op)))
+    return failure();
   FailureOr<Value> tmap = getTensorMapPtr(op, rewriter);
   if (failed(tmap))
     return failure();
@@ -96,6 +115,16 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
                           rewriter.getRemappedValue(op.getBarrier()),
                           op.getBarrierIndex());
   Value policy = cachePolicy();
+  bool rows = op.isRowGather();
+  NVVM::CTAGroupKindAttr group;
+  if (std::optional<uint32_t> ctaGroup = op.getCtaGroup())
+    group = NVVM::CTAGroupKindAttr::get(
+        op.getContext(),
+        *ctaGroup == 2 ? NVVM::CTAGroupKind::CTA_2 : NVVM::CTAGroupKind::CTA_1);
+  NVVM::TMALoadMode loadMode =
+      rows ? NVVM::TMALoadMode::TILE_GATHER4 : NVVM::TMALoadMode::TILE;
+  NVVM::TMAStoreMode storeMode =
+      rows ? NVVM::TMAStoreMode::TILE_SCATTER4 : NVVM::TMAStoreMode::TILE;
   for (const ::tile::tma::TmaIssue &issue : match.plan.issues) {
     Value offset = emitSymExpr(rewriter, loc, issue.smemByteOffset,
                                match.symbols, rewriter.getI64Type());
@@ -111,15 +140,15 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
           smem);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc, dst, *tmap, coords, mbar, ValueRange{},
-          op.getMulticastMask(), policy, NVVM::TMALoadMode::TILE,
-          /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
+          op.getMulticastMask(), policy, loadMode,
+          /*isCTAOnly=*/false, group, /*predicate=*/Value());
     } else if (std::optional<ReduceMode> reduce = op.getReduceKind()) {
       NVVM::CpAsyncBulkTensorReduceOp::create(
           rewriter, loc, *tmap, smem, getReduxKind(toTmaReduceKind(*reduce)),
           NVVM::TMAStoreMode::TILE, coords, policy);
     } else {
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          rewriter, loc, *tmap, smem, coords, policy, NVVM::TMAStoreMode::TILE,
+          rewriter, loc, *tmap, smem, coords, policy, storeMode,
           /*predicate=*/Value());
     }
   }

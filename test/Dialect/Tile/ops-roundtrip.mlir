@@ -7,6 +7,7 @@
 !stages = memref<3x64x64xf16, #tile.layout<(3, 64, 64) : (4096, 64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !stage = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 3>
+!rows4 = memref<4x64xf16, #tile.layout<(4, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
 
 // CHECK-LABEL: func.func @load_store
 func.func @load_store(%g: memref<8x256xf16>, %bar: !bars, %i: index, %mask: i16) {
@@ -22,6 +23,14 @@ func.func @load_store(%g: memref<8x256xf16>, %bar: !bars, %i: index, %mask: i16)
   // The prefetch form: no barrier.
   // CHECK: tile.copy_async %[[S]][0, 0] [8, 256], %{{.*}}[%{{.*}}, 0] [8, 256] {cache_hint = "evict_last", prefetch} : memref<8x256xf16, {{.*}}>, memref<8x256xf16>{{$}}
   tile.copy_async %s[0, 0] [8, 256], %g[%i, 0] [8, 256] {cache_hint = "evict_last", prefetch} : !smem, memref<8x256xf16>
+  // The sm_100a forms: a pair-CTA load, a four-row gather and scatter.
+  // CHECK: tile.copy_async %[[S]][0, 0] [8, 256], %{{.*}}[0, 0] [8, 256] barrier(%{{.*}}[%{{.*}}]) {cta_group = 2 : i32} : memref<8x256xf16, {{.*}}>, memref<8x256xf16>, !nvgpu
+  tile.copy_async %s[0, 0] [8, 256], %g[0, 0] [8, 256] barrier(%bar[%c0]) {cta_group = 2 : i32} : !smem, memref<8x256xf16>, !bars
+  %rows = tile.arena_view [4096] : !rows4
+  // CHECK: tile.copy_async %[[R:.*]][0, 0] [4, 64], %{{.*}}[0, 64] [4, 64] rows(%[[I:.*]], %[[C0:.*]], %[[I]], %[[C0]]) barrier(%{{.*}}[%{{.*}}]) : memref<4x64xf16, {{.*}}>, memref<8x256xf16>, !nvgpu
+  tile.copy_async %rows[0, 0] [4, 64], %g[0, 64] [4, 64] rows(%i, %c0, %i, %c0) barrier(%bar[%c0]) : !rows4, memref<8x256xf16>, !bars
+  // CHECK: tile.copy_async %{{.*}}[0, 128] [4, 64], %[[R]][0, 0] [4, 64] rows(%[[C0]], %[[I]], %[[C0]], %[[I]]) : memref<8x256xf16>, memref<4x64xf16, {{.*}}>{{$}}
+  tile.copy_async %g[0, 128] [4, 64], %rows[0, 0] [4, 64] rows(%c0, %i, %c0, %i) : memref<8x256xf16>, !rows4
   // CHECK: tile.bulk_commit_group
   tile.bulk_commit_group
   // CHECK: tile.bulk_wait_group 0 {read}

@@ -20,6 +20,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Guards.h"
 #include "tile/TMA/HardwareModel.h"
+#include "tile/TMA/Planner.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -59,8 +60,10 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
                    << " box dims, " << m.elementStrides.size()
                    << " element strides and " << m.globalStridesBytes.size()
                    << " strides";
+  // A four-row issue names the column and the four rows of its 2D map.
+  size_t coords = op.isRowGather() ? 5 : m.rank;
   for (const ::tile::tma::TmaIssue &issue : plan.issues) {
-    if (issue.coords.size() != m.rank)
+    if (issue.coords.size() != coords)
       return stale() << "an issue has " << issue.coords.size()
                      << " coordinates for a rank-" << m.rank << " map";
     SmallVector<const ::tile::tma::SymExpr *> exprs = {&issue.smemByteOffset};
@@ -113,6 +116,18 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
   if (input && static_cast<uint64_t>(input.getInt()) ==
                    getPlanInputFingerprint(info->request, plan))
     return success();
+  // The model simulates tiled boxes only: a four-row plan must be the one
+  // the planner makes.
+  if (copy.isRowGather()) {
+    ::tile::tma::PlanOutcome fresh = ::tile::tma::planTmaCopy(info->request);
+    if (fresh.plan && *fresh.plan == plan)
+      return success();
+    return copy.emitOpError()
+           << "plan-stale: the recorded TMA plan no longer describes this "
+              "copy (re-run tile-plan-copies after changing copies): it is "
+              "not the four-row plan of the copy"
+           << (fresh.plan ? std::string() : " (" + fresh.decline + ")");
+  }
   // Otherwise (changed since, or written by hand) the model decides, with
   // every dynamic offset at zero where that is a defined copy; constant
   // coordinates and offsets are checked exactly.

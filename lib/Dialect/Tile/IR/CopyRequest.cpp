@@ -167,6 +167,8 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
   req.sharedOffsets = load ? dstSym : srcSym;
   req.globalSizes = toVector(load ? op.getSrcSizes() : op.getDstSizes());
   req.sharedSizes = toVector(load ? op.getDstSizes() : op.getSrcSizes());
+  for (Value row : op.getRows())
+    req.gatherRows.push_back(symbols.get(row));
   req.symbolDivisors = symbols.divisors;
   info.symbols = symbols.values;
   req.sharedBaseAlignment = getSharedBaseAlignment(op.getShared());
@@ -260,6 +262,11 @@ uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
   }
   os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
      << static_cast<int>(r.reduce) << '|';
+  // Only the four-row forms add their rows (tiled copies keep their keys).
+  if (!r.gatherRows.empty()) {
+    os << "rows:";
+    w.syms(r.gatherRows);
+  }
   writeTmaPlanKey(os, plan);
   return llvm::xxh3_64bits(text);
 }

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -436,6 +438,82 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
   return success();
 }
 
+std::string CopyAsyncOp::getSm100FormName() {
+  if (isRowGather())
+    return isLoad() ? "tile::gather4" : "tile::scatter4";
+  if (std::optional<uint32_t> group = getCtaGroup())
+    return "cta_group = " + std::to_string(*group);
+  return "";
+}
+
+/// The chip of the first NVVM target of the enclosing gpu.module, or "" when
+/// none is attached yet (a plain function, or before the pipeline attaches
+/// its target).
+std::string mlir::tile::getTargetChip(Operation *op) {
+  auto module = op->getParentOfType<gpu::GPUModuleOp>();
+  if (!module || !module.getTargetsAttr())
+    return "";
+  for (Attribute target : module.getTargetsAttr())
+    if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(target))
+      return nvvm.getChip().str();
+  return "";
+}
+
+bool mlir::tile::chipHasSm100Forms(StringRef chip) {
+  return chip == "sm_100a" || chip == "sm_100f";
+}
+
+/// `cta_group` and `rows(...)`: the forms only sm_100a has. The chip is
+/// checked here when the enclosing gpu.module names its target; the
+/// pipeline checks its `chip` option before it attaches one.
+static LogicalResult verifySm100Forms(CopyAsyncOp op, bool load,
+                                      const RegionRef &global) {
+  if (std::optional<uint32_t> group = op.getCtaGroup()) {
+    if (*group != 1 && *group != 2)
+      return op.emitOpError()
+             << "cta-group: cta_group is 1 or 2, not " << *group;
+    if (!load)
+      return op.emitOpError() << "cta-group: cta_group applies to loads "
+                                 "only; this copy is a store";
+    if (op.getPrefetch())
+      return op.emitOpError() << "cta-group: a prefetch writes no shared "
+                                 "memory of a CTA pair; it takes no cta_group";
+  }
+  if (op.isRowGather()) {
+    if (op.getRows().size() != 4)
+      return op.emitOpError()
+             << "gather4: rows(...) names 4 rows, not " << op.getRows().size();
+    if (global.type.getRank() != 2)
+      return op.emitOpError()
+             << "gather4: tile::gather4 and tile::scatter4 address a 2D "
+                "tensor; the global buffer has "
+             << global.type.getRank() << " dimensions";
+    if (global.staticOffsets[0] != 0 || global.sizes[0] != 4)
+      return op.emitOpError()
+             << "gather4: the global region of a row gather is [0, col] "
+                "[4, n] (its rows come from rows(...)); this one starts at row "
+             << (ShapedType::isDynamic(global.staticOffsets[0])
+                     ? std::string("?")
+                     : std::to_string(global.staticOffsets[0]))
+             << " and spans " << global.sizes[0] << " rows";
+    if (op.getPrefetch() || op.getMulticastMask() || op.getReduce())
+      return op.emitOpError() << "gather4: the four-row forms take no "
+                              << (op.getPrefetch()        ? "prefetch"
+                                  : op.getMulticastMask() ? "multicast"
+                                                          : "reduce");
+  }
+  std::string form = op.getSm100FormName();
+  if (form.empty())
+    return success();
+  std::string chip = getTargetChip(op);
+  if (!chip.empty() && !chipHasSm100Forms(chip))
+    return op.emitOpError() << "sm100-form: " << form
+                            << " needs chip sm_100a or sm_100f; the target "
+                               "chip of the gpu.module is "
+                            << chip;
+  return success();
+}
+
 LogicalResult CopyAsyncOp::verify() {
   MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
   if (failed(verifyCopyDirection(*this, dstType, srcType)))
@@ -461,7 +539,8 @@ LogicalResult CopyAsyncOp::verify() {
     return failure();
 
   if (failed(verifyCopyCompletion(*this, load)) ||
-      failed(verifyCopyModifiers(*this, load, dstType.getElementType())))
+      failed(verifyCopyModifiers(*this, load, dstType.getElementType())) ||
+      failed(verifySm100Forms(*this, load, global)))
     return failure();
   // Last: the recorded plan is checked against an op known to be valid.
   return verifyRecordedPlan(*this);

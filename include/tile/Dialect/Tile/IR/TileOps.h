@@ -17,6 +17,14 @@ constexpr int64_t kMaxDynamicSharedBytes = 232448;
 
 /// The TMA core's name for a copy's reduction.
 ::tile::tma::ReduceKind toTmaReduceKind(ReduceMode mode);
+
+/// The chip of the first `#nvvm.target` of the gpu.module around `op`, or ""
+/// when there is none (yet).
+std::string getTargetChip(Operation *op);
+
+/// True for the chips with the cta_group, tile::gather4 and tile::scatter4
+/// forms of cp.async.bulk.tensor (sm_100a, sm_100f).
+bool chipHasSm100Forms(StringRef chip);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

@@ -66,6 +66,30 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
                  #gpu.address_space<workgroup>>,
           memref<8x256xf16>
     ```
+
+    Two forms need chip sm_100a (or sm_100f: the target of the enclosing
+    `gpu.module`, the pipeline's `chip` option) and the `tma` variant:
+
+    `cta_group = 2` (or 1) on a load emits the `.cta_group::2` form of
+    `cp.async.bulk.tensor` for pair-CTA (`cta_group::2`) kernels: the
+    mbarrier it completes on may then be the peer CTA's. The plan is the
+    load's.
+
+    `rows(%r0, %r1, %r2, %r3)` gathers (load, `tile::gather4`) or scatters
+    (store, `tile::scatter4`) four rows of a 2D global tensor: the global
+    region is `[0, %col] [4, n]` and its row `i` is the tensor's row `%ri`.
+    The shared region is a dense `4 x n` box (rows `n` elements apart, or one
+    swizzle span apart when swizzled). One instruction moves all four rows;
+    the tensor map has box `[n, 1]`.
+
+    ```mlir
+    tile.copy_async %smem[0, 0] [4, 64], %E[0, 0] [4, 64]
+        rows(%r0, %r1, %r2, %r3) barrier(%bar[%c0])
+        : memref<4x64xf16, #tile.layout<(4, 64), swizzle = 128B>,
+                 #gpu.address_space<workgroup>>,
+          memref<1024x64xf16>,
+          !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    ```
   }];
   let arguments = (ins
     AnyMemRef:$dst,
@@ -79,16 +103,19 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     Optional<NVGPU_MBarrierGroup>:$barrier,
     Optional<Index>:$barrier_index,
     Optional<I16>:$multicast_mask,
+    Variadic<Index>:$rows,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$cache_hint,
     OptionalAttr<StrAttr>:$oob,
     OptionalAttr<StrAttr>:$reduce,
-    UnitAttr:$prefetch);
+    UnitAttr:$prefetch,
+    OptionalAttr<I32Attr>:$cta_group);
   let assemblyFormat = [{
     $dst `` custom<DynamicIndexList>($dst_offsets, $static_dst_offsets)
     $dst_sizes `,`
     $src `` custom<DynamicIndexList>($src_offsets, $static_src_offsets)
     $src_sizes
+    (`rows` `(` $rows^ `)`)?
     (`barrier` `(` $barrier^ `[` $barrier_index `]` `)`)?
     (`multicast` `(` $multicast_mask^ `)`)?
     attr-dict `:` type($dst) `,` type($src) (`,` type($barrier)^)?
@@ -117,6 +144,12 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     std::optional<::mlir::tile::OobMode> getOobKind();
     std::optional<::mlir::tile::ReduceMode> getReduceKind();
     std::optional<::mlir::tile::CacheHint> getCacheHintKind();
+    /// True for the four-row forms (`rows(...)`: tile::gather4 loads,
+    /// tile::scatter4 stores).
+    bool isRowGather() { return !getRows().empty(); }
+    /// The name of the sm_100a form the copy uses ("cta_group = 2",
+    /// "tile::gather4", "tile::scatter4"), or "" for the sm_90 forms.
+    std::string getSm100FormName();
   }];
 }
 
