@@ -8,7 +8,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "mlir/IR/Matchers.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/PlanReport.h"
@@ -68,7 +70,17 @@ struct ReportCopyPlansPass
     if (failed(runPipeline(plan, getOperation())))
       return signalPassFailure();
     bool failedDispatch = false;
-    getOperation()->walk<WalkOrder::PreOrder>([&](CopyAsyncOp op) {
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *any) {
+      if (auto im2col = dyn_cast<CopyIm2colOp>(any)) {
+        if (failed(writeIm2colReport(im2col, *os)))
+          failedDispatch = true;
+        else
+          *os << "\n";
+        return;
+      }
+      auto op = dyn_cast<CopyAsyncOp>(any);
+      if (!op)
+        return;
       FailureOr<DispatchResult> result = recallCopyDecision(op);
       if (failed(result)) {
         failedDispatch = true;
@@ -114,6 +126,85 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
       result.selected->describe(op, result.match.get(), json);
     json.attribute("bytes", op.getTransactionBytes());
   });
+}
+
+LogicalResult mlir::tile::writeIm2colReport(CopyIm2colOp op,
+                                            llvm::raw_ostream &os) {
+  FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+  if (failed(plan))
+    return failure();
+  const ::tile::tma::Im2colMapDesc &m = plan->map;
+  // Coordinates and offsets in the instruction's order (innermost first):
+  // constants as numbers, the N-th distinct run-time value as "sN".
+  SmallVector<Value> symbols;
+  auto operand = [&](llvm::json::OStream &json, Value v) {
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant))) {
+      json.value(constant.getSExtValue());
+      return;
+    }
+    auto *it = llvm::find(symbols, v);
+    if (it == symbols.end()) {
+      symbols.push_back(v);
+      it = symbols.end() - 1;
+    }
+    json.value("s" + std::to_string(it - symbols.begin()));
+  };
+  llvm::json::OStream json(os);
+  json.object([&] {
+    json.attribute("loc", formatCopyLocation(op.getLoc()));
+    json.attribute("op", op->getName().getStringRef());
+    json.attribute("direction", "g2s");
+    json.attribute("selected", "tma");
+    json.attributeArray("declined", [] {});
+    json.attributeObject("tensor_map", [&] {
+      json.attribute("mode", "im2col");
+      json.attribute("data_type", ::tile::tma::toString(m.dataType));
+      json.attribute("rank", m.rank);
+      // 0 stands for a size or stride the host reads at run time.
+      json.attributeArray("global_dim", [&] {
+        for (uint64_t d : m.globalDim)
+          json.value(d);
+      });
+      json.attributeArray("global_strides", [&] {
+        for (uint64_t s : m.globalStridesBytes)
+          json.value(s);
+      });
+      json.attributeArray("lower_corner", [&] {
+        for (int32_t c : m.lowerCorner)
+          json.value(c);
+      });
+      json.attributeArray("upper_corner", [&] {
+        for (int32_t c : m.upperCorner)
+          json.value(c);
+      });
+      json.attribute("channels_per_pixel", m.channelsPerPixel);
+      json.attribute("pixels_per_column", m.pixelsPerColumn);
+      json.attributeArray("element_strides", [&] {
+        for (uint32_t e : m.elementStrides)
+          json.value(e);
+      });
+      json.attribute("interleave", 0);
+      json.attribute("swizzle", static_cast<int64_t>(m.swizzle));
+      json.attribute("l2_promotion", m.l2Promotion);
+      json.attribute("oob_fill", m.oobFill);
+    });
+    json.attributeArray("issues", [&] {
+      json.object([&] {
+        json.attribute("smem_byte_offset", 0);
+        json.attributeArray("coords", [&] {
+          for (Value v : llvm::reverse(op.getCoords()))
+            operand(json, v);
+        });
+        json.attributeArray("offsets", [&] {
+          for (Value v : llvm::reverse(op.getOffsets()))
+            operand(json, v);
+        });
+      });
+    });
+    json.attribute("bytes", plan->bytes);
+  });
+  return success();
 }
 
 LogicalResult mlir::tile::withCopyDecision(

@@ -38,6 +38,7 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -73,8 +74,18 @@ struct Source {
   Fill fill;
 };
 
+/// An im2col load (tile.copy_im2col) of a channels-last buffer, all lists in
+/// memref order: the bounding-box corners, traversal strides and taps per
+/// spatial dimension, the start [n, spatial..., c], and the tile's shape.
+struct Im2col {
+  Vec lower, upper, strides, start, taps;
+  int64_t pixels = 0, channels = 0;
+};
+
 struct Effect {
   bool image;
+  // Set for an im2col load whose [pixels, channels] tile lands in `dst`.
+  std::optional<Im2col> im2col;
   int dst;
   // Copy: dst region. Image: the shared buffer's region.
   Vec dstOff, dstSizes;
@@ -138,6 +149,16 @@ Effect imageEffect(int img, int64_t arenaOffset, Vec sharedShape, Groups groups,
   e.sharedShape = std::move(sharedShape);
   e.groups = std::move(groups);
   e.swizzle = swizzle;
+  return e;
+}
+
+/// The tile an im2col load of buffer `src` writes, copied to `dst`.
+Effect im2colEffect(int dst, int src, Im2col params, Fill fill) {
+  Effect e;
+  e.image = false;
+  e.dst = dst;
+  e.src = Source{src, {}, {}, fill};
+  e.im2col = std::move(params);
   return e;
 }
 
@@ -577,9 +598,64 @@ int64_t sharedByteAddress(const Effect &e, int eb, const Vec &idx) {
   return a;
 }
 
+/// The convolution's definition of an im2col column (not the lowering's
+/// model): pixel p of the tile is output position first + p of the output
+/// grid (row-major over [n, outputs...]), which reads input position lower +
+/// o * stride + tap, channels start..start + channels - 1.
+void expectIm2col(const Effect &e, const Buf &sb, const Image &src,
+                  const Buf &db, Image &dst) {
+  const Im2col &p = *e.im2col;
+  size_t rank = sb.shape.size(), spatial = rank - 2;
+  Vec outputs(spatial);
+  for (size_t j = 0; j < spatial; ++j)
+    outputs[j] =
+        (sb.shape[j + 1] - 1 + p.upper[j] - p.lower[j]) / p.strides[j] + 1;
+  int64_t first = p.start[0], scale = 1;
+  for (size_t j = 0; j < spatial; ++j)
+    first *= outputs[j];
+  for (size_t j = spatial; j-- > 0;) {
+    first += (p.start[j + 1] - p.lower[j]) / p.strides[j] * scale;
+    scale *= outputs[j];
+  }
+  int eb = sb.eb;
+  for (int64_t px = 0; px < p.pixels; ++px) {
+    int64_t q = first + px;
+    Vec g(rank);
+    for (size_t j = spatial; j-- > 0;) {
+      g[j + 1] = p.lower[j] + q % outputs[j] * p.strides[j] + p.taps[j];
+      q /= outputs[j];
+    }
+    g[0] = q;
+    for (int64_t ch = 0; ch < p.channels; ++ch) {
+      g[rank - 1] = p.start[rank - 1] + ch;
+      bool inside = true;
+      int64_t off = sb.offset;
+      for (size_t d = 0; d < rank; ++d) {
+        inside = inside && g[d] >= 0 && g[d] < sb.shape[d];
+        off += g[d] * sb.strides[d];
+      }
+      bool nan = !inside && e.src.fill == Fill::NaN;
+      uint64_t value = inside ? load(&src.bytes[off * eb], eb)
+                       : nan  ? canonicalNaN(sb.kind)
+                              : 0;
+      int64_t byte =
+          (db.offset + px * db.strides[0] + ch * db.strides[1]) * eb;
+      store(&dst.bytes[byte], value, eb);
+      std::memset(&dst.nanOk[byte], nan ? kNanCont : 0, eb);
+      if (nan)
+        dst.nanOk[byte] = static_cast<uint8_t>(1 + static_cast<int>(sb.kind));
+    }
+  }
+}
+
 std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
   std::vector<Image> out = init;
   for (const Effect &e : c.effects) {
+    if (e.im2col) {
+      expectIm2col(e, c.bufs[e.src.buf], init[e.src.buf], c.bufs[e.dst],
+                   out[e.dst]);
+      continue;
+    }
     const Buf &sb = c.bufs[e.src.buf];
     const Buf &db = c.bufs[e.dst];
     Image &dst = out[e.dst];

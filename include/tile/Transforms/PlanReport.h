@@ -24,6 +24,10 @@ struct DispatchResult;
 void writeCopyPlanReport(CopyAsyncOp op, const DispatchResult &result,
                          llvm::raw_ostream &os);
 
+/// Writes the report object of an im2col load (no trailing newline); fails
+/// with the broken rule's diagnostic at the op.
+LogicalResult writeIm2colReport(CopyIm2colOp op, llvm::raw_ostream &os);
+
 /// Decides `op` as tile-plan-copies would, on a copy of its top-level
 /// operation (the IR is left unchanged), and writes its report object (no
 /// trailing newline). Fails with a diagnostic where the dispatch does.
