@@ -210,7 +210,7 @@ def Tile_CopyIm2colOp : Tile_Op<"copy_im2col", [AttrSizedOperandSegments]> {
     OptionalAttr<StrAttr>:$oob,
     OptionalAttr<StrAttr>:$cache_hint);
   let assemblyFormat = [{
-    $dst `,` $src `[` $coords `]` `offsets` `[` $offsets `]`
+    $dst `,` $src `[` $coords `]` `offsets` ` ` `[` $offsets `]`
     `barrier` `(` $barrier `[` $barrier_index `]` `)`
     attr-dict `:` type($dst) `,` type($src) `,` type($barrier)
   }];
