@@ -16,7 +16,7 @@ import sys
 # A message-leading literal: "<id>: " not continuing an earlier literal.
 LEADING = re.compile(r'(?<!")(?P<pre>(?:<<|\(|=|return|\?|:|,)\s*(?:std::string\()?)"(?P<id>[a-z][a-z0-9]*(?:-[a-z0-9]+)*): ')
 EXPECTED = re.compile(r"expected-(?:error|warning|remark)[^{]*\{\{(?:'[^']*' op )?(?P<id>[a-z][a-z0-9]*(?:-[a-z0-9]+)*): ")
-ENUM_USE = re.compile(r"RuleId::(?P<name>[A-Za-z]+)")
+ENUM_USE = re.compile(r"RuleId::(?P<name>[A-Za-z0-9]+)")
 # Prefixes that are not rule ids: the hardware model's verdicts (returned to
 # its callers and tests, never shown as a diagnostic) and a usage banner.
 NOT_RULES = {

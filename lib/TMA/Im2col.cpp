@@ -69,9 +69,9 @@ bool checkShape(const Im2colRequest &r, Checker &c) {
   auto count = [&](size_t n, size_t want, const char *what) {
     if (n == want)
       return true;
-    c.fail(RuleId::Im2colRank) << n << " " << what << " for a rank-" << rank
-                               << " tensor; it has " << want
-                               << " spatial dimension(s)";
+    c.fail(RuleId::Im2colRank)
+        << n << " " << what << " for a rank-" << rank << " tensor; it has "
+        << want << " spatial dimension(s)";
     return false;
   };
   if (!count(r.lowerCorner.size(), spatial, "lower corner value(s)") ||
@@ -86,9 +86,9 @@ bool checkShape(const Im2colRequest &r, Checker &c) {
     return false;
   }
   if (r.globalStrides.size() != rank) {
-    c.fail(RuleId::Im2colRank) << r.globalStrides.size()
-                               << " global stride(s) for a rank-" << rank
-                               << " tensor";
+    c.fail(RuleId::Im2colRank)
+        << r.globalStrides.size() << " global stride(s) for a rank-" << rank
+        << " tensor";
     return false;
   }
   return true;
@@ -99,15 +99,15 @@ bool checkGlobal(const Im2colRequest &r, int64_t eb, Checker &c) {
   for (size_t d = 0; d < rank; ++d)
     if (r.globalSizes[d] &&
         (*r.globalSizes[d] < 1 || *r.globalSizes[d] > kMaxGlobalSize)) {
-      c.fail(RuleId::Im2colGlobal) << "size " << *r.globalSizes[d]
-                                   << " of dimension " << d
-                                   << " is outside 1..2^32";
+      c.fail(RuleId::Im2colGlobal)
+          << "size " << *r.globalSizes[d] << " of dimension " << d
+          << " is outside 1..2^32";
       return false;
     }
   const std::optional<int64_t> &channelStride = r.globalStrides.back();
   if (!channelStride || *channelStride != 1) {
-    auto &os = c.fail(RuleId::Im2colGlobal) << "the channels (dimension "
-                                            << rank - 1 << ") have stride ";
+    auto &os = c.fail(RuleId::Im2colGlobal)
+               << "the channels (dimension " << rank - 1 << ") have stride ";
     if (channelStride)
       os << *channelStride;
     else
@@ -150,9 +150,9 @@ bool checkCorners(const Im2colRequest &r, Checker &c) {
       }
     int64_t stride = r.traversalStrides[j];
     if (stride < 1 || stride > kMaxTraversalStride) {
-      c.fail(RuleId::Im2colStride) << "traversal stride " << stride
-                                   << " of dimension " << j + 1
-                                   << " is outside 1..8";
+      c.fail(RuleId::Im2colStride)
+          << "traversal stride " << stride << " of dimension " << j + 1
+          << " is outside 1..8";
       return false;
     }
     const std::optional<int64_t> &size = r.globalSizes[j + 1];
@@ -236,8 +236,11 @@ bool checkStartAndOffsets(const Im2colRequest &r, Checker &c) {
     if (r.offsets[j] && (*r.offsets[j] < 0 || *r.offsets[j] >= limit)) {
       c.fail(RuleId::Im2colOffset)
           << "offset " << *r.offsets[j] << " of dimension " << j + 1
-          << " is outside [0, " << limit - 1 << "] (rank " << rank
-          << " keeps " << (rank == 3 ? 16 : rank == 4 ? 8 : 5) << " bits)";
+          << " is outside [0, " << limit - 1 << "] (rank " << rank << " keeps "
+          << (rank == 3   ? 16
+              : rank == 4 ? 8
+                          : 5)
+          << " bits)";
       return false;
     }
   for (size_t j = 0; j + 2 < rank && !r.start.empty(); ++j) {
@@ -274,8 +277,7 @@ int64_t im2colSharedByte(const Im2colMapDesc &map, int64_t pixel,
   int64_t pitch = map.swizzle == Swizzle::None
                       ? rowBytes
                       : std::max(rowBytes, swizzleSpanBytes(map.swizzle));
-  return applySwizzle(map.swizzle,
-                      pixel * pitch + channel * map.elementBytes);
+  return applySwizzle(map.swizzle, pixel * pitch + channel * map.elementBytes);
 }
 
 std::optional<Im2colPlan> planIm2col(const Im2colRequest &r,

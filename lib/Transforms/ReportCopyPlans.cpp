@@ -6,11 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "mlir/IR/Matchers.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/PlanReport.h"

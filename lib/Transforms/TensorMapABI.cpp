@@ -100,6 +100,25 @@ static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
   return b.getDictionaryAttr(fields);
 }
 
+/// The fields every map's record has: its and its buffer's arguments, the
+/// data type, rank and the encode's enum arguments.
+static SmallVector<NamedAttribute>
+getCommonMapFields(Builder &b, unsigned mapArg, unsigned globalArg,
+                   ::tile::tma::TensorDataType dataType, unsigned rank,
+                   ::tile::Swizzle swizzle, int l2Promotion, int oobFill) {
+  return {b.getNamedAttr("arg", b.getI64IntegerAttr(mapArg)),
+          b.getNamedAttr("global_arg", b.getI64IntegerAttr(globalArg)),
+          b.getNamedAttr("data_type",
+                         b.getStringAttr(::tile::tma::toString(dataType))),
+          b.getNamedAttr("data_type_enum",
+                         b.getI64IntegerAttr(static_cast<int64_t>(dataType))),
+          b.getNamedAttr("rank", b.getI64IntegerAttr(rank)),
+          b.getNamedAttr("swizzle",
+                         b.getI64IntegerAttr(static_cast<int64_t>(swizzle))),
+          b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(l2Promotion)),
+          b.getNamedAttr("oob_fill", b.getI64IntegerAttr(oobFill))};
+}
+
 /// The plan of a tensor map as an attribute (the fields a host needs).
 static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
                                  unsigned globalArg, unsigned mapArg) {
@@ -108,25 +127,18 @@ static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
     SmallVector<int64_t> v(values.begin(), values.end());
     return b.getDenseI64ArrayAttr(v);
   };
-  SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr("arg", b.getI64IntegerAttr(mapArg)),
-      b.getNamedAttr("global_arg", b.getI64IntegerAttr(globalArg)),
-      b.getNamedAttr("data_type",
-                     b.getStringAttr(::tile::tma::toString(m.dataType))),
-      b.getNamedAttr("data_type_enum",
-                     b.getI64IntegerAttr(static_cast<int64_t>(m.dataType))),
-      b.getNamedAttr("rank", b.getI64IntegerAttr(m.rank)),
-      b.getNamedAttr("global_dim", i64Array(m.globalDim)),
-      b.getNamedAttr("global_strides", i64Array(m.globalStridesBytes)),
-      b.getNamedAttr("box_dim", i64Array(m.boxDim)),
-      b.getNamedAttr("element_strides", i64Array(m.elementStrides)),
-      b.getNamedAttr("interleave", b.getI64IntegerAttr(m.interleave)),
-      b.getNamedAttr("swizzle",
-                     b.getI64IntegerAttr(static_cast<int64_t>(m.swizzle))),
-      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(m.l2Promotion)),
-      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(m.oobFill)),
-      b.getNamedAttr("base_offset_bytes",
-                     b.getI64IntegerAttr(*m.baseOffsetBytes.constantValue()))};
+  SmallVector<NamedAttribute> fields =
+      getCommonMapFields(b, mapArg, globalArg, m.dataType, m.rank, m.swizzle,
+                         m.l2Promotion, m.oobFill);
+  fields.append(
+      {b.getNamedAttr("global_dim", i64Array(m.globalDim)),
+       b.getNamedAttr("global_strides", i64Array(m.globalStridesBytes)),
+       b.getNamedAttr("box_dim", i64Array(m.boxDim)),
+       b.getNamedAttr("element_strides", i64Array(m.elementStrides)),
+       b.getNamedAttr("interleave", b.getI64IntegerAttr(m.interleave)),
+       b.getNamedAttr(
+           "base_offset_bytes",
+           b.getI64IntegerAttr(*m.baseOffsetBytes.constantValue()))});
   if (m.hasRuntimeFields()) {
     fields.push_back(b.getNamedAttr(
         "runtime_global_dim", getRuntimeFieldsAttr(b, m.runtimeGlobalDim)));
@@ -155,27 +167,19 @@ static DictionaryAttr getIm2colMapAttr(Builder &b,
     SmallVector<int64_t> v(values.begin(), values.end());
     return b.getDenseI64ArrayAttr(v);
   };
-  SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr("arg", b.getI64IntegerAttr(mapArg)),
-      b.getNamedAttr("global_arg", b.getI64IntegerAttr(globalArg)),
-      b.getNamedAttr("mode", b.getStringAttr("im2col")),
-      b.getNamedAttr("data_type",
-                     b.getStringAttr(::tile::tma::toString(m.dataType))),
-      b.getNamedAttr("data_type_enum",
-                     b.getI64IntegerAttr(static_cast<int64_t>(m.dataType))),
-      b.getNamedAttr("rank", b.getI64IntegerAttr(m.rank)),
-      b.getNamedAttr("element_bytes", b.getI64IntegerAttr(m.elementBytes)),
-      b.getNamedAttr("lower_corner", i64Array(m.lowerCorner)),
-      b.getNamedAttr("upper_corner", i64Array(m.upperCorner)),
-      b.getNamedAttr("channels_per_pixel",
-                     b.getI64IntegerAttr(m.channelsPerPixel)),
-      b.getNamedAttr("pixels_per_column",
-                     b.getI64IntegerAttr(m.pixelsPerColumn)),
-      b.getNamedAttr("element_strides", i64Array(m.elementStrides)),
-      b.getNamedAttr("swizzle",
-                     b.getI64IntegerAttr(static_cast<int64_t>(m.swizzle))),
-      b.getNamedAttr("l2_promotion", b.getI64IntegerAttr(m.l2Promotion)),
-      b.getNamedAttr("oob_fill", b.getI64IntegerAttr(m.oobFill))};
+  SmallVector<NamedAttribute> fields =
+      getCommonMapFields(b, mapArg, globalArg, m.dataType, m.rank, m.swizzle,
+                         m.l2Promotion, m.oobFill);
+  fields.append(
+      {b.getNamedAttr("mode", b.getStringAttr("im2col")),
+       b.getNamedAttr("element_bytes", b.getI64IntegerAttr(m.elementBytes)),
+       b.getNamedAttr("lower_corner", i64Array(m.lowerCorner)),
+       b.getNamedAttr("upper_corner", i64Array(m.upperCorner)),
+       b.getNamedAttr("channels_per_pixel",
+                      b.getI64IntegerAttr(m.channelsPerPixel)),
+       b.getNamedAttr("pixels_per_column",
+                      b.getI64IntegerAttr(m.pixelsPerColumn)),
+       b.getNamedAttr("element_strides", i64Array(m.elementStrides))});
   return b.getDictionaryAttr(fields);
 }
 
@@ -299,8 +303,7 @@ struct TensorMapABIPass
                                        DictionaryAttr(), op.getLoc())))
           return WalkResult::interrupt();
         seen.push_back({key, mapArg});
-        maps.push_back(
-            getIm2colMapAttr(b, *plan, arg.getArgNumber(), mapArg));
+        maps.push_back(getIm2colMapAttr(b, *plan, arg.getArgNumber(), mapArg));
       }
       op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
       return WalkResult::advance();
@@ -579,8 +582,8 @@ struct TensorMapABIPass
   EncodedMap emitIm2colEncode(OpBuilder &b, Location loc, Value buffer,
                               DictionaryAttr map) {
     EncodedMap out;
-    FailureOr<func::FuncOp> encodeFn =
-        getOrCreateIm2colEncodeFn(b, symbolModuleOf(b.getInsertionBlock()->getParentOp()));
+    FailureOr<func::FuncOp> encodeFn = getOrCreateIm2colEncodeFn(
+        b, symbolModuleOf(b.getInsertionBlock()->getParentOp()));
     if (failed(encodeFn))
       return out;
     auto integer = [&](StringRef name) {
@@ -612,19 +615,16 @@ struct TensorMapABIPass
                                ValueRange{offset});
     auto call = func::CallOp::create(
         b, loc, *encodeFn,
-        ValueRange{i32("data_type_enum"), i32("rank"), base,
-                   emitRuntimeArray(b, loc, dims),
-                   emitRuntimeArray(b, loc, strides),
-                   getConstantArray(b, loc, arr("lower_corner"),
-                                    b.getI32Type()),
-                   getConstantArray(b, loc, arr("upper_corner"),
-                                    b.getI32Type()),
-                   i32("channels_per_pixel"), i32("pixels_per_column"),
-                   getConstantArray(b, loc, arr("element_strides"),
-                                    b.getI32Type()),
-                   /*interleave=*/
-                   arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
-                   i32("swizzle"), i32("l2_promotion"), i32("oob_fill")});
+        ValueRange{
+            i32("data_type_enum"), i32("rank"), base,
+            emitRuntimeArray(b, loc, dims), emitRuntimeArray(b, loc, strides),
+            getConstantArray(b, loc, arr("lower_corner"), b.getI32Type()),
+            getConstantArray(b, loc, arr("upper_corner"), b.getI32Type()),
+            i32("channels_per_pixel"), i32("pixels_per_column"),
+            getConstantArray(b, loc, arr("element_strides"), b.getI32Type()),
+            /*interleave=*/
+            arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0),
+            i32("swizzle"), i32("l2_promotion"), i32("oob_fill")});
     out.ptr = call.getResult(0);
     return out;
   }

@@ -33,12 +33,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <optional>
 #include <random>
 #include <signal.h>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <optional>
 #include <utility>
 #include <vector>
 
@@ -638,8 +638,7 @@ void expectIm2col(const Effect &e, const Buf &sb, const Image &src,
       uint64_t value = inside ? load(&src.bytes[off * eb], eb)
                        : nan  ? canonicalNaN(sb.kind)
                               : 0;
-      int64_t byte =
-          (db.offset + px * db.strides[0] + ch * db.strides[1]) * eb;
+      int64_t byte = (db.offset + px * db.strides[0] + ch * db.strides[1]) * eb;
       store(&dst.bytes[byte], value, eb);
       std::memset(&dst.nanOk[byte], nan ? kNanCont : 0, eb);
       if (nan)

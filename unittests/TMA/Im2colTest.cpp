@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestUtil.h"
 #include "tile/TMA/Im2col.h"
+#include "TestUtil.h"
 
 #include <random>
 
@@ -36,9 +36,8 @@ std::vector<std::optional<int64_t>> rowMajorStrides(std::vector<int64_t> s) {
 /// A channels-last u32 tensor of `sizes` loaded into a dense [pixels,
 /// channels] tile.
 Im2colRequest request(std::vector<int64_t> sizes, std::vector<int64_t> lower,
-                      std::vector<int64_t> upper,
-                      std::vector<int64_t> strides, int64_t pixels,
-                      int64_t channels) {
+                      std::vector<int64_t> upper, std::vector<int64_t> strides,
+                      int64_t pixels, int64_t channels) {
   Im2colRequest r;
   r.elementType = ui32();
   r.globalSizes = known(sizes);
@@ -143,8 +142,14 @@ TEST(Im2colModel, Pad1Stride1TapOrigin) {
   for (int h = 0; h < 4; ++h)
     for (int w = 0; w < 4; ++w)
       row[h].push_back("0," + std::to_string(h) + "," + std::to_string(w));
-  auto expected = concat({repeat("fill", 6), row[0], {"fill"}, row[1],
-                          {"fill"}, row[2], {"fill"}, row[3],
+  auto expected = concat({repeat("fill", 6),
+                          row[0],
+                          {"fill"},
+                          row[1],
+                          {"fill"},
+                          row[2],
+                          {"fill"},
+                          row[3],
                           repeat("fill", 5)});
   EXPECT_EQ(model(request(kNHWC, {-1, -1}, {-1, -1}, {1, 1}, 30, 8),
                   {0, -1, -1, 0}, {0, 0}),
@@ -200,9 +205,9 @@ TEST(Im2colModel, OneByOneStride2) {
 // [H200] rank 3 (N, W, C) with a tap of 2.
 TEST(Im2colModel, Rank3) {
   EXPECT_EQ(model(request({2, 6, 4}, {-1}, {-1}, {1}, 14, 4), {0, -1, 0}, {2}),
-            (std::vector<std::string>{"0,1", "0,2", "0,3", "0,4", "0,5",
-                                      "fill", "1,1", "1,2", "1,3", "1,4", "1,5",
-                                      "fill", "fill", "fill"}));
+            (std::vector<std::string>{"0,1", "0,2", "0,3", "0,4", "0,5", "fill",
+                                      "1,1", "1,2", "1,3", "1,4", "1,5", "fill",
+                                      "fill", "fill"}));
 }
 
 // [H200] channels before 0 are filled; images past N are filled.
@@ -244,17 +249,18 @@ TEST(Im2colModel, SwizzledTileBytes) {
 /// The convolution's own definition of the column: output position q =
 /// (n, o...) in row-major order over the output grid, input position
 /// lower + o * stride + tap.
-std::vector<Im2colSource>
-reference(const std::vector<int64_t> &sizes, const std::vector<int64_t> &lower,
-          const std::vector<int64_t> &upper,
-          const std::vector<int64_t> &strides, const std::vector<int64_t> &start,
-          const std::vector<int64_t> &taps, int64_t pixels, int64_t channels) {
+std::vector<Im2colSource> reference(const std::vector<int64_t> &sizes,
+                                    const std::vector<int64_t> &lower,
+                                    const std::vector<int64_t> &upper,
+                                    const std::vector<int64_t> &strides,
+                                    const std::vector<int64_t> &start,
+                                    const std::vector<int64_t> &taps,
+                                    int64_t pixels, int64_t channels) {
   size_t rank = sizes.size(), spatial = rank - 2;
   std::vector<int64_t> outputs(spatial);
   int64_t perImage = 1;
   for (size_t j = 0; j < spatial; ++j) {
-    outputs[j] =
-        (sizes[j + 1] - 1 + upper[j] - lower[j]) / strides[j] + 1;
+    outputs[j] = (sizes[j + 1] - 1 + upper[j] - lower[j]) / strides[j] + 1;
     perImage *= outputs[j];
   }
   int64_t first = start[0] * perImage, scale = 1;
@@ -380,8 +386,8 @@ TEST(Im2colRules, Corners) {
             "[-128, 127] (rank 4)");
   EXPECT_EQ(ruleText(request({2, 5, 8}, {-32768}, {32767}, {1}, 8, 8)),
             "planned");
-  EXPECT_EQ(ruleText(request({2, 5, 5, 5, 8}, {0, 0, -17}, {0, 0, 0},
-                             {1, 1, 1}, 8, 8)),
+  EXPECT_EQ(ruleText(request({2, 5, 5, 5, 8}, {0, 0, -17}, {0, 0, 0}, {1, 1, 1},
+                             8, 8)),
             "im2col-corner: lower corner -17 of dimension 3 is outside "
             "[-16, 15] (rank 5)");
   EXPECT_EQ(ruleText(request(kNHWC, {0, 3}, {0, -3}, {1, 1}, 8, 8)),
@@ -401,8 +407,7 @@ TEST(Im2colRules, TraversalStride) {
 // rejected.
 TEST(Im2colRules, Tile) {
   std::vector<int64_t> wide = {1, 2, 2, 512};
-  EXPECT_EQ(ruleText(request(wide, {0, 0}, {0, 0}, {1, 1}, 1, 256)),
-            "planned");
+  EXPECT_EQ(ruleText(request(wide, {0, 0}, {0, 0}, {1, 1}, 1, 256)), "planned");
   EXPECT_EQ(ruleText(request(wide, {0, 0}, {0, 0}, {1, 1}, 1, 260)),
             "im2col-channels: 260 channels per pixel; the hardware loads "
             "1..256");
@@ -435,8 +440,7 @@ TEST(Im2colRules, SharedLayout) {
   r.sharedLayout = Layout::rowMajor({8, 16}, Swizzle::B128);
   EXPECT_EQ(ruleText(r), "im2col-shared: pixel 1 channel 0 is at shared byte "
                          "64; the hardware writes it at byte 144");
-  r.sharedLayout =
-      *Layout::parse("(8, 16) : (32, 1), swizzle = 128B");
+  r.sharedLayout = *Layout::parse("(8, 16) : (32, 1), swizzle = 128B");
   EXPECT_EQ(ruleText(r), "planned");
   r.sharedBaseAlignment = 512;
   EXPECT_EQ(ruleText(r), "im2col-shared: the shared tile's start is known to "

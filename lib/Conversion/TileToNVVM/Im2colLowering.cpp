@@ -41,11 +41,10 @@ struct CopyIm2colLowering : public ConvertOpToLLVMPattern<CopyIm2colOp> {
                                   op.getDst().getType(), *getTypeConverter());
     Value dst = LLVM::AddrSpaceCastOp::create(
         rewriter, loc,
-        LLVM::LLVMPointerType::get(op.getContext(),
-                                   kSharedClusterAddressSpace),
+        LLVM::LLVMPointerType::get(op.getContext(), kSharedClusterAddressSpace),
         base);
-    Value mbar =
-        getMBarrierPtr(rewriter, loc, adaptor.getBarrier(), op.getBarrierIndex());
+    Value mbar = getMBarrierPtr(rewriter, loc, adaptor.getBarrier(),
+                                op.getBarrierIndex());
     auto convert = [&](ValueRange values, Type type) {
       SmallVector<Value> out;
       for (Value v : llvm::reverse(values))

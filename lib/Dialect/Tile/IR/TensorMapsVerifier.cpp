@@ -111,10 +111,10 @@ struct MapChecker {
 
   /// An im2col map: its own fields; sizes and strides come from the buffer.
   bool checkIm2col(gpu::GPUFuncOp kernel) {
-    for (StringRef key : {"arg", "global_arg", "data_type_enum", "rank",
-                          "swizzle", "l2_promotion", "oob_fill",
-                          "element_bytes", "channels_per_pixel",
-                          "pixels_per_column"})
+    for (StringRef key :
+         {"arg", "global_arg", "data_type_enum", "rank", "swizzle",
+          "l2_promotion", "oob_fill", "element_bytes", "channels_per_pixel",
+          "pixels_per_column"})
       if (!integer(key))
         return false;
     for (StringRef key : {"lower_corner", "upper_corner", "element_strides"})

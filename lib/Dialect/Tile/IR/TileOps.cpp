@@ -390,6 +390,33 @@ static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
   return success();
 }
 
+/// An `oob` fill name: known, and NaN only for float elements.
+static LogicalResult verifyOobFillName(Operation *op, StringRef oob,
+                                       Type elementType) {
+  std::optional<OobMode> mode = symbolizeOobMode(oob);
+  if (!mode)
+    return op->emitOpError() << "oob-mode: unknown out-of-bounds fill '" << oob
+                             << "'; expected \"zero\" or \"nan\"";
+  std::optional<::tile::tma::ElementType> element =
+      getTmaElementType(elementType);
+  if (*mode == OobMode::NaN &&
+      (!element || !::tile::tma::nanFillSupports(*element)))
+    return op->emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
+                                "or f64 elements, not "
+                             << elementType;
+  return success();
+}
+
+/// A `cache_hint` name.
+static LogicalResult verifyCacheHintName(Operation *op,
+                                         std::optional<StringRef> hint) {
+  if (hint && !symbolizeCacheHint(*hint))
+    return op->emitOpError() << "cache-hint: unknown cache policy '" << *hint
+                             << "'; expected evict_first, evict_last or "
+                                "evict_normal";
+  return success();
+}
+
 /// The `oob`, `reduce` and `cache_hint` attributes. They are checked as
 /// strings: a present `oob = "zero"` on a store is an error although it is
 /// the default fill.
@@ -398,19 +425,12 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
   std::optional<::tile::tma::ElementType> element =
       getTmaElementType(elementType);
   if (std::optional<StringRef> oob = op.getOob()) {
-    std::optional<OobMode> mode = symbolizeOobMode(*oob);
-    if (!mode)
-      return op.emitOpError() << "oob-mode: unknown out-of-bounds fill '"
-                              << *oob << "'; expected \"zero\" or \"nan\"";
-    if (!load)
+    if (symbolizeOobMode(*oob) && !load)
       return op.emitOpError()
              << "oob-mode: out-of-bounds fill applies to "
                 "loads only; stores must stay inside the tensor";
-    if (*mode == OobMode::NaN &&
-        (!element || !::tile::tma::nanFillSupports(*element)))
-      return op.emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
-                                 "or f64 elements, not "
-                              << elementType;
+    if (failed(verifyOobFillName(op, *oob, elementType)))
+      return failure();
   }
   if (std::optional<StringRef> reduce = op.getReduce()) {
     std::optional<ReduceMode> mode = symbolizeReduceMode(*reduce);
@@ -430,12 +450,7 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
              << " (supported: " << ::tile::tma::reduceTypesDescription(kind)
              << ")";
   }
-  if (std::optional<StringRef> hint = op.getCacheHint())
-    if (!symbolizeCacheHint(*hint))
-      return op.emitOpError() << "cache-hint: unknown cache policy '" << *hint
-                              << "'; expected evict_first, evict_last or "
-                                 "evict_normal";
-  return success();
+  return verifyCacheHintName(op, op.getCacheHint());
 }
 
 std::string CopyAsyncOp::getSm100FormName() {
@@ -597,30 +612,17 @@ LogicalResult CopyIm2colOp::verify() {
       failed(count(getOffsets().size(), spatial, "offset(s)")) ||
       failed(count(getLower().size(), spatial, "lower corner value(s)")) ||
       failed(count(getUpper().size(), spatial, "upper corner value(s)")) ||
-      failed(count(getTraversalStrides().size(), spatial,
-                   "traversal stride(s)")))
+      failed(
+          count(getTraversalStrides().size(), spatial, "traversal stride(s)")))
     return failure();
   if (failed(verifySharedBuffer(*this, dstType, "destination")) ||
       failed(verifyBarrierIndex(*this, getBarrier(), getBarrierIndex())))
     return failure();
-  if (std::optional<StringRef> oob = getOob()) {
-    std::optional<OobMode> mode = symbolizeOobMode(*oob);
-    if (!mode)
-      return emitOpError() << "oob-mode: unknown out-of-bounds fill '" << *oob
-                           << "'; expected \"zero\" or \"nan\"";
-    std::optional<::tile::tma::ElementType> element =
-        getTmaElementType(dstType.getElementType());
-    if (*mode == OobMode::NaN &&
-        (!element || !::tile::tma::nanFillSupports(*element)))
-      return emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
-                              "or f64 elements, not "
-                           << dstType.getElementType();
-  }
-  if (std::optional<StringRef> hint = getCacheHint())
-    if (!symbolizeCacheHint(*hint))
-      return emitOpError() << "cache-hint: unknown cache policy '" << *hint
-                           << "'; expected evict_first, evict_last or "
-                              "evict_normal";
+  if (std::optional<StringRef> oob = getOob())
+    if (failed(verifyOobFillName(*this, *oob, dstType.getElementType())))
+      return failure();
+  if (failed(verifyCacheHintName(*this, getCacheHint())))
+    return failure();
   return planIm2colOp(*this);
 }
 
