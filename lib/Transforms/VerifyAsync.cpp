@@ -312,6 +312,8 @@ static StringRef opLabel(Operation *op) {
     return "tile.copy";
   if (auto copy = dyn_cast<CopyAsyncOp>(op))
     return copy.isLoad() ? "TMA load" : "bulk store";
+  if (isa<CopyIm2colOp>(op))
+    return "TMA load";
   return op->getName().getStringRef();
 }
 
@@ -364,9 +366,32 @@ static IndexKey indexKey(Value index) {
   return {index, std::nullopt};
 }
 
+/// A load that completes on an mbarrier: a tile.copy_async load or a
+/// tile.copy_im2col.
+struct BarrierLoad {
+  Operation *op = nullptr;
+  Value group, index;
+  int64_t bytes = 0;
+  bool multicast = false;
+};
+
+static std::optional<BarrierLoad> getBarrierLoad(Operation *op) {
+  if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+    if (!copy.getBarrier())
+      return std::nullopt;
+    return BarrierLoad{op, copy.getBarrier(), copy.getBarrierIndex(),
+                       copy.getTransactionBytes(),
+                       static_cast<bool>(copy.getMulticastMask())};
+  }
+  if (auto im2col = dyn_cast<CopyIm2colOp>(op))
+    return BarrierLoad{op, im2col.getBarrier(), im2col.getBarrierIndex(),
+                       im2col.getTransactionBytes(), false};
+  return std::nullopt;
+}
+
 /// The loads and announcements of one barrier in one phase of one block.
 struct TxUnit {
-  SmallVector<std::pair<CopyAsyncOp, int64_t>> loads; // copy, times issued
+  SmallVector<std::pair<BarrierLoad, int64_t>> loads; // load, times issued
   SmallVector<Operation *> expects; // nvgpu and tile arrive.expect_tx
   int64_t delivered = 0;
   int64_t announced = 0;
@@ -379,7 +404,7 @@ struct TxUnit {
 /// Fails where something else in `loop` uses the group.
 static LogicalResult
 collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
-                 SmallVectorImpl<std::pair<CopyAsyncOp, int64_t>> &out) {
+                 SmallVectorImpl<std::pair<BarrierLoad, int64_t>> &out) {
   std::optional<int64_t> trip = tripCount(loop);
   if (!trip)
     return failure();
@@ -387,9 +412,9 @@ collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
   if (llvm::MulOverflow(times, *trip, total))
     return failure();
   for (Operation &op : loop.getBody()->without_terminator()) {
-    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
-      if (copy.getBarrier() == group)
-        out.push_back({copy, total});
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+      if (load->group == group)
+        out.push_back({*load, total});
       continue;
     }
     if (auto inner = dyn_cast<scf::ForOp>(op)) {
@@ -438,16 +463,16 @@ scanPhases(Block &block, Value group,
     return key;
   };
   for (Operation &op : block) {
-    if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
-      if (copy.getBarrier() != group)
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+      if (load->group != group)
         continue;
-      std::optional<IndexKey> key = noteKey(copy.getBarrierIndex());
+      std::optional<IndexKey> key = noteKey(load->index);
       if (!key)
         return failure();
       TxUnit &unit = units[*key];
-      unit.loads.push_back({copy, 1});
-      unit.multicast |= static_cast<bool>(copy.getMulticastMask());
-      unit.delivered += copy.getTransactionBytes();
+      unit.loads.push_back({*load, 1});
+      unit.multicast |= load->multicast;
+      unit.delivered += load->bytes;
       continue;
     }
     if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
@@ -487,7 +512,7 @@ scanPhases(Block &block, Value group,
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      SmallVector<std::pair<CopyAsyncOp, int64_t>> loads;
+      SmallVector<std::pair<BarrierLoad, int64_t>> loads;
       bool uses = false;
       loop.walk([&](Operation *nested) {
         if (llvm::is_contained(nested->getOperands(), group))
@@ -497,19 +522,19 @@ scanPhases(Block &block, Value group,
         continue;
       if (failed(collectIssueLoop(loop, group, 1, loads)))
         return failure();
-      for (auto [copy, times] : loads) {
+      for (auto [load, times] : loads) {
         // A loop-variant index is not one barrier.
-        if (!indexKey(copy.getBarrierIndex()).constant &&
-            !loop.isDefinedOutsideOfLoop(copy.getBarrierIndex()))
+        if (!indexKey(load.index).constant &&
+            !loop.isDefinedOutsideOfLoop(load.index))
           return failure();
-        std::optional<IndexKey> key = noteKey(copy.getBarrierIndex());
+        std::optional<IndexKey> key = noteKey(load.index);
         if (!key)
           return failure();
         TxUnit &unit = units[*key];
-        unit.loads.push_back({copy, times});
-        unit.multicast |= static_cast<bool>(copy.getMulticastMask());
+        unit.loads.push_back({load, times});
+        unit.multicast |= load.multicast;
         int64_t bytes;
-        if (llvm::MulOverflow(copy.getTransactionBytes(), times, bytes) ||
+        if (llvm::MulOverflow(load.bytes, times, bytes) ||
             llvm::AddOverflow(unit.delivered, bytes, unit.delivered))
           return failure();
       }
@@ -532,10 +557,10 @@ static void describeLoads(const TxUnit &unit, llvm::raw_ostream &os) {
   os << "(";
   llvm::interleave(
       unit.loads, os,
-      [&](std::pair<CopyAsyncOp, int64_t> load) {
+      [&](const std::pair<BarrierLoad, int64_t> &load) {
         if (load.second != 1)
           os << load.second << " x ";
-        os << load.first.getTransactionBytes();
+        os << load.first.bytes;
       },
       " + ");
   os << ")";
@@ -566,7 +591,7 @@ static bool checkTransactionBytes(Operation *kernel) {
         if (block && block != user->getBlock())
           decidable = false;
         block = user->getBlock();
-      } else if (!isa<CopyAsyncOp, nvgpu::MBarrierInitOp,
+      } else if (!isa<CopyAsyncOp, CopyIm2colOp, nvgpu::MBarrierInitOp,
                       nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierArriveOp,
                       nvgpu::MBarrierTestWaitOp>(user)) {
         decidable = false;
@@ -576,11 +601,11 @@ static bool checkTransactionBytes(Operation *kernel) {
       return;
     // Every load on the group lies in the block, or in an issue loop in it.
     for (Operation *user : group.getUsers()) {
-      auto copy = dyn_cast<CopyAsyncOp>(user);
-      if (!copy || copy.getBarrier() != group)
+      std::optional<BarrierLoad> load = getBarrierLoad(user);
+      if (!load || load->group != group)
         continue;
-      Operation *ancestor = block->findAncestorOpInBlock(*copy);
-      if (!ancestor || (ancestor != copy && !isa<scf::ForOp>(ancestor)))
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor || (ancestor != user && !isa<scf::ForOp>(ancestor)))
         return;
     }
     (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
@@ -601,9 +626,9 @@ static bool checkTransactionBytes(Operation *kernel) {
         describeLoads(unit, os);
       }
       diag << text;
-      for (auto [copy, times] : unit.loads)
-        diag.attachNote(copy.getLoc())
-            << "this load delivers " << copy.getTransactionBytes() << " bytes"
+      for (auto [load, times] : unit.loads)
+        diag.attachNote(load.op->getLoc())
+            << "this load delivers " << load.bytes << " bytes"
             << (times != 1 ? " per iteration" : "");
       ok = false;
     });
@@ -847,13 +872,13 @@ private:
     state.uncommitted.push_back({op, range});
   }
 
-  void tmaLoad(CopyAsyncOp op, const Range &range, State &state) {
+  void tmaLoad(Operation *op, Value group, Value index, const Range &range,
+               State &state) {
     checkPendingLoads(op, range, state, "TMA load's write");
     checkPendingStores(op, range, state);
-    if (!op.getBarrier() || !op.getBarrierIndex())
+    if (!group || !index)
       return;
-    state.loads.push_back(
-        {{op, range}, op.getBarrier(), known.get(op.getBarrierIndex())});
+    state.loads.push_back({{op, range}, group, known.get(index)});
   }
 
   void wait(Value group, Value indexValue, std::optional<Value> parityValue,
@@ -995,10 +1020,21 @@ private:
       if (!range)
         return;
       if (copy.isLoad())
-        return tmaLoad(copy, *range, state);
+        return tmaLoad(op, copy.getBarrier(), copy.getBarrierIndex(), *range,
+                       state);
       if (isAsyncProxyCopy(copy))
         return bulkStore(copy, *range, state);
       return genericRead(op, *range, state);
+    }
+    if (auto im2col = dyn_cast<CopyIm2colOp>(op)) {
+      MemRefType tile = im2col.getDst().getType();
+      SmallVector<OpFoldResult> zeros(tile.getRank(),
+                                      OpBuilder(op).getIndexAttr(0));
+      if (std::optional<Range> range =
+              resolveRegion(im2col.getDst(), zeros, tile.getShape(), known))
+        tmaLoad(op, im2col.getBarrier(), im2col.getBarrierIndex(), *range,
+                state);
+      return;
     }
     if (auto copy = dyn_cast<CopyOp>(op)) {
       if (isShared(copy.getSrc()))
@@ -1150,7 +1186,8 @@ struct MaterializeExpectTxPass
                 continue;
               StringRef reason;
               if (unit.loads.empty())
-                reason = "it covers no tile.copy_async load";
+                reason = "it covers no tile.copy_async or tile.copy_im2col "
+                         "load";
               else if (unit.multicast)
                 reason = "a load it covers multicasts, so the bytes each CTA "
                          "receives depend on the other CTAs' loads";

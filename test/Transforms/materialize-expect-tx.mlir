@@ -83,7 +83,7 @@ module attributes {gpu.container_module} {
       %bytes = arith.constant 4096 : index
       %s = tile.arena_view [0] : !half
       %bar = nvgpu.mbarrier.create -> !bars
-      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 0 of %1: it covers no tile.copy_async load}}
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 0 of %1: it covers no tile.copy_async or tile.copy_im2col load}}
       tile.arrive_expect_tx %bar[%c0] : !bars
       tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c1]) multicast(%mask)
           : !half, memref<8x256xf16>, !bars
