@@ -226,10 +226,17 @@ emitEntries(ModuleOp module, const Products &products,
 /// the TMA variant takes.
 static LogicalResult emitPlans(ModuleOp module, const Products &products,
                                SmallVectorImpl<Value> &tmaGlobals) {
-  SmallVector<mlir::tile::CopyAsyncOp> copies;
-  module.walk<WalkOrder::PreOrder>(
-      [&](mlir::tile::CopyAsyncOp copy) { copies.push_back(copy); });
-  if (copies.empty())
+  // The copies and im2col loads in source order; the clone below holds them
+  // in the same order.
+  SmallVector<Operation *> loads;
+  auto isPlanned = [](Operation *op) {
+    return isa<mlir::tile::CopyAsyncOp, mlir::tile::CopyIm2colOp>(op);
+  };
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isPlanned(op))
+      loads.push_back(op);
+  });
+  if (loads.empty())
     return success();
   OwningOpRef<ModuleOp> decided = module.clone();
   PassManager pm(module.getContext());
@@ -237,19 +244,31 @@ static LogicalResult emitPlans(ModuleOp module, const Products &products,
   if (failed(pm.run(*decided)))
     return failure();
   unsigned index = 0;
-  WalkResult walk = decided->walk<WalkOrder::PreOrder>(
-      [&](mlir::tile::CopyAsyncOp copy) -> WalkResult {
+  WalkResult walk =
+      decided->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+        if (!isPlanned(op))
+          return WalkResult::advance();
+        std::string line;
+        llvm::raw_string_ostream os(line);
+        Operation *original = loads[index++];
+        if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
+          if (failed(mlir::tile::writeIm2colReport(im2col, os)))
+            return WalkResult::interrupt();
+          products.emit("plan", "", line);
+          tmaGlobals.push_back(
+              cast<mlir::tile::CopyIm2colOp>(original).getSrc());
+          return WalkResult::advance();
+        }
+        auto copy = cast<mlir::tile::CopyAsyncOp>(op);
         FailureOr<mlir::tile::DispatchResult> result =
             mlir::tile::recallCopyDecision(copy);
         if (failed(result))
           return WalkResult::interrupt();
-        std::string line;
-        llvm::raw_string_ostream os(line);
         mlir::tile::writeCopyPlanReport(copy, *result, os);
         products.emit("plan", "", line);
         if (result->selected && result->selected->getName() == "tma")
-          tmaGlobals.push_back(copies[index].getGlobal());
-        ++index;
+          tmaGlobals.push_back(
+              cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
         return WalkResult::advance();
       });
   return failure(walk.wasInterrupted());

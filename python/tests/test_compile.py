@@ -80,6 +80,29 @@ def test_demo_products(tile_opt):
                            "memref<8x256xf16>)>")
 
 
+def test_im2col_products(tile_opt):
+    """An im2col load: its report line, its map's fields, the TMA flag on
+    the input tensor (not on the output), and the im2col instruction."""
+    source = os.path.join(SRC, "examples", "im2col.mlir")
+    module = tile_mlir.compile(source)
+    report = json.loads(tile_opt(source, "--tile-report-copy-plans",
+                                 "-o", "/dev/null"))
+    assert module.reports == [report]
+    plan = module.plans[0]
+    assert (plan.mode, plan.rank, plan.global_dim, plan.lower_corner,
+            plan.upper_corner, plan.channels_per_pixel,
+            plan.pixels_per_column, plan.box_dim, plan.bytes) == \
+        ("im2col", 4, [32, 16, 16, 0], [-1, -1], [-1, -1], 32, 64, None,
+         4096)
+    assert plan.issues[0].coords == [0, "s0", "s1", "s2"]
+    assert plan.im2col_offsets == [["s3", "s4"]]
+    args = module.conv_taps.signature["args"]
+    assert [(a["name"], a["tma"]) for a in args] == \
+        [("X", True), ("Cols", False), ("blocks", False)]
+    assert "cp.async.bulk.tensor.4d.shared::cluster.global.im2col" \
+        ".mbarrier::complete_tx::bytes" in module.ptx
+
+
 def test_cache(fresh_cache, tmp_path):
     first = tile_mlir.compile(DEMO)
     assert tile_mlir.compile(DEMO) is first

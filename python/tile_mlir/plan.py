@@ -29,6 +29,9 @@ the expression (docs/dynamic-shapes.md)."""
 TENSOR_MAP_FIELDS = ("data_type", "rank", "global_dim", "global_strides",
                      "box_dim", "element_strides", "interleave", "swizzle",
                      "l2_promotion", "oob_fill", "base_offset_bytes")
+# The fields only an im2col map has (docs/im2col.md).
+IM2COL_FIELDS = ("lower_corner", "upper_corner", "channels_per_pixel",
+                 "pixels_per_column")
 
 
 class TileDeclined(TileError):
@@ -110,7 +113,10 @@ class Plan:
     `global_dim`, `global_strides` in bytes, `box_dim`, `element_strides`,
     `interleave`, `swizzle`, `l2_promotion`, `oob_fill`,
     `base_offset_bytes`; driver order, innermost first, ``None`` where only
-    known at run time), as are `direction`, `selected`, `declined`,
+    known at run time; an im2col load's map (`mode` ``"im2col"``, else
+    ``"tile"``) has `lower_corner`, `upper_corner`, `channels_per_pixel` and
+    `pixels_per_column` instead of `box_dim`, and `im2col_offsets` lists its
+    instruction's offsets), as are `direction`, `selected`, `declined`,
     `issues` (:class:`Issue`), `guards` (:class:`Guard`) and `bytes`.
     `report` is the report line as a dict, `tensor_map` its tensor map."""
 
@@ -122,11 +128,16 @@ class Plan:
         # A copy another variant takes has no tensor map: its fields are
         # None, and it has no issues or guards.
         self.tensor_map = report.get("tensor_map")
-        for field in TENSOR_MAP_FIELDS:
-            setattr(self, field,
-                    self.tensor_map[field] if self.tensor_map else None)
+        # "tile" for tiled maps, "im2col" for tile.copy_im2col's; a field
+        # the map's mode lacks (box_dim of an im2col map) is None.
+        self.mode = (self.tensor_map or {}).get("mode", "tile")
+        for field in TENSOR_MAP_FIELDS + IM2COL_FIELDS:
+            setattr(self, field, (self.tensor_map or {}).get(field))
         self.issues = [Issue(i["smem_byte_offset"], i["coords"])
                        for i in report.get("issues", [])]
+        # The im2col instruction's offsets (the filter tap), innermost first.
+        self.im2col_offsets = [i.get("offsets") for i in report.get("issues", [])
+                               if "offsets" in i]
         self.guards = [Guard(g["rule"], g["expr"])
                        for g in report.get("guards", [])]
         self.bytes = report.get("bytes")
