@@ -244,33 +244,31 @@ static LogicalResult emitPlans(ModuleOp module, const Products &products,
   if (failed(pm.run(*decided)))
     return failure();
   unsigned index = 0;
-  WalkResult walk =
-      decided->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-        if (!isPlanned(op))
-          return WalkResult::advance();
-        std::string line;
-        llvm::raw_string_ostream os(line);
-        Operation *original = loads[index++];
-        if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
-          if (failed(mlir::tile::writeIm2colReport(im2col, os)))
-            return WalkResult::interrupt();
-          products.emit("plan", "", line);
-          tmaGlobals.push_back(
-              cast<mlir::tile::CopyIm2colOp>(original).getSrc());
-          return WalkResult::advance();
-        }
-        auto copy = cast<mlir::tile::CopyAsyncOp>(op);
-        FailureOr<mlir::tile::DispatchResult> result =
-            mlir::tile::recallCopyDecision(copy);
-        if (failed(result))
-          return WalkResult::interrupt();
-        mlir::tile::writeCopyPlanReport(copy, *result, os);
-        products.emit("plan", "", line);
-        if (result->selected && result->selected->getName() == "tma")
-          tmaGlobals.push_back(
-              cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
-        return WalkResult::advance();
-      });
+  WalkResult walk = decided->walk<WalkOrder::PreOrder>([&](Operation *op)
+                                                           -> WalkResult {
+    if (!isPlanned(op))
+      return WalkResult::advance();
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    Operation *original = loads[index++];
+    if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
+      if (failed(mlir::tile::writeIm2colReport(im2col, os)))
+        return WalkResult::interrupt();
+      products.emit("plan", "", line);
+      tmaGlobals.push_back(cast<mlir::tile::CopyIm2colOp>(original).getSrc());
+      return WalkResult::advance();
+    }
+    auto copy = cast<mlir::tile::CopyAsyncOp>(op);
+    FailureOr<mlir::tile::DispatchResult> result =
+        mlir::tile::recallCopyDecision(copy);
+    if (failed(result))
+      return WalkResult::interrupt();
+    mlir::tile::writeCopyPlanReport(copy, *result, os);
+    products.emit("plan", "", line);
+    if (result->selected && result->selected->getName() == "tma")
+      tmaGlobals.push_back(cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
+    return WalkResult::advance();
+  });
   return failure(walk.wasInterrupted());
 }
 
