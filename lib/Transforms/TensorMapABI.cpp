@@ -100,6 +100,13 @@ static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
   return b.getDictionaryAttr(fields);
 }
 
+/// A list of integers as a dense i64 array attribute.
+template <typename Range>
+static DenseI64ArrayAttr toI64Array(Builder &b, const Range &values) {
+  SmallVector<int64_t> v(values.begin(), values.end());
+  return b.getDenseI64ArrayAttr(v);
+}
+
 /// The fields every map's record has: its and its buffer's arguments, the
 /// data type, rank and the encode's enum arguments.
 static SmallVector<NamedAttribute>
@@ -123,10 +130,7 @@ getCommonMapFields(Builder &b, unsigned mapArg, unsigned globalArg,
 static DictionaryAttr getMapAttr(Builder &b, const ::tile::tma::TmaPlan &plan,
                                  unsigned globalArg, unsigned mapArg) {
   const ::tile::tma::TensorMapDesc &m = plan.map;
-  auto i64Array = [&](auto values) {
-    SmallVector<int64_t> v(values.begin(), values.end());
-    return b.getDenseI64ArrayAttr(v);
-  };
+  auto i64Array = [&](const auto &values) { return toI64Array(b, values); };
   SmallVector<NamedAttribute> fields =
       getCommonMapFields(b, mapArg, globalArg, m.dataType, m.rank, m.swizzle,
                          m.l2Promotion, m.oobFill);
@@ -163,10 +167,7 @@ static DictionaryAttr getIm2colMapAttr(Builder &b,
                                        const ::tile::tma::Im2colPlan &plan,
                                        unsigned globalArg, unsigned mapArg) {
   const ::tile::tma::Im2colMapDesc &m = plan.map;
-  auto i64Array = [&](auto values) {
-    SmallVector<int64_t> v(values.begin(), values.end());
-    return b.getDenseI64ArrayAttr(v);
-  };
+  auto i64Array = [&](const auto &values) { return toI64Array(b, values); };
   SmallVector<NamedAttribute> fields =
       getCommonMapFields(b, mapArg, globalArg, m.dataType, m.rank, m.swizzle,
                          m.l2Promotion, m.oobFill);

@@ -109,6 +109,21 @@ struct MapChecker {
     return true;
   }
 
+  /// The memref kernel argument 'global_arg' names, or null (after fail).
+  MemRefType globalBuffer(gpu::GPUFuncOp kernel) {
+    int64_t globalArg = map.getAs<IntegerAttr>("global_arg").getInt();
+    if (globalArg < 0 ||
+        globalArg >= static_cast<int64_t>(kernel.getNumArguments())) {
+      fail("'global_arg' " + Twine(globalArg) +
+           " is not an argument of the kernel");
+      return {};
+    }
+    auto type = dyn_cast<MemRefType>(kernel.getArgument(globalArg).getType());
+    if (!type)
+      fail("'global_arg' " + Twine(globalArg) + " is not a memref");
+    return type;
+  }
+
   /// An im2col map: its own fields; sizes and strides come from the buffer.
   bool checkIm2col(gpu::GPUFuncOp kernel) {
     for (StringRef key :
@@ -121,14 +136,12 @@ struct MapChecker {
       if (!array(key))
         return false;
     int64_t rank = map.getAs<IntegerAttr>("rank").getInt();
-    int64_t globalArg = map.getAs<IntegerAttr>("global_arg").getInt();
-    if (globalArg < 0 ||
-        globalArg >= static_cast<int64_t>(kernel.getNumArguments()))
-      return fail("'global_arg' " + Twine(globalArg) +
-                  " is not an argument of the kernel");
-    auto type = dyn_cast<MemRefType>(kernel.getArgument(globalArg).getType());
-    if (!type || type.getRank() != rank)
-      return fail("'global_arg' " + Twine(globalArg) +
+    MemRefType type = globalBuffer(kernel);
+    if (!type)
+      return false;
+    if (type.getRank() != rank)
+      return fail("'global_arg' " +
+                  Twine(map.getAs<IntegerAttr>("global_arg").getInt()) +
                   " is not a memref of rank " + Twine(rank));
     return true;
   }
@@ -152,14 +165,9 @@ struct MapChecker {
     if (map.get("offset_scale") && !integer("offset_scale"))
       return false;
     size_t rank = map.getAs<DenseI64ArrayAttr>("global_dim").size();
-    int64_t globalArg = map.getAs<IntegerAttr>("global_arg").getInt();
-    if (globalArg < 0 ||
-        globalArg >= static_cast<int64_t>(kernel.getNumArguments()))
-      return fail("'global_arg' " + Twine(globalArg) +
-                  " is not an argument of the kernel");
-    auto type = dyn_cast<MemRefType>(kernel.getArgument(globalArg).getType());
+    MemRefType type = globalBuffer(kernel);
     if (!type)
-      return fail("'global_arg' " + Twine(globalArg) + " is not a memref");
+      return false;
     return runtimeFields("runtime_global_dim", rank, type.getRank()) &&
            runtimeFields("runtime_global_strides", rank == 0 ? 0 : rank - 1,
                          type.getRank()) &&
