@@ -1249,7 +1249,7 @@ MUTANTS += [
       "one passes",
       tests=["lit:Transforms/verify-async.mlir"]),
     M("async-tx-issue-loop-once", X + "VerifyAsync.cpp",
-      "out.push_back({copy, total});", "out.push_back({copy, times});",
+      "out.push_back({*load, total});", "out.push_back({*load, times});",
       "an issue loop's load is counted once: the announced bytes of a "
       "correct kernel are reported, and tile.arrive_expect_tx expects too "
       "few bytes",
