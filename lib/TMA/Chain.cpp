@@ -52,10 +52,11 @@ std::optional<size_t> findStrideOneMode(const CopyModes &cm,
     else if (first == modes.size())
       *decline = "elementwise: no run of the copy has shared stride 1";
     else
-      *decline =
-          "elementwise: the shared stride-1 run of " +
-          std::to_string(modes[first].extent) + " elements has global stride " +
-          std::to_string(globalStride(modes[first])) + " (a transposed copy)";
+      *decline = "elementwise: the shared stride-1 run of " +
+                 std::to_string(modes[first].extent) +
+                 " elements has global stride " +
+                 std::to_string(globalStride(modes[first])) +
+                 "; the TMA reads the innermost dimension contiguously";
     return std::nullopt;
   }
   return first;

@@ -106,7 +106,7 @@ def test_dynamic_fields():
     (SharedBuffer((64, 32), "(64, 32) : (1, 64)"),
      GlobalTensor((32, 64), "f16"), {}, "elementwise",
      "elementwise: the shared stride-1 run of 64 elements has global stride "
-     "64 (a transposed copy)"),
+     "64; the TMA reads the innermost dimension contiguously"),
     # A run-time inner offset not known to be 16-byte aligned.
     (SharedBuffer((64, 64), SW64), GlobalTensor((None, None), "f16"),
      {"src_offsets": (None, None)}, "inner-coord-align",

@@ -4,7 +4,7 @@
 // transposed copy: the diagnostic lists it with its rule.
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 func.func @tma_only(%g: memref<32x64xf16>, %t: memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, %bar: !bars, %c0: index) {
-  // expected-error @+1 {{no dispatch variant can lower this copy: [tma] elementwise: the shared stride-1 run of 64 elements has global stride 64 (a transposed copy)}}
+  // expected-error @+1 {{no dispatch variant can lower this copy: [tma] elementwise: the shared stride-1 run of 64 elements has global stride 64; the TMA reads the innermost dimension contiguously}}
   tile.copy_async %t[0, 0] [64, 32], %g[0, 0] [64, 32] barrier(%bar[%c0]) {dispatch = "tma"}
       : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>, !bars
   return

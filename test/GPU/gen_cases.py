@@ -562,6 +562,14 @@ def cases():
     cs.append(Case("simt_store_transposed", "store from a column-major shared buffer",
                    "store", Glob("f32", [32, 32]), [0, 0], [32, 32],
                    Shared("f32", [32, 32], [[(32, 1)], [(32, 32)]]), [0, 0], [32, 32]))
+    # Every second element of each row (a view with innermost stride 2): the
+    # TMA ignores elementStrides[0] (docs/plan-report.md, "Element strides"),
+    # so tma declines it and the per-thread copy packs the elements densely;
+    # every second row of the same view is a dimension stride, which the TMA
+    # store back to C takes.
+    cs.append(Case("every_second_element", "f16 view [16,32] : [256, 2] (every 2nd element)",
+                   "load", Glob("f16", [16, 32], strides=[256, 2]), [0, 0], [16, 32],
+                   sw("f16", [16, 32], 64), [0, 0], [16, 32]))
     return cs
 
 

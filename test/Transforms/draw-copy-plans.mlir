@@ -71,7 +71,7 @@ func.func @draw(%A: memref<8x256xf16>, %s: !ref, %bar: !bars, %B: memref<16x32xf
   // A transposed shared layout: the picture says why TMA declines and shows
   // the layout without boxes.
   // DECLINED: selected: simt
-  // DECLINED: data-declined="tma">declined tma: elementwise: the shared stride-1 run of 64 elements has global stride 64 (a transposed copy)
+  // DECLINED: data-declined="tma">declined tma: elementwise: the shared stride-1 run of 64 elements has global stride 64; the TMA reads the innermost dimension contiguously
   // DECLINED: data-element="0,0" data-chunk="0"
   // DECLINED-NOT: data-box
   %c64 = arith.constant 64 : index

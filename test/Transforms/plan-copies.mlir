@@ -25,7 +25,7 @@ gpu.module @kernels {
         : !tile, memref<256x64xf16>, !bars
     // A transposed tile: TMA declines with its reason, simt takes it.
     // CHECK: tile.copy_async
-    // CHECK-SAME: {tile.declined = {{\[}}["tma", "elementwise: the shared stride-1 run of 64 elements has global stride 64 (a transposed copy)"]], tile.variant = "simt"}
+    // CHECK-SAME: {tile.declined = {{\[}}["tma", "elementwise: the shared stride-1 run of 64 elements has global stride 64; the TMA reads the innermost dimension contiguously"]], tile.variant = "simt"}
     tile.copy_async %t[0, 0] [64, 64], %g[64, 0] [64, 64] barrier(%bar[%c0])
         : !tposed, memref<256x64xf16>, !bars
     // A requested variant is the only one tried.

@@ -12,7 +12,7 @@ TEST(PlannerDecline, TransposedSharedLayoutIsElementwise) {
   EXPECT_EQ(declineOf(load(f16(), Layout::rowMajor({64, 64}), {64, 64},
                            parse("(64, 64) : (1, 64)"), {64, 64})),
             "elementwise: the shared stride-1 run of 64 elements has global "
-            "stride 64 (a transposed copy)");
+            "stride 64; the TMA reads the innermost dimension contiguously");
 }
 
 TEST(PlannerDecline, RunsWithoutCommonFactor) {

@@ -47,7 +47,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @prefetch_transposed(%g: memref<32x64xf16>) kernel {
       %s = tile.arena_view [0] : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>
-      // expected-error @+1 {{no dispatch variant can lower this copy: [tma] elementwise: the shared stride-1 run of 64 elements has global stride 64 (a transposed copy); [simt] prefetch: only the tma variant prefetches (cp.async.bulk.prefetch.tensor); per-thread loads would write shared memory}}
+      // expected-error @+1 {{no dispatch variant can lower this copy: [tma] elementwise: the shared stride-1 run of 64 elements has global stride 64; the TMA reads the innermost dimension contiguously; [simt] prefetch: only the tma variant prefetches (cp.async.bulk.prefetch.tensor); per-thread loads would write shared memory}}
       tile.copy_async %s[0, 0] [64, 32], %g[0, 0] [64, 32] {prefetch}
           : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>
       gpu.return
