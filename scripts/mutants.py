@@ -857,8 +857,8 @@ MUTANTS += [
       "interleave and oob_fill swapped in the encode call: a NaN-fill load "
       "gets a wrong map"),
     M("abi-kernel-dedup-global", X + "TensorMapABI.cpp",
-      "withoutArg(getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));",
-      "withoutArg(getMapAttr(b, plan, 0, /*mapArg=*/0));",
+      "DictionaryAttr record = makeMap(arg.getArgNumber(), /*mapArg=*/0);",
+      "DictionaryAttr record = makeMap(0, /*mapArg=*/0);",
       "two copies on different kernel buffers with one plan share a map "
       "argument"),
     M("abi-hoist-past-def", X + "TensorMapABI.cpp",

@@ -234,49 +234,63 @@ struct TensorMapABIPass
     SmallVector<Attribute> maps;
     SmallVector<std::pair<DictionaryAttr, unsigned>> seen;
     unsigned userArgs = func.getNumArguments();
+    // Gives `op` the map argument of the record `makeMap(globalArg, mapArg)`
+    // builds for its global buffer `global`: the argument of an equal record,
+    // else a new one after the others. `makeMap` returns null after a
+    // diagnostic.
+    auto assignMapArgument =
+        [&](Operation *op, Value global, StringRef what,
+            function_ref<DictionaryAttr(unsigned, unsigned)> makeMap)
+        -> LogicalResult {
+      auto arg = dyn_cast<BlockArgument>(global);
+      if (!arg || arg.getOwner() != &func.getBody().front() ||
+          arg.getArgNumber() >= userArgs)
+        return op->emitError()
+               << "tma: the " << what
+               << " must be an argument of its kernel, so the host can "
+                  "encode its tensor map";
+      DictionaryAttr record = makeMap(arg.getArgNumber(), /*mapArg=*/0);
+      if (!record)
+        return failure();
+      DictionaryAttr key = withoutArg(record);
+      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
+      unsigned mapArg = it != seen.end() ? it->second : func.getNumArguments();
+      if (it == seen.end()) {
+        if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
+                                       DictionaryAttr(), op->getLoc())))
+          return failure();
+        seen.push_back({key, mapArg});
+        maps.push_back(makeMap(arg.getArgNumber(), mapArg));
+      }
+      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
+      return success();
+    };
     WalkResult walk = func.walk([&](CopyAsyncOp op) -> WalkResult {
       FailureOr<DispatchResult> result = recallCopyDecision(op);
       if (failed(result))
         return WalkResult::interrupt();
-      const ::tile::tma::TmaPlan *request =
+      const ::tile::tma::TmaPlan *plan =
           result->selected && result->match
               ? result->match->getTensorMapRequest()
               : nullptr;
-      if (!request)
+      if (!plan)
         return WalkResult::advance();
-      const ::tile::tma::TmaPlan &plan = *request;
-      auto arg = dyn_cast<BlockArgument>(op.getGlobal());
-      if (!arg || arg.getOwner() != &func.getBody().front() ||
-          arg.getArgNumber() >= userArgs) {
-        op.emitError() << "tma: the global buffer of a TMA copy must be an "
-                          "argument of its kernel, so the host can encode its "
-                          "tensor map";
-        return WalkResult::interrupt();
-      }
-      if (!plan.map.baseOffsetBytes.isConstant()) {
-        // A dynamic region start folded into the base would need an encode
-        // per start; the planner keeps such starts in the coordinates.
-        op.emitError() << "tma: the tensor map's base offset "
-                       << plan.map.baseOffsetBytes.str()
-                       << " bytes is not a compile-time constant";
-        return WalkResult::interrupt();
-      }
-      DictionaryAttr key =
-          withoutArg(getMapAttr(b, plan, arg.getArgNumber(), /*mapArg=*/0));
-      unsigned mapArg = 0;
-      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
-      if (it != seen.end()) {
-        mapArg = it->second;
-      } else {
-        mapArg = func.getNumArguments();
-        if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
-                                       DictionaryAttr(), op.getLoc())))
-          return WalkResult::interrupt();
-        seen.push_back({key, mapArg});
-        maps.push_back(getMapAttr(b, plan, arg.getArgNumber(), mapArg));
-      }
-      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
-      return WalkResult::advance();
+      auto makeMap = [&](unsigned globalArg, unsigned mapArg) {
+        if (!plan->map.baseOffsetBytes.isConstant()) {
+          // A dynamic region start folded into the base would need an
+          // encode per start; the planner keeps such starts in the
+          // coordinates.
+          op.emitError() << "tma: the tensor map's base offset "
+                         << plan->map.baseOffsetBytes.str()
+                         << " bytes is not a compile-time constant";
+          return DictionaryAttr();
+        }
+        return getMapAttr(b, *plan, globalArg, mapArg);
+      };
+      return failed(assignMapArgument(op, op.getGlobal(),
+                                      "global buffer of a TMA copy", makeMap))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
@@ -284,30 +298,13 @@ struct TensorMapABIPass
       FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
       if (failed(plan))
         return WalkResult::interrupt();
-      auto arg = dyn_cast<BlockArgument>(op.getSrc());
-      if (!arg || arg.getOwner() != &func.getBody().front() ||
-          arg.getArgNumber() >= userArgs) {
-        op.emitError() << "tma: the global tensor of an im2col load must be "
-                          "an argument of its kernel, so the host can encode "
-                          "its tensor map";
-        return WalkResult::interrupt();
-      }
-      DictionaryAttr key = withoutArg(
-          getIm2colMapAttr(b, *plan, arg.getArgNumber(), /*mapArg=*/0));
-      unsigned mapArg = 0;
-      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
-      if (it != seen.end()) {
-        mapArg = it->second;
-      } else {
-        mapArg = func.getNumArguments();
-        if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
-                                       DictionaryAttr(), op.getLoc())))
-          return WalkResult::interrupt();
-        seen.push_back({key, mapArg});
-        maps.push_back(getIm2colMapAttr(b, *plan, arg.getArgNumber(), mapArg));
-      }
-      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
-      return WalkResult::advance();
+      auto makeMap = [&](unsigned globalArg, unsigned mapArg) {
+        return getIm2colMapAttr(b, *plan, globalArg, mapArg);
+      };
+      return failed(assignMapArgument(
+                 op, op.getSrc(), "global tensor of an im2col load", makeMap))
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
@@ -581,12 +578,8 @@ struct TensorMapABIPass
   /// An im2col map: sizes and strides (bytes) read from the buffer,
   /// innermost first, and the buffer's element offset added to its address.
   EncodedMap emitIm2colEncode(OpBuilder &b, Location loc, Value buffer,
-                              DictionaryAttr map) {
+                              DictionaryAttr map, func::FuncOp encodeFn) {
     EncodedMap out;
-    FailureOr<func::FuncOp> encodeFn = getOrCreateIm2colEncodeFn(
-        b, symbolModuleOf(b.getInsertionBlock()->getParentOp()));
-    if (failed(encodeFn))
-      return out;
     auto integer = [&](StringRef name) {
       return cast<IntegerAttr>(map.get(name)).getInt();
     };
@@ -615,7 +608,7 @@ struct TensorMapABIPass
     base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                                ValueRange{offset});
     auto call = func::CallOp::create(
-        b, loc, *encodeFn,
+        b, loc, encodeFn,
         ValueRange{
             i32("data_type_enum"), i32("rank"), base,
             emitRuntimeArray(b, loc, dims), emitRuntimeArray(b, loc, strides),
@@ -630,10 +623,19 @@ struct TensorMapABIPass
     return out;
   }
 
-  EncodedMap emitEncode(OpBuilder &b, Location loc, Value buffer,
-                        DictionaryAttr map, func::FuncOp encodeFn) {
-    if (map.get("mode"))
-      return emitIm2colEncode(b, loc, buffer, map);
+  /// The encode of `map` at `b`'s insertion point, through the runtime's
+  /// encoder for the map's mode (declared on first use).
+  FailureOr<EncodedMap> emitEncode(OpBuilder &b, Location loc, Value buffer,
+                                   DictionaryAttr map) {
+    ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
+    bool im2col = static_cast<bool>(map.get("mode"));
+    FailureOr<func::FuncOp> encodeFn =
+        im2col ? getOrCreateIm2colEncodeFn(b, module)
+               : getOrCreateEncodeFn(b, module);
+    if (failed(encodeFn))
+      return failure();
+    if (im2col)
+      return emitIm2colEncode(b, loc, buffer, map, *encodeFn);
     auto i32 = [&](StringRef name) -> Value {
       return arith::ConstantIntOp::create(
           b, loc, b.getI32Type(), cast<IntegerAttr>(map.get(name)).getInt());
@@ -693,7 +695,7 @@ struct TensorMapABIPass
     Value elementStrides =
         getConstantArray(b, loc, arr("element_strides"), b.getI32Type());
     auto call = func::CallOp::create(
-        b, loc, encodeFn,
+        b, loc, *encodeFn,
         ValueRange{i32("data_type_enum"), i32("rank"), base, dims, strides, box,
                    elementStrides, i32("interleave"), i32("swizzle"),
                    i32("l2_promotion"), i32("oob_fill")});
@@ -803,10 +805,6 @@ struct TensorMapABIPass
   LogicalResult encodeMaps(gpu::LaunchFuncOp launch, ArrayAttr maps,
                            SmallVectorImpl<EncodedMap> &encoded) {
     OpBuilder b(launch);
-    FailureOr<func::FuncOp> encodeFn =
-        getOrCreateEncodeFn(b, symbolModuleOf(launch));
-    if (failed(encodeFn))
-      return failure();
     for (Attribute attr : maps) {
       auto map = cast<DictionaryAttr>(attr);
       int64_t globalArg = cast<IntegerAttr>(map.get("global_arg")).getInt();
@@ -823,9 +821,11 @@ struct TensorMapABIPass
       EncodedMap &entry = encodedMaps[{point->getBlock(), buffer, key}];
       if (!entry.ptr) {
         b.setInsertionPoint(point);
-        entry = emitEncode(b, launch.getLoc(), buffer, map, *encodeFn);
-        if (!entry.ptr)
+        FailureOr<EncodedMap> emitted =
+            emitEncode(b, launch.getLoc(), buffer, map);
+        if (failed(emitted))
           return failure();
+        entry = *emitted;
         if (Operation *def = entry.ptr.getDefiningOp())
           def->setAttr(kTensorMapAttr, key);
       }

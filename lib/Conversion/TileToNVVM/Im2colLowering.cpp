@@ -8,11 +8,10 @@
 
 #include "LoweringUtils.h"
 #include "Patterns.h"
+#include "TmaLowering.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -26,16 +25,9 @@ struct CopyIm2colLowering : public ConvertOpToLLVMPattern<CopyIm2colOp> {
   matchAndRewrite(CopyIm2colOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto argIndex = op->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
-    auto func = op->getParentOfType<gpu::GPUFuncOp>();
-    if (!argIndex || !func || argIndex.getInt() >= func.getNumArguments())
-      return rewriter.notifyMatchFailure(
-          op, "im2col load without a tensor-map kernel argument (run "
-              "--tile-tensor-map-abi first)");
-    auto tmap = UnrealizedConversionCastOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()),
-        func.getArgument(argIndex.getInt()));
-    tmap->setAttr(kTensorMapAddressAttr, rewriter.getUnitAttr());
+    FailureOr<Value> tmap = getTensorMapPtr(op, rewriter);
+    if (failed(tmap))
+      return failure();
 
     Value base = getBufferBasePtr(rewriter, loc, adaptor.getDst(),
                                   op.getDst().getType(), *getTypeConverter());
@@ -60,7 +52,7 @@ struct CopyIm2colLowering : public ConvertOpToLLVMPattern<CopyIm2colOp> {
         policy = arith::ConstantIntOp::create(
             rewriter, loc, rewriter.getI64Type(), getCachePolicy(*kind));
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        rewriter, loc, dst, tmap.getResult(0), coords, mbar, offsets,
+        rewriter, loc, dst, *tmap, coords, mbar, offsets,
         /*multicastMask=*/Value(), policy, NVVM::TMALoadMode::IM2COL,
         /*isCTAOnly=*/false, /*group=*/nullptr, /*predicate=*/Value());
     rewriter.eraseOp(op);

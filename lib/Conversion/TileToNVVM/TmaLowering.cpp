@@ -11,11 +11,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The address of the op's tensor map: the kernel argument the ABI pass
-/// added, cast to a generic pointer (fixed up after the kernel becomes an
-/// llvm.func).
-static FailureOr<Value> getTensorMapPtr(CopyAsyncOp op,
-                                        ConversionPatternRewriter &rewriter) {
+FailureOr<Value>
+mlir::tile::getTensorMapPtr(Operation *op,
+                            ConversionPatternRewriter &rewriter) {
   auto argIndex = op->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
   if (!argIndex || !func)
@@ -26,7 +24,8 @@ static FailureOr<Value> getTensorMapPtr(CopyAsyncOp op,
     return failure();
   Value arg = func.getArgument(argIndex.getInt());
   auto cast = UnrealizedConversionCastOp::create(
-      rewriter, op.getLoc(), LLVM::LLVMPointerType::get(op.getContext()), arg);
+      rewriter, op->getLoc(), LLVM::LLVMPointerType::get(op->getContext()),
+      arg);
   cast->setAttr(kTensorMapAddressAttr, rewriter.getUnitAttr());
   return cast.getResult(0);
 }

@@ -11,6 +11,13 @@ namespace mlir::tile {
 
 class TmaMatch;
 
+/// The address of `op`'s tensor map: the kernel argument tile-tensor-map-abi
+/// added (its `kTensorMapArgAttr`), cast to a generic pointer (fixed up after
+/// the kernel becomes an llvm.func). Fails (a match failure) where the ABI
+/// pass has not run.
+FailureOr<Value> getTensorMapPtr(Operation *op,
+                                 ConversionPatternRewriter &rewriter);
+
 /// Replaces `op` with one `cp.async.bulk.tensor` per planned issue.
 LogicalResult lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
                            ConversionPatternRewriter &rewriter,
