@@ -352,6 +352,19 @@ int32_t tile::runtime::validateIm2col(const char *where,
   return checkIm2colBox(where, args, tileTensorMapElementBytes(args.dataType));
 }
 
+/// The driver's verdict on an encode, then the small-tensor defect patch.
+static int32_t finishEncode(const char *where, const char *driverFunction,
+                            int32_t result, void *map128, int32_t dataType,
+                            int32_t rank, const uint64_t *globalDim,
+                            const uint64_t *globalStridesBytes) {
+  if (result != cu::kSuccess)
+    return setDriverError(where, driverFunction, result);
+  tileTensorMapApplyDefectPatch(
+      map128, effectiveDriverVersion(),
+      tileTensorMapTensorBytes(dataType, rank, globalDim, globalStridesBytes));
+  return TILE_SUCCESS;
+}
+
 int32_t tile::runtime::encodeTensorMap(const char *where, void *map128,
                                        const TensorMapArgs &a) {
   if (int32_t status = checkMapPointer(where, map128))
@@ -365,13 +378,8 @@ int32_t tile::runtime::encodeTensorMap(const char *where, void *map128,
                           const_cast<void *>(a.globalAddress), a.globalDim,
                           a.globalStridesBytes, a.boxDim, a.elementStrides,
                           a.interleave, a.swizzle, a.l2Promotion, a.oobFill);
-  if (result != cu::kSuccess)
-    return setDriverError(where, "cuTensorMapEncodeTiled", result);
-  tileTensorMapApplyDefectPatch(map128, effectiveDriverVersion(),
-                                tileTensorMapTensorBytes(a.dataType, a.rank,
-                                                         a.globalDim,
-                                                         a.globalStridesBytes));
-  return TILE_SUCCESS;
+  return finishEncode(where, "cuTensorMapEncodeTiled", result, map128,
+                      a.dataType, a.rank, a.globalDim, a.globalStridesBytes);
 }
 
 int32_t tile::runtime::encodeIm2col(const char *where, void *map128,
@@ -389,14 +397,9 @@ int32_t tile::runtime::encodeIm2col(const char *where, void *map128,
              m.globalStridesBytes, m.pixelBoxLowerCorner, m.pixelBoxUpperCorner,
              m.channelsPerPixel, m.pixelsPerColumn, m.elementStrides,
              m.interleave, m.swizzle, m.l2Promotion, m.oobFill);
-  if (result != cu::kSuccess)
-    return setDriverError(where, "cuTensorMapEncodeIm2col", result);
   // The same defect, the same workaround as for tiled maps.
-  tileTensorMapApplyDefectPatch(map128, effectiveDriverVersion(),
-                                tileTensorMapTensorBytes(m.dataType, m.rank,
-                                                         m.globalDim,
-                                                         m.globalStridesBytes));
-  return TILE_SUCCESS;
+  return finishEncode(where, "cuTensorMapEncodeIm2col", result, map128,
+                      m.dataType, m.rank, m.globalDim, m.globalStridesBytes);
 }
 
 extern "C" {

@@ -56,6 +56,15 @@ std::string listText(const std::vector<int64_t> &values) {
 /// The last position of the bounding box in a spatial dimension of `size`.
 int64_t boxLast(int64_t size, int64_t upper) { return size - 1 + upper; }
 
+/// Bytes from one pixel's row to the next: the row, or under a swizzle at
+/// least the swizzle's span (TMA_FACTS section 2).
+int64_t rowPitchBytes(const Im2colMapDesc &map) {
+  int64_t rowBytes = int64_t(map.channelsPerPixel) * map.elementBytes;
+  return map.swizzle == Swizzle::None
+             ? rowBytes
+             : std::max(rowBytes, swizzleSpanBytes(map.swizzle));
+}
+
 bool checkShape(const Im2colRequest &r, Checker &c) {
   size_t rank = r.globalSizes.size();
   if (rank < 3 || rank > 5) {
@@ -214,6 +223,14 @@ bool checkTile(const Im2colRequest &r, const Im2colMapDesc &map, Checker &c) {
         << " elements; the tile has " << pixels * channels;
     return false;
   }
+  // The layout the hardware writes, as shards: equal canonical forms are
+  // equal addresses, which spares the verifier the element-by-element walk
+  // below (it runs only to name the first element a different layout moves,
+  // or to accept an equal layout written in another form).
+  Layout written({{pixels, rowPitchBytes(map) / eb}, {channels, 1}},
+                 map.swizzle);
+  if (r.sharedLayout.canonicalize() == written.canonicalize())
+    return true;
   for (int64_t p = 0; p < pixels; ++p)
     for (int64_t ch = 0; ch < channels; ++ch) {
       int64_t declared =
@@ -273,11 +290,8 @@ int64_t im2colOffsetLimit(unsigned rank) {
 
 int64_t im2colSharedByte(const Im2colMapDesc &map, int64_t pixel,
                          int64_t channel) {
-  int64_t rowBytes = int64_t(map.channelsPerPixel) * map.elementBytes;
-  int64_t pitch = map.swizzle == Swizzle::None
-                      ? rowBytes
-                      : std::max(rowBytes, swizzleSpanBytes(map.swizzle));
-  return applySwizzle(map.swizzle, pixel * pitch + channel * map.elementBytes);
+  return applySwizzle(map.swizzle,
+                      pixel * rowPitchBytes(map) + channel * map.elementBytes);
 }
 
 std::optional<Im2colPlan> planIm2col(const Im2colRequest &r,

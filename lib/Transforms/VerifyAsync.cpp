@@ -1028,8 +1028,8 @@ private:
     }
     if (auto im2col = dyn_cast<CopyIm2colOp>(op)) {
       MemRefType tile = im2col.getDst().getType();
-      SmallVector<OpFoldResult> zeros(tile.getRank(),
-                                      OpBuilder(op).getIndexAttr(0));
+      SmallVector<OpFoldResult> zeros(
+          tile.getRank(), Builder(op->getContext()).getIndexAttr(0));
       if (std::optional<Range> range =
               resolveRegion(im2col.getDst(), zeros, tile.getShape(), known))
         tmaLoad(op, im2col.getBarrier(), im2col.getBarrierIndex(), *range,

@@ -1,19 +1,12 @@
 //===- Im2colRequest.cpp - tile.copy_im2col to planner requests -----------===//
 
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
-
-static std::optional<int64_t> getConstant(Value value) {
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
-  return std::nullopt;
-}
 
 FailureOr<::tile::tma::Im2colRequest>
 mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
@@ -56,9 +49,9 @@ mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
   r.oobFill = op.getOob() && *op.getOob() == "nan" ? ::tile::tma::OobFill::NaN
                                                    : ::tile::tma::OobFill::Zero;
   for (Value c : op.getCoords())
-    r.start.push_back(getConstant(c));
+    r.start.push_back(getConstantIntValue(c));
   for (Value o : op.getOffsets())
-    r.offsets.push_back(getConstant(o));
+    r.offsets.push_back(getConstantIntValue(o));
   return r;
 }
 
