@@ -7,9 +7,11 @@ modules; comment lines (RUN, CHECK, expected-*) go, duplicates and pieces over
 first line so the NVPTX back end is in the corpus too.
 layout: every `#tile.layout<...>` body found there.
 planner: a few 16-byte case selectors (the generator's seed and index).
+Also: the offset chains of test/Dialect/Tile/offset-chains.test.
 """
 import glob
 import hashlib
+import importlib.util
 import os
 import re
 import struct
@@ -48,6 +50,15 @@ def main():
                 lowering.append(body)
     for body in lowering[:4]:
         write("tile-opt", "// pipeline: format=isa\n" + body)
+    # The offset chains of test/Dialect/Tile/offset-chains.test, as long as
+    # the harness's 8 KiB inputs allow: shared subexpressions, and a linear
+    # chain past the divisibility analysis's depth bound.
+    spec = importlib.util.spec_from_file_location("offset_chain", os.path.join(
+        ROOT, "test", "Dialect", "Tile", "Inputs", "offset-chain.py"))
+    chains = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(chains)
+    for shape, count in (("shared", 24), ("linear", 260)):
+        write("tile-opt", chains.compact(chains.chain(shape, count)))
     for layout in sorted(layouts):
         write("layout", layout)
     for seed in range(8):

@@ -2,6 +2,9 @@
 """Continuous integration: every stage, one summary.
 
 1. `make test`: the release build and every CPU suite (lit, unit, Python).
+   Then `make demo` (its CPU part), with its output checked for the plan
+   line, the hoisted encode call and the PTX TMA instruction
+   (scripts/check-demo.py).
 2. `make sanitize`: the ASan/UBSan build (asserts on) and the lit and unit
    suites under the sanitizers.
 3. The libFuzzer harnesses: a reproducible bounded run (fixed seed, a fixed
@@ -54,6 +57,7 @@ def main():
     python = sys.executable
     stages = [
         ("test", ["make", "test"]),
+        ("demo", [python, "scripts/check-demo.py", "--build", "build"]),
         ("sanitize", ["make", "sanitize"]),
         ("fuzz", ["sh", "-c",
                   "make fuzz-build && %s scripts/run-fuzzers.py "

@@ -17,8 +17,9 @@ echo "== Plan report (tile-opt --tile-report-copy-plans)"
 "$TILE_OPT" "$DEMO" --tile-report-copy-plans -o /dev/null
 
 echo
-echo "== Host: the tensor map is encoded before the launch (tile-opt --tile-tensor-map-abi)"
-"$TILE_OPT" "$DEMO" --gpu-kernel-outlining --tile-tensor-map-abi -o "$OUT/demo.abi.mlir"
+echo "== Host: the tensor map is encoded before the launch (tile-opt --tile-plan-copies --tile-tensor-map-abi)"
+"$TILE_OPT" "$DEMO" --gpu-kernel-outlining --tile-plan-copies --tile-tensor-map-abi \
+  -o "$OUT/demo.abi.mlir"
 python3 scripts/show-encode-calls.py "$OUT/demo.abi.mlir"
 grep -m1 -o 'gpu.launch_func .*' "$OUT/demo.abi.mlir" | sed 's/^/then: /'
 

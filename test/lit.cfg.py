@@ -38,8 +38,12 @@ if os.path.exists(os.path.join(config.tile_obj_root, "bin", "tile-embed")):
 
 # The sanitizer build (ASan + UBSan): instrumented libraries cannot load into
 # Debian's uninstrumented tools.
-if config.tile_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+sanitized = config.tile_sanitize.upper() in ("ON", "1", "TRUE", "YES")
+if sanitized:
     config.available_features.add("sanitized")
+# Seconds a compile-time regression test may take (offset-chains.test): a
+# generous bound, ten times larger under the sanitizers.
+config.substitutions.append(("%chain_seconds", "20" if sanitized else "2"))
 
 # ptxas checks run only where the CUDA toolkit is installed.
 ptxas = os.path.join(config.cuda_dir, "bin", "ptxas")

@@ -36,7 +36,9 @@ std::string mlir::tile::drawCopyDecision(CopyAsyncOp op,
     picture.selected = result.selected->getName().str();
   picture.declined = result.declined;
   std::string reason;
-  FailureOr<CopyRequestInfo> info = buildCopyRequest(op, reason);
+  // The picture shows the divisors the planner proves.
+  DivisorAnalysis divisors;
+  FailureOr<CopyRequestInfo> info = buildCopyRequest(op, reason, &divisors);
   if (succeeded(info))
     picture.request = info->request;
   else

@@ -242,24 +242,30 @@ static int64_t spanBytes(MemRefType type) {
 /// tile.stage of one with a known index.
 static std::optional<Range> resolveRange(Value buffer,
                                          const KnownValues &known) {
-  if (auto view = buffer.getDefiningOp<ArenaViewOp>()) {
-    int64_t span = view.getSpanBytes();
-    if (span <= 0)
-      return std::nullopt;
-    int64_t offset = static_cast<int64_t>(view.getOffset());
-    return Range{offset, offset + span, buffer.getType(), {}, {}};
-  }
-  if (auto stage = buffer.getDefiningOp<StageOp>()) {
-    std::optional<Range> source = resolveRange(stage.getSource(), known);
+  // Stages of stages are followed in a loop down to their arena view, each
+  // adding its index times its stride.
+  int64_t stageOffset = 0;
+  std::optional<int64_t> outerSpan;
+  Value source = buffer;
+  while (auto stage = source.getDefiningOp<StageOp>()) {
     std::optional<int64_t> index = known.get(stage.getIndex());
     int64_t stride = stage.getStageStrideBytes();
     int64_t span = spanBytes(stage.getResult().getType());
-    if (!source || !index || *index < 0 || stride < 0 || span <= 0)
+    int64_t step;
+    if (!index || *index < 0 || stride < 0 || span <= 0 ||
+        llvm::MulOverflow(*index, stride, step) ||
+        llvm::AddOverflow(stageOffset, step, stageOffset))
       return std::nullopt;
-    int64_t lo = source->lo + *index * stride;
-    return Range{lo, lo + span, buffer.getType(), {}, {}};
+    if (!outerSpan)
+      outerSpan = span;
+    source = stage.getSource();
   }
-  return std::nullopt;
+  auto view = source.getDefiningOp<ArenaViewOp>();
+  if (!view || view.getSpanBytes() <= 0)
+    return std::nullopt;
+  int64_t lo = static_cast<int64_t>(view.getOffset()) + stageOffset;
+  return Range{lo, lo + outerSpan.value_or(view.getSpanBytes()),
+               buffer.getType(), {}, {}};
 }
 
 /// The range of `buffer` narrowed to the box `offsets` x `sizes` where the

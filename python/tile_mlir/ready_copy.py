@@ -221,11 +221,11 @@ def _plan_copy(dst, src, require_cuda=True):
     :class:`_Planned`), or None when there is nothing to copy."""
     keep = []
     try:
-        dst_buffer = tensors.as_buffer(dst, keep, require_cuda)
+        dst_buffer = tensors.as_buffer(dst, keep, require_cuda, opaque=True)
     except ValueError as error:
         raise ValueError("copy: dst %s" % error) from None
     try:
-        src_buffer = tensors.as_buffer(src, keep, require_cuda)
+        src_buffer = tensors.as_buffer(src, keep, require_cuda, opaque=True)
     except ValueError as error:
         raise ValueError("copy: src %s" % error) from None
     if dst_buffer.shape != src_buffer.shape:
@@ -241,18 +241,59 @@ def _plan_copy(dst, src, require_cuda=True):
         if size > 1 and stride == 0:
             raise ValueError("copy: dst has stride 0 in dimension %d of size "
                              "%d: its elements overlap" % (dim, size))
-    shape = dst_buffer.shape
-    if any(size == 0 for size in shape):
+    if any(size == 0 for size in dst_buffer.shape):
         return None
-    if not shape:  # a 0-d tensor is a 1-element vector
+    if not dst_buffer.shape:  # a 0-d tensor is a 1-element vector
         vector = {"shape": (1,), "strides": (1,)}
-        return _Planned(dst_buffer._replace(**vector),
-                        src_buffer._replace(**vector), common[-1], (1,), True,
-                        True, keep)
+        dst_buffer = dst_buffer._replace(**vector)
+        src_buffer = src_buffer._replace(**vector)
+    dtype, words = _copied_as(common[-1], dst_buffer.bits)
+    dst_buffer, src_buffer = _as_words(dst_buffer, src_buffer, dtype, words)
+    shape = dst_buffer.shape
     dst_inner = dst_buffer.strides[-1] == 1 or shape[-1] == 1
     src_inner = src_buffer.strides[-1] == 1 or shape[-1] == 1
-    return _Planned(dst_buffer, src_buffer, common[-1], shape, dst_inner,
+    return _Planned(dst_buffer, src_buffer, dtype, shape, dst_inner,
                     src_inner, keep)
+
+
+def _copied_as(dtype, bits):
+    """The element type the kernel copies `dtype` elements of `bits` as, and
+    how many of those make one element. A copy moves bits, so element types
+    a TMA copy cannot carry go as integers of their width: a 1-byte bool as
+    ``i8``, ``complex<f16>`` and ``complex<f32>`` as ``i32`` and ``i64``,
+    ``complex<f64>`` as two ``i64`` words, and so do torch dtypes no MLIR
+    type stands for (quantized, packed)."""
+    if dtype == "i1":
+        return "i8", 1
+    if dtype.startswith(("complex<", tensors.OPAQUE_PREFIX)):
+        if bits <= 64:
+            return "i%d" % bits, 1
+        return "i64", bits // 64
+    return dtype, 1
+
+
+def _as_words(dst, src, dtype, words):
+    """`dst` and `src` as buffers of `dtype`, each element `words` of them
+    along a new innermost dimension, merged with the innermost dimension
+    where both buffers have that one contiguous."""
+    if words == 1:
+        if dst.dtypes == (dtype,):
+            return dst, src
+        return (dst._replace(dtypes=(dtype,)), src._replace(dtypes=(dtype,)))
+    bits = dst.bits // words
+    merge = all(b.strides[-1] == 1 or b.shape[-1] == 1 for b in (dst, src))
+    out = []
+    for b in (dst, src):
+        strides = tuple(s * words for s in b.strides)
+        if merge:
+            shape = b.shape[:-1] + (b.shape[-1] * words,)
+            strides = strides[:-1] + (1,)
+        else:
+            shape = b.shape + (words,)
+            strides = strides + (1,)
+        out.append(b._replace(shape=shape, strides=strides, dtypes=(dtype,),
+                              bits=bits))
+    return out[0], out[1]
 
 
 def compile_copy(dst, src):
@@ -294,7 +335,10 @@ def copy(dst, src, *, stream=None):
         tensors.append_descriptor(flat, buffer, arg)
     flat.append(_stream_handle(stream))
     entry.launch_flat(flat)
-    if torch is not None and isinstance(dst, torch.Tensor) and dst.dim():
+    # The fast path launches with the tensors' own sizes and strides: not
+    # for elements copied as several words.
+    if (torch is not None and isinstance(dst, torch.Tensor) and dst.dim()
+            and tuple(planned.shape) == tuple(dst.shape)):
         global _raw_stream
         _raw_stream = _current_raw_stream()
         _fast_entries[(dst.dtype, rank, planned.dst_inner,

@@ -28,6 +28,12 @@ _TORCH_DTYPES = {
     "int64": (("i64", "si64"), 64), "uint64": (("i64", "ui64"), 64),
     "bool": (("i1",), 8),
     "float8_e4m3fn": (("f8E4M3FN",), 8), "float8_e5m2": (("f8E5M2",), 8),
+    "float8_e4m3fnuz": (("f8E4M3FNUZ",), 8),
+    "float8_e5m2fnuz": (("f8E5M2FNUZ",), 8),
+    "float8_e8m0fnu": (("f8E8M0FNU",), 8),
+    "complex32": (("complex<f16>",), 32),
+    "complex64": (("complex<f32>",), 64),
+    "complex128": (("complex<f64>",), 128),
 }
 
 # __cuda_array_interface__ typestr kind+bytes -> MLIR element types.
@@ -36,6 +42,7 @@ _TYPESTR = {
     "i1": ("i8", "si8"), "i2": ("i16", "si16"), "i4": ("i32", "si32"),
     "i8": ("i64", "si64"), "u1": ("i8", "ui8"), "u2": ("i16", "ui16"),
     "u4": ("i32", "ui32"), "u8": ("i64", "ui64"), "b1": ("i1",),
+    "c8": ("complex<f32>",), "c16": ("complex<f64>",),
 }
 
 # DLPack (type code, bits) -> MLIR element types.
@@ -44,13 +51,22 @@ _DLPACK = {
     (0, 64): ("i64", "si64"), (1, 8): ("i8", "ui8"), (1, 16): ("i16", "ui16"),
     (1, 32): ("i32", "ui32"), (1, 64): ("i64", "ui64"), (2, 16): ("f16",),
     (2, 32): ("f32",), (2, 64): ("f64",), (4, 16): ("bf16",), (6, 8): ("i1",),
+    (5, 32): ("complex<f16>",), (5, 64): ("complex<f32>",),
+    (5, 128): ("complex<f64>",),
 }
+
+# Element types a buffer of bytes may be passed as: a 1-byte boolean is a
+# byte (an entry taking i8 or ui8 memrefs takes bool tensors).
+_AS_BYTES = {"i8", "ui8"}
 
 _DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
 def element_bits(dtype):
-    """Bits per element of an MLIR element type (``i1`` takes a byte)."""
+    """Bits per element of an MLIR element type (``i1`` takes a byte,
+    ``complex<fN>`` two ``fN``)."""
+    if dtype.startswith("complex<") and dtype.endswith(">"):
+        return 2 * element_bits(dtype[len("complex<"):-1])
     if dtype in ("f16", "bf16"):
         return 16
     if dtype in ("f32", "tf32"):
@@ -71,7 +87,10 @@ def torch_name(dtype):
 _torch_dtype_cache = {}
 
 
-def _from_torch(tensor, require_cuda=True):
+OPAQUE_PREFIX = "torch."
+
+
+def _from_torch(tensor, require_cuda=True, opaque=False):
     if require_cuda and not tensor.is_cuda:
         raise ValueError("is a %s tensor on %s; kernels need CUDA memory"
                          % (torch_name(tensor.dtype), tensor.device))
@@ -80,6 +99,10 @@ def _from_torch(tensor, require_cuda=True):
     if entry is None:
         entry = _TORCH_DTYPES.get(torch_name(dtype))
         _torch_dtype_cache[dtype] = entry
+    if entry is None and opaque and tensor.element_size() in (1, 2, 4, 8, 16):
+        # No MLIR type, but whole bytes: a copy moves them as they are.
+        entry = ((OPAQUE_PREFIX + torch_name(dtype),),
+                 8 * tensor.element_size())
     if entry is None:
         raise ValueError("has dtype %s, which no MLIR element type stands for"
                          % tensor.dtype)
@@ -163,15 +186,17 @@ def _from_dlpack(obj, keep):
                   dtypes, bits, "DLPack tensor")
 
 
-def as_buffer(obj, keep, require_cuda=True):
+def as_buffer(obj, keep, require_cuda=True, opaque=False):
     """The :class:`Buffer` of `obj`; raises ValueError (the message continues
     "argument X ...") when it is not a CUDA buffer. `keep` collects what
     must stay alive until the launch returns. ``require_cuda=False``
     describes a CPU torch tensor too (to compile ahead for its
-    signature)."""
+    signature). ``opaque=True`` describes a torch tensor whose dtype no MLIR
+    type stands for (quantized, packed) by its element size, with the
+    element type ``torch.<dtype>``: something to copy, not compute on."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(obj, torch.Tensor):
-        return _from_torch(obj, require_cuda)
+        return _from_torch(obj, require_cuda, opaque)
     if hasattr(obj, "__cuda_array_interface__"):
         return _from_cai(obj)
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
@@ -184,7 +209,8 @@ def as_buffer(obj, keep, require_cuda=True):
 def check_buffer(buffer, arg):
     """Raises ValueError with the reason when `buffer` does not fit the
     signature's memref argument `arg` (docs/python.md)."""
-    if arg["dtype"] not in buffer.dtypes:
+    if arg["dtype"] not in buffer.dtypes and not (
+            buffer.dtypes == ("i1",) and arg["dtype"] in _AS_BYTES):
         raise ValueError("has element type %s, expected %s"
                          % (buffer.dtypes[-1], arg["dtype"]))
     shape, strides = arg["shape"], arg["strides"]

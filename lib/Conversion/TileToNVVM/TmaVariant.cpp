@@ -31,8 +31,10 @@ public:
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
     std::string reason;
+    // The one place a copy's offsets are analysed: planning.
+    DivisorAnalysis divisors;
     FailureOr<CopyRequestInfo> info =
-        buildCopyRequest(cast<CopyAsyncOp>(op), reason);
+        buildCopyRequest(cast<CopyAsyncOp>(op), reason, &divisors);
     if (failed(info))
       return PredicateResult::failure(reason);
     ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);

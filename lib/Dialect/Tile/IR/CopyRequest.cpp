@@ -6,7 +6,7 @@
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
-#include <numeric>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -14,74 +14,22 @@ using ::tile::tma::SymExpr;
 
 static int64_t lowBit(int64_t v) { return v == 0 ? 0 : (v & -v); }
 
-/// The largest divisor the analysis reports.
-static constexpr int64_t kMaxDivisor = int64_t(1) << 30;
-
-/// A divisor of `d` (itself a divisor of a value) no larger than 2^30: `d`
-/// when small enough, else its largest power-of-two factor up to 2^30, which
-/// still divides every multiple of `d`.
-static int64_t capDivisor(uint64_t d) {
-  if (d <= static_cast<uint64_t>(kMaxDivisor))
-    return static_cast<int64_t>(d);
-  return static_cast<int64_t>(std::gcd(d, static_cast<uint64_t>(kMaxDivisor)));
-}
-
-/// The divisor of a value computed by `def` (not a constant).
-static int64_t getComputedDivisor(Operation *def) {
-  APInt constant;
-  // Divisors are at most 2^30, so products and shifts below fit in 64 bits.
-  if (isa<arith::MulIOp>(def))
-    return capDivisor(
-        static_cast<uint64_t>(getKnownDivisor(def->getOperand(0))) *
-        static_cast<uint64_t>(getKnownDivisor(def->getOperand(1))));
-  if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return std::gcd(getKnownDivisor(def->getOperand(0)),
-                    getKnownDivisor(def->getOperand(1)));
-  if (isa<arith::ShLIOp>(def) &&
-      matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
-      constant.getSExtValue() >= 0 && constant.getSExtValue() < 30)
-    return capDivisor(static_cast<uint64_t>(getKnownDivisor(def->getOperand(0)))
-                      << constant.getSExtValue());
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(def))
-    return getKnownDivisor(def->getOperand(0));
-  return 1;
-}
-
-int64_t mlir::tile::getKnownDivisor(Value value) {
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant))) {
-    if (constant.isZero())
-      return kMaxDivisor;
-    return capDivisor(constant.abs().getLimitedValue());
-  }
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return 1;
-  int64_t divisor = getComputedDivisor(def);
-  // Arithmetic narrower than 64 bits wraps modulo 2^width: of a divisor of
-  // the exact result only its power-of-two part up to 2^width survives.
-  auto type = dyn_cast<IntegerType>(value.getType());
-  if (type && type.getWidth() < 64)
-    return std::min(lowBit(divisor), int64_t(1)
-                                         << std::min(type.getWidth(), 30u));
-  return divisor;
-}
-
 int64_t mlir::tile::getSharedBaseAlignment(Value buffer) {
-  if (auto arena = buffer.getDefiningOp<ArenaViewOp>())
-    return arena.getBaseAlignment();
-  if (auto stage = buffer.getDefiningOp<StageOp>()) {
-    int64_t base = getSharedBaseAlignment(stage.getSource());
-    int64_t stride = lowBit(stage.getStageStrideBytes());
-    return stride == 0 ? base : std::min(base, stride);
+  // A loop, not a recursion: a chain of stages of stages is walked once.
+  int64_t alignment = std::numeric_limits<int64_t>::max();
+  while (auto stage = buffer.getDefiningOp<StageOp>()) {
+    if (int64_t stride = lowBit(stage.getStageStrideBytes()))
+      alignment = std::min(alignment, stride);
+    buffer = stage.getSource();
   }
-  return 1024;
+  auto arena = buffer.getDefiningOp<ArenaViewOp>();
+  return std::min(alignment, arena ? arena.getBaseAlignment() : 1024);
 }
 
 namespace {
 /// Assigns symbol ids to dynamic offsets (one id per distinct value).
 struct OffsetSymbols {
+  DivisorAnalysis *analysis;
   SmallVector<Value> values;
   std::vector<int64_t> divisors;
 
@@ -96,7 +44,7 @@ struct OffsetSymbols {
       if (existing == v)
         return SymExpr::symbol(i);
     values.push_back(v);
-    divisors.push_back(getKnownDivisor(v));
+    divisors.push_back(analysis ? analysis->getKnownDivisor(v) : 1);
     return SymExpr::symbol(values.size() - 1);
   }
 };
@@ -106,8 +54,9 @@ static std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
   return std::vector<int64_t>(values.begin(), values.end());
 }
 
-FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
-                                                        std::string &reason) {
+FailureOr<CopyRequestInfo>
+mlir::tile::buildCopyRequest(CopyAsyncOp op, std::string &reason,
+                             DivisorAnalysis *divisors) {
   using namespace ::tile::tma;
   CopyRequestInfo info;
   CopyRequest &req = info.request;
@@ -155,7 +104,7 @@ FailureOr<CopyRequestInfo> mlir::tile::buildCopyRequest(CopyAsyncOp op,
       size = kUnknownExtent;
   req.sharedShape = toVector(sharedType.getShape());
 
-  OffsetSymbols symbols;
+  OffsetSymbols symbols{divisors, {}, {}};
   SmallVector<OpFoldResult> dstOffsets = op.getMixedDstOffsets();
   SmallVector<OpFoldResult> srcOffsets = op.getMixedSrcOffsets();
   std::vector<SymExpr> dstSym, srcSym;
@@ -244,7 +193,6 @@ uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
   w.list(r.sharedShape);
   w.syms(r.sharedOffsets);
   w.list(r.sharedSizes);
-  w.list(r.symbolDivisors);
   if (r.symbolicGlobal) {
     auto opt = [&](const std::optional<int64_t> &v) {
       if (v)

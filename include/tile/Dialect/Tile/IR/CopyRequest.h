@@ -10,6 +10,7 @@
 #define TILE_DIALECT_TILE_IR_COPYREQUEST_H
 
 #include "mlir/IR/Value.h"
+#include "tile/Dialect/Tile/IR/DivisorAnalysis.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/SmallVector.h"
@@ -26,16 +27,21 @@ struct CopyRequestInfo {
 
 /// Builds the planner request of `op`. Fails with a "<rule-id>: <values>"
 /// reason for copies the planner cannot describe (dynamic global shapes,
-/// element types TMA does not carry).
+/// element types TMA does not carry). The divisors of dynamic offsets come
+/// from `divisors`; without one (the verifier, and a recall of a recorded
+/// plan, which read no divisors) every offset counts as divisible by 1 only,
+/// so such a request is not planned from.
 FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
-                                            std::string &reason);
+                                            std::string &reason,
+                                            DivisorAnalysis *divisors = nullptr);
 
 /// Every field of a plan as a stable text key (also what `#tile.tma_plan`
 /// hashes for uniquing).
 void writeTmaPlanKey(llvm::raw_ostream &os, const ::tile::tma::TmaPlan &plan);
 
-/// A stable 64-bit fingerprint of every field of a planner request and of the
-/// plan made for it (the same in every process, so a printed record can be
+/// A stable 64-bit fingerprint of every field of a planner request but the
+/// offsets' divisors (which need a walk over producers) and of the plan made
+/// for it (the same in every process, so a printed record can be
 /// checked after parsing): `tile.plan_input`.
 uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
                                  const ::tile::tma::TmaPlan &plan);
@@ -44,12 +50,6 @@ uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
 /// (CopyDecision.cpp): the recorded `#tile.tma_plan` must still describe the
 /// copy (`plan-stale`). The end of CopyAsyncOp::verify calls it.
 LogicalResult verifyRecordedPlan(CopyAsyncOp op);
-
-/// A positive number, at most 2^30, that provably divides `value` at run time
-/// (1 when nothing is known): constants, products and shifts by constants,
-/// sums, casts. Of arithmetic narrower than 64 bits (which wraps) only the
-/// power-of-two part counts.
-int64_t getKnownDivisor(Value value);
 
 /// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
 /// offsets and `tile.stage` strides; 1024 when the IR does not show it (a
