@@ -66,10 +66,12 @@ fuzz-build: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j $(JOBS) TileFuzzers
 
 # Long libFuzzer runs: FUZZ_SECONDS per harness (default one hour), the
-# corpora growing in $(SAN_BUILD)/fuzz-corpus.
+# corpora growing in $(SAN_BUILD)/fuzz-corpus. FUZZ_CI=1: CI's reproducible
+# bounded run instead (fixed seed and execution counts, committed seeds only).
+FUZZ_CI ?=
 fuzz: fuzz-build
 	@$(PYTHON) scripts/run-fuzzers.py --build $(SAN_BUILD) \
-	  --seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS)
+	  $(if $(FUZZ_CI),--ci,--seconds $(FUZZ_SECONDS) --jobs $(FUZZ_JOBS))
 
 demo: build
 	@./scripts/demo.sh $(BUILD)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Runs `make demo` (the README's main job) and checks what it must show: a
 clean exit, the plan report line of the reference demo's TMA copy, the
-hoisted host-side tensor-map encode call and the PTX `cp.async.bulk.tensor`
-instruction. Prints the demo's output, one PASS/FAIL line per check and
+hoisted host-side tensor-map encode call, the PTX `cp.async.bulk.tensor`
+instruction and the run of the host program built on the shared library. Prints the demo's output, one PASS/FAIL line per check and
 `N passed, N failed`; exits non-zero when a check failed. CI runs it after
 `make test` (scripts/ci.py)."""
 import argparse
@@ -22,6 +22,8 @@ EXPECTED = [
      r"^call tileTensorMapGetCached\(data_type=\d+ \(\w+\), rank=\d+, "),
     ("the launch after the encode", r"^then: gpu\.launch_func "),
     ("the PTX TMA instruction", r"^cp\.async\.bulk\.tensor\.\dd\."),
+    ("the host program's run (exact on a GPU, a skip without a driver)",
+     r"^(copy_async: B equals A|skipped: tileRuntimeInit: no CUDA driver)"),
 ]
 
 

@@ -59,10 +59,8 @@ def main():
         ("test", ["make", "test"]),
         ("demo", [python, "scripts/check-demo.py", "--build", "build"]),
         ("sanitize", ["make", "sanitize"]),
-        ("fuzz", ["sh", "-c",
-                  "make fuzz-build && %s scripts/run-fuzzers.py "
-                  "--build build-asan %s" % (python, (
-                      "--seconds %s" % seconds) if seconds else "--ci")]),
+        ("fuzz", ["make", "fuzz", "PYTHON=" + python] + (
+            ["FUZZ_SECONDS=" + seconds] if seconds else ["FUZZ_CI=1"])),
     ]
     totals = [0, 0, 0]
     times = []

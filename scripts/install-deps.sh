@@ -4,7 +4,7 @@
 set -e
 PACKAGES="cmake ninja-build ccache libmlir-22-dev mlir-22-tools llvm-22-dev \
 llvm-22-tools clang-22 lld-22 clang-format-22 libgtest-dev libbenchmark-dev \
-python3-pytest python3-venv python3-setuptools python3-wheel libclang-rt-22-dev \
+python3-pytest python3-venv libclang-rt-22-dev \
 llvm-22 python3-torch librsvg2-bin"
 
 missing=""

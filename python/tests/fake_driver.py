@@ -137,6 +137,25 @@ def main():
             out[name]["versions"] = [after[0] - before[0],
                                      after[1] - before[1]]
         out["dlpack_address"] = out["dlpack"]["encode_address"]
+    elif scenario == "copy_types":
+        # Element types a TMA copy cannot carry go as integers of their
+        # width; complex<f64> as two 8-byte words per element.
+        for name, typestr, shape, strides in [
+                ("bool", "|b1", (100, 304), None),
+                ("complex64", "<c8", (10, 64), None),
+                ("complex128", "<c16", (10, 64), None),
+                # A transposed view: its elements' words cannot merge with
+                # the (strided) innermost dimension.
+                ("complex128_t", "<c16", (8, 4), (16, 128))]:
+            address = 0x7f0001000000 + len(out) * 0x100000
+            before = runtime.launch_version_counts()
+            tile_mlir.copy(DeviceArray(address, shape, typestr, strides),
+                           DeviceArray(address + 0x80000, shape, typestr,
+                                       strides))
+            after = runtime.launch_version_counts()
+            out[name] = snapshot(state)
+            out[name]["versions"] = [after[0] - before[0],
+                                     after[1] - before[1]]
     elif scenario == "runtime_error":
         # 240000 bytes of dynamic shared memory: the fake device's opt-in
         # limit is 232448, so the driver refuses the launch.

@@ -96,7 +96,7 @@ def test_missing_build_names_the_library(tmp_path):
     assert "Traceback" not in install.stderr
 
 
-def test_wheel_contents(tmp_path, build):
+def test_wheel_contents(tmp_path, build, monkeypatch):
     """The wheel: the sources, both libraries, and metadata naming every
     file with its hash."""
     sys.path.insert(0, os.path.join(SRC, "python", "build_backend"))
@@ -104,7 +104,7 @@ def test_wheel_contents(tmp_path, build):
         import tile_mlir_build
     finally:
         sys.path.pop(0)
-    os.environ["TILE_BUILD_DIR"] = build
+    monkeypatch.setenv("TILE_BUILD_DIR", build)
     name = tile_mlir_build.build_wheel(str(tmp_path))
     import zipfile
     with zipfile.ZipFile(tmp_path / name) as wheel:

@@ -94,3 +94,33 @@ def test_runtime_error(scenario):
         "BYTES, 240000) failed: CUDA_ERROR_INVALID_VALUE (1); device opt-in "
         "limit 232448 bytes"]
     assert out["status_after"] == 0
+
+
+def test_copy_types(scenario):
+    """Booleans and complex numbers: copied as integers of their width
+    (complex<f64> as two 8-byte words along the innermost dimension, merged
+    with it where that one is contiguous), through the TMA version."""
+    out = scenario("copy_types")
+    # 100 x 304 bools as bytes: 2 x 2 tiles of 64 x 256.
+    assert (out["bool"]["grid"], out["bool"]["versions"]) == ([4, 1, 1],
+                                                              [1, 0])
+    assert (out["bool"]["encode_dims"], out["bool"]["encode_strides"]) == \
+        ([304, 100], [304])
+    # 10 x 64 complex<f32> as i64: a new module, 2 column tiles of 32.
+    c64 = out["complex64"]
+    assert (c64["grid"], c64["versions"], c64["module_loads"]) == \
+        ([2, 1, 1], [1, 0], 2)
+    assert (c64["encode_dims"], c64["encode_strides"]) == ([64, 10], [512])
+    # 10 x 64 complex<f64>: 10 x 128 words, the same i64 module.
+    c128 = out["complex128"]
+    assert (c128["grid"], c128["versions"], c128["module_loads"]) == \
+        ([4, 1, 1], [1, 0], 2)
+    assert (c128["encode_dims"], c128["encode_strides"]) == \
+        ([128, 10], [1024])
+    assert c128["encode_address"] == 0x7f0001200000
+    # A transposed 8 x 4 complex<f64> view: 8 x 4 x 2 words, rank 3.
+    t = out["complex128_t"]
+    assert (t["grid"], t["versions"], t["module_loads"]) == \
+        ([8, 1, 1], [1, 0], 3)
+    assert (t["encode_rank"], t["encode_dims"], t["encode_strides"]) == \
+        (3, [2, 4, 8], [128, 16])
