@@ -51,6 +51,17 @@ def cases(device):
                   torch.int32, torch.float64):
         a = rand((1000, 1000), dtype)
         out.append(("1000x1000 %s" % str(dtype)[6:], torch.zeros_like(a), a))
+    # Element types the TMA cannot carry: copied as integers of their width.
+    a = (torch.randint(0, 2, (300, 500), generator=gen) == 1).to(device)
+    out.append(("300x500 bool (as bytes)", torch.zeros_like(a), a))
+    for dtype in (torch.complex64, torch.complex128):
+        a = torch.randn((300, 200), dtype=dtype, generator=gen).to(device)
+        out.append(("300x200 %s" % str(dtype)[6:], torch.zeros_like(a), a))
+    a = torch.randn((200, 300), dtype=torch.complex128, generator=gen).to(
+        device)
+    out.append(("transposed 300x200 complex128 view (words apart)",
+                torch.zeros(300, 200, dtype=torch.complex128, device=device),
+                a.t()))
     a = rand((4097, 33), torch.float16)
     out.append(("4097x33 f16 (66-byte rows: fallback)", torch.zeros_like(a),
                 a))

@@ -264,8 +264,11 @@ static std::optional<Range> resolveRange(Value buffer,
   if (!view || view.getSpanBytes() <= 0)
     return std::nullopt;
   int64_t lo = static_cast<int64_t>(view.getOffset()) + stageOffset;
-  return Range{lo, lo + outerSpan.value_or(view.getSpanBytes()),
-               buffer.getType(), {}, {}};
+  return Range{lo,
+               lo + outerSpan.value_or(view.getSpanBytes()),
+               buffer.getType(),
+               {},
+               {}};
 }
 
 /// The range of `buffer` narrowed to the box `offsets` x `sizes` where the

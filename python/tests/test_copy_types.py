@@ -76,3 +76,59 @@ def test_refusals():
         tile_mlir.copy(a, a)
     assert str(error.value) == ("copy: dst is a bool tensor on cpu; kernels "
                                 "need CUDA memory")
+
+
+def test_entries_take_bools_as_bytes():
+    """A compiled entry whose memref holds i8 or ui8 takes a bool tensor
+    (its bytes); other element types still refuse it by name."""
+    from tile_mlir import tensors
+    keep = []
+    buffer = tensors.as_buffer(torch.zeros(4, 8, dtype=torch.bool), keep,
+                               require_cuda=False)
+    for dtype in ("i8", "ui8", "i1"):
+        arg = {"dtype": dtype, "shape": [4, 8], "strides": [8, 1],
+               "offset": 0}
+        tensors.prepare_argument(arg)
+        tensors.check_buffer(buffer, arg)
+    arg = {"dtype": "f16", "shape": [4, 8], "strides": [8, 1], "offset": 0}
+    tensors.prepare_argument(arg)
+    with pytest.raises(ValueError) as error:
+        tensors.check_buffer(buffer, arg)
+    assert str(error.value) == "has element type i1, expected f16"
+
+
+def test_entries_take_complex_by_their_mlir_type():
+    from tile_mlir import tensors
+    keep = []
+    buffer = tensors.as_buffer(torch.zeros(4, dtype=torch.complex64), keep,
+                               require_cuda=False)
+    assert (buffer.dtypes, buffer.bits) == (("complex<f32>",), 64)
+    arg = {"dtype": "complex<f32>", "shape": [4], "strides": [1],
+           "offset": 0}
+    tensors.prepare_argument(arg)
+    tensors.check_buffer(buffer, arg)
+    # A dtype no MLIR type stands for: refused at the call, by name.
+    with pytest.raises(ValueError) as error:
+        tensors.as_buffer(torch.quantize_per_tensor(
+            torch.zeros(4), 1.0, 0, torch.quint8), keep, require_cuda=False)
+    assert str(error.value) == ("has dtype torch.quint8, which no MLIR "
+                                "element type stands for")
+
+
+def test_kernel_on_complex_is_refused_by_rule(cache):
+    """A user's kernel copying complex numbers: a TileCompileError naming
+    the rule, at the op."""
+    source = """
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!sc = memref<8x64xcomplex<f32>, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+func.func @k(%g: memref<8x64xcomplex<f32>>, %s: !sc, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0])
+      : !sc, memref<8x64xcomplex<f32>>, !bars
+  return
+}
+"""
+    with pytest.raises(tile_mlir.TileCompileError) as error:
+        tile_mlir.compile(source, name="complex.mlir", ptx=False)
+    assert ("element-type: destination element type 'complex<f32>' is not "
+            "supported") in str(error.value)

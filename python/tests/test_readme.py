@@ -179,3 +179,31 @@ def test_check_tile_target(build):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert re.search(r"Passed\s*:\s*1\b", proc.stdout), proc.stdout
 
+
+
+def test_demo_check_fails_on_a_missing_line():
+    """CI's demo check (scripts/check-demo.py) fails when the output lacks
+    one of the lines the README promises, or when the demo failed."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "check_demo", os.path.join(SRC, "scripts", "check-demo.py"))
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    good = "\n".join([
+        '{"loc":"examples/copy_async_tma.mlir:33:9","op":"tile.copy_async",'
+        '"direction":"g2s","selected":"tma","declined":[]}',
+        "call tileTensorMapGetCached(data_type=6 (f16), rank=3, base=x)",
+        "then: gpu.launch_func @k::@k",
+        "cp.async.bulk.tensor.3d.shared::cluster.global.tile [%rd1]",
+        "skipped: tileRuntimeInit: no CUDA driver: cannot load libcuda.so.1"])
+    assert all(ok for _, ok in check.check_output(0, good))
+    assert [what for what, ok in check.check_output(2, good) if not ok] == \
+        ["make demo exits 0"]
+    no_ptx = good.replace("cp.async.bulk.tensor", "cp.async.bulk")
+    assert [what for what, ok in check.check_output(0, no_ptx) if not ok] == \
+        ["the PTX TMA instruction"]
+    differs = good.replace("skipped: tileRuntimeInit: no CUDA driver",
+                           "copy_async: B differs from A")
+    assert [what for what, ok in check.check_output(0, differs) if not ok] \
+        == ["the host program's run (exact on a GPU, a skip without a "
+            "driver)"]

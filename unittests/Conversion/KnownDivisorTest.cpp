@@ -1,9 +1,9 @@
 //===- KnownDivisorTest.cpp - Facts proven before planning ----------------===//
 //
-// The divisors `getKnownDivisor` proves for dynamic offsets and the shared
-// base alignments `getSharedBaseAlignment` proves for buffers: both feed the
-// planner's alignment rules, so an overstated value lets a misaligned TMA
-// through. Every expected value is exact.
+// The divisors `getKnownDivisor` (DivisorAnalysis) proves for dynamic offsets
+// and the shared base alignments `getSharedBaseAlignment` proves for buffers:
+// both feed the planner's alignment rules, so an overstated value lets a
+// misaligned TMA through. Every expected value is exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +14,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DivisorAnalysis.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/InitAllTile.h"
 #include "gtest/gtest.h"
@@ -249,6 +250,91 @@ func.func @f(%k: index, %arg: memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.addre
   EXPECT_EQ(getSharedBaseAlignment(v[7]), 128);
   // A function argument: the contract's 1024.
   EXPECT_EQ(getSharedBaseAlignment(v[8]), 1024);
+}
+
+/// `count` additions of 16 to 8 * %k, built op by op; returns the last.
+static Value buildLinearChain(OpBuilder &b, Location loc, Value k,
+                              unsigned count) {
+  Value c8 = b.create<arith::ConstantIndexOp>(loc, 8);
+  Value c16 = b.create<arith::ConstantIndexOp>(loc, 16);
+  Value v = b.create<arith::MulIOp>(loc, k, c8);
+  for (unsigned i = 0; i < count; ++i)
+    v = b.create<arith::AddIOp>(loc, v, c16);
+  return v;
+}
+
+TEST_F(FactsTest, KnownDivisorLooksAtMostMaxDepthProducersDeep) {
+  SmallVector<Value> v = parseResults(R"mlir(
+func.func @f(%k: index) -> index {
+  return %k : index
+}
+)mlir");
+  ASSERT_EQ(v.size(), 1u);
+  OpBuilder b(&context);
+  auto func = *module->getOps<func::FuncOp>().begin();
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = b.getUnknownLoc();
+  // 8k + 16n: a multiple of 8 when the walk reaches 8k.
+  unsigned within = DivisorAnalysis::kMaxDepth - 2;
+  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, v[0], within)), 8);
+  // One producer more than the bound: unknown, never a crash (100,000 ops
+  // deep would overflow a recursive walk's stack).
+  EXPECT_EQ(getKnownDivisor(
+                buildLinearChain(b, loc, v[0], DivisorAnalysis::kMaxDepth)),
+            1);
+  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, v[0], 100000)), 1);
+  // A memoized analysis answers a value it saw deep in the chain from the
+  // record: the same answer as a fresh one.
+  DivisorAnalysis analysis;
+  Value shallow = buildLinearChain(b, loc, v[0], 4);
+  EXPECT_EQ(analysis.getKnownDivisor(shallow), 8);
+  EXPECT_EQ(analysis.getKnownDivisor(shallow), 8);
+}
+
+TEST_F(FactsTest, KnownDivisorWalksSharedSubexpressionsOnce) {
+  SmallVector<Value> v = parseResults(R"mlir(
+func.func @f(%k: index) -> index {
+  return %k : index
+}
+)mlir");
+  ASSERT_EQ(v.size(), 1u);
+  OpBuilder b(&context);
+  auto func = *module->getOps<func::FuncOp>().begin();
+  b.setInsertionPointToStart(&func.getBody().front());
+  Location loc = b.getUnknownLoc();
+  // 60 levels of %a(i+1) = %a(i) + %a(i) over 8k: 2^60 paths to the root,
+  // 61 distinct values, each walked once. A sum is a multiple of the gcd of
+  // its operands' divisors: 8 at every level.
+  Value a = b.create<arith::MulIOp>(loc, v[0],
+                                    b.create<arith::ConstantIndexOp>(loc, 8));
+  for (int i = 0; i < 60; ++i)
+    a = b.create<arith::AddIOp>(loc, a, a);
+  EXPECT_EQ(getKnownDivisor(a), 8);
+}
+
+TEST_F(FactsTest, KnownDivisorStopsAtUseDefCycles) {
+  // Graph regions allow a value to use itself through other ops; the walk
+  // must stop there (a cycle proves nothing) instead of looping.
+  SmallVector<Value> v = parseResults(R"mlir(
+func.func @f(%k: index) -> (index, index) {
+  %c8 = arith.constant 8 : index
+  %a = arith.muli %k, %c8 : index
+  %b = arith.addi %a, %c8 : index
+  %c = arith.addi %b, %c8 : index
+  return %b, %c : index, index
+}
+)mlir");
+  ASSERT_EQ(v.size(), 2u);
+  Operation *first = v[0].getDefiningOp();
+  Operation *second = v[1].getDefiningOp();
+  // %b = %c + 8 and %c = %b + 8: each is computed from the other, so
+  // neither is provably a multiple of anything.
+  first->setOperand(0, v[1]);
+  EXPECT_EQ(getKnownDivisor(v[0]), 1);
+  EXPECT_EQ(getKnownDivisor(v[1]), 1);
+  // %c = %b + %c: a value that uses itself.
+  second->setOperand(1, v[1]);
+  EXPECT_EQ(getKnownDivisor(v[1]), 1);
 }
 
 } // namespace

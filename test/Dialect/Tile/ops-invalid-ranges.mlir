@@ -176,6 +176,36 @@ func.func @complex_elements(%a: memref<64xcomplex<f32>>, %b: memref<64xcomplex<f
 
 // -----
 
+// Booleans and complex numbers are refused by the copies, asynchronous ones
+// too, and by the arena: a program copies them as bytes or words of their
+// width (tile_mlir.copy does: docs/python.md).
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+!sc = memref<8x64xcomplex<f64>, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+func.func @complex_async(%g: memref<8x64xcomplex<f64>>, %s: !sc, %bar: !bars) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{element-type: destination element type 'complex<f64>' is not supported; copies carry integer and floating-point elements of 1, 2, 4, 8 or 16 bytes}}
+  tile.copy_async %s[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) : !sc, memref<8x64xcomplex<f64>>, !bars
+  return
+}
+
+// -----
+
+func.func @bool_arena() {
+  // expected-error @+1 {{element-type: result element type 'i1' is 1 bits wide; copies carry elements of 8, 16, 32, 64 or 128 bits (other widths are padded differently on host and device)}}
+  %s = tile.arena_view [0] : memref<8x64xi1, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+func.func @bool_copy(%a: memref<64xi1>, %b: memref<64xi1>) {
+  // expected-error @+1 {{element-type: destination element type 'i1' is 1 bits wide; copies carry elements of 8, 16, 32, 64 or 128 bits}}
+  tile.copy %a[0] [64], %b[0] [64] : memref<64xi1>, memref<64xi1>
+  return
+}
+
+// -----
+
 // A constant barrier index outside the group.
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 func.func @barrier_index(%g: memref<8x64xf16>, %bar: !bars) {

@@ -41,9 +41,8 @@ static std::optional<int64_t> shiftAmount(Operation *def) {
 static SmallVector<Value, 2> readOperands(Operation *def) {
   if (isa<arith::MulIOp, arith::AddIOp, arith::SubIOp>(def))
     return {def->getOperand(0), def->getOperand(1)};
-  if (shiftAmount(def) ||
-      isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-          arith::ExtUIOp>(def))
+  if (shiftAmount(def) || isa<arith::IndexCastOp, arith::IndexCastUIOp,
+                              arith::ExtSIOp, arith::ExtUIOp>(def))
     return {def->getOperand(0)};
   return {};
 }
@@ -53,9 +52,8 @@ template <typename Lookup>
 static int64_t combine(Operation *def, Lookup divisorOf) {
   // Divisors are at most 2^30, so products and shifts below fit in 64 bits.
   if (isa<arith::MulIOp>(def))
-    return capDivisor(
-        static_cast<uint64_t>(divisorOf(def->getOperand(0))) *
-        static_cast<uint64_t>(divisorOf(def->getOperand(1))));
+    return capDivisor(static_cast<uint64_t>(divisorOf(def->getOperand(0))) *
+                      static_cast<uint64_t>(divisorOf(def->getOperand(1))));
   if (isa<arith::AddIOp, arith::SubIOp>(def))
     return std::gcd(divisorOf(def->getOperand(0)),
                     divisorOf(def->getOperand(1)));
@@ -73,8 +71,8 @@ static int64_t combine(Operation *def, Lookup divisorOf) {
 static int64_t wrapDivisor(Value value, int64_t divisor) {
   auto type = dyn_cast<IntegerType>(value.getType());
   if (type && type.getWidth() < 64)
-    return std::min(lowBit(divisor),
-                    int64_t(1) << std::min(type.getWidth(), 30u));
+    return std::min(lowBit(divisor), int64_t(1)
+                                         << std::min(type.getWidth(), 30u));
   return divisor;
 }
 

@@ -6,9 +6,8 @@ arithmetic, the shapes unrolled code takes:
             used twice (2^N paths from the offset to its root);
   linear N  %a(i+1) = %a(i) + 16: N ops in one chain.
 
-The root is 8 * %k, so the shared chain's offset is a multiple of 8 * 2^N
-and the linear chain's a multiple of 8: both provably 16-byte aligned for
-f16, if the analysis looks that far.
+The root is 8 * %k, so both offsets are multiples of 8: provably 16-byte
+aligned for f16, if the analysis looks that far.
 """
 import sys
 

@@ -31,9 +31,9 @@ struct CopyRequestInfo {
 /// from `divisors`; without one (the verifier, and a recall of a recorded
 /// plan, which read no divisors) every offset counts as divisible by 1 only,
 /// so such a request is not planned from.
-FailureOr<CopyRequestInfo> buildCopyRequest(CopyAsyncOp op,
-                                            std::string &reason,
-                                            DivisorAnalysis *divisors = nullptr);
+FailureOr<CopyRequestInfo>
+buildCopyRequest(CopyAsyncOp op, std::string &reason,
+                 DivisorAnalysis *divisors = nullptr);
 
 /// Every field of a plan as a stable text key (also what `#tile.tma_plan`
 /// hashes for uniquing).
