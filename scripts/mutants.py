@@ -577,22 +577,28 @@ MUTANTS += [
 ]
 MUTANTS += [
     # ---- lib/Conversion/TileToNVVM: facts proven before planning ------------
-    M("req-divisor-max", D + "CopyRequest.cpp",
-      "return std::gcd(getKnownDivisor(def->getOperand(0)),",
-      "return std::max(getKnownDivisor(def->getOperand(0)),",
+    M("req-divisor-max", D + "DivisorAnalysis.cpp",
+      "return std::gcd(divisorOf(def->getOperand(0)),",
+      "return std::max(divisorOf(def->getOperand(0)),",
       "divisibility of a + b taken as the max instead of the gcd (unsound): "
       "a misaligned TMA passes and traps on the GPU"),
     M("req-stage-align", D + "CopyRequest.cpp",
-      "return stride == 0 ? base : std::min(base, stride);", "return base;",
+      "      alignment = std::min(alignment, stride);", "      (void)stride;",
       "stage alignment ignores the stage stride: a misaligned stage's TMA "
       "passes and traps on the GPU"),
-    M("req-divisor-shl", D + "CopyRequest.cpp",
-      "<< constant.getSExtValue());", "<< (constant.getSExtValue() + 1));",
+    M("req-divisor-shl", D + "DivisorAnalysis.cpp",
+      "                      << *amount);", "                      << (*amount + 1));",
       "x << k assumed divisible by 2^(k+1)"),
-    M("req-divisor-cast", D + "CopyRequest.cpp",
-      "    return getKnownDivisor(def->getOperand(0));\n  return 1;",
+    M("req-divisor-cast", D + "DivisorAnalysis.cpp",
+      "    return divisorOf(def->getOperand(0));\n  return 1;",
       "    return 16;\n  return 1;",
       "a cast of an unknown value assumed 16-divisible"),
+    M("req-divisor-depth", D + "DivisorAnalysis.cpp",
+      "if (!def || depth >= DivisorAnalysis::kMaxDepth || readOperands(def).empty())",
+      "if (!def || readOperands(def).empty())",
+      "the producer walk has no depth bound: a chain of 100,000 index ops is "
+      "walked whole on every planning",
+      tests=["gtest:TileConversionTests"]),
     M("req-oob-nan", D + "CopyRequest.cpp",
       "req.oobFill = op.getOobKind() == OobMode::NaN ? OobFill::NaN : OobFill::Zero;",
       "req.oobFill = OobFill::Zero;",

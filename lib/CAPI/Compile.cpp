@@ -265,7 +265,9 @@ static LogicalResult emitPlans(ModuleOp module, const Products &products,
       return WalkResult::interrupt();
     mlir::tile::writeCopyPlanReport(copy, *result, os);
     products.emit("plan", "", line);
-    if (result->selected && result->selected->getName() == "tma")
+    // A copy whose lowering needs a tensor map reads its global through TMA.
+    if (result->selected && result->match &&
+        result->match->getTensorMapRequest())
       tmaGlobals.push_back(cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
     return WalkResult::advance();
   });

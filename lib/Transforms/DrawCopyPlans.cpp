@@ -43,7 +43,7 @@ std::string mlir::tile::drawCopyDecision(CopyAsyncOp op,
     picture.request = info->request;
   else
     picture.requestError = reason;
-  if (result.selected && result.selected->getName() == "tma" && result.match)
+  if (result.selected && result.match)
     if (const ::tile::tma::TmaPlan *plan = result.match->getTensorMapRequest())
       picture.plan = *plan;
   return ::tile::draw::drawCopy(picture);

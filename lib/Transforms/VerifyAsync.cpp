@@ -29,9 +29,11 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -326,14 +328,20 @@ static StringRef opLabel(Operation *op) {
   return op->getName().getStringRef();
 }
 
-/// True where the copy runs on the async proxy: the `tma` variant, or no
-/// decision recorded yet (TMA is the variant the dispatch prefers).
+/// True where the copy runs on the async proxy, as its variant declares:
+/// the recorded one, else the one its `dispatch` names; with neither (or a
+/// variant not registered) true, the safe answer before planning.
 static bool isAsyncProxyCopy(CopyAsyncOp op) {
+  std::optional<StringRef> name;
   if (auto variant = op->getAttrOfType<StringAttr>(kVariantAttr))
-    return variant.getValue() == "tma";
-  if (std::optional<StringRef> dispatch = op.getDispatch())
-    return *dispatch == "tma";
-  return true;
+    name = variant.getValue();
+  else
+    name = op.getDispatch();
+  const CopyVariantRegistry *registry =
+      CopyVariantRegistry::get(op->getContext());
+  const CopyVariant *variant =
+      name && registry ? registry->lookup(*name) : nullptr;
+  return !variant || variant->getProperties().usesAsyncProxy;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1144,6 +1152,13 @@ static void insertFenceAfter(Operation *write) {
 struct VerifyAsyncPass
     : public mlir::tile::impl::TileVerifyAsyncBase<VerifyAsyncPass> {
   using Base::Base;
+
+  /// The variants, whose declared properties say which copies use the
+  /// asynchronous proxy.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerBuiltinCopyVariants(registry);
+  }
 
   void runOnOperation() override {
     bool ok = true;

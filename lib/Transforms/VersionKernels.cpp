@@ -94,16 +94,20 @@ struct VersionKernelsPass
 
     SmallVector<CopyAsyncOp> copies;
     fallback.walk([&](CopyAsyncOp op) { copies.push_back(op); });
-    llvm::StringMap<std::string> excluded;
-    excluded["tma"] =
-        "guard: the fallback version of @" + kernel.getName().str() +
-        ", launched when a guard of this copy's TMA plan fails at run time";
     for (unsigned position : *guarded) {
       // A prefetch is a hint only TMA gives: the fallback drops it.
       if (copies[position].getPrefetch()) {
         copies[position].erase();
         continue;
       }
+      // The fallback excludes the variant whose plan carries the guards: the
+      // one recorded on the copy.
+      llvm::StringMap<std::string> excluded;
+      if (auto variant =
+              copies[position]->getAttrOfType<StringAttr>(kVariantAttr))
+        excluded[variant.getValue()] =
+            "guard: the fallback version of @" + kernel.getName().str() +
+            ", launched when a guard of this copy's TMA plan fails at run time";
       if (failed(decideAndRecordCopy(copies[position], &excluded)))
         return failure();
     }

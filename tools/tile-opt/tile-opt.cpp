@@ -15,6 +15,7 @@
 
 namespace mlir::tile::test {
 void registerTestShiftCopyOffsetsPass();
+void registerTestCopyVariants(mlir::DialectRegistry &registry);
 } // namespace mlir::tile::test
 
 int main(int argc, char **argv) {
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates kernels to LLVM IR inside tile-opt.
   mlir::registerAllGPUToLLVMIRTranslations(registry);
   mlir::tile::registerAllTileDialects(registry);
+  mlir::tile::test::registerTestCopyVariants(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile-mlir optimizer driver\n", registry));

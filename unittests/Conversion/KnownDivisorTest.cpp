@@ -255,11 +255,11 @@ func.func @f(%k: index, %arg: memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.addre
 /// `count` additions of 16 to 8 * %k, built op by op; returns the last.
 static Value buildLinearChain(OpBuilder &b, Location loc, Value k,
                               unsigned count) {
-  Value c8 = b.create<arith::ConstantIndexOp>(loc, 8);
-  Value c16 = b.create<arith::ConstantIndexOp>(loc, 16);
-  Value v = b.create<arith::MulIOp>(loc, k, c8);
+  Value c8 = arith::ConstantIndexOp::create(b, loc, 8);
+  Value c16 = arith::ConstantIndexOp::create(b, loc, 16);
+  Value v = arith::MulIOp::create(b, loc, k, c8);
   for (unsigned i = 0; i < count; ++i)
-    v = b.create<arith::AddIOp>(loc, v, c16);
+    v = arith::AddIOp::create(b, loc, v, c16);
   return v;
 }
 
@@ -305,10 +305,10 @@ func.func @f(%k: index) -> index {
   // 60 levels of %a(i+1) = %a(i) + %a(i) over 8k: 2^60 paths to the root,
   // 61 distinct values, each walked once. A sum is a multiple of the gcd of
   // its operands' divisors: 8 at every level.
-  Value a = b.create<arith::MulIOp>(loc, v[0],
-                                    b.create<arith::ConstantIndexOp>(loc, 8));
+  Value a = arith::MulIOp::create(b, loc, v[0],
+                                  arith::ConstantIndexOp::create(b, loc, 8));
   for (int i = 0; i < 60; ++i)
-    a = b.create<arith::AddIOp>(loc, a, a);
+    a = arith::AddIOp::create(b, loc, a, a);
   EXPECT_EQ(getKnownDivisor(a), 8);
 }
 

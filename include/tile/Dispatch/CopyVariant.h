@@ -62,6 +62,15 @@ public:
   }
 };
 
+/// What passes must know about a variant's lowering, declared by the
+/// variant itself: no pass, the C API or Python asks for a variant by name.
+struct CopyVariantProperties {
+  /// Its copies read or write shared memory through the asynchronous proxy
+  /// (the tensor memory accelerator): `tile-verify-async` applies the proxy
+  /// fence rules to them (`async-proxy-fence`).
+  bool usesAsyncProxy = false;
+};
+
 /// A named lowering of copy ops.
 class CopyVariant {
 public:
@@ -77,6 +86,9 @@ public:
   /// True when this variant lowers ops of this kind at all (a `tile.copy`
   /// variant is not asked about `tile.copy_async` ops).
   virtual bool handles(Operation *op) const = 0;
+
+  /// What its lowering does that passes check (default: nothing special).
+  virtual CopyVariantProperties getProperties() const { return {}; }
 
   /// Runs the predicates in order; the first failure is the variant's
   /// reason. On success `match` may hold state for describe/rewrite.
@@ -173,8 +185,10 @@ dispatchCopy(Operation *op,
              const llvm::StringMap<std::string> *excluded = nullptr);
 
 /// Dispatches `op` and records the decision on it (`tile.variant`,
-/// `tile.declined`, and what the selected variant's `record` adds). Only
-/// tile-plan-copies calls it: every later pass reads the record. Fails with a
+/// `tile.declined`, and what the selected variant's `record` adds).
+/// tile-plan-copies calls it, and tile-version-kernels for the copies of a
+/// fallback clone (excluding the variant whose guards failed); every other
+/// pass reads the record. Fails with a
 /// diagnostic only where dispatchCopy does.
 LogicalResult
 decideAndRecordCopy(Operation *op,

@@ -28,6 +28,12 @@ public:
 
   bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
 
+  CopyVariantProperties getProperties() const override {
+    CopyVariantProperties properties;
+    properties.usesAsyncProxy = true;
+    return properties;
+  }
+
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
     std::string reason;
