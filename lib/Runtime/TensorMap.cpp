@@ -13,6 +13,7 @@
 #include "Error.h"
 
 #include "tile/Runtime/TileRuntime.h"
+#include "tile/TMA/Limits.h"
 
 #include <cinttypes>
 #include <cstdarg>
@@ -23,7 +24,8 @@ using namespace tile::runtime;
 
 namespace {
 
-constexpr int32_t kMaxRank = 5;
+namespace limits = tile::tma::limits;
+constexpr int32_t kMaxRank = limits::kMaxRank;
 constexpr int32_t kLastByteType = 12;   // TFLOAT32_FTZ
 constexpr int32_t kLastPackedType = 15; // 16U6_ALIGN16B
 constexpr int32_t kInterleave32B = 2;
@@ -31,13 +33,14 @@ constexpr int32_t kSwizzle32B = 1;
 constexpr int32_t kLastSwizzle = 6; // 128B_ATOM_64B (sm_100)
 constexpr int32_t kLastL2Promotion = 3;
 constexpr int32_t kOobFillNaN = 1;
-constexpr uint64_t kMaxGlobalDim = 1ull << 32;
-constexpr uint64_t kStrideLimit = 1ull << 40;
-constexpr uint32_t kMaxBoxDim = 256;
-constexpr uint32_t kMaxElementStride = 8;
+constexpr uint64_t kMaxGlobalDim = limits::kMaxGlobalDim;
+constexpr uint64_t kStrideLimit = limits::kGlobalStrideLimitBytes;
+constexpr uint32_t kMaxBoxDim = limits::kMaxBoxDim;
+constexpr uint32_t kMaxElementStride = limits::kMaxElementStride;
+constexpr uint64_t kGranuleBytes = limits::kGranuleBytes;
 constexpr int32_t kMinIm2colRank = 3;
-constexpr uint32_t kMaxChannelsPerPixel = 256;
-constexpr uint32_t kMaxPixelsPerColumn = 1024;
+constexpr uint32_t kMaxChannelsPerPixel = limits::kMaxIm2colChannels;
+constexpr uint32_t kMaxPixelsPerColumn = limits::kMaxIm2colPixels;
 constexpr int32_t kLastAffectedDriver = 13010;
 constexpr uint64_t kSmallTensorBytes = 128 * 1024;
 
@@ -189,7 +192,7 @@ int32_t checkBox(const char *where, const TensorMapArgs &a,
   // cuda.h states this rule for non-interleaved maps only; [H200] driver
   // 13000 enforces it with interleave too (24 bytes rejected, 48 accepted).
   uint64_t innerBytes = uint64_t(a.boxDim[0]) * elementBytes;
-  if (innerBytes % 16 != 0)
+  if (innerBytes % kGranuleBytes != 0)
     return invalid(where,
                    "boxDim[0] * elementBytes = %u * %u = %" PRIu64
                    " is not a multiple of 16",
@@ -233,18 +236,9 @@ int32_t checkIm2colRankAndPointers(const char *where, const Im2colArgs &a) {
   return TILE_SUCCESS;
 }
 
-// The corners' offsets share 16 bits (cuda.h): one 16-bit offset at rank 3,
-// two 8-bit ones at rank 4, three 5-bit ones at rank 5. Offsets lie in
-// -limit..limit-1. [H200] rank 4: -129 and 128 rejected, -128 accepted.
+// The corners' offsets share 16 bits (cuda.h; tile/TMA/Limits.h).
 int32_t cornerLimit(int32_t rank) {
-  switch (rank) {
-  case 3:
-    return 32768;
-  case 4:
-    return 128;
-  default:
-    return 16;
-  }
+  return static_cast<int32_t>(limits::im2colCornerLimit(rank));
 }
 
 // Each corner offset in range, then a non-empty bounding box in every spatial
@@ -305,7 +299,7 @@ int32_t checkIm2colBox(const char *where, const Im2colArgs &a,
   // Applied with interleave too, as for the tiled box's inner row. [H200]
   // 6 channels of 4 bytes rejected.
   uint64_t pixelBytes = uint64_t(channels) * elementBytes;
-  if (pixelBytes % 16 != 0)
+  if (pixelBytes % kGranuleBytes != 0)
     return invalid(where,
                    "channelsPerPixel * elementBytes = %u * %u = %" PRIu64
                    " is not a multiple of 16",

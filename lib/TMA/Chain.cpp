@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CopyModes.h"
+#include "tile/TMA/Limits.h"
 
 #include <algorithm>
 
@@ -76,11 +77,12 @@ std::optional<int64_t> chooseRowElems(int64_t n0, int64_t eb, int64_t span,
                  " B swizzle rows";
       return std::nullopt;
     }
-  } else if (n0 > 256) {
-    int64_t want = 16 / std::min<int64_t>(16, eb);
-    rowElems = largestDivisorAtMost(n0, 256, want);
+  } else if (n0 > limits::kMaxBoxDim) {
+    constexpr int64_t granule = limits::kGranuleBytes;
+    int64_t want = granule / std::min<int64_t>(granule, eb);
+    rowElems = largestDivisorAtMost(n0, limits::kMaxBoxDim, want);
     if (rowElems == 1)
-      rowElems = largestDivisorAtMost(n0, 256, 1);
+      rowElems = largestDivisorAtMost(n0, limits::kMaxBoxDim, 1);
   }
   return rowElems;
 }
@@ -121,8 +123,9 @@ void extendChain(Chain &chain) {
         next = i;
     if (next == modes.size())
       break;
-    if (modes[next].extent > 256) {
-      int64_t b = largestDivisorAtMost(modes[next].extent, 256, 1);
+    if (modes[next].extent > limits::kMaxBoxDim) {
+      int64_t b =
+          largestDivisorAtMost(modes[next].extent, limits::kMaxBoxDim, 1);
       if (b == 1)
         break;
       splitMode(modes, next, b);

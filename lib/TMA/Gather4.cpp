@@ -19,6 +19,7 @@
 
 #include "CopyModes.h"
 
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Planner.h"
 
 namespace tile::tma {
@@ -161,9 +162,9 @@ PlanOutcome planGather4(const CopyRequest &r) {
   int64_t eb = r.elementType.bytes;
   int64_t n = r.globalSizes[1];
   // Before the shared region is walked element by element.
-  if (n < 1 || n > 256)
+  if (n < 1 || n > limits::kMaxBoxDim)
     return decline("box-dim: box dimension 0 is " + std::to_string(n) +
-                   ", TMA allows 1 to 256");
+                   ", TMA allows 1 to " + std::to_string(limits::kMaxBoxDim));
   Swizzle swizzle = r.sharedLayout.swizzle();
   int64_t pitchBytes = n * eb;
   if (swizzle != Swizzle::None)

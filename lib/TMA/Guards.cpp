@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/TMA/Guards.h"
+#include "tile/TMA/Limits.h"
 
 #include "CopyModes.h"
 
@@ -253,8 +254,9 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
                                 const TmaPlan &plan) {
   std::vector<Guard> guards;
   const TensorMapDesc &m = plan.map;
-  constexpr int64_t kMaxDim = int64_t(1) << 32;
-  constexpr int64_t kStrideLimit = int64_t(1) << 40;
+  constexpr int64_t kMaxDim = limits::kMaxGlobalDim;
+  constexpr int64_t kStrideLimit = limits::kGlobalStrideLimitBytes;
+  constexpr int64_t kGranule = limits::kGranuleBytes;
   for (const std::optional<RuntimeField> &f : m.runtimeGlobalDim) {
     if (!f)
       continue;
@@ -270,7 +272,7 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
       continue;
     // stride bytes = stride * scale: a multiple of 16 in 16..2^40 - 16.
     addUnique(guards,
-              multipleOf("global-stride", {{f->value, f->scale}}, 0, 16));
+              multipleOf("global-stride", {{f->value, f->scale}}, 0, kGranule));
     addUnique(guards, inRange("global-stride", f->value, 0,
                               (kStrideLimit - 1) / f->scale));
   }
@@ -280,14 +282,14 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
   if (m.runtimeOffsetScale != 0)
     base.push_back({RuntimeValue::offset(), m.runtimeOffsetScale});
   int64_t constant = m.baseOffsetBytes.constantValue().value_or(0);
-  addUnique(guards, multipleOf("global-align", base, constant, 16));
+  addUnique(guards, multipleOf("global-align", base, constant, kGranule));
   // Stores clip at 16-byte granularity of the innermost dimension: a row
   // whose end is not on a 16-byte boundary would be overwritten past it.
   if (request.direction == Direction::SharedToGlobal &&
       !m.runtimeGlobalDim.empty() && m.runtimeGlobalDim[0]) {
     const RuntimeField &f = *m.runtimeGlobalDim[0];
     addUnique(guards, multipleOf("store-bounds", {{f.value, m.elementBytes}}, 0,
-                                 16 * f.divisor));
+                                 kGranule * f.divisor));
   }
   return guards;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/TMA/Im2col.h"
+#include "tile/TMA/Limits.h"
 
 #include <algorithm>
 #include <sstream>
@@ -15,12 +16,13 @@ namespace tile::tma {
 
 namespace {
 
-constexpr int64_t kMaxChannels = 256;
-constexpr int64_t kMaxPixels = 1024;
-constexpr int64_t kMaxTraversalStride = 8;
-constexpr int64_t kMaxGlobalSize = int64_t(1) << 32;
-constexpr int64_t kStrideLimitBytes = int64_t(1) << 40;
-constexpr int64_t kSharedAlignBytes = 128;
+constexpr int64_t kMaxChannels = limits::kMaxIm2colChannels;
+constexpr int64_t kMaxPixels = limits::kMaxIm2colPixels;
+constexpr int64_t kMaxTraversalStride = limits::kMaxElementStride;
+constexpr int64_t kMaxGlobalSize = limits::kMaxGlobalDim;
+constexpr int64_t kStrideLimitBytes = limits::kGlobalStrideLimitBytes;
+constexpr int64_t kSharedAlignBytes = limits::kSharedAlignmentBytes;
+constexpr int64_t kGranuleBytes = limits::kGranuleBytes;
 
 /// Records the first broken rule.
 struct Checker {
@@ -128,10 +130,10 @@ bool checkGlobal(const Im2colRequest &r, int64_t eb, Checker &c) {
     if (!r.globalStrides[d])
       continue; // the runtime's encode checks it
     int64_t bytes = *r.globalStrides[d] * eb;
-    if (bytes % 16 != 0 || bytes < 0) {
+    if (bytes % kGranuleBytes != 0 || bytes < 0) {
       c.fail(RuleId::Im2colGlobal)
           << "stride " << *r.globalStrides[d] << " of dimension " << d << " is "
-          << bytes << " B, not a multiple of 16 B";
+          << bytes << " B, not a multiple of " << kGranuleBytes << " B";
       return false;
     }
     if (bytes >= kStrideLimitBytes) {
@@ -188,13 +190,13 @@ bool checkTile(const Im2colRequest &r, const Im2colMapDesc &map, Checker &c) {
   int64_t pixels = r.sharedShape[0], channels = r.sharedShape[1];
   if (channels < 1 || channels > kMaxChannels) {
     c.fail(RuleId::Im2colChannels) << channels << " channels per pixel; the "
-                                   << "hardware loads 1..256";
+                                   << "hardware loads 1.." << kMaxChannels;
     return false;
   }
-  if (channels * eb % 16 != 0) {
+  if (channels * eb % kGranuleBytes != 0) {
     c.fail(RuleId::Im2colChannels)
         << channels << " channels x " << eb << " B = " << channels * eb
-        << " B is not a multiple of 16 B";
+        << " B is not a multiple of " << kGranuleBytes << " B";
     return false;
   }
   if (map.swizzle != Swizzle::None &&
@@ -207,7 +209,7 @@ bool checkTile(const Im2colRequest &r, const Im2colMapDesc &map, Checker &c) {
   }
   if (pixels < 1 || pixels > kMaxPixels) {
     c.fail(RuleId::Im2colPixels) << pixels << " pixels per column; the "
-                                 << "hardware loads 1..1024";
+                                 << "hardware loads 1.." << kMaxPixels;
     return false;
   }
   int64_t align = std::max(kSharedAlignBytes, swizzleRepeatBytes(map.swizzle));
@@ -281,11 +283,11 @@ bool checkStartAndOffsets(const Im2colRequest &r, Checker &c) {
 } // namespace
 
 int64_t im2colCornerLimit(unsigned rank) {
-  return rank == 3 ? 32768 : rank == 4 ? 128 : 16;
+  return limits::im2colCornerLimit(rank);
 }
 
 int64_t im2colOffsetLimit(unsigned rank) {
-  return rank == 3 ? 65536 : rank == 4 ? 256 : 32;
+  return limits::im2colOffsetLimit(rank);
 }
 
 int64_t im2colSharedByte(const Im2colMapDesc &map, int64_t pixel,

@@ -8,6 +8,7 @@
 #include "CopyModes.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Rules.h"
 
 #include <algorithm>
@@ -135,34 +136,39 @@ std::optional<std::string> checkRequestRules(const CopyRequest &r) {
 //===-- Descriptor rules (TMA_FACTS section 1) ----------------------------===//
 
 Check checkRank(const TmaPlan &p) {
-  if (p.map.rank < 1 || p.map.rank > 5)
+  if (p.map.rank < 1 || p.map.rank > limits::kMaxRank)
     return "rank: the copy needs " + std::to_string(p.map.rank) +
-           " tensor-map dimensions, TMA allows 1 to 5";
+           " tensor-map dimensions, TMA allows 1 to " +
+           std::to_string(limits::kMaxRank);
   return std::nullopt;
 }
 
 Check checkBoxDims(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.boxDim.size(); ++d)
-    if (p.map.boxDim[d] < 1 || p.map.boxDim[d] > 256)
+    if (p.map.boxDim[d] < 1 || p.map.boxDim[d] > limits::kMaxBoxDim)
       return "box-dim: box dimension " + std::to_string(d) + " is " +
-             std::to_string(p.map.boxDim[d]) + ", TMA allows 1 to 256";
+             std::to_string(p.map.boxDim[d]) + ", TMA allows 1 to " +
+             std::to_string(limits::kMaxBoxDim);
   return std::nullopt;
 }
 
 Check checkInnerBoxBytes(const TmaPlan &p) {
   int64_t eb = p.map.elementBytes;
-  if (!p.map.boxDim.empty() && (p.map.boxDim[0] * eb) % 16 != 0)
+  if (!p.map.boxDim.empty() &&
+      (p.map.boxDim[0] * eb) % limits::kGranuleBytes != 0)
     return "inner-box-bytes: box " + bytesOf(p.map.boxDim[0], eb) +
-           " is not a multiple of 16";
+           " is not a multiple of " + std::to_string(limits::kGranuleBytes);
   return std::nullopt;
 }
 
 Check checkElementStrides(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.elementStrides.size(); ++d)
-    if (p.map.elementStrides[d] < 1 || p.map.elementStrides[d] > 8)
+    if (p.map.elementStrides[d] < 1 ||
+        p.map.elementStrides[d] > limits::kMaxElementStride)
       return "element-stride: element stride " +
              std::to_string(p.map.elementStrides[d]) + " of dimension " +
-             std::to_string(d) + " is outside 1 to 8";
+             std::to_string(d) + " is outside 1 to " +
+             std::to_string(limits::kMaxElementStride);
   return std::nullopt;
 }
 
@@ -177,7 +183,8 @@ Check checkGlobalDims(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.globalDim.size(); ++d)
     if (isRuntime(p.map.runtimeGlobalDim, d))
       continue;
-    else if (p.map.globalDim[d] < 1 || p.map.globalDim[d] > (uint64_t(1) << 32))
+    else if (p.map.globalDim[d] < 1 ||
+             p.map.globalDim[d] > uint64_t(limits::kMaxGlobalDim))
       return "global-dim: global dimension " + std::to_string(d) + " is " +
              std::to_string(p.map.globalDim[d]) + ", TMA allows 1 to 2^32";
   return std::nullopt;
@@ -188,10 +195,11 @@ Check checkGlobalStrides(const TmaPlan &p) {
     if (isRuntime(p.map.runtimeGlobalStrides, i))
       continue;
     uint64_t s = p.map.globalStridesBytes[i];
-    if (s % 16 != 0)
+    if (s % limits::kGranuleBytes != 0)
       return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
-             std::to_string(s) + " B is not a multiple of 16";
-    if (s >= (uint64_t(1) << 40))
+             std::to_string(s) + " B is not a multiple of " +
+             std::to_string(limits::kGranuleBytes);
+    if (s >= uint64_t(limits::kGlobalStrideLimitBytes))
       return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
              std::to_string(s) + " B is not below 2^40";
   }
@@ -201,7 +209,8 @@ Check checkGlobalStrides(const TmaPlan &p) {
 Check checkGlobalAlign(const CopyRequest &r, const TmaPlan &p) {
   // With a run-time offset the whole base is a global-align guard.
   if (p.map.runtimeOffsetScale == 0 &&
-      !p.map.baseOffsetBytes.provablyMultipleOf(16, r.symbolDivisors))
+      !p.map.baseOffsetBytes.provablyMultipleOf(limits::kGranuleBytes,
+                                                r.symbolDivisors))
     return "global-align: global base offset " + p.map.baseOffsetBytes.str() +
            " B is not a multiple of 16";
   return std::nullopt;
@@ -219,14 +228,16 @@ Check checkSwizzleSpan(const TmaPlan &p) {
 //===-- Instruction rules (TMA_FACTS section 2) ---------------------------===//
 
 Check checkSmemAlign(const CopyRequest &r, const TmaPlan &p) {
-  if (r.sharedBaseAlignment <= 0 || r.sharedBaseAlignment % 128 != 0)
+  constexpr int64_t align = limits::kSharedAlignmentBytes;
+  if (r.sharedBaseAlignment <= 0 || r.sharedBaseAlignment % align != 0)
     return "smem-align: shared buffer alignment " +
-           std::to_string(r.sharedBaseAlignment) +
-           " B is not a multiple of 128";
+           std::to_string(r.sharedBaseAlignment) + " B is not a multiple of " +
+           std::to_string(align);
   for (const TmaIssue &i : p.issues)
-    if (!i.smemByteOffset.provablyMultipleOf(128, r.symbolDivisors))
+    if (!i.smemByteOffset.provablyMultipleOf(align, r.symbolDivisors))
       return "smem-align: shared offset " + i.smemByteOffset.str() +
-             " B of an instruction is not a multiple of 128";
+             " B of an instruction is not a multiple of " +
+             std::to_string(align);
   return std::nullopt;
 }
 
@@ -234,7 +245,8 @@ Check checkInnerCoordAlign(const CopyRequest &r, const TmaPlan &p) {
   int64_t eb = p.map.elementBytes;
   for (const TmaIssue &i : p.issues)
     if (!i.coords.empty() &&
-        !(i.coords[0] * eb).provablyMultipleOf(16, r.symbolDivisors))
+        !(i.coords[0] * eb)
+             .provablyMultipleOf(limits::kGranuleBytes, r.symbolDivisors))
       return "inner-coord-align: inner coordinate " + i.coords[0].str() +
              " x " + std::to_string(eb) + " B is not " +
              (i.coords[0].isConstant() ? "" : "provably ") +
@@ -281,10 +293,11 @@ Check checkStoreBounds(const CopyRequest &r, const TmaPlan &p) {
                std::to_string(*c + p.map.boxDim[d]) +
                ") leaves tensor-map dimension " + std::to_string(d) +
                " of extent " + std::to_string(extent);
-      if (d == 0 && !c && (dim0 * eb) % 16 != 0)
+      if (d == 0 && !c && (dim0 * eb) % limits::kGranuleBytes != 0)
         return "store-bounds: innermost extent " + bytesOf(dim0, eb) +
-               " is not a multiple of 16 and the dynamic coordinate " +
-               i.coords[0].str() +
+               " is not a multiple of " +
+               std::to_string(limits::kGranuleBytes) +
+               " and the dynamic coordinate " + i.coords[0].str() +
                " cannot be proven to keep the box from clipping past a row";
     }
   return std::nullopt;

@@ -21,6 +21,7 @@
 
 #include "tile/Layout/Layout.h"
 #include "tile/TMA/ElementType.h"
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Rules.h"
 
 #include <cstdint>
@@ -45,7 +46,7 @@ struct Im2colRequest {
   std::vector<int64_t> sharedShape;
   Layout sharedLayout;
   /// Bytes; the alignment of the shared buffer's start.
-  int64_t sharedBaseAlignment = 1024;
+  int64_t sharedBaseAlignment = limits::kArenaAlignmentBytes;
   OobFill oobFill = OobFill::Zero;
   /// The start coordinates (memref order, rank values) and the offsets
   /// (memref order, one per spatial dimension) where they are constants.

@@ -11,6 +11,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/TMA/Limits.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -31,7 +32,9 @@ static LLVM::GlobalOp getOrCreateArena(OpBuilder &b, Operation *from) {
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   return LLVM::GlobalOp::create(b, from->getLoc(), type, /*isConstant=*/false,
                                 LLVM::Linkage::External, kArenaSymbol,
-                                /*value=*/Attribute(), /*alignment=*/1024,
+                                /*value=*/Attribute(),
+                                /*alignment=*/
+                                ::tile::tma::limits::kArenaAlignmentBytes,
                                 /*addrSpace=*/kSharedAddressSpace);
 }
 

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/Limits.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 #include <limits>
@@ -23,7 +24,8 @@ int64_t mlir::tile::getSharedBaseAlignment(Value buffer) {
     buffer = stage.getSource();
   }
   auto arena = buffer.getDefiningOp<ArenaViewOp>();
-  return std::min(alignment, arena ? arena.getBaseAlignment() : 1024);
+  return std::min(alignment, arena ? arena.getBaseAlignment()
+                                   : ::tile::tma::limits::kArenaAlignmentBytes);
 }
 
 namespace {

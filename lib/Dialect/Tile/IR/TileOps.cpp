@@ -15,6 +15,7 @@
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Rules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -685,10 +686,12 @@ int64_t ArenaViewOp::getSpanBytes() {
 }
 
 int64_t ArenaViewOp::getBaseAlignment() {
+  // The arena's own alignment, which the lowering declares.
+  constexpr int64_t arena = ::tile::tma::limits::kArenaAlignmentBytes;
   int64_t offset = getOffset();
   if (offset == 0)
-    return 1024;
-  return std::min<int64_t>(1024, offset & -offset);
+    return arena;
+  return std::min<int64_t>(arena, offset & -offset);
 }
 
 LogicalResult ArenaViewOp::verify() {
