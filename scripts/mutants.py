@@ -1206,8 +1206,8 @@ MUTANTS += [
       "diagnostics built from a RuleId print the wrong id"),
     # ---- dynamic shapes: guards, versions, the host's guarded launch -------
     M("guards-stride-modulus", T + "Guards.cpp",
-      'multipleOf("global-stride", {{f->value, f->scale}}, 0, kGranule)',
-      'multipleOf("global-stride", {{f->value, f->scale}}, 0, 8)',
+      "multipleOf(RuleId::GlobalStride, {{f->value, f->scale}},\n                                 0, kGranule)",
+      "multipleOf(RuleId::GlobalStride, {{f->value, f->scale}},\n                                 0, 8)",
       "a run-time row pitch of 8 bytes passes the guard: the encode fails "
       "at run time instead of running the fallback",
       tests=["gtest:TileTMAPropertyTests"]),

@@ -220,7 +220,7 @@ std::optional<RuntimeValues> exampleValues(const CopyRequest &request,
 }
 
 namespace {
-Guard multipleOf(const char *rule,
+Guard multipleOf(RuleId rule,
                  std::vector<std::pair<RuntimeValue, int64_t>> terms,
                  int64_t constant, int64_t modulus) {
   Guard g;
@@ -232,7 +232,7 @@ Guard multipleOf(const char *rule,
   return g;
 }
 
-Guard inRange(const char *rule, RuntimeValue v, int64_t lo, int64_t hi) {
+Guard inRange(RuleId rule, RuntimeValue v, int64_t lo, int64_t hi) {
   Guard g;
   g.rule = rule;
   g.kind = Guard::Kind::InRange;
@@ -261,19 +261,19 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
     if (!f)
       continue;
     // dim = size / divisor in 1..2^32.
-    addUnique(guards, inRange("global-dim", f->value, f->divisor,
+    addUnique(guards, inRange(RuleId::GlobalDim, f->value, f->divisor,
                               kMaxDim * f->divisor));
     if (f->divisor > 1)
-      addUnique(guards,
-                multipleOf("region-split", {{f->value, 1}}, 0, f->divisor));
+      addUnique(guards, multipleOf(RuleId::RegionSplit, {{f->value, 1}}, 0,
+                                   f->divisor));
   }
   for (const std::optional<RuntimeField> &f : m.runtimeGlobalStrides) {
     if (!f)
       continue;
     // stride bytes = stride * scale: a multiple of 16 in 16..2^40 - 16.
-    addUnique(guards,
-              multipleOf("global-stride", {{f->value, f->scale}}, 0, kGranule));
-    addUnique(guards, inRange("global-stride", f->value, 0,
+    addUnique(guards, multipleOf(RuleId::GlobalStride, {{f->value, f->scale}},
+                                 0, kGranule));
+    addUnique(guards, inRange(RuleId::GlobalStride, f->value, 0,
                               (kStrideLimit - 1) / f->scale));
   }
   // The encode's base address: address + offset * eb + the plan's constant.
@@ -282,14 +282,15 @@ std::vector<Guard> deriveGuards(const CopyRequest &request,
   if (m.runtimeOffsetScale != 0)
     base.push_back({RuntimeValue::offset(), m.runtimeOffsetScale});
   int64_t constant = m.baseOffsetBytes.constantValue().value_or(0);
-  addUnique(guards, multipleOf("global-align", base, constant, kGranule));
+  addUnique(guards, multipleOf(RuleId::GlobalAlign, base, constant, kGranule));
   // Stores clip at 16-byte granularity of the innermost dimension: a row
   // whose end is not on a 16-byte boundary would be overwritten past it.
   if (request.direction == Direction::SharedToGlobal &&
       !m.runtimeGlobalDim.empty() && m.runtimeGlobalDim[0]) {
     const RuntimeField &f = *m.runtimeGlobalDim[0];
-    addUnique(guards, multipleOf("store-bounds", {{f.value, m.elementBytes}}, 0,
-                                 kGranule * f.divisor));
+    addUnique(guards,
+              multipleOf(RuleId::StoreBounds, {{f.value, m.elementBytes}}, 0,
+                         kGranule * f.divisor));
   }
   return guards;
 }

@@ -12,6 +12,8 @@
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
+#include "tile/TMA/Planner.h"
+#include "tile/TMA/Rules.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/PlanReport.h"
 #include "llvm/Support/FileSystem.h"
@@ -120,6 +122,13 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
         json.object([&] {
           json.attribute("variant", d.first);
           json.attribute("reason", d.second);
+          // The rule the reason names, for readers that branch on it
+          // (null for a variant's reason outside the rule table).
+          std::string rule = ::tile::tma::ruleIdOf(d.second);
+          if (::tile::tma::isKnownRuleId(rule))
+            json.attribute("rule", rule);
+          else
+            json.attribute("rule", nullptr);
         });
     });
     if (result.selected)

@@ -85,7 +85,7 @@ static DictionaryAttr getGuardAttr(Builder &b, const ::tile::tma::Guard &g) {
                                     b.getI64IntegerAttr(coeff)}));
   bool multiple = g.kind == ::tile::tma::Guard::Kind::MultipleOf;
   SmallVector<NamedAttribute> fields = {
-      b.getNamedAttr("rule", b.getStringAttr(g.rule)),
+      b.getNamedAttr("rule", b.getStringAttr(::tile::tma::ruleIdName(g.rule))),
       b.getNamedAttr("expr", b.getStringAttr(g.str())),
       b.getNamedAttr("kind",
                      b.getStringAttr(multiple ? "multiple_of" : "in_range")),

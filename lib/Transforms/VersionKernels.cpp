@@ -44,8 +44,8 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
                      << forced.getValue()
                      << "\", but its plan relies on run-time guards (the "
                         "first: "
-                     << plan->guards.front().rule << ": "
-                     << plan->guards.front().str()
+                     << ::tile::tma::ruleIdName(plan->guards.front().rule)
+                     << ": " << plan->guards.front().str()
                      << "); the kernel's fallback version needs another "
                         "variant: drop the dispatch attribute or give the "
                         "buffer a static type";

@@ -125,7 +125,8 @@ def test_declined(tile_opt, dst, src, options, rule, reason):
     [expected] = report_lines(tile_opt, source=tile_mlir.copy_source(
         dst, src, **options))
     assert without_loc(info.value.report) == without_loc(expected)
-    assert {"variant": "tma", "reason": reason} in expected["declined"]
+    assert {"variant": "tma", "reason": reason, "rule": rule} in \
+        expected["declined"]
     assert expected["selected"] == "simt"
 
 

@@ -184,8 +184,7 @@ def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
         return result
     for entry in report["declined"]:
         if entry["variant"] == "tma":
-            reason = entry["reason"]
-            raise TileDeclined(reason.split(":", 1)[0], reason, report)
+            raise TileDeclined(entry["rule"], entry["reason"], report)
     raise TileDeclined(None, "the tma variant was not tried (selected: %s)"
                        % report["selected"], report)
 

@@ -26,7 +26,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
 
   // 8k + 4 is a multiple of 4, not of 8: 8 B, not 16.
   %o1 = arith.addi %k8, %c4 : index
-  // CHECK: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"inner-coord-align: inner coordinate s0 x 2 B is not provably a multiple of 16 B"}],"bytes":1024}
+  // CHECK: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"inner-coord-align: inner coordinate s0 x 2 B is not provably a multiple of 16 B","rule":"inner-coord-align"}],"bytes":1024}
   tile.copy_async %s[0, 0] [8, 64], %g[0, %o1] [8, 64] barrier(%bar[%c0]) : !s, memref<8x256xf16>, !bars
 
   // 8k + 16 is a multiple of 8: 16 B.
@@ -39,12 +39,12 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   %c3p18 = arith.constant 387420489 : index
   %k3 = arith.muli %k, %c3p18 : index
   %o3 = arith.muli %k3, %c4 : index
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"inner-coord-align: inner coordinate s0 x 2 B is not provably a multiple of 16 B"}],"bytes":1024}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"inner-coord-align: inner coordinate s0 x 2 B is not provably a multiple of 16 B","rule":"inner-coord-align"}],"bytes":1024}
   tile.copy_async %s[0, 0] [8, 64], %g[0, %o3] [8, 64] barrier(%bar[%c0]) : !s, memref<8x256xf16>, !bars
 
   // An arena view at 1088 = 17 x 64 is 64-byte aligned.
   %a1088 = tile.arena_view [1088] : !s
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"smem-align: shared buffer alignment 64 B is not a multiple of 128"}],"bytes":1024}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"smem-align: shared buffer alignment 64 B is not a multiple of 128","rule":"smem-align"}],"bytes":1024}
   tile.copy_async %a1088[0, 0] [8, 64], %g[0, 0] [8, 64] barrier(%bar[%c0]) : !s, memref<8x256xf16>, !bars
   %a1152 = tile.arena_view [1152] : !s
   // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],{{.*}}"bytes":1024}
@@ -53,7 +53,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   // Stages 192 B apart: a stage is only 64-byte aligned.
   %stages = tile.arena_view [0] : !st
   %stage = tile.stage %stages[%k] : !st -> !st1
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"smem-align: shared buffer alignment 64 B is not a multiple of 128"}],"bytes":192}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"smem-align: shared buffer alignment 64 B is not a multiple of 128","rule":"smem-align"}],"bytes":192}
   tile.copy_async %stage[0, 0] [1, 96], %g96[0, 0] [1, 96] barrier(%bar[%c0]) : !st1, memref<4x96xf16>, !bars
   // Its first stage, addressed directly, is 1024-byte aligned.
   %first = tile.arena_view [0] : !st1
@@ -65,7 +65,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   %s16 = tile.arena_view [0] : !s16
   // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],{{.*}}"box_dim":[16,8,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[48,0,0]}],"guards":[],"bytes":256}
   tile.copy_async %s16[0, 0] [8, 16], %gl[0, 48] [8, 16] barrier(%bar[%c0]) : !s16, !gl, !bars
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 1 region [56, +16) crosses a boundary of a shard of extent 64"}],"bytes":256}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 1 region [56, +16) crosses a boundary of a shard of extent 64","rule":"region-split"}],"bytes":256}
   tile.copy_async %s16[0, 0] [8, 16], %gl[0, 56] [8, 16] barrier(%bar[%c0]) : !s16, !gl, !bars
 
   // Global rows as (2, 4) : (4096, 64): rows [5, 8) end on the tensor's end
@@ -74,7 +74,7 @@ func.func @facts(%g: memref<8x256xf16>, %g96: memref<4x96xf16>, %gl: !gl, %gr: !
   %s3 = tile.arena_view [0] : !s3
   // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"tma","declined":[],"tensor_map":{{{.*}}"global_dim":[256,2],"global_strides":[8192],"box_dim":[192,1]{{.*}}"issues":[{"smem_byte_offset":0,"coords":[64,1]}],"guards":[],"bytes":384}
   tile.copy_async %s3[0, 0] [3, 64], %gr[5, 0] [3, 64] barrier(%bar[%c0]) : !s3, !gr, !bars
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 0 region [2, +3) crosses a boundary of a shard of extent 4"}],"bytes":384}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"region-split: global dimension 0 region [2, +3) crosses a boundary of a shard of extent 4","rule":"region-split"}],"bytes":384}
   tile.copy_async %s3[0, 0] [3, 64], %gr[2, 0] [3, 64] barrier(%bar[%c0]) : !s3, !gr, !bars
   return
 }

@@ -22,7 +22,7 @@ func.func @plans(%A: memref<8x256xf16>, %s: !ref, %bar: !bars,
   tile.copy_async %A[0, 0] [8, 256], %s[0, 0] [8, 256] : memref<8x256xf16>, !ref
 
   // A transposed shared layout: TMA declines, the simt variant takes it.
-  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"elementwise: {{.*}}"}],"bytes":4096}
+  // CHECK-NEXT: {"loc":"{{.*}}:[[@LINE+1]]:3","op":"tile.copy_async","direction":"g2s","selected":"simt","declined":[{"variant":"tma","reason":"elementwise: {{.*}}","rule":"elementwise"}],"bytes":4096}
   tile.copy_async %t[0, 0] [64, 32], %G[0, 0] [64, 32] barrier(%bar[%c0])
       : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>, !bars
 

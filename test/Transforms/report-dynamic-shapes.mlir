@@ -44,7 +44,7 @@ func.func @cut(%A: memref<?x?xf32>, %s: !s512, %bar: !bars) {
 // TMA needs the innermost stride to be 1 in the type.
 func.func @inner_stride(%A: memref<?x?xf16, strided<[?, ?]>>, %s: !s64, %bar: !bars) {
   %c0 = arith.constant 0 : index
-  // CHECK: {"loc":"{{.*}}:[[@LINE+1]]:3",{{.*}}"selected":"simt","declined":[{"variant":"tma","reason":"elementwise: the shared stride-1 run of 64 elements has a run-time global stride; TMA needs the innermost stride to be 1 in the buffer's type"}],"bytes":8192}
+  // CHECK: {"loc":"{{.*}}:[[@LINE+1]]:3",{{.*}}"selected":"simt","declined":[{"variant":"tma","reason":"elementwise: the shared stride-1 run of 64 elements has a run-time global stride; TMA needs the innermost stride to be 1 in the buffer's type","rule":"elementwise"}],"bytes":8192}
   tile.copy_async %s[0, 0] [64, 64], %A[0, 0] [64, 64] barrier(%bar[%c0]) : !s64, memref<?x?xf16, strided<[?, ?]>>, !bars
   return
 }

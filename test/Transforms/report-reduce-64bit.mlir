@@ -11,11 +11,11 @@
 
 func.func @reduce_64bit(%g: memref<16x16xi64>, %u: memref<16x16xui64>,
                         %h: memref<16x32xi32>, %s: !s64, %su: !u64, %s3: !s32) {
-  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce and does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)"}]
+  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce and does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)","rule":"reduce-type"}]
   tile.copy_async %g[0, 0] [8, 16], %s[0, 0] [8, 16] {reduce = "and"} : memref<16x16xi64>, !s64
-  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce or does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)"}]
+  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce or does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)","rule":"reduce-type"}]
   tile.copy_async %g[0, 0] [8, 16], %s[0, 0] [8, 16] {reduce = "or"} : memref<16x16xi64>, !s64
-  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce xor does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)"}]
+  // CHECK: "selected":"simt","declined":[{"variant":"tma","reason":"reduce-type: reduce xor does not support i64 (an INT64 tensor map traps on sm_90; ui64 works)","rule":"reduce-type"}]
   tile.copy_async %g[0, 0] [8, 16], %s[0, 0] [8, 16] {reduce = "xor"} : memref<16x16xi64>, !s64
   // CHECK: "selected":"tma",{{.*}}"data_type":"u64"
   tile.copy_async %u[0, 0] [8, 16], %su[0, 0] [8, 16] {reduce = "and"} : memref<16x16xui64>, !u64

@@ -19,7 +19,7 @@ namespace {
 std::vector<std::string> guardTexts(const TmaPlan &plan) {
   std::vector<std::string> texts;
   for (const Guard &g : plan.guards)
-    texts.push_back(g.rule + ": " + g.str());
+    texts.push_back(std::string(ruleIdName(g.rule)) + ": " + g.str());
   return texts;
 }
 
@@ -78,7 +78,7 @@ TEST(SymbolicPlanner, RunTimeOffsetJoinsTheBaseGuard) {
   EXPECT_EQ(firstFailedGuard(*o.plan, v), nullptr);
   v.address = 16;
   ASSERT_NE(firstFailedGuard(*o.plan, v), nullptr);
-  EXPECT_EQ(firstFailedGuard(*o.plan, v)->rule, "global-align");
+  EXPECT_EQ(firstFailedGuard(*o.plan, v)->rule, RuleId::GlobalAlign);
 }
 
 // A dimension with a run-time stride never fuses with its neighbour, even

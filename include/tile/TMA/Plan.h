@@ -13,6 +13,7 @@
 
 #include "tile/Layout/Layout.h"
 #include "tile/TMA/ElementType.h"
+#include "tile/TMA/Rules.h"
 #include "tile/TMA/SymExpr.h"
 
 #include <optional>
@@ -77,8 +78,8 @@ struct RuntimeField {
 /// [lo, hi].
 struct Guard {
   enum class Kind : uint8_t { MultipleOf, InRange };
-  /// The rule the plan would break (an id of tile/TMA/RuleIds.def).
-  std::string rule;
+  /// The rule the plan would break.
+  RuleId rule = RuleId::GlobalAlign;
   Kind kind = Kind::MultipleOf;
   int64_t constant = 0;
   std::vector<std::pair<RuntimeValue, int64_t>> terms;

@@ -179,7 +179,8 @@ void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
   json.attributeArray("guards", [&] {
     for (const ::tile::tma::Guard &guard : plan.guards)
       json.object([&] {
-        json.attribute("rule", guard.rule);
+        json.attribute("rule",
+                       std::string(::tile::tma::ruleIdName(guard.rule)));
         json.attribute("expr", guard.str());
       });
   });
