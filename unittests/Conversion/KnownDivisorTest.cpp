@@ -41,6 +41,21 @@ protected:
     return results;
   }
 
+  /// Parses a function of one index argument `%k` and points `b` at the
+  /// start of its body; returns `%k` (null when the parse failed).
+  Value startBuilding(OpBuilder &b) {
+    SmallVector<Value> v = parseResults(R"mlir(
+func.func @f(%k: index) -> index {
+  return %k : index
+}
+)mlir");
+    if (v.size() != 1)
+      return Value();
+    auto func = *module->getOps<func::FuncOp>().begin();
+    b.setInsertionPointToStart(&func.getBody().front());
+    return v[0];
+  }
+
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
 };
@@ -264,48 +279,36 @@ static Value buildLinearChain(OpBuilder &b, Location loc, Value k,
 }
 
 TEST_F(FactsTest, KnownDivisorLooksAtMostMaxDepthProducersDeep) {
-  SmallVector<Value> v = parseResults(R"mlir(
-func.func @f(%k: index) -> index {
-  return %k : index
-}
-)mlir");
-  ASSERT_EQ(v.size(), 1u);
   OpBuilder b(&context);
-  auto func = *module->getOps<func::FuncOp>().begin();
-  b.setInsertionPointToStart(&func.getBody().front());
+  Value k = startBuilding(b);
+  ASSERT_TRUE(k);
   Location loc = b.getUnknownLoc();
   // 8k + 16n: a multiple of 8 when the walk reaches 8k.
   unsigned within = DivisorAnalysis::kMaxDepth - 2;
-  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, v[0], within)), 8);
+  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, k, within)), 8);
   // One producer more than the bound: unknown, never a crash (100,000 ops
   // deep would overflow a recursive walk's stack).
-  EXPECT_EQ(getKnownDivisor(
-                buildLinearChain(b, loc, v[0], DivisorAnalysis::kMaxDepth)),
-            1);
-  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, v[0], 100000)), 1);
-  // A memoized analysis answers a value it saw deep in the chain from the
-  // record: the same answer as a fresh one.
+  EXPECT_EQ(
+      getKnownDivisor(buildLinearChain(b, loc, k, DivisorAnalysis::kMaxDepth)),
+      1);
+  EXPECT_EQ(getKnownDivisor(buildLinearChain(b, loc, k, 100000)), 1);
+  // One analysis asked twice answers the second time from its record, and
+  // the same as the first.
   DivisorAnalysis analysis;
-  Value shallow = buildLinearChain(b, loc, v[0], 4);
+  Value shallow = buildLinearChain(b, loc, k, 4);
   EXPECT_EQ(analysis.getKnownDivisor(shallow), 8);
   EXPECT_EQ(analysis.getKnownDivisor(shallow), 8);
 }
 
 TEST_F(FactsTest, KnownDivisorWalksSharedSubexpressionsOnce) {
-  SmallVector<Value> v = parseResults(R"mlir(
-func.func @f(%k: index) -> index {
-  return %k : index
-}
-)mlir");
-  ASSERT_EQ(v.size(), 1u);
   OpBuilder b(&context);
-  auto func = *module->getOps<func::FuncOp>().begin();
-  b.setInsertionPointToStart(&func.getBody().front());
+  Value k = startBuilding(b);
+  ASSERT_TRUE(k);
   Location loc = b.getUnknownLoc();
   // 60 levels of %a(i+1) = %a(i) + %a(i) over 8k: 2^60 paths to the root,
   // 61 distinct values, each walked once. A sum is a multiple of the gcd of
   // its operands' divisors: 8 at every level.
-  Value a = arith::MulIOp::create(b, loc, v[0],
+  Value a = arith::MulIOp::create(b, loc, k,
                                   arith::ConstantIndexOp::create(b, loc, 8));
   for (int i = 0; i < 60; ++i)
     a = arith::AddIOp::create(b, loc, a, a);

@@ -12,6 +12,8 @@
 #include "tile/TMA/HardwareModel.h"
 #include "gtest/gtest.h"
 
+#include <functional>
+
 using namespace tile;
 using namespace tile::tma;
 namespace limits = tile::tma::limits;
@@ -47,46 +49,44 @@ TEST(Limits, RankAgreesWithTheModel) {
   EXPECT_TRUE(modelVerdict(mapOfRank(limits::kMaxRank + 1)));
 }
 
-TEST(Limits, BoxDimAgreesWithTheModel) {
-  TensorMapDesc m = mapOfRank(2);
-  m.globalDim[1] = 1024;
-  m.boxDim[1] = limits::kMaxBoxDim;
-  EXPECT_FALSE(modelVerdict(m));
-  m.boxDim[1] = limits::kMaxBoxDim + 1;
-  EXPECT_TRUE(modelVerdict(m));
-}
+/// A field of a rank-2 map set to the last value Limits.h allows (the model
+/// accepts) and to the next one (the model rejects).
+struct Boundary {
+  const char *field;
+  int64_t last;
+  int64_t next;
+  std::function<void(TensorMapDesc &, int64_t)> set;
+};
 
-TEST(Limits, GranuleAgreesWithTheModel) {
-  TensorMapDesc m = mapOfRank(2);
-  m.boxDim[0] = limits::kGranuleBytes;
-  EXPECT_FALSE(modelVerdict(m));
-  m.boxDim[0] = limits::kGranuleBytes + 1;
-  EXPECT_TRUE(modelVerdict(m));
-  m = mapOfRank(2);
-  m.globalStridesBytes[0] = 64 + limits::kGranuleBytes / 2;
-  EXPECT_TRUE(modelVerdict(m));
-}
-
-TEST(Limits, ElementStrideAgreesWithTheModel) {
-  TensorMapDesc m = mapOfRank(2);
-  m.elementStrides[1] = limits::kMaxElementStride;
-  EXPECT_FALSE(modelVerdict(m));
-  m.elementStrides[1] = limits::kMaxElementStride + 1;
-  EXPECT_TRUE(modelVerdict(m));
-}
-
-TEST(Limits, GlobalDimAndStrideAgreeWithTheModel) {
-  TensorMapDesc m = mapOfRank(2);
-  m.globalDim[1] = limits::kMaxGlobalDim;
-  EXPECT_FALSE(modelVerdict(m));
-  m.globalDim[1] = limits::kMaxGlobalDim + 1;
-  EXPECT_TRUE(modelVerdict(m));
-  m = mapOfRank(2);
-  m.globalStridesBytes[0] =
-      limits::kGlobalStrideLimitBytes - limits::kGranuleBytes;
-  EXPECT_FALSE(modelVerdict(m));
-  m.globalStridesBytes[0] = limits::kGlobalStrideLimitBytes;
-  EXPECT_TRUE(modelVerdict(m));
+TEST(Limits, DescriptorBoundariesAgreeWithTheModel) {
+  const Boundary boundaries[] = {
+      {"boxDim[1]", limits::kMaxBoxDim, limits::kMaxBoxDim + 1,
+       [](TensorMapDesc &m, int64_t v) {
+         m.globalDim[1] = 1024;
+         m.boxDim[1] = v;
+       }},
+      {"boxDim[0] bytes", limits::kGranuleBytes, limits::kGranuleBytes + 1,
+       [](TensorMapDesc &m, int64_t v) { m.boxDim[0] = v; }},
+      {"globalStrides[0] granule", 64 + limits::kGranuleBytes,
+       64 + limits::kGranuleBytes / 2,
+       [](TensorMapDesc &m, int64_t v) { m.globalStridesBytes[0] = v; }},
+      {"globalStrides[0] limit",
+       limits::kGlobalStrideLimitBytes - limits::kGranuleBytes,
+       limits::kGlobalStrideLimitBytes,
+       [](TensorMapDesc &m, int64_t v) { m.globalStridesBytes[0] = v; }},
+      {"elementStrides[1]", limits::kMaxElementStride,
+       limits::kMaxElementStride + 1,
+       [](TensorMapDesc &m, int64_t v) { m.elementStrides[1] = v; }},
+      {"globalDim[1]", limits::kMaxGlobalDim, limits::kMaxGlobalDim + 1,
+       [](TensorMapDesc &m, int64_t v) { m.globalDim[1] = v; }},
+  };
+  for (const Boundary &b : boundaries) {
+    TensorMapDesc m = mapOfRank(2);
+    b.set(m, b.last);
+    EXPECT_FALSE(modelVerdict(m)) << b.field << " = " << b.last;
+    b.set(m, b.next);
+    EXPECT_TRUE(modelVerdict(m)) << b.field << " = " << b.next;
+  }
 }
 
 TEST(Limits, SharedAlignmentAgreesWithTheModel) {
