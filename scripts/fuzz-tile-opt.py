@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Random tile.copy_async / tile.copy kernels through tile-opt: no input may
-crash it. Each case must either lower or fail with a diagnostic.
+"""Random kernels through tile-opt: no input may crash it. Each case must
+either lower or fail with a diagnostic. A case holds a tile.copy_async and a
+tile.copy of random layouts, and now and then a tile.copy_im2col, a
+tile.wgmma_descriptor and one of the sm_100a forms (cta_group, tile::gather4,
+tile::scatter4), lowered for sm_90a or sm_100a.
 
     scripts/fuzz-tile-opt.py --tile-opt build/bin/tile-opt --cases 200 [--seed S]
 """
@@ -89,8 +92,15 @@ def case(rng):
             % (soff, ssz, ", ".join(["0"] * grank), gsz,
                rng.choice(["thread", "warp", "warpgroup", "cta"]), smem, gmem))
     offset = 1024 * rng.randint(0, 4)
-    return """module attributes {gpu.container_module} {
-  func.func @host(%%g: %s) {
+    extra_args, extra_ops = [], []
+    for make in (im2col_load, wgmma_descriptor, sm100_form):
+        if rng.random() < 0.3:
+            args_text, ops_text = make(rng, offset + 65536)
+            extra_args.append(args_text)
+            extra_ops.append(ops_text)
+    chip = rng.choice(["sm_90a", "sm_90a", "sm_100a"])
+    return chip, """module attributes {gpu.container_module} {
+  func.func @host(%%g: %s%s) {
     %%c1 = arith.constant 1 : index
     %%c128 = arith.constant 128 : index
     gpu.launch blocks(%%bx, %%by, %%bz) in (%%gx = %%c1, %%gy = %%c1, %%gz = %%c1)
@@ -100,12 +110,106 @@ def case(rng):
       %%bar = nvgpu.mbarrier.create -> %s
       %s
       %s
+%s
       gpu.terminator
     }
     return
   }
 }
-""" % (gmem, offset, smem, bars, copy, coll)
+""" % (gmem, "".join(", " + a for a in extra_args if a), offset, smem, bars, copy,
+       coll, "\n".join(extra_ops))
+
+
+def im2col_load(rng, arena):
+    """A tile.copy_im2col of random rank, channels, corners, traversal
+    strides and offsets (in range or not): (host argument, kernel ops)."""
+    ty, eb = rng.choice([("f16", 2), ("bf16", 2), ("f32", 4), ("i8", 1)])
+    rank = rng.randint(3, 5)
+    spatial = rank - 2
+    # Mostly a load the rules accept (whole 16-byte pixels, corners and
+    # strides in range), so that it reaches the lowering; else anything.
+    valid = rng.random() < 0.7
+    dims = [rng.choice([1, 2])] + [rng.choice([3, 5, 9, 17])
+                                   for _ in range(spatial)]
+    if valid:
+        dims.append(rng.choice([16, 32, 64, 128]) // eb)
+        channels = dims[-1]
+        swz = "" if channels * eb > 128 else rng.choice(
+            ["", ", swizzle = 128B"])
+    else:
+        dims.append(rng.choice([4, 8, 16, 32, 64, 128]))
+        channels = rng.choice([dims[-1], 8, 16, 64, 256, 300])
+        swz = rng.choice(["", ", swizzle = 64B", ", swizzle = 128B"])
+    pixels = rng.choice([8, 16, 32, 64, 128])
+    tile = ("memref<%dx%dx%s, #tile.layout<(%d, %d)%s>, "
+            "#gpu.address_space<workgroup>>" % (pixels, channels, ty, pixels,
+                                                channels, swz))
+    tensor = "memref<%sx%s>" % ("x".join(map(str, dims)), ty)
+    corner = lambda: rng.choice(  # noqa: E731
+        [-1, 0] if valid else [-1, -1, 0, -2, 1, -129, 200])
+    lower = [corner() for _ in range(spatial)]
+    upper = [corner() for _ in range(spatial)]
+    attrs = ["lower = array<i64: %s>" % ", ".join(map(str, lower)),
+             "upper = array<i64: %s>" % ", ".join(map(str, upper))]
+    if rng.random() < 0.3:
+        attrs.append("strides = array<i64: %s>" % ", ".join(
+            str(rng.choice([1, 2] if valid else [1, 2, 8, 9]))
+            for _ in range(spatial)))
+    if rng.random() < 0.2:
+        attrs.append('oob = "nan"')
+    offsets = ", ".join("%%c%d" % rng.choice([0, 1, 2]) for _ in range(spatial))
+    coords = ", ".join(["%c0"] + ["%%c%d" % rng.choice([0, 1, 2])
+                                  for _ in range(spatial)] + ["%c0"])
+    bars = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
+    ops = """      %%c2 = arith.constant 2 : index
+      %%im = tile.arena_view [%d] : %s
+      tile.copy_im2col %%im, %%x[%s] offsets [%s] barrier(%%bar[%%c0])
+          {%s} : %s, %s, %s""" % (arena, tile, coords, offsets, ", ".join(attrs),
+                                  tile, tensor, bars)
+    return "%%x: %s" % tensor, ops
+
+
+def wgmma_descriptor(rng, arena):
+    """A tile.wgmma_descriptor of a random operand layout and start."""
+    ty = rng.choice(["bf16", "f16", "f32", "i8", "f8E4M3FN"])
+    rows, cols = rng.choice([(64, 64), (128, 64), (64, 32), (64, 128)])
+    swz = rng.choice(["", ", swizzle = 32B", ", swizzle = 64B",
+                      ", swizzle = 128B"])
+    order = rng.choice(["(%d, 1)" % cols, "(1, %d)" % rows])
+    buf = ("memref<%dx%dx%s, #tile.layout<(%d, %d) : %s%s>, "
+           "#gpu.address_space<workgroup>>" % (rows, cols, ty, rows, cols,
+                                               order, swz))
+    ops = """      %%c1d = arith.constant %d : index
+      %%wb = tile.arena_view [%d] : %s
+      %%wd = tile.wgmma_descriptor %%wb[%%c0, %%c1d] {rows = %d, k = %d} : %s -> i64""" % (
+        rng.choice([0, 8, 16, 3]), arena + 32768, buf, rng.choice([64, 128]),
+        rng.choice([8, 16, 32]), buf)
+    return None, ops
+
+
+def sm100_form(rng, arena):
+    """A cta_group = 2 load or a tile::gather4 / scatter4 copy (sm_100a
+    only: diagnosed elsewhere)."""
+    t = ("memref<4x64xf16, #tile.layout<(4, 64)>, "
+         "#gpu.address_space<workgroup>>")
+    table = "memref<256x64xf16>"
+    bars = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
+    kind = rng.choice(["cta_group", "gather4", "scatter4"])
+    head = """      %%t4 = tile.arena_view [%d] : %s
+      %%r0 = arith.constant %d : index""" % (arena + 49152, t,
+                                              rng.choice([0, 3, 255, 256]))
+    if kind == "cta_group":
+        op = ("tile.copy_async %%t4[0, 0] [4, 64], %%tb[0, 0] [4, 64] "
+              "barrier(%%bar[%%c0]) {cta_group = %d : i32} : %s, %s, %s"
+              % (rng.choice([1, 2, 3]), t, table, bars))
+    elif kind == "gather4":
+        op = ("tile.copy_async %%t4[0, 0] [4, 64], %%tb[0, 0] [4, 64] "
+              "rows(%%r0, %%r0, %%c0, %%r0) barrier(%%bar[%%c0]) : %s, %s, %s"
+              % (t, table, bars))
+    else:
+        op = ("tile.copy_async %%tb[0, 0] [4, 64], %%t4[0, 0] [4, 64] "
+              "rows(%%r0, %%c0, %%r0, %%r0) : %s, %s" % (table, t))
+    return "%%tb: %s" % table, head + "\n      " + op
 
 
 def main():
@@ -117,13 +221,13 @@ def main():
     rng = random.Random(args.seed)
     outcomes = {"lowered": 0, "diagnosed": 0}
     for i in range(args.cases):
-        src = case(rng)
+        chip, src = case(rng)
         # The kernels do not wait for their copies, so the protocol check
         # runs on its own and the lowering without it.
         for flags in (["--tile-report-copy-plans", "-o", "/dev/null"],
                       ["--tile-verify-async", "-o", "/dev/null"],
-                      ["--tile-gpu-pipeline=format=none verify-async=false",
-                       "-o", "/dev/null"]):
+                      ["--tile-gpu-pipeline=format=none verify-async=false "
+                       "chip=" + chip, "-o", "/dev/null"]):
             p = subprocess.run([args.tile_opt, "-"] + flags, input=src, text=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             crashed = p.returncode < 0 or "Stack dump" in p.stderr or \
