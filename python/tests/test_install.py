@@ -115,6 +115,7 @@ def test_wheel_contents(tmp_path, build, monkeypatch):
     assert "tile_mlir/_lib/libTileCAPI.so" in names
     assert "tile_mlir/_lib/libtile_runtime.so" in names
     assert "tile_mlir/compiler.py" in names
+    assert "tile_mlir/_session.py" in names
     for entry in names:
         assert entry in record
     assert "Requires-Python: >=3.9" in metadata.splitlines()

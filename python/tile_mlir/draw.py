@@ -10,6 +10,7 @@ show their picture inline in Jupyter (``_repr_svg_``).
 import operator
 
 from . import _capi
+from ._session import for_each_copy
 
 
 def layout_svg(layout, element_bytes=2, shape=None, base=0):
@@ -36,7 +37,6 @@ def copy_svgs(source):
     in program order (a list). Raises :class:`ValueError` with the
     diagnostics when the text does not parse or verify, or a copy's
     dispatch fails."""
-    from .plan import for_each_copy  # plan imports this module lazily
     lib = _capi.capi()
 
     def draw(op):

@@ -8,6 +8,7 @@ import ctypes
 import operator
 
 from . import _capi
+from .draw import layout_svg
 
 _SWIZZLES = {None: 0, "none": 0, "32B": 1, "64B": 2, "128B": 3,
              32: 1, 64: 2, 128: 3}
@@ -211,7 +212,6 @@ class Layout:
         extents) laid out by this layout, elements of `element_bytes` bytes
         at byte address `base`: every element at its physical bytes after
         the swizzle, in 128-byte rows of 16-byte chunks (docs/python.md)."""
-        from .draw import layout_svg
         return layout_svg(self, element_bytes, shape, base)
 
     def _repr_svg_(self):

@@ -7,13 +7,13 @@ of ``tile-opt --tile-report-copy-plans`` (docs/plan-report.md), decided by
 the same dispatch on the same IR.
 """
 
-import ctypes
 import json
 import operator
-import threading
 from collections import namedtuple
 
 from . import _capi
+from ._session import for_each_copy
+from .draw import copy_svgs
 from .errors import TileError
 from .layout import Layout
 
@@ -147,7 +147,6 @@ class Plan:
         --tile-draw-copy-plans`` draws it: the shared buffer's bytes with
         each instruction's box outlined, the region within the tensor.
         Needs the copy's MLIR text (`source`, which :func:`plan` sets)."""
-        from .draw import copy_svgs
         source = getattr(self, "source", None)
         if source is None:
             raise ValueError("this plan has no source to draw from")
@@ -247,78 +246,6 @@ def copy_source(dst, src, *, dst_offsets=None, dst_sizes=None,
             " {%s}" % attr_text if attr_text else "", types),
         "  return",
         "}", ""])
-
-
-class _Session:
-    """One MLIR context with the tile dialects, used under a lock."""
-
-    def __init__(self):
-        lib = _capi.capi()
-        self.lock = threading.Lock()
-        self.context = lib.mlirContextCreate()
-        registry = lib.mlirDialectRegistryCreate()
-        lib.mlirTileRegisterAllDialects(registry)
-        lib.mlirContextAppendDialectRegistry(self.context, registry)
-        lib.mlirDialectRegistryDestroy(registry)
-        self.diagnostics = []
-        self._handler = _capi.DiagnosticHandler(self._on_diagnostic)
-        lib.mlirContextAttachDiagnosticHandler(self.context, self._handler,
-                                               None, None)
-
-    def _on_diagnostic(self, diagnostic, _user_data):
-        sink = _capi.TextSink()
-        _capi.capi().mlirDiagnosticPrint(diagnostic, sink.callback, None)
-        self.diagnostics.append(sink.text)
-        return 1  # handled: success
-
-
-_session = None
-_session_lock = threading.Lock()
-
-
-def _get_session():
-    global _session
-    with _session_lock:
-        if _session is None:
-            _session = _Session()
-        return _session
-
-
-def for_each_copy(source, ask):
-    """Parses the MLIR text `source` and calls ``ask(op)`` on every
-    ``tile.copy_async`` in program order (under the session's lock); `ask`
-    returns a result or None for a failure. Returns the results; raises
-    :class:`ValueError` with the diagnostics when the text does not parse or
-    verify, an answer failed, or there is no copy."""
-    lib = _capi.capi()
-    session = _get_session()
-    data = source.encode("utf-8")
-    with session.lock:
-        session.diagnostics = []
-        module = lib.mlirModuleCreateParse(session.context,
-                                           _capi.StringRef.of(data))
-        if not module.ptr:
-            raise ValueError("\n".join(session.diagnostics)
-                             or "cannot parse the module")
-        try:
-            results = []
-
-            def visit(op, _user_data):
-                name = lib.mlirIdentifierStr(lib.mlirOperationGetName(op))
-                if ctypes.string_at(name.data, name.length) == \
-                        b"tile.copy_async":
-                    results.append(ask(op))
-                return 0  # MlirWalkResultAdvance
-
-            callback = _capi.WalkCallback(visit)
-            lib.mlirOperationWalk(lib.mlirModuleGetOperation(module),
-                                  callback, None, 0)  # MlirWalkPreOrder
-        finally:
-            lib.mlirModuleDestroy(module)
-        if None in results or not results:
-            raise ValueError("\n".join(session.diagnostics)
-                             or "no tile.copy_async in the module")
-    return results
 
 
 def query(source):
