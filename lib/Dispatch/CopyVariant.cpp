@@ -219,6 +219,8 @@ FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {
                            << op->getName();
   std::string reason;
   FailureOr<std::unique_ptr<VariantMatch>> match = variant->recall(op, reason);
+  if (failed(match) && reason.empty())
+    return failure(); // the variant said why at the op
   if (failed(match))
     return op->emitError() << "plan-stale: the recorded variant '"
                            << name.getValue()

@@ -1,10 +1,15 @@
-// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=8 -verify-diagnostics
-// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=0 | FileCheck %s --check-prefix=UNCHANGED
+// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=8 --tile-check-recorded-plans -verify-diagnostics
+// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=8 --tile-tensor-map-abi -verify-diagnostics
+// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=8 --convert-tile-to-nvvm -verify-diagnostics -o /dev/null
+// RUN: tile-opt %s --tile-plan-copies --test-tile-shift-copy-offsets=by=0 --tile-check-recorded-plans | FileCheck %s --check-prefix=UNCHANGED
 
 // A pass between planning and lowering that changes a copy (here: its global
-// row offset moves by 8 rows) without planning again is an error at
-// the copy, from the recorded plan's verifier: the host would encode a map
-// for the old region while the instructions address the new one.
+// row offset moves by 8 rows) without planning again is an error at the
+// copy: the host would encode a map for the old region while the
+// instructions address the new one. The next pass that reads the record
+// finds it (the tensor-map ABI, the lowering), and so does
+// tile-check-recorded-plans; the op verifier between passes does not run
+// the hardware model.
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 !tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>

@@ -107,9 +107,11 @@ public:
   /// Removes what `record` wrote (before a copy is decided again).
   virtual void eraseRecord(Operation *op) const {}
 
-  /// Rebuilds the match of a copy `record` wrote, without deciding again.
-  /// The default re-runs `check` (for variants whose match holds no plan);
-  /// a failure is a "<rule-id>: <values>" reason.
+  /// Rebuilds the match of a copy `record` wrote, without deciding again,
+  /// after checking that the record still describes the copy. The default
+  /// re-runs `check` (for variants whose match holds no plan); a failure is
+  /// a "<rule-id>: <values>" reason, or an empty reason where the variant
+  /// emitted its own diagnostic at the op.
   virtual FailureOr<std::unique_ptr<VariantMatch>>
   recall(Operation *op, std::string &reason) const;
 

@@ -17,13 +17,34 @@ def TilePlanCopies : Pass<"tile-plan-copies"> {
     - what the selected variant records, for `tma` the `#tile.tma_plan`
       (`tile.tma_plan`) with the tensor map and the issue list.
 
-    This is the only pass that plans. `tile-tensor-map-abi`, the conversion
-    and the plan report read the record; the dialect verifies it against the
-    op (through the TMA hardware model), so a pass that changes a copy after
-    planning without planning again is an error (`plan-stale`).
+    This is the only pass that plans (`tile-version-kernels` decides again
+    for the copies of a fallback clone). `tile-tensor-map-abi`, the
+    conversion and the plan report read the record and check first that it
+    still describes the copy (through the TMA hardware model where the copy
+    changed since), so a pass that changes a copy after planning without
+    planning again is an error (`plan-stale`) in the next pass that reads
+    it; `tile-check-recorded-plans` checks every record on its own. The op
+    verifier, which runs after every pass, does not.
 
     ```
     tile-opt --tile-plan-copies input.mlir
+    ```
+  }];
+}
+
+def TileCheckRecordedPlans : Pass<"tile-check-recorded-plans"> {
+  let summary = "Checks that every recorded TMA plan still describes its copy";
+  let description = [{
+    For every `tile.copy_async` that carries a `#tile.tma_plan`, checks the
+    record against the op as the passes that read it do: the plan's shape
+    against the copy, and, where the copy's planner input no longer matches
+    the fingerprint recorded with the plan (`tile.plan_input`), the plan
+    against the TMA hardware model. A plan that no longer describes its copy
+    is an error at the copy (`plan-stale`). Changes nothing; an opt-in check
+    for pipelines that rewrite copies between planning and lowering.
+
+    ```
+    tile-opt --tile-plan-copies --my-rewrite --tile-check-recorded-plans in.mlir
     ```
   }];
 }

@@ -81,6 +81,12 @@ public:
       reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
       return failure();
     }
+    // A pass may have changed the copy since it was planned: the record must
+    // still describe it (the error is emitted at the op).
+    if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op)))) {
+      reason.clear();
+      return failure();
+    }
     FailureOr<CopyRequestInfo> info =
         buildCopyRequest(cast<CopyAsyncOp>(op), reason);
     if (failed(info))

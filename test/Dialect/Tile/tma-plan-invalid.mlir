@@ -1,7 +1,9 @@
-// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// RUN: tile-opt %s -split-input-file --tile-check-recorded-plans -verify-diagnostics
 
-// The recorded decision is verified wherever it appears, also in IR written
-// by hand: a plan must describe the copy it is attached to.
+// The recorded decision is checked wherever it is read (here by
+// tile-check-recorded-plans, which checks every record as the reading passes
+// do), also in IR written by hand: a plan must describe the copy it is
+// attached to. Malformed records are errors of the verifier itself.
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
 !tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>

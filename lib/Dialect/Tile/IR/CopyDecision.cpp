@@ -171,8 +171,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kDeclinedAttr)
     return verifyDeclined(op, attr.getValue());
-  // The plan itself is checked at the end of CopyAsyncOp::verify, once the
-  // op is known to be valid (dialect attributes are verified before it).
+  // The plan itself is checked where it is read (verifyRecordedPlan, from
+  // the `tma` variant's recall) and by tile-check-recorded-plans.
   if (name == kTmaPlanAttr) {
     if (!isa<TmaPlanAttr>(attr.getValue()) || !isa<CopyAsyncOp>(op))
       return op->emitOpError()

@@ -558,8 +558,11 @@ LogicalResult CopyAsyncOp::verify() {
       failed(verifyCopyModifiers(*this, load, dstType.getElementType())) ||
       failed(verifySm100Forms(*this, load, global)))
     return failure();
-  // Last: the recorded plan is checked against an op known to be valid.
-  return verifyRecordedPlan(*this);
+  // The recorded plan is not checked here: that builds the planner request
+  // and may run the hardware model, which a verifier run after every pass
+  // must not. Every pass that reads the record checks it (the `tma`
+  // variant's recall), and so does tile-check-recorded-plans.
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -48,7 +48,10 @@ uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
 
 /// Checks the decision tile-plan-copies recorded on a verified `op`, if any
 /// (CopyDecision.cpp): the recorded `#tile.tma_plan` must still describe the
-/// copy (`plan-stale`). The end of CopyAsyncOp::verify calls it.
+/// copy (`plan-stale`), emitting the error at the op. The `tma` variant's
+/// recall calls it (so every pass that reads the record does), and so does
+/// tile-check-recorded-plans; the op verifier does not (it may run the
+/// hardware model).
 LogicalResult verifyRecordedPlan(CopyAsyncOp op);
 
 /// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
