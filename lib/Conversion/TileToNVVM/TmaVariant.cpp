@@ -81,16 +81,16 @@ public:
       reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
       return failure();
     }
-    // A pass may have changed the copy since it was planned: the record must
-    // still describe it (the error is emitted at the op).
-    if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op)))) {
-      reason.clear();
-      return failure();
-    }
     FailureOr<CopyRequestInfo> info =
         buildCopyRequest(cast<CopyAsyncOp>(op), reason);
     if (failed(info))
       return failure();
+    // A pass may have changed the copy since it was planned: the record must
+    // still describe it (the error is emitted at the op).
+    if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op), *info))) {
+      reason.clear();
+      return failure();
+    }
     auto tmaMatch = std::make_unique<TmaMatch>();
     tmaMatch->plan = plan.getPlan();
     if (info->request.symbolicGlobal)

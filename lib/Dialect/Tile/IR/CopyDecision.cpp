@@ -98,8 +98,7 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
 }
 
 LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
-  auto attr = copy->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
-  if (!attr)
+  if (!copy->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr))
     return success();
   std::string reason;
   FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason);
@@ -107,19 +106,27 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
     return copy.emitOpError() << "plan-stale: the recorded TMA plan no longer "
                                  "describes this copy: "
                               << reason;
+  return verifyRecordedPlan(copy, *info);
+}
+
+LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
+                                             const CopyRequestInfo &info) {
+  auto attr = copy->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
+  if (!attr)
+    return success();
   const ::tile::tma::TmaPlan &plan = attr.getPlan();
-  if (failed(verifyPlanShape(copy, plan, *info)))
+  if (failed(verifyPlanShape(copy, plan, info)))
     return failure();
   // The copy still builds the request this plan was made for: nothing to
   // run.
   auto input = copy->getAttrOfType<IntegerAttr>(kPlanInputAttr);
   if (input && static_cast<uint64_t>(input.getInt()) ==
-                   getPlanInputFingerprint(info->request, plan))
+                   getPlanInputFingerprint(info.request, plan))
     return success();
   // The model simulates tiled boxes only: a four-row plan must be the one
   // the planner makes.
   if (copy.isRowGather()) {
-    ::tile::tma::PlanOutcome fresh = ::tile::tma::planTmaCopy(info->request);
+    ::tile::tma::PlanOutcome fresh = ::tile::tma::planTmaCopy(info.request);
     if (fresh.plan && *fresh.plan == plan)
       return success();
     return copy.emitOpError()
@@ -133,7 +140,7 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
   // coordinates and offsets are checked exactly.
   // A buffer with run-time sizes or strides is checked at small values that
   // satisfy the plan's guards.
-  ::tile::tma::CopyRequest request = info->request;
+  ::tile::tma::CopyRequest request = info.request;
   ::tile::tma::TmaPlan instance = plan;
   if (request.symbolicGlobal) {
     instance.guards = ::tile::tma::deriveGuards(request, plan);
@@ -144,7 +151,7 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
     instance = ::tile::tma::instantiatePlan(instance, *values);
     request = ::tile::tma::instantiateRequest(request, *values);
   }
-  std::vector<int64_t> zeros(info->symbols.size(), 0);
+  std::vector<int64_t> zeros(info.symbols.size(), 0);
   if (::tile::tma::whyUndefined(request, zeros))
     return success();
   ::tile::tma::ModelOptions options;

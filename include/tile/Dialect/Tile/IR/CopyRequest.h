@@ -53,6 +53,8 @@ uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
 /// tile-check-recorded-plans; the op verifier does not (it may run the
 /// hardware model).
 LogicalResult verifyRecordedPlan(CopyAsyncOp op);
+/// The same check against the request `info` built for `op` already.
+LogicalResult verifyRecordedPlan(CopyAsyncOp op, const CopyRequestInfo &info);
 
 /// Alignment in bytes of a shared buffer's start: from `tile.arena_view`
 /// offsets and `tile.stage` strides; 1024 when the IR does not show it (a
