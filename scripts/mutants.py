@@ -594,8 +594,8 @@ MUTANTS += [
       "    return 16;\n  return 1;",
       "a cast of an unknown value assumed 16-divisible"),
     M("req-divisor-depth", D + "DivisorAnalysis.cpp",
-      "if (!def || depth >= DivisorAnalysis::kMaxDepth || readOperands(def).empty())",
-      "if (!def || readOperands(def).empty())",
+      "if (!value.getDefiningOp() || depth >= DivisorAnalysis::kMaxDepth)",
+      "if (!value.getDefiningOp())",
       "the producer walk has no depth bound: a chain of 100,000 index ops is "
       "walked whole on every planning",
       tests=["gtest:TileConversionTests"]),

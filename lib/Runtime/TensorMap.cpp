@@ -195,8 +195,8 @@ int32_t checkBox(const char *where, const TensorMapArgs &a,
   if (innerBytes % kGranuleBytes != 0)
     return invalid(where,
                    "boxDim[0] * elementBytes = %u * %u = %" PRIu64
-                   " is not a multiple of 16",
-                   a.boxDim[0], elementBytes, innerBytes);
+                   " is not a multiple of %" PRIu64,
+                   a.boxDim[0], elementBytes, innerBytes, kGranuleBytes);
   if (a.interleave == 0) {
     if (a.swizzle != 0 && innerBytes > swizzleSpan(a.swizzle))
       return invalid(where,
@@ -302,8 +302,8 @@ int32_t checkIm2colBox(const char *where, const Im2colArgs &a,
   if (pixelBytes % kGranuleBytes != 0)
     return invalid(where,
                    "channelsPerPixel * elementBytes = %u * %u = %" PRIu64
-                   " is not a multiple of 16",
-                   channels, elementBytes, pixelBytes);
+                   " is not a multiple of %" PRIu64,
+                   channels, elementBytes, pixelBytes, kGranuleBytes);
   if (a.interleave == 0 && a.swizzle != 0 &&
       pixelBytes > swizzleSpan(a.swizzle))
     return invalid(where,

@@ -126,7 +126,15 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
   // The model simulates tiled boxes only: a four-row plan must be the one
   // the planner makes.
   if (copy.isRowGather()) {
-    ::tile::tma::PlanOutcome fresh = ::tile::tma::planTmaCopy(info.request);
+    // Planned again as tile-plan-copies plans, with the offsets' divisors
+    // (the request of a recall carries none).
+    std::string reason;
+    DivisorAnalysis divisors;
+    FailureOr<CopyRequestInfo> planned =
+        buildCopyRequest(copy, reason, &divisors);
+    ::tile::tma::PlanOutcome fresh =
+        succeeded(planned) ? ::tile::tma::planTmaCopy(planned->request)
+                           : ::tile::tma::PlanOutcome{std::nullopt, reason};
     if (fresh.plan && *fresh.plan == plan)
       return success();
     return copy.emitOpError()

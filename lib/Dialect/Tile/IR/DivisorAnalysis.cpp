@@ -85,8 +85,7 @@ static std::optional<int64_t> leafDivisor(Value value, unsigned depth) {
       return DivisorAnalysis::kMaxDivisor;
     return capDivisor(constant.abs().getLimitedValue());
   }
-  Operation *def = value.getDefiningOp();
-  if (!def || depth >= DivisorAnalysis::kMaxDepth || readOperands(def).empty())
+  if (!value.getDefiningOp() || depth >= DivisorAnalysis::kMaxDepth)
     return 1;
   return std::nullopt;
 }
@@ -123,9 +122,16 @@ int64_t DivisorAnalysis::getKnownDivisor(Value root) {
         stack.pop_back();
         continue;
       }
+      // An op the analysis does not read proves nothing.
+      SmallVector<Value, 2> operands = readOperands(def);
+      if (operands.empty()) {
+        known[frame.value] = 1;
+        stack.pop_back();
+        continue;
+      }
       stack.back().expanded = true;
       onPath.insert(frame.value);
-      for (Value operand : readOperands(def))
+      for (Value operand : operands)
         if (!known.contains(operand) && !onPath.contains(operand))
           stack.push_back({operand, frame.depth + 1, false});
       continue;
