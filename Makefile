@@ -56,7 +56,7 @@ $(SAN_BUILD)/build.ninja:
 
 sanitize-build: deps $(SAN_BUILD)/build.ninja
 	ninja -C $(SAN_BUILD) -j $(JOBS) tile-opt tile-compile tile-rules-doc tile-rules-md TileUnitTests mlir-doc \
-	  tile-lsp-server tile-capi-test
+	  tile-lsp-server tile-capi-test tile-capi-maps
 
 # Unit, property and lit tests under the sanitizers.
 sanitize: sanitize-build

@@ -21,12 +21,12 @@ def main():
     for name, body in re.findall(r"llvm\.mlir\.global private constant @(\w+)\(dense<([^>]*)>", text):
         arrays[name] = body if body.startswith("[") else None
     addr = dict(re.findall(r"(%[\w]+) = llvm\.mlir\.addressof @(\w+)", text))
-    for m in re.finditer(r"call @tileTensorMapGetCached\(([^)]*)\)(?: \{tile\.tensor_map = \{([^}]*)\}\})?", text):
+    for m in re.finditer(r"call @tileTensorMapGetCached\(([^)]*)\)(?: \{tile\.tensor_map = (#tile\.tensor_map<.*?>>)\})?", text):
         ops = [o.strip() for o in m.group(1).split(",")]
-        attrs = m.group(2) or ""
-        dtype = re.search(r'data_type = "(\w+)"', attrs)
-        offset = re.search(r"base_offset_bytes = (-?\d+)", attrs)
-        buffer = re.search(r"global_arg = (\d+)", attrs)
+        record = m.group(2) or ""
+        dtype = re.search(r'#tile\.tiled_map<"(\w+)"', record)
+        offset = re.search(r", base = (-?\d+),", record)
+        buffer = re.search(r"global_arg = (\d+)", record)
         parts = []
         for name, op in zip(NAMES, ops):
             if name == "base":

@@ -24,7 +24,7 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.tile_obj_root, "bin"), config.llvm_tools_dir]
 tools = ["tile-opt", "mlir-opt", "mlir-translate", "llc", "llvm-readelf",
-         "not", "tile-lsp-server", "mlir-lsp-server", "tile-capi-test",
+         "not", "tile-lsp-server", "mlir-lsp-server", "tile-capi-test", "tile-capi-maps",
          ToolSubst("tile-compile", unresolved="ignore"),
          ToolSubst("tile-embed", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -8,13 +8,13 @@
 // The kernel keeps its maps' plans for foreign hosts: `arg` is the gpu.func
 // argument, `param` the parameter index after memref expansion.
 // KERNEL: llvm.func @copy_async_kernel({{.*}}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
-// KERNEL-SAME: tile.tensor_maps = [{arg = 2 : i64, {{.*}}global_arg = 0 : i64, {{.*}}param = 14 : i64, rank = 3 : i64, swizzle = 3 : i64}]
+// KERNEL-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, param = 14, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 8, 4], strides = [512, 128], box = [64, 8, 4], element_strides = [1, 1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>>]
 
 // The host encodes the map once, before the launch, with the reference
 // values (f16, rank 3, 64,8,4 / 512,128 / 64,8,4 / 1,1,1 / 0,3,2,0), and
 // passes it by value after the user's arguments.
 // HOST-LABEL: llvm.func @copy_async(
-// HOST: %[[MAP:.*]] = llvm.call @tileTensorMapGetCached({{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
+// HOST: %[[MAP:.*]] = llvm.call @tileTensorMapGetCached({{.*}}) {tile.tensor_map = #tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 8, 4], strides = [512, 128], box = [64, 8, 4], element_strides = [1, 1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>>}
 // HOST-NOT: tileTensorMapGetCached
 // HOST: %[[VAL:.*]] = llvm.load %[[MAP]] : !llvm.ptr -> !llvm.array<16 x i64>
 // HOST: gpu.launch_func @copy_async_kernel::@copy_async_kernel {{.*}}, %[[VAL]] : !llvm.array<16 x i64>)

@@ -13,7 +13,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // NVVM-LABEL: gpu.func @rows
-    // NVVM-SAME: tile.tensor_maps = [{arg = 1 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 96, 64, 1, 1>, data_type = "u8", {{.*}}global_dim = array<i64: 96, 128, 4, 4>, global_strides = array<i64: 96, 12288, 49152>, {{.*}}rank = 4 : i64
+    // NVVM-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 1, global_arg = 0, map = #tile.tiled_map<"u8", dim = [96, 128, 4, 4], strides = [96, 12288, 49152], box = [96, 64, 1, 1], element_strides = [1, 1, 1, 1], {{.*}}>>]
     gpu.func @rows(%g: memref<4x4x128x96xui8>) kernel {
       %c0 = arith.constant 0 : index
       %bar = nvgpu.mbarrier.create -> !bars

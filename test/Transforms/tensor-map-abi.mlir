@@ -27,9 +27,9 @@ module attributes {gpu.container_module} {
   // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
   // CHECK-DAG: %[[SWZ:.*]] = arith.constant 3 : i32
   // CHECK-DAG: %[[L2:.*]] = arith.constant 2 : i32
-  // CHECK: %[[MA:.*]] = call @tileTensorMapGetCached(%[[F16]], %[[RANK]], %[[BA]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[ZERO]], %[[SWZ]], %[[L2]], %{{.*}}) {tile.tensor_map = {base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", data_type_enum = 6 : i64, element_strides = array<i64: 1, 1, 1>, global_arg = 0 : i64, global_dim = array<i64: 64, 8, 4>, global_strides = array<i64: 512, 128>, interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 0 : i64, rank = 3 : i64, swizzle = 3 : i64}}
+  // CHECK: %[[MA:.*]] = call @tileTensorMapGetCached(%[[F16]], %[[RANK]], %[[BA]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[ZERO]], %[[SWZ]], %[[L2]], %{{.*}}) {tile.tensor_map = #tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 8, 4], strides = [512, 128], box = [64, 8, 4], element_strides = [1, 1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>>}
   // CHECK: %[[PB:.*]] = memref.extract_aligned_pointer_as_index %[[B]]
-  // CHECK: %[[MB:.*]] = call @tileTensorMapGetCached({{.*}}global_arg = 1 : i64
+  // CHECK: %[[MB:.*]] = call @tileTensorMapGetCached({{.*}}global_arg = 1,
   // CHECK-NOT: tileTensorMapGetCached
   // CHECK: scf.for
   // CHECK-NOT: tileTensorMapGetCached
@@ -56,10 +56,10 @@ module attributes {gpu.container_module} {
   // A buffer defined inside the loop: its encode stays in the loop, B's
   // is hoisted.
   // CHECK-LABEL: func.func @host_inner
-  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 1 : i64
+  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 1,
   // CHECK: scf.for
   // CHECK: memref.alloc
-  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 0 : i64
+  // CHECK: call @tileTensorMapGetCached({{.*}}global_arg = 0,
   // CHECK: gpu.launch_func
   func.func @host_inner(%B: memref<8x256xf16>, %n: index) {
     %c0 = arith.constant 0 : index
@@ -78,7 +78,7 @@ module attributes {gpu.container_module} {
   gpu.module @k {
     // CHECK-LABEL: gpu.func @copy_twice
     // CHECK-SAME: (%{{.*}}: memref<8x256xf16>, %{{.*}}: memref<8x256xf16>, %{{.*}}: !llvm.array<16 x i64>, %{{.*}}: !llvm.array<16 x i64>) kernel
-    // CHECK-SAME: tile.tensor_maps = [{arg = 2 : i64, {{.*}}global_arg = 0 : i64{{.*}}}, {arg = 3 : i64, {{.*}}global_arg = 1 : i64{{.*}}}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<{{.*}}>>, #tile.tensor_map<tiled, arg = 3, global_arg = 1, map = #tile.tiled_map<{{.*}}>>]
     gpu.func @copy_twice(%A: memref<8x256xf16>, %B: memref<8x256xf16>) kernel {
       %c0 = arith.constant 0 : index
       %s = tile.arena_view [0] : !ref
@@ -214,7 +214,7 @@ module attributes {gpu.container_module} {
   // CHECK-NEXT: %[[SWZ:.*]] = arith.constant 3 : i32
   // CHECK-NEXT: %[[L2:.*]] = arith.constant 2 : i32
   // CHECK-NEXT: %[[OOB:.*]] = arith.constant 1 : i32
-  // CHECK-NEXT: %[[MAP:.*]] = call @tileTensorMapGetCached(%[[DT]], %[[RANK]], %[[BASE]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[IL]], %[[SWZ]], %[[L2]], %[[OOB]]) {tile.tensor_map = {{{.*}}interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 1 : i64, rank = 3 : i64, swizzle = 3 : i64}} : (i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> !llvm.ptr
+  // CHECK-NEXT: %[[MAP:.*]] = call @tileTensorMapGetCached(%[[DT]], %[[RANK]], %[[BASE]], %[[DIMS]], %[[STRIDES]], %[[BOX]], %[[ES]], %[[IL]], %[[SWZ]], %[[L2]], %[[OOB]]) {tile.tensor_map = #tile.tensor_map<tiled, arg = 1, global_arg = 0, map = #tile.tiled_map<"f16", {{.*}}, swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "nan", {{.*}}>>} : (i32, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, i32, i32, i32, i32) -> !llvm.ptr
   func.func @nan_host(%A: memref<8x256xf16>) {
     %c1 = arith.constant 1 : index
     %smem = arith.constant 4096 : i32
@@ -224,7 +224,7 @@ module attributes {gpu.container_module} {
   }
   gpu.module @k4 {
     // CHECK-LABEL: gpu.func @load
-    // CHECK-SAME: tile.tensor_maps = [{arg = 1 : i64, {{.*}}interleave = 0 : i64, l2_promotion = 2 : i64, oob_fill = 1 : i64, rank = 3 : i64, swizzle = 3 : i64}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 1, global_arg = 0, map = #tile.tiled_map<"f16", {{.*}}, swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "nan", {{.*}}>>]
     gpu.func @load(%A: memref<8x256xf16>) kernel {
       %c0 = arith.constant 0 : index
       %s = tile.arena_view [0] : !ref4
@@ -249,7 +249,7 @@ module attributes {gpu.container_module} {
   // CHECK: %[[BASE:.*]] = llvm.inttoptr %[[I]] : i64 to !llvm.ptr
   // CHECK: %[[OFF:.*]] = arith.constant 128 : i64
   // CHECK: %[[ADDR:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-  // CHECK: call @tileTensorMapGetCached(%{{.*}}, %{{.*}}, %[[ADDR]], {{.*}}base_offset_bytes = 128 : i64
+  // CHECK: call @tileTensorMapGetCached(%{{.*}}, %{{.*}}, %[[ADDR]], {{.*}}base = 128,
   func.func @view_host(%v: memref<128x64xf16, strided<[64, 1], offset: 64>>) {
     %c1 = arith.constant 1 : index
     %smem = arith.constant 8192 : i32

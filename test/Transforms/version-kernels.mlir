@@ -44,6 +44,12 @@
 // HOST: gpu.launch_func  @tiled_copy_kernel::@tiled_copy_kernel_fallback {{.*}}args(%arg0 : memref<?x?xf16>, %arg1 : memref<?x?xf16>)
 // HOST: } {tile.version_choice}
 
+// The kernel's records carry the guards the host checks, typed: A's map reads
+// its sizes and stride from the buffer; B's (the store) adds store-bounds.
+// HOST-LABEL: gpu.func @tiled_copy_kernel(
+// HOST-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<"f16", dim = [size(1), size(0)], strides = [stride(0)*2], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>, guards = [#tile.guard<in_range, rule = "global-dim", constant = 0, terms = [size(1)], lo = 1, hi = 4294967296>, #tile.guard<in_range, rule = "global-dim", constant = 0, terms = [size(0)], lo = 1, hi = 4294967296>, #tile.guard<multiple_of, rule = "global-stride", constant = 0, terms = [stride(0)*2], modulus = 16>, #tile.guard<in_range, rule = "global-stride", constant = 0, terms = [stride(0)], lo = 0, hi = 549755813887>, #tile.guard<multiple_of, rule = "global-align", constant = 0, terms = [address], modulus = 16>]>,
+// HOST-SAME: #tile.tensor_map<tiled, arg = 3, global_arg = 1, map = #tile.tiled_map<{{.*}}>, guards = [{{.*}}, #tile.guard<multiple_of, rule = "store-bounds", constant = 0, terms = [size(1)*2], modulus = 16>]>]}
+
 // Static buffers have no guards: no fallback version.
 // STATIC: gpu.func @copy_async_kernel
 // STATIC-NOT: fallback

@@ -234,13 +234,17 @@ TEST(EmbedderVariantTest, RequestsATensorMapAndLowersEndToEnd) {
   auto maps = kernel->getAttrOfType<ArrayAttr>("tile.tensor_maps");
   ASSERT_TRUE(maps);
   ASSERT_EQ(maps.size(), 1u);
-  auto map = cast<DictionaryAttr>(maps[0]);
+  auto map = cast<TensorMapAttr>(maps[0]);
+  EXPECT_EQ(map.getMode(), TensorMapMode::Tiled);
+  EXPECT_EQ(map.getArg(), 1);
+  EXPECT_EQ(map.getGlobalArg(), 0);
+  ASSERT_TRUE(map.getTiledMap());
   // The reference plan of a contiguous 8x64 f16 tile: 256 promoted u32s.
-  EXPECT_EQ(cast<IntegerAttr>(map.get("rank")).getInt(), 1);
-  EXPECT_EQ(cast<StringAttr>(map.get("data_type")).getValue(), "u32");
-  EXPECT_EQ(cast<DenseI64ArrayAttr>(map.get("box_dim")).asArrayRef(),
-            ArrayRef<int64_t>({256}));
-  EXPECT_EQ(cast<IntegerAttr>(map.get("global_arg")).getInt(), 0);
+  const ::tile::tma::TensorMapDesc &desc = map.getTiledMap().getDesc();
+  EXPECT_EQ(desc.rank, 1u);
+  EXPECT_EQ(desc.dataType, ::tile::tma::TensorDataType::U32);
+  EXPECT_EQ(desc.boxDim, std::vector<uint32_t>({256}));
+  EXPECT_TRUE(desc.promoted);
   int encodes = 0;
   kernels->walk([&](func::CallOp call) {
     encodes += call.getCallee() == "tileTensorMapGetCached";

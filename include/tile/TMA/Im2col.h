@@ -70,6 +70,17 @@ struct Im2colMapDesc {
   int l2Promotion = 2;
   int oobFill = 0;
   int64_t elementBytes = 1;
+  bool operator==(const Im2colMapDesc &o) const {
+    return dataType == o.dataType && rank == o.rank &&
+           globalDim == o.globalDim &&
+           globalStridesBytes == o.globalStridesBytes &&
+           lowerCorner == o.lowerCorner && upperCorner == o.upperCorner &&
+           channelsPerPixel == o.channelsPerPixel &&
+           pixelsPerColumn == o.pixelsPerColumn &&
+           elementStrides == o.elementStrides && swizzle == o.swizzle &&
+           l2Promotion == o.l2Promotion && oobFill == o.oobFill &&
+           elementBytes == o.elementBytes;
+  }
 };
 
 struct Im2colPlan {

@@ -163,7 +163,8 @@ def TileTensorMapABI : Pass<"tile-tensor-map-abi", "ModuleOp"> {
     For every kernel (`gpu.func`) whose `tile.copy_async` ops dispatch to the
     `tma` variant: appends one by-value 128-byte tensor-map argument per
     distinct (global buffer, plan) after the user's arguments, in first-use
-    order, records each map's plan on the kernel (`tile.tensor_maps`), and
+    order, records each map on the kernel (`tile.tensor_maps`, one typed
+    `#tile.tensor_map` per map argument), and
     tags each copy with the argument it uses. At every `gpu.launch_func` of
     such a kernel, encodes the maps on the host before the launch through the
     runtime library's cached encoder (`tileTensorMapGetCached`), hoisted out

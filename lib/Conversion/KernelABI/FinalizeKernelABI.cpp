@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEFINALIZEKERNELABI
@@ -30,15 +31,16 @@ static void recordParameterIndices(LLVM::LLVMFuncOp func) {
   auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
   if (!maps)
     return;
-  Builder b(func.getContext());
   unsigned first = func.getNumArguments() - maps.size();
   SmallVector<Attribute> updated;
   for (auto [i, attr] : llvm::enumerate(maps)) {
-    NamedAttrList fields(cast<DictionaryAttr>(attr));
-    fields.set("param", b.getI64IntegerAttr(first + i));
-    updated.push_back(fields.getDictionary(func.getContext()));
+    auto map = cast<TensorMapAttr>(attr);
+    updated.push_back(
+        TensorMapAttr::get(func.getContext(), map.getMode(), map.getArg(),
+                           static_cast<int64_t>(first + i), map.getGlobalArg(),
+                           map.getMap(), map.getGuards()));
   }
-  func->setAttr(kTensorMapsAttr, b.getArrayAttr(updated));
+  func->setAttr(kTensorMapsAttr, ArrayAttr::get(func.getContext(), updated));
 }
 
 namespace {

@@ -14,7 +14,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK-LABEL: gpu.func @conv
     // CHECK-SAME: (%{{.*}}: memref<2x8x8x64xf16>, %[[N:[^:]*]]: index, %[[H:[^:]*]]: index, %[[W:[^:]*]]: index, %[[KH:[^:]*]]: index, %[[KW:[^:]*]]: index, %[[MAP:.*]]: !llvm.array<16 x i64>)
-    // CHECK-SAME: tile.tensor_maps = [{arg = 6 : i64, channels_per_pixel = 64 : i64, data_type = "f16", data_type_enum = 6 : i64, element_bytes = 2 : i64, element_strides = array<i64: 1, 2, 1, 1>, global_arg = 0 : i64, l2_promotion = 2 : i64, lower_corner = array<i64: -2, -1>, mode = "im2col", oob_fill = 0 : i64, pixels_per_column = 64 : i64, rank = 4 : i64, swizzle = 3 : i64, upper_corner = array<i64: 0, -1>}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<im2col, arg = 6, global_arg = 0, map = #tile.im2col_map<"f16", rank = 4, lower_corner = [-2, -1], upper_corner = [0, -1], channels_per_pixel = 64, pixels_per_column = 64, element_strides = [1, 2, 1, 1], swizzle = "128B", l2_promotion = 2, oob = "zero", element_bytes = 2>>]
     gpu.func @conv(%x: memref<2x8x8x64xf16>, %n: index, %h: index, %w: index, %kh: index, %kw: index) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

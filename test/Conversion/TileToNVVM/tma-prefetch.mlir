@@ -13,7 +13,7 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @prefetch_next
     // CHECK-SAME: (%[[G:.*]]: memref<256x64xf16>, %[[K:.*]]: index, %[[MAP:.*]]: !llvm.array<16 x i64>)
     // CHECK-NOT: !llvm.array<16 x i64>
-    // CHECK-SAME: tile.tensor_maps = [{arg = 2 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 64>, data_type = "f16", {{.*}}global_dim = array<i64: 64, 256>, global_strides = array<i64: 128>, {{.*}}swizzle = 3 : i64}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", {{.*}}>>]
     gpu.func @prefetch_next(%g: memref<256x64xf16>, %k: index) kernel {
       %c0 = arith.constant 0 : index
       %c64 = arith.constant 64 : index

@@ -13,7 +13,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels [#nvvm.target<chip = "sm_100a", features = "+ptx86">] {
     // CHECK-LABEL: gpu.func @cta_pair
     // CHECK-SAME: (%[[G:.*]]: memref<16x256xf16>, %[[MAP:.*]]: !llvm.array<16 x i64>)
-    // CHECK-SAME: tile.tensor_maps = [{arg = 1 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 8, 4>, data_type = "f16", {{.*}}global_dim = array<i64: 64, 16, 4>, global_strides = array<i64: 512, 128>, {{.*}}swizzle = 3 : i64}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 1, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 16, 4], strides = [512, 128], box = [64, 8, 4], element_strides = [1, 1, 1], swizzle = "128B", {{.*}}>>]
     gpu.func @cta_pair(%g: memref<16x256xf16>) kernel {
       %c0 = arith.constant 0 : index
       %bar = nvgpu.mbarrier.create -> !bars
@@ -31,7 +31,7 @@ module attributes {gpu.container_module} {
 
     // CHECK-LABEL: gpu.func @gather_scatter
     // CHECK-SAME: (%[[T:.*]]: memref<1024x64xf16>, %[[R0:[^:]*]]: index, %[[R1:[^:]*]]: index, %[[R2:[^:]*]]: index, %[[R3:[^:]*]]: index, %[[TMAP:.*]]: !llvm.array<16 x i64>)
-    // CHECK-SAME: tile.tensor_maps = [{arg = 5 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 1>, data_type = "f16", {{.*}}global_dim = array<i64: 64, 1024>, global_strides = array<i64: 128>, {{.*}}swizzle = 3 : i64}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 5, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 1024], strides = [128], box = [64, 1], element_strides = [1, 1], swizzle = "128B", {{.*}}>>]
     gpu.func @gather_scatter(%t: memref<1024x64xf16>, %r0: index, %r1: index, %r2: index, %r3: index) kernel {
       %c0 = arith.constant 0 : index
       %bar = nvgpu.mbarrier.create -> !bars

@@ -11,7 +11,7 @@ module attributes {gpu.container_module} {
 
     // CHECK-LABEL: gpu.func @load
     // CHECK-SAME: (%[[G:.*]]: memref<256x64xf16>, %[[MASK:.*]]: i16, %[[K:.*]]: index, %[[MAP:.*]]: !llvm.array<16 x i64>)
-    // CHECK-SAME: tile.tensor_maps = [{arg = 3 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 64, 64>, data_type = "f16", {{.*}}global_arg = 0 : i64, global_dim = array<i64: 64, 256>, global_strides = array<i64: 128>, {{.*}}swizzle = 3 : i64}]
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 3, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64, 256], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>>]
     gpu.func @load(%g: memref<256x64xf16>, %mask: i16, %k: index) kernel {
       %c0 = arith.constant 0 : index
       %bar = nvgpu.mbarrier.create -> !bars
@@ -126,7 +126,7 @@ module attributes {gpu.container_module} {
     // 2048 B past the buffer's start, at global element 256 of the u32 map.
     // CHECK-LABEL: gpu.func @two_issues
     // CHECK-SAME: (%{{.*}}: memref<16x64xf16>, %[[MAP2:.*]]: !llvm.array<16 x i64>)
-    // CHECK-SAME: tile.tensor_maps = [{arg = 1 : i64, base_offset_bytes = 0 : i64, box_dim = array<i64: 256>, data_type = "u32", {{.*}}global_dim = array<i64: 512>, {{.*}}rank = 1 : i64
+    // CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 1, global_arg = 0, map = #tile.tiled_map<"u32", dim = [512], strides = [], box = [256], element_strides = [1], swizzle = "none", {{.*}}, element_bytes = 4, promoted = true>>]
     gpu.func @two_issues(%g: memref<16x64xf16>) kernel {
       %c0 = arith.constant 0 : index
       %bar = nvgpu.mbarrier.create -> !bars

@@ -6,6 +6,8 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+include "tile/Dialect/Tile/IR/TileEnums.td"
 
 def Tile_LayoutAttr : AttrDef<Tile_Dialect, "Layout", [
     DeclareAttrInterfaceMethods<MemRefLayoutAttrInterface,
@@ -77,8 +79,134 @@ def Tile_TmaPlanAttr : AttrDef<Tile_Dialect, "TmaPlan"> {
     transformation that changes the copy after planning is an error
     (`plan-stale`), not a map that no longer fits the instructions.
   }];
-  let parameters = (ins "::tile::tma::TmaPlan":$plan);
+  let parameters = (ins
+    AttrParameter<"::tile::tma::TmaPlan", "", "const ::tile::tma::TmaPlan &">:$plan);
   let hasCustomAssemblyFormat = 1;
+}
+
+def Tile_TiledMapAttr : AttrDef<Tile_Dialect, "TiledMap"> {
+  let mnemonic = "tiled_map";
+  let summary = "Every field of one cuTensorMapEncodeTiled call";
+  let description = [{
+    The descriptor a host encodes for a tiled tensor map, lists innermost
+    first as the driver takes them: data type, global dimensions, global
+    strides in bytes (one fewer than the rank), box, element strides,
+    swizzle, interleave, L2 promotion, out-of-bounds fill, the byte offset to
+    add to the buffer's aligned pointer, and the descriptor element's bytes
+    (`promoted` when the planner widened it).
+
+    ```mlir
+    #tile.tiled_map<"f16", dim = [64, 8, 4], strides = [512, 128],
+                    box = [64, 8, 4], element_strides = [1, 1, 1],
+                    swizzle = "none", interleave = 0, l2_promotion = 2,
+                    oob = "zero", base = 0, element_bytes = 2,
+                    promoted = false>
+    ```
+
+    A field the host reads from the buffer at run time is `size(D)`,
+    `stride(D)*S` or `size(D)/N` (memref dimension D); a run-time memref
+    offset adds `offset_scale = B` bytes per element after `promoted`.
+  }];
+  let parameters = (ins
+    AttrParameter<"::tile::tma::TensorMapDesc", "", "const ::tile::tma::TensorMapDesc &">:$desc);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Tile_Im2colMapAttr : AttrDef<Tile_Dialect, "Im2colMap"> {
+  let mnemonic = "im2col_map";
+  let summary = "The fields of one cuTensorMapEncodeIm2col call";
+  let description = [{
+    What a host passes to `cuTensorMapEncodeIm2col` besides the buffer's
+    sizes and strides, which it reads from the buffer at run time (innermost
+    first): data type, rank, the corners (rank - 2 values, innermost spatial
+    dimension first), channels per pixel, pixels per column, element strides,
+    swizzle, L2 promotion, out-of-bounds fill and the element's bytes.
+
+    ```mlir
+    #tile.im2col_map<"f16", rank = 4, lower_corner = [-1, -1],
+                     upper_corner = [-1, -1], channels_per_pixel = 64,
+                     pixels_per_column = 128, element_strides = [1, 1, 1, 1],
+                     swizzle = "128B", l2_promotion = 2, oob = "zero",
+                     element_bytes = 2>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"::tile::tma::Im2colMapDesc", "", "const ::tile::tma::Im2colMapDesc &">:$desc);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Tile_GuardAttr : AttrDef<Tile_Dialect, "Guard"> {
+  let mnemonic = "guard";
+  let summary = "A run-time fact a tensor map relies on, for the host to check";
+  let description = [{
+    The linear value `constant + sum(coeff * value)` over the global buffer's
+    run-time values (`size(D)`, `stride(D)`, `offset`, `address`) must be a
+    multiple of `modulus` (`multiple_of`) or lie in `[lo, hi]`
+    (`in_range`); `rule` is the id of the rule the map would break
+    otherwise (docs/rules.md).
+
+    ```mlir
+    #tile.guard<multiple_of, rule = "global-stride", constant = 0,
+                terms = [stride(0)*2], modulus = 16>
+    #tile.guard<in_range, rule = "global-dim", constant = 0,
+                terms = [size(1)], lo = 1, hi = 4294967296>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"::tile::tma::Guard", "", "const ::tile::tma::Guard &">:$guard);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "One tensor-map argument of a kernel, as its host encodes it";
+  let description = [{
+    `tile-tensor-map-abi` records one of these per map argument of a kernel,
+    in argument order, in the kernel's `tile.tensor_maps`: how the map is
+    encoded (`tiled` or `im2col`), the kernel argument that takes it (`arg`;
+    `param` is its index once memrefs are expanded, which
+    `tile-finalize-kernel-abi` adds), the kernel argument holding its global
+    buffer (`global_arg`), the encode's fields (`map`: a `#tile.tiled_map`
+    for a tiled map, a `#tile.im2col_map` for an im2col one) and the guards
+    the host checks before it encodes (tiled maps only).
+
+    ```mlir
+    #tile.tensor_map<tiled, arg = 2, global_arg = 0,
+                     map = #tile.tiled_map<"f16", dim = [64, 8, 4], ...>>
+    ```
+
+    This is the record a host that is not ours reads (docs/embedding.md);
+    the C API (`tile-c/TensorMap.h`) gives it as plain C structs.
+  }];
+  let parameters = (ins
+    EnumParameter<Tile_TensorMapMode>:$mode,
+    "int64_t":$arg,
+    OptionalParameter<"std::optional<int64_t>">:$param,
+    "int64_t":$global_arg,
+    "::mlir::Attribute":$map,
+    OptionalParameter<"::mlir::ArrayAttr">:$guards);
+  let assemblyFormat =
+      "`<` $mode `,` struct($arg, $param, $global_arg, $map, $guards) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The record without its own position (arg and param): equal keys are
+    /// one map of one buffer, which a kernel takes once.
+    TensorMapAttr getEncodeKey() const;
+    /// The tiled map's fields (null for an im2col map).
+    TiledMapAttr getTiledMap() const {
+      return ::llvm::dyn_cast<TiledMapAttr>(getMap());
+    }
+    /// The guards, in the order the host checks them.
+    auto getGuardList() const {
+      return getGuards() ? getGuards().getAsRange<GuardAttr>()
+                         : ::mlir::ArrayAttr::get(getContext(), {})
+                               .getAsRange<GuardAttr>();
+    }
+    /// The im2col map's fields (null for a tiled map).
+    Im2colMapAttr getIm2colMap() const {
+      return ::llvm::dyn_cast<Im2colMapAttr>(getMap());
+    }
+  }];
 }
 
 #endif // TILE_ATTRS_TD

@@ -8,12 +8,19 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "tile/Layout/Layout.h"
+#include "tile/TMA/Im2col.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/Hashing.h"
 
 namespace tile::tma {
-/// Hash of a plan, for the storage of `#tile.tma_plan`.
+/// Hashes of the pure core's records, by field, for the storages of
+/// `#tile.tma_plan`, `#tile.tiled_map`, `#tile.im2col_map` and `#tile.guard`
+/// (PlanHashing.cpp).
+llvm::hash_code hash_value(const SymExpr &expr);
+llvm::hash_code hash_value(const TensorMapDesc &map);
 llvm::hash_code hash_value(const TmaPlan &plan);
+llvm::hash_code hash_value(const Im2colMapDesc &map);
+llvm::hash_code hash_value(const Guard &guard);
 } // namespace tile::tma
 
 // OobMode, ReduceMode, CacheHint, CopyScope (TileEnums.td).

@@ -40,8 +40,9 @@ def Tile_Dialect : Dialect {
     // Kernels: the fallback version a launch runs when a guard of one of
     // the kernel's TMA plans fails at run time.
     "::mlir::FlatSymbolRefAttr":$fallback,
-    // Host: the map an encode call produces (deduplicates encodes).
-    "::mlir::DictionaryAttr":$tensor_map,
+    // Host: the #tile.tensor_map an encode call produces (the record of the
+    // first launch that needs it).
+    "::mlir::Attribute":$tensor_map,
     // Kernels: the cast that takes a map argument's address.
     "::mlir::UnitAttr":$tensor_map_address,
     // Kernels: the dynamic shared memory their arena views need.

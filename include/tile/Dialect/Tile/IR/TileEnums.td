@@ -2,7 +2,8 @@
 //
 // The values the string attributes of tile.copy_async and tile.copy may take.
 // The attributes stay StringAttrs (`{oob = "nan"}`): these enums give C++ the
-// typed values and the symbolize/stringify functions, not new syntax.
+// typed values and the symbolize/stringify functions, not new syntax. The
+// last one is a parameter of `#tile.tensor_map` (a bare keyword there).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,13 @@ def Tile_CopyScope : Tile_I32Enum<"CopyScope",
   I32EnumCase<"Warp", 1, "warp">,
   I32EnumCase<"Warpgroup", 2, "warpgroup">,
   I32EnumCase<"Cta", 3, "cta">
+]>;
+
+def Tile_TensorMapMode : Tile_I32Enum<"TensorMapMode",
+    "how a `#tile.tensor_map` is encoded: cuTensorMapEncodeTiled or "
+    "cuTensorMapEncodeIm2col", [
+  I32EnumCase<"Tiled", 0, "tiled">,
+  I32EnumCase<"Im2col", 1, "im2col">
 ]>;
 
 #endif // TILE_ENUMS_TD
