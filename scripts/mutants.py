@@ -933,6 +933,18 @@ MUTANTS += [
       "a C host reads every guard term as a size: it checks strides and "
       "addresses it never reads",
       tests=["lit:CAPI/capi.test"]),
+    M("coalesce-axes-gap", T + "Modes.cpp",
+      "         a.stride == inner.stride * inner.extent &&\n         a.extent <=",
+      "         a.stride >= inner.stride * inner.extent &&\n         a.extent <=",
+      "axes with a gap between them merge: the copy reads the gap and skips "
+      "the data after it",
+      tests=["gtest:TileTMATests"]),
+    M("coalesce-axes-partial", T + "Modes.cpp",
+      "         inner.size == inner.extent &&\n",
+      "         true &&\n",
+      "a partly copied axis merges under the next: the region's rows are "
+      "read as one run through the rows it skips",
+      tests=["gtest:TileTMATests"]),
     # ---- lib/Transforms: arena size, kernel ABI, pipeline, report ------------
     M("arena-size-offset", X + "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",

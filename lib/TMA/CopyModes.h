@@ -95,6 +95,17 @@ refineModes(const std::vector<GlobalAxis> &globalAxes,
             const std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
             std::string *decline);
 
+/// Merges global axes that one run of the region walks contiguously in both
+/// layouts although they are not neighbours in memref order (CuTe's common
+/// vector): a mode covering a whole axis A and a mode on the lowest digit of
+/// an axis B with stride(B) = stride(A) * extent(A), whose shared strides
+/// continue too, become one mode on one axis (A's digits under B's). An 8x8
+/// column-major int8 tile in a column-major tensor is then one 64-byte run,
+/// not eight 8-byte ones. Axes that are neighbours in memref order (outer
+/// before inner) are left to fuseAxes, which may keep them apart. Repeats
+/// until no pair merges; boundaries recorded on the axes follow them.
+void coalesceAcrossAxes(CopyModes &modes);
+
 /// Widens the element by `factor` (2, 4, 8) when every byte stays in place.
 std::optional<CopyModes> promote(const CopyModes &modes, int64_t factor);
 

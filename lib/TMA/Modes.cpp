@@ -63,6 +63,70 @@ refineModes(const std::vector<GlobalAxis> &globalAxes,
       });
 }
 
+namespace {
+/// Whether axis `a` can take axis `inner`'s digits below its own.
+bool continues(const GlobalAxis &inner, const GlobalAxis &a) {
+  return !inner.runtimeExtent && !inner.runtimeStride && !a.runtimeExtent &&
+         !a.runtimeStride && inner.start == SymExpr(0) &&
+         inner.size == inner.extent &&
+         a.stride == inner.stride * inner.extent &&
+         a.extent <= (int64_t(1) << 32) / inner.extent;
+}
+
+/// The first pair (inner mode, outer mode) that merges, if any.
+std::optional<std::pair<size_t, size_t>> findMergeable(const CopyModes &cm) {
+  for (size_t i = 0; i < cm.modes.size(); ++i) {
+    const Mode &in = cm.modes[i];
+    const GlobalAxis &inner = cm.axes[in.axis];
+    if (in.step != 1 || in.extent != inner.extent)
+      continue;
+    for (size_t j = 0; j < cm.modes.size(); ++j) {
+      const Mode &out = cm.modes[j];
+      // Neighbours in memref order (outer, then inner) are fuseAxes'
+      // to fuse or keep apart.
+      if (j == i || out.axis == in.axis || out.axis + 1 == in.axis ||
+          out.step != 1 || out.sharedStride != in.sharedStride * in.extent ||
+          !continues(inner, cm.axes[out.axis]))
+        continue;
+      return std::make_pair(i, j);
+    }
+  }
+  return std::nullopt;
+}
+} // namespace
+
+void coalesceAcrossAxes(CopyModes &cm) {
+  while (std::optional<std::pair<size_t, size_t>> pair = findMergeable(cm)) {
+    const Mode in = cm.modes[pair->first];
+    unsigned innerAxis = in.axis, outerAxis = cm.modes[pair->second].axis;
+    const GlobalAxis inner = cm.axes[innerAxis];
+    GlobalAxis &outer = cm.axes[outerAxis];
+    // The outer axis's digits move up by the inner axis's extent.
+    outer = GlobalAxis{
+        outer.extent * inner.extent, inner.stride, outer.start * inner.extent,
+        outer.size * inner.extent,   std::nullopt, std::nullopt};
+    for (Mode &m : cm.modes)
+      if (m.axis == outerAxis)
+        m.step *= inner.extent;
+    Mode &merged = cm.modes[pair->second];
+    merged = Mode{merged.extent * in.extent, outerAxis, 1, in.sharedStride};
+    for (FusedBoundary &f : cm.fusedBoundaries) {
+      if (f.axis == outerAxis)
+        f.digit *= inner.extent;
+      else if (f.axis == innerAxis)
+        f.axis = outerAxis;
+    }
+    cm.modes.erase(cm.modes.begin() + static_cast<std::ptrdiff_t>(pair->first));
+    cm.axes.erase(cm.axes.begin() + innerAxis);
+    for (Mode &m : cm.modes)
+      if (m.axis > innerAxis)
+        --m.axis;
+    for (FusedBoundary &f : cm.fusedBoundaries)
+      if (f.axis > innerAxis)
+        --f.axis;
+  }
+}
+
 std::optional<CopyModes> promote(const CopyModes &in, int64_t factor) {
   CopyModes out = in;
   // The stride-1 mode of both layouts is the one that widens.

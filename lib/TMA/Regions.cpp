@@ -382,6 +382,7 @@ std::optional<CopyModes> fuseAndRefine(const CopyRequest &r,
     return std::nullopt;
   out.axes = std::move(axes);
   out.modes = std::move(*modes);
+  coalesceAcrossAxes(out);
   return out;
 }
 

@@ -562,6 +562,17 @@ def cases():
     cs.append(Case("simt_store_transposed", "store from a column-major shared buffer",
                    "store", Glob("f32", [32, 32]), [0, 0], [32, 32],
                    Shared("f32", [32, 32], [[(32, 1)], [(32, 32)]]), [0, 0], [32, 32]))
+    # Runs contiguous across memref dimensions in another order (CuTe's
+    # coalescing): a column-major 8x8 int8 tile from a column-major tensor is
+    # one 64-byte run, and dims (k0, k1, m) with strides (1, 512, 4) one
+    # 2048-byte run; each is one TMA instruction.
+    cs.append(Case("coalesce_column_major", "i8 8x8 column-major tile of a column-major tensor",
+                   "load", Glob("i8", [8, 8], strides=[1, 8]), [0, 0], [8, 8],
+                   Shared("i8", [8, 8], [[(8, 1)], [(8, 8)]]), [0, 0], [8, 8]))
+    cs.append(Case("coalesce_apart", "f16 [4,2,128] with strides (1, 512, 4)",
+                   "load", Glob("f16", [4, 2, 128], strides=[1, 512, 4]), [0, 0, 0],
+                   [4, 2, 128], Shared("f16", [4, 2, 128], [[(4, 1)], [(2, 512)], [(128, 4)]]),
+                   [0, 0, 0], [4, 2, 128]))
     # Every second element of each row (a view with innermost stride 2): the
     # TMA ignores elementStrides[0] (docs/plan-report.md, "Element strides"),
     # so tma declines it and the per-thread copy packs the elements densely;

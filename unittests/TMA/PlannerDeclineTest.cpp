@@ -343,9 +343,11 @@ TEST(PlannerDeclineLayouts, DynamicStartWithUnknownShardDigit) {
                           "has a start whose digit on a shard of extent 8 is "
                           "not known");
   r.globalOffsets = {SymExpr(0), SymExpr::symbol(0, 8)};
+  // The rows (stride 8) continue the inner shard (8 x 1): one 128-element
+  // run per s0, the shard of extent 8 and stride 1024 the second dimension.
   EXPECT_EQ(describe(planOk(r, {{0}, {3}})),
-            "f16 rank 3 dim [8, 16, 8] strides [16, 2048] box [8, 16, 1] estr "
-            "[1, 1, 1] swz 0 oob 0 base 0 | smem 0 @ [0, 0, s0] | bytes 256");
+            "f16 rank 2 dim [128, 8] strides [2048] box [128, 1] estr [1, 1] "
+            "swz 0 oob 0 base 0 | smem 0 @ [0, s0] | bytes 256");
 }
 
 // Promoting u8 to u64 units divides every stride by 8; a 532 B row pitch is
