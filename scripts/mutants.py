@@ -940,11 +940,23 @@ MUTANTS += [
       "the data after it",
       tests=["gtest:TileTMATests"]),
     M("coalesce-axes-partial", T + "Modes.cpp",
-      "         inner.size == inner.extent &&\n",
-      "         true &&\n",
+      "    if (in.step != 1 || in.extent != inner.extent)\n      continue;",
+      "    if (in.step != 1)\n      continue;",
       "a partly copied axis merges under the next: the region's rows are "
       "read as one run through the rows it skips",
       tests=["gtest:TileTMATests"]),
+    M("im2col-plan-not-recorded", X + "PlanCopies.cpp",
+      "          im2col && failed(recordIm2colPlan(im2col)))",
+      "          im2col && failed(planIm2colOp(im2col)))",
+      "tile-plan-copies plans im2col loads without recording the plan: the "
+      "pipeline stops at the first im2col load",
+      tests=["lit:Transforms/tensor-map-abi-im2col.mlir"]),
+    M("im2col-stale-unchecked", D + "Im2colRequest.cpp",
+      "  if (!(plan->map == record.getMap().getDesc()) ||",
+      "  if (false &&",
+      "a stale im2col plan passes tile-check-recorded-plans: the host encodes "
+      "a map for corners the load no longer has",
+      tests=["lit:Transforms/im2col-plan-stale.mlir"]),
     # ---- lib/Transforms: arena size, kernel ABI, pipeline, report ------------
     M("arena-size-offset", X + "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",

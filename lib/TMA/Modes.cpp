@@ -68,7 +68,6 @@ namespace {
 bool continues(const GlobalAxis &inner, const GlobalAxis &a) {
   return !inner.runtimeExtent && !inner.runtimeStride && !a.runtimeExtent &&
          !a.runtimeStride && inner.start == SymExpr(0) &&
-         inner.size == inner.extent &&
          a.stride == inner.stride * inner.extent &&
          a.extent <= (int64_t(1) << 32) / inner.extent;
 }
@@ -78,6 +77,7 @@ std::optional<std::pair<size_t, size_t>> findMergeable(const CopyModes &cm) {
   for (size_t i = 0; i < cm.modes.size(); ++i) {
     const Mode &in = cm.modes[i];
     const GlobalAxis &inner = cm.axes[in.axis];
+    // The mode must walk the whole axis, every element of it in the region.
     if (in.step != 1 || in.extent != inner.extent)
       continue;
     for (size_t j = 0; j < cm.modes.size(); ++j) {

@@ -9,9 +9,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
-#include "tile/Transforms/Passes.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Transforms/Passes.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEARENASIZE

@@ -1,12 +1,14 @@
 //===- CheckRecordedPlans.cpp - --tile-check-recorded-plans ---------------===//
 //
 // Every recorded `#tile.tma_plan` checked against its copy, as the passes
-// that read the record check it: an opt-in pass, since the op verifier does
-// not run the hardware model.
+// that read the record check it, and every `#tile.im2col_plan` against the
+// plan its load makes now: an opt-in pass, since the op verifiers do not
+// plan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
 
@@ -24,8 +26,12 @@ struct CheckRecordedPlansPass
           CheckRecordedPlansPass> {
   void runOnOperation() override {
     bool stale = false;
-    getOperation()->walk([&](CopyAsyncOp op) {
-      if (failed(verifyRecordedPlan(op)))
+    getOperation()->walk([&](Operation *op) {
+      if (auto copy = dyn_cast<CopyAsyncOp>(op);
+          copy && failed(verifyRecordedPlan(copy)))
+        stale = true;
+      if (auto im2col = dyn_cast<CopyIm2colOp>(op);
+          im2col && failed(verifyRecordedIm2colPlan(im2col)))
         stale = true;
     });
     if (stale)

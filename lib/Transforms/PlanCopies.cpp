@@ -2,11 +2,12 @@
 //
 // The one place copies are dispatched and planned: every later pass reads the
 // decision this pass records on the op (see CopyDecision.cpp for its
-// verifier).
+// verifier), and the plan it records on each im2col load.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
@@ -30,6 +31,9 @@ struct PlanCopiesPass
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
       if (isa<CopyAsyncOp, CopyOp>(op) && failed(decideAndRecordCopy(op)))
+        failedAny = true;
+      if (auto im2col = dyn_cast<CopyIm2colOp>(op);
+          im2col && failed(recordIm2colPlan(im2col)))
         failedAny = true;
     });
     if (failedAny)

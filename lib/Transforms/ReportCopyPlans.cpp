@@ -139,7 +139,7 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
 
 LogicalResult mlir::tile::writeIm2colReport(CopyIm2colOp op,
                                             llvm::raw_ostream &os) {
-  FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+  FailureOr<::tile::tma::Im2colPlan> plan = recallIm2colPlan(op);
   if (failed(plan))
     return failure();
   const ::tile::tma::Im2colMapDesc &m = plan->map;

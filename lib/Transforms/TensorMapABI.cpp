@@ -176,7 +176,7 @@ struct TensorMapABIPass
     if (walk.wasInterrupted())
       return failure();
     walk = func.walk([&](CopyIm2colOp op) -> WalkResult {
-      FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+      FailureOr<::tile::tma::Im2colPlan> plan = recallIm2colPlan(op);
       if (failed(plan))
         return WalkResult::interrupt();
       auto makeMap = [&](unsigned globalArg, unsigned mapArg) {

@@ -1,4 +1,10 @@
 // RUN: tile-opt %s --tile-plan-copies --tile-tensor-map-abi | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies | FileCheck %s --check-prefix=RECORD
+// RUN: tile-opt %s --tile-plan-copies --tile-check-recorded-plans -o /dev/null
+
+// tile-plan-copies plans the load once and records the plan: the map with
+// the buffer's sizes and byte strides innermost first, and the bytes.
+// RECORD: tile.copy_im2col {{.*}}tile.im2col_plan = #tile.im2col_plan<map = #tile.im2col_map<"f16", dim = [64, 8, 8, 2], strides = [128, 1024, 8192], rank = 4, lower_corner = [-1, -1], upper_corner = [-1, -1], channels_per_pixel = 64, pixels_per_column = 64, element_strides = [1, 1, 1, 1], swizzle = "128B", l2_promotion = 2, oob = "zero", element_bytes = 2>, bytes = 8192>
 
 // The host side of an im2col load: before the launch the host reads the
 // buffer's sizes and strides (innermost first, strides in bytes), adds its

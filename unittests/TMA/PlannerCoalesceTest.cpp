@@ -61,4 +61,13 @@ TEST(PlannerCoalesce, ColumnsApartStillDecline) {
   EXPECT_EQ(ruleIdOf(declineOf(r)), "inner-box-bytes");
 }
 
+// Rows 0..7 of a column-major 16x8 tensor: each column's part is 8 bytes,
+// the next column 16 bytes on; the partly copied axis must not merge.
+TEST(PlannerCoalesce, PartOfAColumnStaysApart) {
+  CopyRequest r = load(i8(), parse("(16, 8) : (1, 16)"), {16, 8},
+                       parse("(8, 8) : (1, 8)"), {8, 8});
+  r.globalSizes = {8, 8};
+  EXPECT_EQ(ruleIdOf(declineOf(r)), "inner-box-bytes");
+}
+
 } // namespace

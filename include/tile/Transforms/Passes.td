@@ -17,6 +17,10 @@ def TilePlanCopies : Pass<"tile-plan-copies"> {
     - what the selected variant records, for `tma` the `#tile.tma_plan`
       (`tile.tma_plan`) with the tensor map and the issue list.
 
+    It also plans every `tile.copy_im2col` and records its
+    `#tile.im2col_plan` (`tile.im2col_plan`); the im2col rules
+    (`im2col-*`) are errors of this pass, not of the op verifier.
+
     This is the only pass that plans (`tile-version-kernels` decides again
     for the copies of a fallback clone). `tile-tensor-map-abi`, the
     conversion and the plan report read the record and check first that it
@@ -39,8 +43,9 @@ def TileCheckRecordedPlans : Pass<"tile-check-recorded-plans"> {
     record against the op as the passes that read it do: the plan's shape
     against the copy, and, where the copy's planner input no longer matches
     the fingerprint recorded with the plan (`tile.plan_input`), the plan
-    against the TMA hardware model. A plan that no longer describes its copy
-    is an error at the copy (`plan-stale`). Changes nothing; an opt-in check
+    against the TMA hardware model; and every `#tile.im2col_plan` against
+    the plan its `tile.copy_im2col` makes now. A plan that no longer
+    describes its copy is an error at the copy (`plan-stale`). Changes nothing; an opt-in check
     for pipelines that rewrite copies between planning and lowering.
 
     ```

@@ -1,6 +1,7 @@
-// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// RUN: tile-opt %s -split-input-file --tile-plan-copies -verify-diagnostics
 
-// tile.copy_im2col: every rule, at the op, with its values
+// tile.copy_im2col: every rule, at the op, with its values: the structural
+// ones from the op verifier, the planner's (im2col-*) from tile-plan-copies
 // (docs/im2col.md, docs/rules.md).
 
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>

@@ -150,3 +150,8 @@ module attributes {test.guard = #tile.guard<equal, rule = "global-dim", constant
 
 // expected-error @+1 {{a guard term is size(D), stride(D), offset or address, not 'pitch'}}
 module attributes {test.guard = #tile.guard<multiple_of, rule = "global-dim", constant = 0, terms = [pitch], modulus = 2>} {}
+
+// -----
+
+// expected-error @+1 {{tensor-map: an im2col map's `dim` lists rank 4 sizes and `strides` rank - 1 byte strides (it lists 4 and 2)}}
+module attributes {test.map = #tile.im2col_map<"f16", dim = [32, 16, 16, 2], strides = [64, 1024], rank = 4, lower_corner = [-1, -1], upper_corner = [-1, -1], channels_per_pixel = 32, pixels_per_column = 64, element_strides = [1, 1, 1, 1], swizzle = "64B", l2_promotion = 2, oob = "zero", element_bytes = 2>} {}

@@ -44,3 +44,12 @@ llvm.func @lowered(%p: !llvm.ptr, %m: !llvm.ptr)
     attributes {tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, param = 9, global_arg = 0, map = #tile.tiled_map<"u8", dim = [256], strides = [], box = [256], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 1, promoted = false>>]} {
   llvm.return
 }
+
+// -----
+
+// The plan tile-plan-copies records on an im2col load: the map with the
+// buffer's static sizes and byte strides (0 where the type leaves a size to
+// run time), and the bytes one instruction delivers.
+// CHECK: module attributes {test.plan = #tile.im2col_plan<map = #tile.im2col_map<"f16", dim = [32, 16, 16, 0], strides = [64, 1024, 16384], rank = 4, lower_corner = [-1, -1], upper_corner = [-1, -1], channels_per_pixel = 32, pixels_per_column = 64, element_strides = [1, 1, 1, 1], swizzle = "64B", l2_promotion = 2, oob = "zero", element_bytes = 2>, bytes = 4096>}
+module attributes {test.plan = #tile.im2col_plan<map = #tile.im2col_map<"f16", dim = [32, 16, 16, 0], strides = [64, 1024, 16384], rank = 4, lower_corner = [-1, -1], upper_corner = [-1, -1], channels_per_pixel = 32, pixels_per_column = 64, element_strides = [1, 1, 1, 1], swizzle = "64B", l2_promotion = 2, oob = "zero", element_bytes = 2>, bytes = 4096>} {
+}

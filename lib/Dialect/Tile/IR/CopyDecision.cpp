@@ -195,6 +195,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #tile.tma_plan on a tile.copy_async";
     return success();
   }
+  if (name == kIm2colPlanAttr) {
+    if (!isa<Im2colPlanAttr>(attr.getValue()) || !isa<CopyIm2colOp>(op))
+      return op->emitOpError()
+             << "plan-stale: '" << kIm2colPlanAttr
+             << "' must be a #tile.im2col_plan on a tile.copy_im2col";
+    return success();
+  }
   if (name == kTensorMapsAttr)
     return verifyTensorMapsAttr(op, attr.getValue());
   if (name == kFallbackAttr) {

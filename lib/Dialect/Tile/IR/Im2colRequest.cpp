@@ -3,6 +3,7 @@
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
 using namespace mlir;
@@ -67,4 +68,43 @@ FailureOr<::tile::tma::Im2colPlan> mlir::tile::planIm2colOp(CopyIm2colOp op) {
   if (!plan)
     return op.emitOpError() << error.message;
   return *plan;
+}
+
+LogicalResult mlir::tile::recordIm2colPlan(CopyIm2colOp op) {
+  FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+  if (failed(plan))
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  op->setAttr(kIm2colPlanAttr,
+              Im2colPlanAttr::get(ctx, Im2colMapAttr::get(ctx, plan->map),
+                                  plan->bytes));
+  return success();
+}
+
+FailureOr<::tile::tma::Im2colPlan>
+mlir::tile::recallIm2colPlan(CopyIm2colOp op) {
+  auto record = op->getAttrOfType<Im2colPlanAttr>(kIm2colPlanAttr);
+  if (!record)
+    return op.emitOpError()
+           << "plan-missing: this im2col load carries no recorded plan; run "
+              "--tile-plan-copies first (--tile-gpu-pipeline does)";
+  return record.getPlan();
+}
+
+LogicalResult mlir::tile::verifyRecordedIm2colPlan(CopyIm2colOp op) {
+  auto record = op->getAttrOfType<Im2colPlanAttr>(kIm2colPlanAttr);
+  if (!record)
+    return success();
+  FailureOr<::tile::tma::Im2colPlan> plan = planIm2colOp(op);
+  if (failed(plan))
+    return failure();
+  if (!(plan->map == record.getMap().getDesc()) ||
+      plan->bytes != record.getBytes())
+    return op.emitOpError()
+           << "plan-stale: the recorded im2col plan no longer describes this "
+              "load (re-run tile-plan-copies after changing it); now: "
+           << Im2colPlanAttr::get(
+                  op.getContext(),
+                  Im2colMapAttr::get(op.getContext(), plan->map), plan->bytes);
+  return success();
 }

@@ -60,8 +60,14 @@ static ParseResult parseIntegerKey(AsmParser &parser, StringRef name,
 
 void Im2colMapAttr::print(AsmPrinter &printer) const {
   const Im2colMapDesc &m = getDesc();
-  printer << "<\"" << ::tile::tma::toString(m.dataType)
-          << "\", rank = " << m.rank << ", lower_corner = ";
+  printer << "<\"" << ::tile::tma::toString(m.dataType) << "\"";
+  if (!m.globalDim.empty()) {
+    printer << ", dim = ";
+    printList(printer, m.globalDim);
+    printer << ", strides = ";
+    printList(printer, m.globalStridesBytes);
+  }
+  printer << ", rank = " << m.rank << ", lower_corner = ";
   printList(printer, m.lowerCorner);
   printer << ", upper_corner = ";
   printList(printer, m.upperCorner);
@@ -81,8 +87,14 @@ Attribute Im2colMapAttr::parse(AsmParser &parser, Type) {
   std::string dataType, swizzle, oob;
   int64_t rank, channels, pixels, l2, elementBytes;
   SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseLess() || p.quoted(dataType) ||
-      parseIntegerKey(parser, "rank", rank) || p.key("lower_corner") ||
+  if (parser.parseLess() || p.quoted(dataType) || parser.parseComma())
+    return {};
+  if (succeeded(parser.parseOptionalKeyword("dim")) &&
+      (parser.parseEqual() || p.list(m.globalDim) || p.key("strides") ||
+       p.list(m.globalStridesBytes) || parser.parseComma()))
+    return {};
+  if (parser.parseKeyword("rank") || parser.parseEqual() ||
+      parser.parseInteger(rank) || p.key("lower_corner") ||
       parseSignedList(parser, m.lowerCorner) || p.key("upper_corner") ||
       parseSignedList(parser, m.upperCorner) ||
       parseIntegerKey(parser, "channels_per_pixel", channels) ||
@@ -115,6 +127,14 @@ Attribute Im2colMapAttr::parse(AsmParser &parser, Type) {
         << rank << ", " << channels << " channels, " << pixels << " pixels)";
     return {};
   }
+  if (!m.globalDim.empty() &&
+      (m.globalDim.size() != static_cast<size_t>(rank) ||
+       m.globalStridesBytes.size() + 1 != m.globalDim.size())) {
+    parser.emitError(loc, "tensor-map: an im2col map's `dim` lists rank ")
+        << rank << " sizes and `strides` rank - 1 byte strides (it lists "
+        << m.globalDim.size() << " and " << m.globalStridesBytes.size() << ")";
+    return {};
+  }
   m.dataType = *type;
   m.rank = static_cast<unsigned>(rank);
   m.channelsPerPixel = static_cast<uint32_t>(channels);
@@ -124,6 +144,17 @@ Attribute Im2colMapAttr::parse(AsmParser &parser, Type) {
   m.oobFill = *oobMode == OobMode::NaN ? 1 : 0;
   m.elementBytes = elementBytes;
   return Im2colMapAttr::get(parser.getContext(), m);
+}
+
+FailureOr<Im2colMapAttr> mlir::tile::parseIm2colMapField(AsmParser &parser) {
+  Attribute attr;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseAttribute(attr))
+    return failure();
+  auto map = dyn_cast<Im2colMapAttr>(attr);
+  if (!map)
+    return parser.emitError(loc, "expected a #tile.im2col_map, got ") << attr;
+  return map;
 }
 
 //===----------------------------------------------------------------------===//

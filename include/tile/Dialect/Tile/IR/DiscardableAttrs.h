@@ -21,6 +21,9 @@ constexpr llvm::StringLiteral kDeclinedAttr =
 /// The `#tile.tma_plan` of a copy whose variant needs a tensor map.
 constexpr llvm::StringLiteral kTmaPlanAttr =
     TileDialect::TmaPlanAttrHelper::getNameStr();
+/// The `#tile.im2col_plan` of a `tile.copy_im2col` (tile-plan-copies).
+constexpr llvm::StringLiteral kIm2colPlanAttr =
+    TileDialect::Im2colPlanAttrHelper::getNameStr();
 /// Fingerprint (i64) of the planner request the recorded plan was made for:
 /// while the copy still builds the same request, the verifier needs no model.
 constexpr llvm::StringLiteral kPlanInputAttr =

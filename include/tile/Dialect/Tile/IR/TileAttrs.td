@@ -120,7 +120,9 @@ def Tile_Im2colMapAttr : AttrDef<Tile_Dialect, "Im2colMap"> {
     sizes and strides, which it reads from the buffer at run time (innermost
     first): data type, rank, the corners (rank - 2 values, innermost spatial
     dimension first), channels per pixel, pixels per column, element strides,
-    swizzle, L2 promotion, out-of-bounds fill and the element's bytes.
+    swizzle, L2 promotion, out-of-bounds fill and the element's bytes. The
+    plan of a copy (`#tile.im2col_plan`) also lists the static sizes and
+    byte strides (`dim`, `strides`) after the data type.
 
     ```mlir
     #tile.im2col_map<"f16", rank = 4, lower_corner = [-1, -1],
@@ -133,6 +135,39 @@ def Tile_Im2colMapAttr : AttrDef<Tile_Dialect, "Im2colMap"> {
   let parameters = (ins
     AttrParameter<"::tile::tma::Im2colMapDesc", "", "const ::tile::tma::Im2colMapDesc &">:$desc);
   let hasCustomAssemblyFormat = 1;
+}
+
+// A #tile.im2col_map parameter, written with its mnemonic like the
+// `map` of #tile.tensor_map.
+def Tile_Im2colMapParameter
+    : AttrParameter<"::mlir::tile::Im2colMapAttr", "an im2col map"> {
+  let printer = [{ $_printer.printAttribute($_self) }];
+  let parser = [{ ::mlir::tile::parseIm2colMapField($_parser) }];
+}
+
+def Tile_Im2colPlanAttr : AttrDef<Tile_Dialect, "Im2colPlan"> {
+  let mnemonic = "im2col_plan";
+  let summary = "The recorded plan of one tile.copy_im2col";
+  let description = [{
+    What `tile-plan-copies` decided for an im2col load: the map's fields
+    (with the buffer's static sizes and byte strides, innermost first, 0
+    where the type leaves one to run time) and the bytes one instruction
+    delivers. The tensor-map ABI, the plan report and
+    `tile-check-recorded-plans` read it; none of them plans again.
+
+    ```mlir
+    #tile.im2col_plan<map = #tile.im2col_map<"f16", dim = [32, 16, 16, 0],
+        strides = [64, 1024, 16384], rank = 4, ...>, bytes = 4096>
+    ```
+  }];
+  let parameters = (ins Tile_Im2colMapParameter:$map, "int64_t":$bytes);
+  let assemblyFormat = "`<` struct($map, $bytes) `>`";
+  let extraClassDeclaration = [{
+    /// The pure C++ plan this record holds.
+    ::tile::tma::Im2colPlan getPlan() const {
+      return ::tile::tma::Im2colPlan{getMap().getDesc(), getBytes()};
+    }
+  }];
 }
 
 def Tile_GuardAttr : AttrDef<Tile_Dialect, "Guard"> {

@@ -31,4 +31,9 @@ llvm::hash_code hash_value(const Guard &guard);
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
 
+namespace mlir::tile {
+/// Parses the `map` of a `#tile.im2col_plan`: a `#tile.im2col_map`.
+FailureOr<Im2colMapAttr> parseIm2colMapField(AsmParser &parser);
+} // namespace mlir::tile
+
 #endif // TILE_DIALECT_TILE_IR_TILEDIALECT_H

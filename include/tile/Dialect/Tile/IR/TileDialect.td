@@ -31,6 +31,8 @@ def Tile_Dialect : Dialect {
     "::mlir::ArrayAttr":$declined,
     // tile.copy_async: the #tile.tma_plan of a variant that needs a map.
     "::mlir::Attribute":$tma_plan,
+    // tile.copy_im2col: its #tile.im2col_plan.
+    "::mlir::Attribute":$im2col_plan,
     // tile.copy_async: fingerprint (i64) of the request the plan is for.
     "::mlir::IntegerAttr":$plan_input,
     // TMA copies in kernels: the kernel argument holding the tensor map.
