@@ -957,6 +957,23 @@ MUTANTS += [
       "a stale im2col plan passes tile-check-recorded-plans: the host encodes "
       "a map for corners the load no longer has",
       tests=["lit:Transforms/im2col-plan-stale.mlir"]),
+    M("wgmma-plan-not-recorded", X + "PlanCopies.cpp",
+      "          wgmma && failed(wgmma.recordPlan()))",
+      "          wgmma && false)",
+      "tile-plan-copies leaves wgmma descriptors unplanned: the GEMM stops in "
+      "the conversion",
+      tests=["lit:Conversion/TileToNVVM/wgmma-descriptor.mlir"]),
+    M("wgmma-plan-lbo-from-sbo", C + "WgmmaDescriptorLowering.cpp",
+      "fields.leadingByteOffset = plan.getLbo();",
+      "fields.leadingByteOffset = plan.getSbo();",
+      "the descriptor's leading byte offset is the recorded stride byte "
+      "offset: wgmma reads the wrong K columns",
+      tests=["lit:Conversion/TileToNVVM/wgmma-descriptor.mlir"]),
+    M("wgmma-stale-unchecked", D + "TileOps.cpp",
+      "  if (now != record)\n    return emitOpError() << \"plan-stale: the recorded wgmma plan",
+      "  if (false)\n    return emitOpError() << \"plan-stale: the recorded wgmma plan",
+      "a stale wgmma record passes tile-check-recorded-plans",
+      tests=["lit:Transforms/wgmma-plan-stale.mlir"]),
     # ---- lib/Transforms: arena size, kernel ABI, pipeline, report ------------
     M("arena-size-offset", X + "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",

@@ -1,9 +1,9 @@
 //===- CheckRecordedPlans.cpp - --tile-check-recorded-plans ---------------===//
 //
 // Every recorded `#tile.tma_plan` checked against its copy, as the passes
-// that read the record check it, and every `#tile.im2col_plan` against the
-// plan its load makes now: an opt-in pass, since the op verifiers do not
-// plan.
+// that read the record check it, and every `#tile.im2col_plan` and
+// `#tile.wgmma_plan` against the plan its op makes now: an opt-in pass,
+// since the op verifiers do not plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +32,9 @@ struct CheckRecordedPlansPass
         stale = true;
       if (auto im2col = dyn_cast<CopyIm2colOp>(op);
           im2col && failed(verifyRecordedIm2colPlan(im2col)))
+        stale = true;
+      if (auto wgmma = dyn_cast<WgmmaDescriptorOp>(op);
+          wgmma && failed(wgmma.verifyRecordedPlan()))
         stale = true;
     });
     if (stale)

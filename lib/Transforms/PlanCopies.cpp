@@ -2,7 +2,8 @@
 //
 // The one place copies are dispatched and planned: every later pass reads the
 // decision this pass records on the op (see CopyDecision.cpp for its
-// verifier), and the plan it records on each im2col load.
+// verifier), and the plans it records on each im2col load and wgmma
+// descriptor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,9 @@ struct PlanCopiesPass
         failedAny = true;
       if (auto im2col = dyn_cast<CopyIm2colOp>(op);
           im2col && failed(recordIm2colPlan(im2col)))
+        failedAny = true;
+      if (auto wgmma = dyn_cast<WgmmaDescriptorOp>(op);
+          wgmma && failed(wgmma.recordPlan()))
         failedAny = true;
     });
     if (failedAny)

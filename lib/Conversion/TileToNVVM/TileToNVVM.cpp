@@ -37,6 +37,12 @@ struct TileToNVVMPass
     RecalledDecisions recalled;
     bool recallFailed = false;
     getOperation()->walk([&](Operation *op) {
+      // A wgmma descriptor lowers from its recorded plan too.
+      if (auto wgmma = dyn_cast<WgmmaDescriptorOp>(op)) {
+        if (failed(wgmma.recallPlan()))
+          recallFailed = true;
+        return;
+      }
       if (!isa<CopyAsyncOp, CopyOp>(op))
         return;
       FailureOr<DispatchResult> result = recallLowerableDecision(op);

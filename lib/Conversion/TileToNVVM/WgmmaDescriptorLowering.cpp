@@ -11,6 +11,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
@@ -71,9 +72,10 @@ struct WgmmaDescriptorLowering
   LogicalResult
   matchAndRewrite(WgmmaDescriptorOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    ::tile::mma::WgmmaDescriptorPlan plan = op.planDescriptor();
-    if (!plan.accepted())
-      return rewriter.notifyMatchFailure(op, plan.decline);
+    // The pass recalled every plan before converting (TileToNVVM.cpp).
+    auto plan = op->getAttrOfType<WgmmaPlanAttr>(kWgmmaPlanAttr);
+    if (!plan)
+      return rewriter.notifyMatchFailure(op, "plan-missing: no wgmma plan");
     MemRefType type = op.getSource().getType();
     std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(type);
     std::optional<int64_t> elementBytes = getElementBytes(type);
@@ -107,8 +109,12 @@ struct WgmmaDescriptorLowering
         arith::ShRUIOp::create(rewriter, loc, address, constant(4)),
         constant(0x3FFF));
     // LBO, SBO, base offset and swizzle mode are constants of the layout.
-    ::tile::mma::WgmmaDescriptorFields fields = *plan.fields;
-    fields.startByte = 0;
+    ::tile::mma::WgmmaDescriptorFields fields;
+    fields.leadingByteOffset = plan.getLbo();
+    fields.strideByteOffset = plan.getSbo();
+    fields.baseOffset = plan.getBaseOffset();
+    fields.swizzleMode =
+        static_cast<::tile::mma::WgmmaSwizzleMode>(plan.getSwizzle());
     int64_t high = static_cast<int64_t>(
         ::tile::mma::encodeWgmmaDescriptor(fields, /*bufferByteAddress=*/0));
     rewriter.replaceOp(

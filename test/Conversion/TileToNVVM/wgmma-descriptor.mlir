@@ -1,8 +1,15 @@
-// RUN: tile-opt %s --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --tile-plan-copies | FileCheck %s --check-prefix=RECORD
+// RUN: tile-opt %s --tile-plan-copies --tile-check-recorded-plans -o /dev/null
 
 // The 128x64 bf16 A tile with the 128B swizzle: rows of 128 B, 8-row atoms
 // 1024 B apart. Fields: LBO 16 B (1 << 16), SBO 1024 B (64 << 32), swizzle
 // mode 1 (1 << 62): 0x4000004000010000 = 4611686293305360384.
+
+// tile-plan-copies records the fields that are constants of the layout; the
+// conversion reads them back.
+// RECORD-LABEL: func.func @static_start
+// RECORD: tile.wgmma_descriptor {{.*}}{k = 16 : i64, rows = 64 : i64, tile.wgmma_plan = #tile.wgmma_plan<lbo = 16, sbo = 1024, base_offset = 0, swizzle = "128B">}
 
 !a = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !b64 = memref<128x64xf16, #tile.layout<(128, 2, 32) : (32, 4096, 1), swizzle = 64B>, #gpu.address_space<workgroup>>

@@ -202,6 +202,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
              << "' must be a #tile.im2col_plan on a tile.copy_im2col";
     return success();
   }
+  if (name == kWgmmaPlanAttr) {
+    if (!isa<WgmmaPlanAttr>(attr.getValue()) || !isa<WgmmaDescriptorOp>(op))
+      return op->emitOpError()
+             << "plan-stale: '" << kWgmmaPlanAttr
+             << "' must be a #tile.wgmma_plan on a tile.wgmma_descriptor";
+    return success();
+  }
   if (name == kTensorMapsAttr)
     return verifyTensorMapsAttr(op, attr.getValue());
   if (name == kFallbackAttr) {

@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/TMA/Limits.h"
@@ -853,8 +854,51 @@ LogicalResult WgmmaDescriptorOp::verify() {
                          << type.getElementType()
                          << " is not a wgmma operand type; expected f16, "
                             "bf16, f32 (tf32), i8, f8E4M3FN or f8E5M2";
+  // The descriptor's rules (wgmma-shape on the block, wgmma-layout,
+  // wgmma-align, smem-bounds) need the divisors of the start indices: they
+  // are checked where tile-plan-copies plans the descriptor (recordPlan).
+  return success();
+}
+
+/// The record of an accepted plan.
+static WgmmaPlanAttr
+getWgmmaPlanAttr(MLIRContext *ctx,
+                 const ::tile::mma::WgmmaDescriptorFields &f) {
+  return WgmmaPlanAttr::get(ctx, f.leadingByteOffset, f.strideByteOffset,
+                            f.baseOffset,
+                            static_cast<WgmmaSwizzle>(f.swizzleMode));
+}
+
+LogicalResult WgmmaDescriptorOp::recordPlan() {
   ::tile::mma::WgmmaDescriptorPlan plan = planDescriptor();
   if (!plan.accepted())
     return emitOpError() << plan.decline;
+  (*this)->setAttr(kWgmmaPlanAttr,
+                   getWgmmaPlanAttr(getContext(), *plan.fields));
+  return success();
+}
+
+FailureOr<WgmmaPlanAttr> WgmmaDescriptorOp::recallPlan() {
+  auto record = (*this)->getAttrOfType<WgmmaPlanAttr>(kWgmmaPlanAttr);
+  if (!record)
+    return emitOpError() << "plan-missing: this wgmma descriptor carries no "
+                            "recorded plan; run --tile-plan-copies first "
+                            "(--tile-gpu-pipeline does)";
+  return record;
+}
+
+LogicalResult WgmmaDescriptorOp::verifyRecordedPlan() {
+  auto record = (*this)->getAttrOfType<WgmmaPlanAttr>(kWgmmaPlanAttr);
+  if (!record)
+    return success();
+  ::tile::mma::WgmmaDescriptorPlan plan = planDescriptor();
+  if (!plan.accepted())
+    return emitOpError() << plan.decline;
+  WgmmaPlanAttr now = getWgmmaPlanAttr(getContext(), *plan.fields);
+  if (now != record)
+    return emitOpError() << "plan-stale: the recorded wgmma plan no longer "
+                            "describes this descriptor (re-run "
+                            "tile-plan-copies after changing it); now: "
+                         << now;
   return success();
 }

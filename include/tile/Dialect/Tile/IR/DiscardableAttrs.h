@@ -24,6 +24,9 @@ constexpr llvm::StringLiteral kTmaPlanAttr =
 /// The `#tile.im2col_plan` of a `tile.copy_im2col` (tile-plan-copies).
 constexpr llvm::StringLiteral kIm2colPlanAttr =
     TileDialect::Im2colPlanAttrHelper::getNameStr();
+/// The `#tile.wgmma_plan` of a `tile.wgmma_descriptor` (tile-plan-copies).
+constexpr llvm::StringLiteral kWgmmaPlanAttr =
+    TileDialect::WgmmaPlanAttrHelper::getNameStr();
 /// Fingerprint (i64) of the planner request the recorded plan was made for:
 /// while the copy still builds the same request, the verifier needs no model.
 constexpr llvm::StringLiteral kPlanInputAttr =

@@ -170,6 +170,26 @@ def Tile_Im2colPlanAttr : AttrDef<Tile_Dialect, "Im2colPlan"> {
   }];
 }
 
+def Tile_WgmmaPlanAttr : AttrDef<Tile_Dialect, "WgmmaPlan"> {
+  let mnemonic = "wgmma_plan";
+  let summary = "The recorded plan of one tile.wgmma_descriptor";
+  let description = [{
+    What `tile-plan-copies` decided for a wgmma shared-memory descriptor:
+    the fields that are constants of the layout, in bytes (leading and
+    stride byte offsets, the base offset) and the swizzle mode. The start
+    address is the block's address, which the lowering computes from the
+    row and column. The conversion reads the record and does not plan
+    again.
+
+    ```mlir
+    #tile.wgmma_plan<lbo = 16, sbo = 1024, base_offset = 0, swizzle = "128B">
+    ```
+  }];
+  let parameters = (ins "int64_t":$lbo, "int64_t":$sbo, "int64_t":$base_offset,
+                        EnumParameter<Tile_WgmmaSwizzle>:$swizzle);
+  let assemblyFormat = "`<` struct($lbo, $sbo, $base_offset, $swizzle) `>`";
+}
+
 def Tile_GuardAttr : AttrDef<Tile_Dialect, "Guard"> {
   let mnemonic = "guard";
   let summary = "A run-time fact a tensor map relies on, for the host to check";

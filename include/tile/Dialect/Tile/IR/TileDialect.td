@@ -33,6 +33,8 @@ def Tile_Dialect : Dialect {
     "::mlir::Attribute":$tma_plan,
     // tile.copy_im2col: its #tile.im2col_plan.
     "::mlir::Attribute":$im2col_plan,
+    // tile.wgmma_descriptor: its #tile.wgmma_plan.
+    "::mlir::Attribute":$wgmma_plan,
     // tile.copy_async: fingerprint (i64) of the request the plan is for.
     "::mlir::IntegerAttr":$plan_input,
     // TMA copies in kernels: the kernel argument holding the tensor map.

@@ -57,4 +57,13 @@ def Tile_TensorMapMode : Tile_I32Enum<"TensorMapMode",
   I32EnumCase<"Im2col", 1, "im2col">
 ]>;
 
+def Tile_WgmmaSwizzle : Tile_I32Enum<"WgmmaSwizzle",
+    "the swizzle mode field of a wgmma shared-memory descriptor (its "
+    "hardware value)", [
+  I32EnumCase<"Interleave", 0, "interleave">,
+  I32EnumCase<"B128", 1, "128B">,
+  I32EnumCase<"B64", 2, "64B">,
+  I32EnumCase<"B32", 3, "32B">
+]>;
+
 #endif // TILE_ENUMS_TD

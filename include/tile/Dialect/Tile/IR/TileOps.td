@@ -415,17 +415,19 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
     offset), and the block must start on a 32-byte k-step in the first row of
     an atom (so a k-step inside a 128-byte row advances the start address by
     32 B). The no-swizzle interleave mode and M/N-major operands are declined
-    (`wgmma-layout`). The verifier plans the descriptor with the pure C++
-    planner (lib/MMA) and checks every block `%row` and `%col` may name:
+    (`wgmma-layout`). `tile-plan-copies` plans the descriptor with the pure
+    C++ planner (lib/MMA), checking every block `%row` and `%col` may name:
     constants exactly, run-time values through the multiples the IR proves
     (a multiple of 8 rows; a multiple of one k-step along K) against every
-    start inside the buffer. The buffer's base must be aligned to the
-    swizzle repeat (`tile.arena_view` offsets and `tile.stage` strides
-    show it).
+    start inside the buffer, and records the layout's fields as a
+    `#tile.wgmma_plan` (`tile.wgmma_plan`); the op verifier checks only the
+    operand's memory space, buffer and element type. The buffer's base must
+    be aligned to the swizzle repeat (`tile.arena_view` offsets and
+    `tile.stage` strides show it).
 
-    The lowering adds the block's byte offset (from `%row`, `%col` and the
-    layout's strides, before the swizzle) to the buffer's shared address and
-    packs the fields into an i64.
+    The lowering reads the recorded plan, adds the block's byte offset (from
+    `%row`, `%col` and the layout's strides, before the swizzle) to the
+    buffer's shared address and packs the fields into an i64.
 
     ```mlir
     %d = tile.wgmma_descriptor %buf[%row, %col] {rows = 64, k = 16}
@@ -440,9 +442,15 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
                        "type($source) `->` type($result)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The planner's answer for every block `row` and `col` may name (the
-    /// verifier's check; the lowering's LBO, SBO and swizzle mode).
+    /// The planner's answer for every block `row` and `col` may name (what
+    /// tile-plan-copies records: the LBO, SBO and swizzle mode).
     ::tile::mma::WgmmaDescriptorPlan planDescriptor();
+    /// Plans and records `tile.wgmma_plan`; emits the decline at the op.
+    ::mlir::LogicalResult recordPlan();
+    /// The recorded plan; `plan-missing` at the op without one.
+    ::mlir::FailureOr<WgmmaPlanAttr> recallPlan();
+    /// The recorded plan against a fresh one (`plan-stale`).
+    ::mlir::LogicalResult verifyRecordedPlan();
   }];
 }
 
