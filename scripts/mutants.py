@@ -974,6 +974,12 @@ MUTANTS += [
       "  if (false)\n    return emitOpError() << \"plan-stale: the recorded wgmma plan",
       "a stale wgmma record passes tile-check-recorded-plans",
       tests=["lit:Transforms/wgmma-plan-stale.mlir"]),
+    M("version-ignores-recorded-fallback", X + "VersionKernels.cpp",
+      "      if (applyRecordedFallback(copies[position]))\n        continue;",
+      "      if (false)\n        continue;",
+      "tile-version-kernels dispatches every fallback copy again instead of "
+      "reading the decision tile-plan-copies recorded",
+      tests=["lit:Transforms/version-kernels-reads-record.mlir"]),
     # ---- lib/Transforms: arena size, kernel ABI, pipeline, report ------------
     M("arena-size-offset", X + "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",

@@ -1,8 +1,10 @@
 //===- CopyVariant.cpp - Dispatch variants for tile copies ----------------===//
 
 #include "tile/Dispatch/CopyVariant.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/STLExtras.h"
@@ -170,9 +172,49 @@ mlir::tile::emitNoVariantError(Operation *op, const DispatchResult &result) {
   return diag;
 }
 
+/// The declined list as the attribute the dialect records.
+static ArrayAttr
+getDeclinedAttr(Builder &b,
+                const std::vector<std::pair<std::string, std::string>> &list) {
+  SmallVector<Attribute> declined;
+  for (const auto &[variant, reason] : list)
+    declined.push_back(b.getStrArrayAttr({variant, reason}));
+  return b.getArrayAttr(declined);
+}
+
+/// Records the fallback decision of a copy just decided (`decision`), as
+/// decideAndRecordCopy's caller asked (CopyVariant.h).
+static void recordFallbackDecision(Operation *op,
+                                   const DispatchResult &decision) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  if (!decision.selected || !decision.match || !kernel || !kernel.isKernel() ||
+      op->hasAttr("dispatch"))
+    return;
+  const ::tile::tma::TmaPlan *plan = decision.match->getTensorMapRequest();
+  if (!plan || plan->guards.empty())
+    return;
+  // The same exclusion tile-version-kernels makes for the fallback clone.
+  llvm::StringMap<std::string> excluded;
+  excluded[decision.selected->getName()] =
+      "guard: the fallback version of @" + kernel.getName().str() +
+      ", launched when a guard of this copy's TMA plan fails at run time";
+  // A copy no other variant takes is reported by tile-version-kernels.
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<DispatchResult> fallback = dispatchCopy(op, &excluded);
+  if (failed(fallback) || !fallback->selected ||
+      fallback->selected->getProperties().recordsPlan)
+    return;
+  Builder b(op->getContext());
+  op->setAttr(kFallbackVariantAttr,
+              b.getStringAttr(fallback->selected->getName()));
+  op->setAttr(kFallbackDeclinedAttr, getDeclinedAttr(b, fallback->declined));
+}
+
 LogicalResult
 mlir::tile::decideAndRecordCopy(Operation *op,
-                                const llvm::StringMap<std::string> *excluded) {
+                                const llvm::StringMap<std::string> *excluded,
+                                bool recordFallback) {
   FailureOr<DispatchResult> result = dispatchCopy(op, excluded);
   if (failed(result))
     return failure();
@@ -182,6 +224,8 @@ mlir::tile::decideAndRecordCopy(Operation *op,
     declined.push_back(b.getStrArrayAttr({variant, reason}));
   op->removeAttr(kDeclinedAttr);
   op->removeAttr(kVariantAttr);
+  op->removeAttr(kFallbackVariantAttr);
+  op->removeAttr(kFallbackDeclinedAttr);
   for (const CopyVariant *variant : variantsOf(op))
     if (variant->handles(op))
       variant->eraseRecord(op);
@@ -191,7 +235,27 @@ mlir::tile::decideAndRecordCopy(Operation *op,
     op->setAttr(kVariantAttr, b.getStringAttr(result->selected->getName()));
     result->selected->record(op, result->match.get());
   }
+  if (recordFallback)
+    recordFallbackDecision(op, *result);
   return success();
+}
+
+bool mlir::tile::applyRecordedFallback(Operation *op) {
+  auto variant = op->getAttrOfType<StringAttr>(kFallbackVariantAttr);
+  auto declined = op->getAttrOfType<ArrayAttr>(kFallbackDeclinedAttr);
+  if (!variant || !declined)
+    return false;
+  for (const CopyVariant *v : variantsOf(op))
+    if (v->handles(op))
+      v->eraseRecord(op);
+  op->removeAttr(kFallbackVariantAttr);
+  op->removeAttr(kFallbackDeclinedAttr);
+  op->setAttr(kVariantAttr, variant);
+  if (declined.empty())
+    op->removeAttr(kDeclinedAttr);
+  else
+    op->setAttr(kDeclinedAttr, declined);
+  return true;
 }
 
 FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {

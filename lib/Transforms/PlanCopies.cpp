@@ -31,7 +31,9 @@ struct PlanCopiesPass
   void runOnOperation() override {
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
-      if (isa<CopyAsyncOp, CopyOp>(op) && failed(decideAndRecordCopy(op)))
+      if (isa<CopyAsyncOp, CopyOp>(op) &&
+          failed(decideAndRecordCopy(op, /*excluded=*/nullptr,
+                                     /*recordFallback=*/true)))
         failedAny = true;
       if (auto im2col = dyn_cast<CopyIm2colOp>(op);
           im2col && failed(recordIm2colPlan(im2col)))

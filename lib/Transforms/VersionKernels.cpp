@@ -1,9 +1,11 @@
 //===- VersionKernels.cpp - --tile-version-kernels ------------------------===//
 //
 // A kernel whose TMA copies carry run-time guards gets a fallback version: a
-// clone in the same gpu.module whose guarded copies are decided again with
-// `tma` excluded. The host evaluates the guards before each launch
-// (TensorMapABI.cpp) and launches one version or the other.
+// clone in the same gpu.module whose guarded copies take the fallback
+// decision tile-plan-copies recorded beside their own (or, for a fallback
+// variant that records a plan, are decided again with `tma` excluded). The host
+// evaluates the guards before each launch (TensorMapABI.cpp) and launches one
+// version or the other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,8 +102,11 @@ struct VersionKernelsPass
         copies[position].erase();
         continue;
       }
-      // The fallback excludes the variant whose plan carries the guards: the
-      // one recorded on the copy.
+      // tile-plan-copies recorded the fallback's decision where it could.
+      if (applyRecordedFallback(copies[position]))
+        continue;
+      // Else the fallback excludes the variant whose plan carries the
+      // guards (the one recorded on the copy) and decides again.
       llvm::StringMap<std::string> excluded;
       if (auto variant =
               copies[position]->getAttrOfType<StringAttr>(kVariantAttr))

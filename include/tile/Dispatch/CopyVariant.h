@@ -69,6 +69,11 @@ struct CopyVariantProperties {
   /// (the tensor memory accelerator): `tile-verify-async` applies the proxy
   /// fence rules to them (`async-proxy-fence`).
   bool usesAsyncProxy = false;
+  /// Its `record` writes the decision's own attributes (a plan). A copy's
+  /// fallback decision (tile-version-kernels) is recorded beside the copy's
+  /// by tile-plan-copies only when the fallback variant needs no record;
+  /// otherwise the fallback clone decides its copy again.
+  bool recordsPlan = true;
 };
 
 /// A named lowering of copy ops.
@@ -194,7 +199,24 @@ dispatchCopy(Operation *op,
 /// diagnostic only where dispatchCopy does.
 LogicalResult
 decideAndRecordCopy(Operation *op,
-                    const llvm::StringMap<std::string> *excluded = nullptr);
+                    const llvm::StringMap<std::string> *excluded = nullptr,
+                    bool recordFallback = false);
+
+/// With `recordFallback` (tile-plan-copies), a copy whose selected plan
+/// carries run-time guards is decided a second time without that variant,
+/// as the kernel's fallback version will be (`guard: ...` for the excluded
+/// one), and the outcome is recorded beside the decision
+/// (`tile.fallback_variant`, `tile.fallback_declined`) when that variant
+/// needs no record of its own (CopyVariantProperties::recordsPlan), so
+/// tile-version-kernels reads it instead of dispatching again. Copies
+/// outside a kernel or with a `dispatch` attribute get nothing, and nothing
+/// is emitted where the fallback cannot be decided (tile-version-kernels
+/// reports it).
+
+/// Applies the fallback decision recorded on `op` (a copy of a fallback
+/// clone): its variant and declined list become the copy's decision and the
+/// primary variant's record goes. False when `op` has none.
+bool applyRecordedFallback(Operation *op);
 
 /// The decision recorded on `op`: the selected variant (null when none
 /// applies), its match rebuilt from the record, and the declined variants.

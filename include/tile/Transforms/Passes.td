@@ -21,8 +21,13 @@ def TilePlanCopies : Pass<"tile-plan-copies"> {
     `#tile.im2col_plan` (`tile.im2col_plan`); the im2col rules
     (`im2col-*`) are errors of this pass, not of the op verifier.
 
+    A copy whose TMA plan relies on run-time guards is also decided without
+    `tma`, as the kernel's fallback version will run it, and that decision
+    is recorded beside its own (`tile.fallback_variant`,
+    `tile.fallback_declined`) when the fallback variant records no plan.
+
     This is the only pass that plans (`tile-version-kernels` decides again
-    for the copies of a fallback clone). `tile-tensor-map-abi`, the
+    only a fallback copy whose decision is not recorded). `tile-tensor-map-abi`, the
     conversion and the plan report read the record and check first that it
     still describes the copy (through the TMA hardware model where the copy
     changed since), so a pass that changes a copy after planning without
@@ -62,8 +67,10 @@ def TileVersionKernels : Pass<"tile-version-kernels", "ModuleOp"> {
     prove (a row pitch that is a multiple of 16 bytes, an aligned base, ...).
     For every kernel with such a copy this pass adds a fallback version, a
     copy of the kernel named `<kernel>_fallback` in the same `gpu.module`,
-    in which each guarded copy is decided again without the `tma` variant
-    (its `tile.declined` names the reason, rule `guard`). The kernel records
+    in which each guarded copy takes the fallback decision tile-plan-copies
+    recorded for it (decided without the `tma` variant; its `tile.declined`
+    names the reason, rule `guard`), or is decided again where none is
+    recorded. The kernel records
     its fallback in `tile.fallback`.
 
     `tile-tensor-map-abi` then makes every launch of the kernel evaluate the

@@ -23,6 +23,12 @@ using namespace mlir::tile;
 namespace {
 class SimtVariant : public CopyVariant {
 public:
+  CopyVariantProperties getProperties() const override {
+    CopyVariantProperties properties;
+    properties.recordsPlan = false;
+    return properties;
+  }
+
   SimtVariant() : CopyVariant("simt", kSimtPriority) {
     addPredicate("prefetch", [](Operation *op) {
       if (cast<CopyAsyncOp>(op).getPrefetch())

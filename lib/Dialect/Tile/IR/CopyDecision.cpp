@@ -29,7 +29,8 @@ using namespace mlir::tile;
 /// the model (its memory images would cost more than a verifier should).
 static constexpr int64_t kMaxModelCells = int64_t(1) << 22;
 
-static LogicalResult verifyDeclined(Operation *op, Attribute value) {
+static LogicalResult verifyDeclined(Operation *op, Attribute value,
+                                    StringRef name = kDeclinedAttr) {
   auto list = dyn_cast<ArrayAttr>(value);
   auto isPair = [](Attribute a) {
     auto pair = dyn_cast<ArrayAttr>(a);
@@ -37,7 +38,7 @@ static LogicalResult verifyDeclined(Operation *op, Attribute value) {
            isa<StringAttr>(pair[1]);
   };
   if (!list || !llvm::all_of(list, isPair))
-    return op->emitOpError() << "plan-stale: '" << kDeclinedAttr
+    return op->emitOpError() << "plan-stale: '" << name
                              << "' must be a list of [variant, reason] pairs";
   return success();
 }
@@ -186,6 +187,14 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kDeclinedAttr)
     return verifyDeclined(op, attr.getValue());
+  if (name == kFallbackVariantAttr) {
+    if (!isa<StringAttr>(attr.getValue()) || !isa<CopyAsyncOp>(op))
+      return op->emitOpError() << "plan-stale: '" << kFallbackVariantAttr
+                               << "' must be a string on a tile.copy_async";
+    return success();
+  }
+  if (name == kFallbackDeclinedAttr)
+    return verifyDeclined(op, attr.getValue(), kFallbackDeclinedAttr);
   // The plan itself is checked where it is read (verifyRecordedPlan, from
   // the `tma` variant's recall) and by tile-check-recorded-plans.
   if (name == kTmaPlanAttr) {

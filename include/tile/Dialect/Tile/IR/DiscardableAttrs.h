@@ -21,6 +21,13 @@ constexpr llvm::StringLiteral kDeclinedAttr =
 /// The `#tile.tma_plan` of a copy whose variant needs a tensor map.
 constexpr llvm::StringLiteral kTmaPlanAttr =
     TileDialect::TmaPlanAttrHelper::getNameStr();
+/// On copies with guarded plans: the fallback version's variant and the
+/// variants declined before it (tile-plan-copies, read by
+/// tile-version-kernels).
+constexpr llvm::StringLiteral kFallbackVariantAttr =
+    TileDialect::FallbackVariantAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kFallbackDeclinedAttr =
+    TileDialect::FallbackDeclinedAttrHelper::getNameStr();
 /// The `#tile.im2col_plan` of a `tile.copy_im2col` (tile-plan-copies).
 constexpr llvm::StringLiteral kIm2colPlanAttr =
     TileDialect::Im2colPlanAttrHelper::getNameStr();

@@ -31,6 +31,10 @@ def Tile_Dialect : Dialect {
     "::mlir::ArrayAttr":$declined,
     // tile.copy_async: the #tile.tma_plan of a variant that needs a map.
     "::mlir::Attribute":$tma_plan,
+    // Copies whose plan has guards: the decision of the kernel's fallback
+    // version (variant, and [[variant, reason], ...] declined before it).
+    "::mlir::StringAttr":$fallback_variant,
+    "::mlir::ArrayAttr":$fallback_declined,
     // tile.copy_im2col: its #tile.im2col_plan.
     "::mlir::Attribute":$im2col_plan,
     // tile.wgmma_descriptor: its #tile.wgmma_plan.
