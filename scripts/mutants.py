@@ -1322,7 +1322,7 @@ MUTANTS += [
       "decideAndRecordCopy(copies[position])",
       "the fallback version decides its copies again with TMA allowed: it "
       "is the guarded kernel under another name, without its maps",
-      tests=["lit:Transforms/version-kernels.mlir"]),
+      tests=["lit:Transforms/version-kernels-reads-record.mlir"]),
     M("abi-guard-remainder", X + "TensorMapEncode.cpp",
       "Value rem = arith::RemUIOp::create(b, loc, lin, dv.constant(g.modulus));",
       "Value rem = arith::DivUIOp::create(b, loc, lin, dv.constant(g.modulus));",
