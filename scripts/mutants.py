@@ -863,8 +863,8 @@ MUTANTS += [
       "interleave and oob_fill swapped in the encode call: a NaN-fill load "
       "gets a wrong map"),
     M("abi-kernel-dedup-global", X + "TensorMapABI.cpp",
-      "TensorMapAttr record = makeMap(arg.getArgNumber(), /*mapArg=*/0);",
-      "TensorMapAttr record = makeMap(0, /*mapArg=*/0);",
+      "TensorMapAttr record = makeMap(arg.getArgNumber());",
+      "TensorMapAttr record = makeMap(0);",
       "two copies on different kernel buffers with one plan share a map "
       "argument"),
     M("abi-hoist-past-def", X + "TensorMapABI.cpp",

@@ -61,6 +61,17 @@ static void copyList(To *to, size_t n, const std::vector<From> &from) {
     to[i] = static_cast<To>(from[i]);
 }
 
+/// The fields both encodes take alike (a tiled or an im2col map).
+template <typename Desc>
+static void copyEncodeEnums(MlirTileTensorMap *out, const Desc &m) {
+  out->dataType = static_cast<int32_t>(m.dataType);
+  out->rank = static_cast<int32_t>(m.rank);
+  out->swizzle = static_cast<int32_t>(m.swizzle);
+  out->l2Promotion = m.l2Promotion;
+  out->oobFill = m.oobFill;
+  out->elementBytes = m.elementBytes;
+}
+
 MlirLogicalResult mlirTileTensorMapGetFields(MlirAttribute attr,
                                              MlirTileTensorMap *out) {
   auto map = dyn_cast_if_present<TensorMapAttr>(unwrap(attr));
@@ -78,13 +89,8 @@ MlirLogicalResult mlirTileTensorMapGetFields(MlirAttribute attr,
     f = toField(std::nullopt);
   if (TiledMapAttr tiled = map.getTiledMap()) {
     const ::tile::tma::TensorMapDesc &m = tiled.getDesc();
-    out->dataType = static_cast<int32_t>(m.dataType);
-    out->rank = static_cast<int32_t>(m.rank);
+    copyEncodeEnums(out, m);
     out->interleave = m.interleave;
-    out->swizzle = static_cast<int32_t>(m.swizzle);
-    out->l2Promotion = m.l2Promotion;
-    out->oobFill = m.oobFill;
-    out->elementBytes = m.elementBytes;
     copyList(out->globalDim, 5, m.globalDim);
     copyList(out->globalStrides, 4, m.globalStridesBytes);
     copyList(out->boxDim, 5, m.boxDim);
@@ -99,12 +105,7 @@ MlirLogicalResult mlirTileTensorMapGetFields(MlirAttribute attr,
     return wrap(success());
   }
   const ::tile::tma::Im2colMapDesc &m = map.getIm2colMap().getDesc();
-  out->dataType = static_cast<int32_t>(m.dataType);
-  out->rank = static_cast<int32_t>(m.rank);
-  out->swizzle = static_cast<int32_t>(m.swizzle);
-  out->l2Promotion = m.l2Promotion;
-  out->oobFill = m.oobFill;
-  out->elementBytes = m.elementBytes;
+  copyEncodeEnums(out, m);
   copyList(out->elementStrides, 5, m.elementStrides);
   copyList(out->lowerCorner, 3, m.lowerCorner);
   copyList(out->upperCorner, 3, m.upperCorner);

@@ -52,10 +52,10 @@ static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
 
-/// The record of a tiled map: the plan's map and its guards.
+/// The record of a tiled map (at argument 0): the plan's map and its guards.
 static TensorMapAttr getTiledRecord(MLIRContext *ctx,
                                     const ::tile::tma::TmaPlan &plan,
-                                    unsigned globalArg, unsigned mapArg) {
+                                    unsigned globalArg) {
   ArrayAttr guards;
   if (!plan.guards.empty()) {
     SmallVector<Attribute> list;
@@ -63,7 +63,7 @@ static TensorMapAttr getTiledRecord(MLIRContext *ctx,
       list.push_back(GuardAttr::get(ctx, g));
     guards = ArrayAttr::get(ctx, list);
   }
-  return TensorMapAttr::get(ctx, TensorMapMode::Tiled, mapArg, std::nullopt,
+  return TensorMapAttr::get(ctx, TensorMapMode::Tiled, /*arg=*/0, std::nullopt,
                             globalArg, TiledMapAttr::get(ctx, plan.map),
                             guards);
 }
@@ -73,11 +73,11 @@ static TensorMapAttr getTiledRecord(MLIRContext *ctx,
 /// not part of it.
 static TensorMapAttr getIm2colRecord(MLIRContext *ctx,
                                      const ::tile::tma::Im2colPlan &plan,
-                                     unsigned globalArg, unsigned mapArg) {
+                                     unsigned globalArg) {
   ::tile::tma::Im2colMapDesc map = plan.map;
   map.globalDim.clear();
   map.globalStridesBytes.clear();
-  return TensorMapAttr::get(ctx, TensorMapMode::Im2col, mapArg, std::nullopt,
+  return TensorMapAttr::get(ctx, TensorMapMode::Im2col, /*arg=*/0, std::nullopt,
                             globalArg, Im2colMapAttr::get(ctx, map),
                             ArrayAttr());
 }
@@ -112,16 +112,15 @@ struct TensorMapABIPass
   LogicalResult addKernelArguments(gpu::GPUFuncOp func) {
     Builder b(func.getContext());
     SmallVector<Attribute> maps;
-    SmallVector<std::pair<TensorMapAttr, unsigned>> seen;
+    llvm::DenseMap<TensorMapAttr, unsigned> seen;
     unsigned userArgs = func.getNumArguments();
-    // Gives `op` the map argument of the record `makeMap(globalArg, mapArg)`
-    // builds for its global buffer `global`: the argument of an equal record,
-    // else a new one after the others. `makeMap` returns null after a
-    // diagnostic.
+    // Gives `op` the map argument of the record `makeMap(globalArg)` builds
+    // (at argument 0) for its global buffer `global`: the argument of an
+    // equal record, else a new one after the others. `makeMap` returns null
+    // after a diagnostic.
     auto assignMapArgument =
         [&](Operation *op, Value global, StringRef what,
-            function_ref<TensorMapAttr(unsigned, unsigned)> makeMap)
-        -> LogicalResult {
+            function_ref<TensorMapAttr(unsigned)> makeMap) -> LogicalResult {
       auto arg = dyn_cast<BlockArgument>(global);
       if (!arg || arg.getOwner() != &func.getBody().front() ||
           arg.getArgNumber() >= userArgs)
@@ -129,19 +128,21 @@ struct TensorMapABIPass
                << "tma: the " << what
                << " must be an argument of its kernel, so the host can "
                   "encode its tensor map";
-      TensorMapAttr record = makeMap(arg.getArgNumber(), /*mapArg=*/0);
+      TensorMapAttr record = makeMap(arg.getArgNumber());
       if (!record)
         return failure();
       // Equal maps of one buffer share an argument.
       TensorMapAttr key = record.getEncodeKey();
-      auto it = llvm::find_if(seen, [&](auto &p) { return p.first == key; });
+      auto it = seen.find(key);
       unsigned mapArg = it != seen.end() ? it->second : func.getNumArguments();
       if (it == seen.end()) {
         if (failed(func.insertArgument(mapArg, getMapArgType(b.getContext()),
                                        DictionaryAttr(), op->getLoc())))
           return failure();
-        seen.push_back({key, mapArg});
-        maps.push_back(makeMap(arg.getArgNumber(), mapArg));
+        seen[key] = mapArg;
+        maps.push_back(TensorMapAttr::get(
+            b.getContext(), record.getMode(), mapArg, std::nullopt,
+            record.getGlobalArg(), record.getMap(), record.getGuards()));
       }
       op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(mapArg));
       return success();
@@ -156,7 +157,7 @@ struct TensorMapABIPass
               : nullptr;
       if (!plan)
         return WalkResult::advance();
-      auto makeMap = [&](unsigned globalArg, unsigned mapArg) {
+      auto makeMap = [&](unsigned globalArg) {
         if (!plan->map.baseOffsetBytes.isConstant()) {
           // A dynamic region start folded into the base would need an
           // encode per start; the planner keeps such starts in the
@@ -166,7 +167,7 @@ struct TensorMapABIPass
                          << " bytes is not a compile-time constant";
           return TensorMapAttr();
         }
-        return getTiledRecord(b.getContext(), *plan, globalArg, mapArg);
+        return getTiledRecord(b.getContext(), *plan, globalArg);
       };
       return failed(assignMapArgument(op, op.getGlobal(),
                                       "global buffer of a TMA copy", makeMap))
@@ -179,8 +180,8 @@ struct TensorMapABIPass
       FailureOr<::tile::tma::Im2colPlan> plan = recallIm2colPlan(op);
       if (failed(plan))
         return WalkResult::interrupt();
-      auto makeMap = [&](unsigned globalArg, unsigned mapArg) {
-        return getIm2colRecord(b.getContext(), *plan, globalArg, mapArg);
+      auto makeMap = [&](unsigned globalArg) {
+        return getIm2colRecord(b.getContext(), *plan, globalArg);
       };
       return failed(assignMapArgument(
                  op, op.getSrc(), "global tensor of an im2col load", makeMap))

@@ -176,6 +176,16 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
          << *error;
 }
 
+/// A recorded plan has the record's type and sits on the op that plans it.
+template <typename RecordT, typename OpT>
+static LogicalResult verifyPlanRecord(Operation *op, NamedAttribute attr,
+                                      StringRef what) {
+  if (isa<RecordT>(attr.getValue()) && isa<OpT>(op))
+    return success();
+  return op->emitOpError() << "plan-stale: '" << attr.getName().getValue()
+                           << "' must be " << what;
+}
+
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -195,29 +205,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kFallbackDeclinedAttr)
     return verifyDeclined(op, attr.getValue(), kFallbackDeclinedAttr);
-  // The plan itself is checked where it is read (verifyRecordedPlan, from
-  // the `tma` variant's recall) and by tile-check-recorded-plans.
-  if (name == kTmaPlanAttr) {
-    if (!isa<TmaPlanAttr>(attr.getValue()) || !isa<CopyAsyncOp>(op))
-      return op->emitOpError()
-             << "plan-stale: '" << kTmaPlanAttr
-             << "' must be a #tile.tma_plan on a tile.copy_async";
-    return success();
-  }
-  if (name == kIm2colPlanAttr) {
-    if (!isa<Im2colPlanAttr>(attr.getValue()) || !isa<CopyIm2colOp>(op))
-      return op->emitOpError()
-             << "plan-stale: '" << kIm2colPlanAttr
-             << "' must be a #tile.im2col_plan on a tile.copy_im2col";
-    return success();
-  }
-  if (name == kWgmmaPlanAttr) {
-    if (!isa<WgmmaPlanAttr>(attr.getValue()) || !isa<WgmmaDescriptorOp>(op))
-      return op->emitOpError()
-             << "plan-stale: '" << kWgmmaPlanAttr
-             << "' must be a #tile.wgmma_plan on a tile.wgmma_descriptor";
-    return success();
-  }
+  // The plans themselves are checked where they are read (the `tma`
+  // variant's recall) and by tile-check-recorded-plans.
+  if (name == kTmaPlanAttr)
+    return verifyPlanRecord<TmaPlanAttr, CopyAsyncOp>(
+        op, attr, "a #tile.tma_plan on a tile.copy_async");
+  if (name == kIm2colPlanAttr)
+    return verifyPlanRecord<Im2colPlanAttr, CopyIm2colOp>(
+        op, attr, "a #tile.im2col_plan on a tile.copy_im2col");
+  if (name == kWgmmaPlanAttr)
+    return verifyPlanRecord<WgmmaPlanAttr, WgmmaDescriptorOp>(
+        op, attr, "a #tile.wgmma_plan on a tile.wgmma_descriptor");
   if (name == kTensorMapsAttr)
     return verifyTensorMapsAttr(op, attr.getValue());
   if (name == kFallbackAttr) {

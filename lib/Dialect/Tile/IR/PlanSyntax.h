@@ -60,6 +60,20 @@ inline void printSym(AsmPrinter &printer, const SymExpr &e) {
   printer << e.str();
 }
 
+/// The `(D)` after `size` or `stride` (`kind`, read at `loc`): memref
+/// dimension D's run-time size or stride.
+inline ParseResult parseDimValue(AsmParser &parser, StringRef kind, SMLoc loc,
+                                 ::tile::tma::RuntimeValue &value) {
+  int64_t dim;
+  if (parser.parseLParen() || parser.parseInteger(dim) || parser.parseRParen())
+    return failure();
+  if (dim < 0 || dim > 64)
+    return parser.emitError(loc, "memref dimension out of range");
+  value = kind == "size" ? ::tile::tma::RuntimeValue::size(dim)
+                         : ::tile::tma::RuntimeValue::stride(dim);
+  return success();
+}
+
 class PlanParser {
 public:
   explicit PlanParser(AsmParser &parser) : parser(parser) {}
@@ -108,14 +122,8 @@ public:
             return success();
           }
           ::tile::tma::RuntimeField f;
-          int64_t dim;
-          if (parser.parseLParen() || parser.parseInteger(dim) ||
-              parser.parseRParen())
+          if (parseDimValue(parser, kind, loc, f.value))
             return failure();
-          if (dim < 0 || dim > 64)
-            return parser.emitError(loc, "memref dimension out of range");
-          f.value = kind == "size" ? ::tile::tma::RuntimeValue::size(dim)
-                                   : ::tile::tma::RuntimeValue::stride(dim);
           if (succeeded(parser.parseOptionalStar()) &&
               parser.parseInteger(f.scale))
             return failure();

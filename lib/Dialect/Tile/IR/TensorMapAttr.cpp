@@ -192,14 +192,8 @@ static ParseResult parseGuardTerm(AsmParser &parser,
   if (parser.parseKeyword(&kind))
     return failure();
   if (kind == "size" || kind == "stride") {
-    int64_t dim;
-    if (parser.parseLParen() || parser.parseInteger(dim) ||
-        parser.parseRParen())
+    if (parseDimValue(parser, kind, loc, term.first))
       return failure();
-    if (dim < 0 || dim > 64)
-      return parser.emitError(loc, "memref dimension out of range");
-    term.first =
-        kind == "size" ? RuntimeValue::size(dim) : RuntimeValue::stride(dim);
   } else if (kind == "offset") {
     term.first = RuntimeValue::offset();
   } else if (kind == "address") {

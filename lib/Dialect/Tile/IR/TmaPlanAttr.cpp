@@ -28,10 +28,7 @@
 using namespace mlir;
 using namespace mlir::tile;
 using namespace mlir::tile::plan_syntax;
-using ::tile::tma::SymExpr;
-using ::tile::tma::TensorDataType;
 using ::tile::tma::TensorMapDesc;
-using ::tile::tma::TmaIssue;
 using ::tile::tma::TmaPlan;
 
 //===----------------------------------------------------------------------===//
