@@ -257,7 +257,11 @@ Error makeImages(const CopyRequest &r, const ModelOptions &options,
   global = {0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
   for (size_t i = 0; i < global.cells.size(); ++i)
     global.cells[i] = kGlobalTag | static_cast<uint32_t>(i);
-  int64_t sharedAddr = r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment : 1024;
+  // The buffer sits at an address with the stated alignment's residue modulo
+  // 1024, the longest period the instructions see (the 128B swizzle's atom);
+  // placing it at the alignment itself overflows for absurd alignments.
+  int64_t sharedAddr =
+      1024 + (r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment % 1024 : 0);
   shared = {sharedAddr,
             std::vector<uint32_t>(static_cast<size_t>(sBytes), kSentinel)};
   if (!isLoad)

@@ -217,8 +217,9 @@ bool inScope(const CopyRequest &r, int64_t maxBytes, std::string *why) {
 
 BruteForceResult bruteForcePlan(const CopyRequest &r) {
   BruteForceResult result;
+  // As the model does: the alignment's residue modulo 1024 decides.
   int64_t sharedAddress =
-      r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment : 1024;
+      1024 + (r.sharedBaseAlignment > 0 ? r.sharedBaseAlignment % 1024 : 0);
   std::optional<std::vector<ByteMap>> bytes = regionBytes(r, sharedAddress);
   if (!bytes || bytes->empty())
     return result;

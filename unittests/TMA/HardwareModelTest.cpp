@@ -137,6 +137,20 @@ TEST(HardwareModel, WorkedPlansVerify) {
   }
 }
 
+// A shared alignment is only a promise about the address: the model places
+// the buffer by the alignment's residue modulo 1024, so an alignment near
+// INT64_MAX (a multiple of 1024) verifies like 1024 and overflows nothing.
+TEST(HardwareModel, HugeSharedAlignmentVerifiesLikeItsResidue) {
+  CopyRequest r = referenceDemo();
+  PlanOutcome base = planTmaCopy(r);
+  ASSERT_TRUE(base.plan) << base.decline;
+  r.sharedBaseAlignment = INT64_MAX - 1023;
+  PlanOutcome huge = planTmaCopy(r);
+  ASSERT_TRUE(huge.plan) << huge.decline;
+  EXPECT_EQ(huge.plan->issues.size(), base.plan->issues.size());
+  EXPECT_FALSE(verifyPlan(r, *huge.plan, {}));
+}
+
 bool leavesTensor(const CopyRequest &r) {
   for (size_t d = 0; d < r.globalShape.size(); ++d) {
     int64_t o = r.globalOffsets[d].constant;
