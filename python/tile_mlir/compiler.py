@@ -19,6 +19,7 @@ import tempfile
 import threading
 
 from . import _capi, runtime, tensors
+from ._streams import stream_handle
 from .errors import TileCompileError, parse_diagnostic
 from .plan import Plan
 
@@ -247,25 +248,6 @@ _SCALARS = {"index": ctypes.c_int64, "i64": ctypes.c_int64,
             "f64": ctypes.c_double}
 
 
-def _stream_handle(stream):
-    """The CUstream of `stream` (None: torch's current stream where torch
-    has CUDA, else 0, the default stream)."""
-    if stream is None:
-        torch = sys.modules.get("torch")
-        if torch is not None and torch.cuda.is_initialized():
-            return torch.cuda.current_stream().cuda_stream
-        return 0
-    if isinstance(stream, int):
-        return stream
-    if hasattr(stream, "cuda_stream"):
-        return stream.cuda_stream
-    if hasattr(stream, "__cuda_stream__"):
-        return stream.__cuda_stream__()[1]
-    raise TypeError("stream= takes a torch.cuda.Stream, an object with "
-                    "__cuda_stream__ or a CUstream handle, not %s"
-                    % type(stream).__name__)
-
-
 class Entry:
     """One host entry of a compiled module, callable with tensors.
 
@@ -344,7 +326,7 @@ class Entry:
         for index, arg in enumerate(self.args):
             kind = arg["kind"]
             if kind == "stream":
-                handle = _stream_handle(stream)
+                handle = stream_handle(stream)
                 flat.append(handle)
                 continue
             value = next(values)
@@ -361,7 +343,7 @@ class Entry:
             self._check_loaded()
         if not self._has_stream:
             # The entry's own stream does not wait for the caller's.
-            handle = _stream_handle(stream)
+            handle = stream_handle(stream)
             torch = sys.modules.get("torch")
             if handle and torch is not None:
                 torch.cuda.ExternalStream(handle).synchronize()

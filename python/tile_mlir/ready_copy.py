@@ -18,7 +18,7 @@ import threading
 from collections import namedtuple
 
 from . import tensors
-from .compiler import _stream_handle
+from ._streams import stream_handle
 from .compiler import compile as compile_module
 
 TILE_ROWS = 64
@@ -200,7 +200,7 @@ def _fast_copy(torch, dst, src, stream):
     if dst_ptr % itemsize or src_ptr % itemsize:
         return False
     if stream is not None:
-        handle = _stream_handle(stream)
+        handle = stream_handle(stream)
     elif _raw_stream is not None:
         handle = _raw_stream(dst.get_device())
     else:
@@ -333,7 +333,7 @@ def copy(dst, src, *, stream=None):
         except ValueError as error:
             raise ValueError("copy: %s %s" % (side, error)) from None
         tensors.append_descriptor(flat, buffer, arg)
-    flat.append(_stream_handle(stream))
+    flat.append(stream_handle(stream))
     entry.launch_flat(flat)
     # The fast path launches with the tensors' own sizes and strides: not
     # for elements copied as several words.
