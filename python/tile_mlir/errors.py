@@ -3,8 +3,10 @@ subclasses :class:`TileCompileError`, and :class:`TileDeclined` in
 :mod:`tile_mlir.plan`) and about a run (:class:`TileRuntimeError`,
 :class:`NoDriverError`)."""
 
+from __future__ import annotations
+
 import re
-from collections import namedtuple
+from typing import Iterable, List, NamedTuple, Optional
 
 # "<rule-id>: <values>", after "'<op>' op " where the op prefixes it
 # (include/tile/TMA/RuleIds.def).
@@ -14,11 +16,18 @@ _RULE = re.compile(r"^(?:'[\w.]+' op )?" + _RULE_ID)
 # the forced or only variant broke.
 _VARIANT_RULE = re.compile(r"\[[\w-]+\] " + _RULE_ID)
 
-Diagnostic = namedtuple("Diagnostic", "location severity message rule notes")
-Diagnostic.__doc__ = """One compiler diagnostic: `location` ("file:line:col",
-or "" where the compiler has none), `severity` ("error", "warning", ...),
-`message`, `rule` (the rule id the message starts with, or None) and `notes`
-(their lines)."""
+
+class Diagnostic(NamedTuple):
+    """One compiler diagnostic: `location` ("file:line:col", or "" where the
+    compiler has none), `severity` ("error", "warning", ...), `message`,
+    `rule` (the rule id the message starts with, or None) and `notes` (their
+    lines)."""
+
+    location: str
+    severity: str
+    message: str
+    rule: Optional[str]
+    notes: List[str]
 
 
 def rule_of(message):
@@ -35,7 +44,7 @@ def parse_diagnostic(location, text):
                       lines[1:])
 
 
-def format_diagnostic(diag):
+def format_diagnostic(diag: Diagnostic) -> str:
     """`file:line:col: error: message`, then its notes, as the tools print."""
     head = "%s: %s" % (diag.severity, diag.message)
     if diag.location:
@@ -53,13 +62,14 @@ class TileCompileError(TileError):
     error's (`rule` None where the message carries no rule id, e.g. a syntax
     error)."""
 
-    def __init__(self, diagnostics, summary=None):
-        self.diagnostics = list(diagnostics)
+    def __init__(self, diagnostics: Iterable[Diagnostic],
+                 summary: Optional[str] = None) -> None:
+        self.diagnostics: List[Diagnostic] = list(diagnostics)
         errors = [d for d in self.diagnostics if d.severity == "error"]
         first = errors[0] if errors else None
-        self.location = first.location if first else ""
-        self.rule = first.rule if first else None
-        self.message = first.message if first else (summary or "")
+        self.location: str = first.location if first else ""
+        self.rule: Optional[str] = first.rule if first else None
+        self.message: str = first.message if first else (summary or "")
         text = "\n".join(format_diagnostic(d) for d in self.diagnostics)
         super().__init__(text or summary or "compile failed")
 
@@ -68,13 +78,14 @@ class TileRuntimeError(RuntimeError):
     """A run failed: `status` is the runtime's status name
     ("TILE_ERROR_DRIVER", ...), the message the runtime's."""
 
-    def __init__(self, message, status="TILE_ERROR_DRIVER"):
+    def __init__(self, message: str,
+                 status: str = "TILE_ERROR_DRIVER") -> None:
         super().__init__(message)
-        self.status = status
+        self.status: str = status
 
 
 class NoDriverError(TileRuntimeError):
     """No CUDA driver (or no device) on this machine: nothing can launch."""
 
-    def __init__(self, message):
+    def __init__(self, message: str) -> None:
         super().__init__(message, "TILE_ERROR_NO_DRIVER")

@@ -13,9 +13,11 @@ the hardware (zero fill on load, clipped stores), and by clipped per-thread
 stores in the fallback.
 """
 
+from __future__ import annotations
+
 import sys
 import threading
-from collections import namedtuple
+from typing import Any, List, NamedTuple, Tuple
 
 from . import tensors
 from ._streams import stream_handle
@@ -210,8 +212,18 @@ def _fast_copy(torch, dst, src, stream):
     return True
 
 
-_Planned = namedtuple("_Planned", "dst src dtype shape dst_inner src_inner "
-                      "keep")
+class _Planned(NamedTuple):
+    """A checked copy: the two buffers, the element type copied, the shape
+    and whether each innermost stride is 1, and what must stay alive until
+    the launch."""
+
+    dst: tensors.Buffer
+    src: tensors.Buffer
+    dtype: str
+    shape: Tuple[int, ...]
+    dst_inner: bool
+    src_inner: bool
+    keep: List[Any]
 
 
 def _plan_copy(dst, src, require_cuda=True):

@@ -8,15 +8,25 @@ address of its first element, sizes, strides in elements and the element
 type, checked against a signature's memref type by :func:`check_buffer`.
 """
 
+from __future__ import annotations
+
 import ctypes
 import sys
-from collections import namedtuple
+from typing import NamedTuple, Tuple
 
-Buffer = namedtuple("Buffer", "address shape strides dtypes bits kind")
-Buffer.__doc__ = """A device buffer: `address` of element 0 (bytes),
-`shape`, `strides` (elements), `dtypes` (the MLIR element types it may
-stand for: an unsigned 8-bit tensor is ``ui8`` and signless ``i8``), `bits`
-per element and `kind` (what it came from, for messages)."""
+
+class Buffer(NamedTuple):
+    """A device buffer: `address` of element 0 (bytes), `shape`, `strides`
+    (elements), `dtypes` (the MLIR element types it may stand for: an
+    unsigned 8-bit tensor is ``ui8`` and signless ``i8``), `bits` per element
+    and `kind` (what it came from, for messages)."""
+
+    address: int
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]
+    dtypes: Tuple[str, ...]
+    bits: int
+    kind: str
 
 # torch dtype name -> (MLIR element types, bits).
 _TORCH_DTYPES = {
