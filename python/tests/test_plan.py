@@ -8,6 +8,7 @@ import pytest
 
 import tile_mlir
 from tile_mlir import GlobalTensor, SharedBuffer, TileDeclined
+from tile_mlir.plan import IM2COL_FIELDS, TENSOR_MAP_FIELDS
 
 DEMO_LAYOUT = "#tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>"
 SW64 = "(64, 64) : (64, 1), swizzle = 128B"
@@ -128,6 +129,39 @@ def test_declined(tile_opt, dst, src, options, rule, reason):
     assert {"variant": "tma", "reason": reason, "rule": rule} in \
         expected["declined"]
     assert expected["selected"] == "simt"
+
+
+def test_plan_is_a_frozen_dataclass():
+    """Plan(report, source): every other field read from the report, none
+    assignable after; plans compare and hash by identity."""
+    import dataclasses
+    shared = SharedBuffer((8, 256), DEMO_LAYOUT)
+    plan = tile_mlir.plan(shared, GlobalTensor((8, 256), "f16"))
+    assert plan.source == tile_mlir.copy_source(shared,
+                                                GlobalTensor((8, 256), "f16"))
+    fields = {f.name: f for f in dataclasses.fields(tile_mlir.Plan)}
+    assert [n for n, f in fields.items() if f.init] == ["report", "source"]
+    assert set(TENSOR_MAP_FIELDS + IM2COL_FIELDS) <= set(fields)
+    again = tile_mlir.Plan(plan.report, plan.source)
+    declined = tile_mlir.Plan(dict(plan.report, selected="simt",
+                                   tensor_map=None, issues=[], guards=[]))
+    for each in (plan, again, declined):
+        for name in fields:  # every field is set
+            getattr(each, name)
+    assert (again.box_dim, again.issues, again.to_svg()) == (
+        plan.box_dim, plan.issues, plan.to_svg())
+    assert (declined.tensor_map, declined.box_dim, declined.mode,
+            declined.issues, declined.source) == (None, None, "tile", [],
+                                                  None)
+    with pytest.raises(ValueError, match="no source to draw from"):
+        declined.to_svg()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        plan.source = None
+    assert plan == plan and plan != again
+    assert len({plan, again}) == 2
+    assert repr(plan) == "Plan(%s)" % json.dumps(plan.report)
+    moved = dataclasses.replace(plan, source=None)
+    assert moved.box_dim == plan.box_dim and moved.source is None
 
 
 def test_invalid_copy():

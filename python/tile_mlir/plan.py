@@ -7,9 +7,12 @@ of ``tile-opt --tile-report-copy-plans`` (docs/plan-report.md), decided by
 the same dispatch on the same IR.
 """
 
+from __future__ import annotations
+
 import json
 import operator
-from collections import namedtuple
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, NamedTuple, Optional, Union
 
 from . import _capi
 from ._session import for_each_copy
@@ -17,14 +20,27 @@ from .draw import copy_svgs
 from .errors import TileError
 from .layout import Layout
 
-Issue = namedtuple("Issue", "smem_byte_offset coords")
-Issue.__doc__ = """One TMA instruction: the byte offset in the shared buffer
-(before swizzling) and the coordinates, innermost first (``None`` when
-dynamic)."""
+#: A coordinate or offset of an instruction: an integer, ``None`` when
+#: dynamic, or in a compiled module's plans the name of the run-time value
+#: (``"s0"``).
+Coordinate = Union[int, str, None]
 
-Guard = namedtuple("Guard", "rule expr")
-Guard.__doc__ = """A run-time predicate the plan relies on: its rule id and
-the expression (docs/dynamic-shapes.md)."""
+
+class Issue(NamedTuple):
+    """One TMA instruction: the byte offset in the shared buffer (before
+    swizzling) and the coordinates, innermost first (``None`` when
+    dynamic)."""
+
+    smem_byte_offset: int
+    coords: List[Coordinate]
+
+
+class Guard(NamedTuple):
+    """A run-time predicate the plan relies on: its rule id and the
+    expression (docs/dynamic-shapes.md)."""
+
+    rule: str
+    expr: str
 
 TENSOR_MAP_FIELDS = ("data_type", "rank", "global_dim", "global_strides",
                      "box_dim", "element_strides", "interleave", "swizzle",
@@ -106,6 +122,7 @@ class SharedBuffer:
         return "SharedBuffer(%r, %r)" % (self.shape, self.layout)
 
 
+@dataclass(frozen=True, eq=False, repr=False)
 class Plan:
     """The TMA plan of one copy: every field of the report line.
 
@@ -118,45 +135,84 @@ class Plan:
     `pixels_per_column` instead of `box_dim`, and `im2col_offsets` lists its
     instruction's offsets), as are `direction`, `selected`, `declined`,
     `issues` (:class:`Issue`), `guards` (:class:`Guard`) and `bytes`.
-    `report` is the report line as a dict, `tensor_map` its tensor map."""
+    `report` is the report line as a dict, `tensor_map` its tensor map, and
+    `source` the MLIR text of the copy where it is known (:func:`plan` sets
+    it; a compiled module's plans have none).
 
-    def __init__(self, report):
-        self.report = report
-        self.direction = report["direction"]
-        self.selected = report["selected"]
-        self.declined = report["declined"]
-        # A copy another variant takes has no tensor map: its fields are
-        # None, and it has no issues or guards.
-        self.tensor_map = report.get("tensor_map")
-        # "tile" for tiled maps, "im2col" for tile.copy_im2col's; a field
-        # the map's mode lacks (box_dim of an im2col map) is None.
-        self.mode = (self.tensor_map or {}).get("mode", "tile")
-        for field in TENSOR_MAP_FIELDS + IM2COL_FIELDS:
-            setattr(self, field, (self.tensor_map or {}).get(field))
-        self.issues = [Issue(i["smem_byte_offset"], i["coords"])
-                       for i in report.get("issues", [])]
-        # The im2col instruction's offsets (the filter tap), innermost first.
-        self.im2col_offsets = [i.get("offsets") for i in report.get("issues", [])
-                               if "offsets" in i]
-        self.guards = [Guard(g["rule"], g["expr"])
-                       for g in report.get("guards", [])]
-        self.bytes = report.get("bytes")
+    ``Plan(report, source=None)`` reads every other field from `report`.
+    A plan is frozen (its fields cannot be assigned) and compares by
+    identity, as it hashes."""
 
-    def to_svg(self):
+    report: Dict[str, Any]
+    source: Optional[str] = None
+    direction: str = field(init=False)
+    selected: Optional[str] = field(init=False)
+    declined: List[Dict[str, Any]] = field(init=False)
+    # A copy another variant takes has no tensor map: its fields are None,
+    # and it has no issues or guards.
+    tensor_map: Optional[Dict[str, Any]] = field(init=False)
+    # "tile" for tiled maps, "im2col" for tile.copy_im2col's; a field the
+    # map's mode lacks (box_dim of an im2col map) is None.
+    mode: str = field(init=False)
+    data_type: Optional[str] = field(init=False)
+    rank: Optional[int] = field(init=False)
+    global_dim: Optional[List[Optional[int]]] = field(init=False)
+    global_strides: Optional[List[Optional[int]]] = field(init=False)
+    box_dim: Optional[List[Optional[int]]] = field(init=False)
+    element_strides: Optional[List[Optional[int]]] = field(init=False)
+    interleave: Optional[int] = field(init=False)
+    swizzle: Optional[int] = field(init=False)
+    l2_promotion: Optional[int] = field(init=False)
+    oob_fill: Optional[int] = field(init=False)
+    base_offset_bytes: Optional[int] = field(init=False)
+    lower_corner: Optional[List[Optional[int]]] = field(init=False)
+    upper_corner: Optional[List[Optional[int]]] = field(init=False)
+    channels_per_pixel: Optional[int] = field(init=False)
+    pixels_per_column: Optional[int] = field(init=False)
+    issues: List[Issue] = field(init=False)
+    # The im2col instruction's offsets (the filter tap), innermost first.
+    im2col_offsets: List[List[Coordinate]] = field(init=False)
+    guards: List[Guard] = field(init=False)
+    bytes: Optional[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        report = self.report
+        tensor_map = report.get("tensor_map")
+        issues = report.get("issues", [])
+        values = {
+            "direction": report["direction"],
+            "selected": report["selected"],
+            "declined": report["declined"],
+            "tensor_map": tensor_map,
+            "mode": (tensor_map or {}).get("mode", "tile"),
+            "issues": [Issue(i["smem_byte_offset"], i["coords"])
+                       for i in issues],
+            "im2col_offsets": [i.get("offsets") for i in issues
+                               if "offsets" in i],
+            "guards": [Guard(g["rule"], g["expr"])
+                       for g in report.get("guards", [])],
+            "bytes": report.get("bytes"),
+        }
+        values.update((name, (tensor_map or {}).get(name))
+                      for name in TENSOR_MAP_FIELDS + IM2COL_FIELDS)
+        for name, value in values.items():
+            # The fields are frozen: set once, here.
+            object.__setattr__(self, name, value)
+
+    def to_svg(self) -> str:
         """The SVG picture of the copy, as ``tile-opt
         --tile-draw-copy-plans`` draws it: the shared buffer's bytes with
         each instruction's box outlined, the region within the tensor.
         Needs the copy's MLIR text (`source`, which :func:`plan` sets)."""
-        source = getattr(self, "source", None)
-        if source is None:
+        if self.source is None:
             raise ValueError("this plan has no source to draw from")
-        return copy_svgs(source)[0]
+        return copy_svgs(self.source)[0]
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         """Jupyter's inline picture."""
         return self.to_svg()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Plan(%s)" % json.dumps(self.report)
 
 
@@ -178,9 +234,7 @@ def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
                          cache_hint=cache_hint)
     report = query(source)
     if report["selected"] == "tma":
-        result = Plan(report)
-        result.source = source
-        return result
+        return Plan(report, source)
     for entry in report["declined"]:
         if entry["variant"] == "tma":
             raise TileDeclined(entry["rule"], entry["reason"], report)
