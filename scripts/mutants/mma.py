@@ -1,0 +1,33 @@
+"""Mutants of the wgmma descriptor planner and encoder (lib/MMA,
+include/tile/MMA).
+"""
+from ._catalog import Library
+
+LIBRARY = Library("lib/MMA", "include/tile/MMA")
+M = LIBRARY.mutant
+
+MUTANTS = [
+    M("mma-sbo-repeat", "WgmmaDescriptor.cpp",
+      "sbo > 0 && sbo % repeat == 0", "sbo > 0 && sbo % 16 == 0",
+      "8-row atoms off the swizzle repeat accepted: the hardware's swizzle "
+      "phase of the second atom is not the layout's",
+      function="deriveStrideBytes"),
+    M("mma-kstep-align", "WgmmaDescriptor.cpp",
+      "floorMod(startByte, kWgmmaKStepBytes) != 0",
+      "floorMod(startByte, 16) != 0",
+      "a block starting half-way into a k-step accepted",
+      function="checkStart"),
+    M("mma-atom-row", "WgmmaDescriptor.cpp",
+      "if (inAtom >= span)", "if (inAtom >= repeat)",
+      "a block starting inside a swizzle atom gets base offset 0",
+      function="checkStart"),
+    M("mma-encode-sbo", "WgmmaDescriptor.cpp",
+      "field14(fields.strideByteOffset) << 32",
+      "field14(fields.strideByteOffset) << 30",
+      "the stride byte offset lands in the wrong descriptor bits",
+      function="encodeWgmmaDescriptor"),
+    M("mma-model-mask", "WgmmaDescriptor.cpp",
+      "int64_t chunkMask = span / 16 - 1;", "int64_t chunkMask = span / 16;",
+      "the model the property test trusts XORs one bit too many",
+      function="wgmmaOperandByteAddress"),
+]
