@@ -132,13 +132,20 @@ def embedding_suite(build, src):
 
 def mutation_suite(build, src):
     """Keeps the mutation tool from rotting: every mutant's pattern must still
-    apply exactly once, and a fixed quick sample of mutants (cheap files,
-    killed by fast tests) must be planted, rebuilt and killed in a scratch
-    worktree under the build folder."""
+    match exactly once in its function (scripts/mutants/), the anchors must
+    survive reformatted sources (scripts/tests), and a fixed quick sample of
+    mutants (cheap files, killed by fast tests) must be planted, rebuilt and
+    killed in a scratch worktree under the build folder."""
     tool = os.path.join(src, "scripts", "mutation.py")
     rc, out = run([sys.executable, tool, "--check"])
     print(out.strip())
     passed, failed = (1, 0) if rc == 0 else (0, 1)
+    rc, out = run([sys.executable, "-m", "pytest", "-q",
+                   os.path.join(src, "scripts", "tests")])
+    print("\n".join(out.splitlines()[-15:]))
+    passed += count(r"(\d+) passed", out)
+    f = count(r"(\d+) failed", out) + count(r"(\d+) error", out)
+    failed += f if f or rc in (0, 5) else 1
     sys.path.insert(0, os.path.join(src, "scripts"))
     import mutants
     scratch = os.path.join(os.path.abspath(build), "mutation-ci")
