@@ -823,38 +823,41 @@ def resolve(m, root=SRC, notes=None):
                                 for rel, text, d in defs)), todo))
 
 
-def check_list(mutants, root=SRC, notes=None):
+def _entry_problems(m, root, notes, seen):
+    mid = m.get("id", "?")
+    problems = ["%s: missing '%s'" % (mid, key)
+                for key in ("id", "file", "pattern", "why") if not m.get(key)]
+    if not isinstance(m.get("replacement"), str):
+        problems.append("%s: missing 'replacement'" % mid)
+    if mid in seen:
+        problems.append("%s: duplicate id" % mid)
+    seen.add(mid)
+    if m.get("pattern") == m.get("replacement"):
+        problems.append("%s: replacement equals the pattern" % mid)
+    if problems:
+        return problems
+    folders = library_folders(m)
+    if not any(m["file"].startswith(f + "/") for f in folders):
+        return ["%s (%s): file %s is outside its library's folders (%s)" % (
+            mid, m.get("module", "?"), m["file"], ", ".join(folders))]
+    try:
+        resolve(m, root, notes)
+    except PatternError as e:
+        return [str(e)]
+    return []
+
+
+def check_list(mutants, root=SRC, notes=None, stale=None):
     """Every mutant is well formed and its pattern occurs exactly once in
-    its function (resolve). Returns the problems, one message each."""
+    its function (resolve). Returns the problems, one message each; stale,
+    when given, gets the ids of the mutants they are about."""
     problems = []
     seen = set()
     for m in mutants:
-        mid = m.get("id", "?")
-        bad = False
-        for key in ("id", "file", "pattern", "why"):
-            if not m.get(key):
-                problems.append("%s: missing '%s'" % (mid, key))
-                bad = True
-        if not isinstance(m.get("replacement"), str):
-            problems.append("%s: missing 'replacement'" % mid)
-            bad = True
-        if mid in seen:
-            problems.append("%s: duplicate id" % mid)
-        seen.add(mid)
-        if m.get("pattern") == m.get("replacement"):
-            problems.append("%s: replacement equals the pattern" % mid)
-        if bad:
-            continue
-        folders = library_folders(m)
-        if not any(m["file"].startswith(f + "/") for f in folders):
-            problems.append("%s (%s): file %s is outside its library's "
-                            "folders (%s)" % (mid, m.get("module", "?"),
-                                              m["file"], ", ".join(folders)))
-            continue
-        try:
-            resolve(m, root, notes)
-        except PatternError as e:
-            problems.append(str(e))
+        found = _entry_problems(m, root, notes, seen)
+        problems += found
+        if found and stale is not None:
+            stale.add(m.get("id", "?"))
     return problems
 
 
@@ -1280,22 +1283,6 @@ def main():
                             data.get("meta", {})))
         return 0
 
-    notes = []
-    problems = check_list(mutants, notes=notes)
-    for note in notes:
-        log("note: " + note)
-    if problems:
-        for pr in problems:
-            log("STALE: " + pr)
-        log("mutant list check: %d problem(s) in %d mutants; the catalog is "
-            "scripts/mutants/ (one module per library, the format in its "
-            "__init__.py)" % (len(problems), len(mutants)))
-        return 1
-    if args.check:
-        log("mutant list check: %d mutants, every pattern matches exactly "
-            "once in its function" % len(mutants))
-        return 0
-
     selected = mutants
     if args.only:
         ids = {m["id"] for m in mutants}
@@ -1308,6 +1295,29 @@ def main():
         rng = random.Random(args.seed)
         pool = [m for m in selected if not m.get("equivalent")]
         selected = rng.sample(pool, min(args.sample, len(pool)))
+
+    # --check (the gate of make test) fails on any stale entry; a run fails
+    # on a stale entry it would plant and only reports the others.
+    notes, stale = [], set()
+    problems = check_list(mutants, notes=notes, stale=stale)
+    for note in notes:
+        log("note: " + note)
+    for pr in problems:
+        log("STALE: " + pr)
+    blocking = [m["id"] for m in selected if m["id"] in stale]
+    if problems and (args.check or blocking):
+        log("mutant list check: %d problem(s) in %d mutants; the catalog is "
+            "scripts/mutants/ (one module per library, the format in its "
+            "__init__.py)" % (len(problems), len(mutants)))
+        return 1
+    if args.check:
+        log("mutant list check: %d mutants, every pattern matches exactly "
+            "once in its function" % len(mutants))
+        return 0
+    if problems:
+        log("mutant list check: %d stale entr%s, none of them run now "
+            "(--check fails on them)" % (len(stale), "y" if len(stale) == 1
+                                         else "ies"))
 
     scratch = os.path.abspath(args.scratch)
     results_path = args.results or os.path.join(scratch, "results.json")

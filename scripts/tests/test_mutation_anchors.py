@@ -364,6 +364,10 @@ def test_unknown_function_is_rejected_naming_it(small):
     assert "once at lib/Foo/A.cpp:9" in msg
     with pytest.raises(mutation.PatternError, match="nosuch"):
         mutation.apply_mutant(mutant("nosuch", "x - 1"), small)
+    stale = set()
+    good = dict(mutant("once", "x - 1"), id="good-mutant")
+    mutation.check_list([mutant("nosuch", "x - 1"), good], small, stale=stale)
+    assert stale == {"test-mutant"}
 
 
 def test_function_in_another_library_is_named(small):
