@@ -13,17 +13,20 @@ loads it, and raises :class:`OSError` naming every folder searched when it
 is not found.
 """
 
+from __future__ import annotations
+
 import ctypes
 import os
 import threading
+from typing import Any, List, Optional, Sequence
 
 CAPI_NAME = "libTileCAPI.so"
 
 _lock = threading.Lock()
-_capi = None
+_capi: Optional[ctypes.CDLL] = None
 
 
-def search_dirs():
+def search_dirs() -> List[str]:
     """The folders searched for the libraries, in order."""
     override = os.environ.get("TILE_MLIR_LIB_DIR")
     if override:
@@ -38,7 +41,7 @@ def search_dirs():
     return dirs
 
 
-def find_library(name):
+def find_library(name: str) -> str:
     """The path of library `name` in the first folder of :func:`search_dirs`
     that holds it; raises :class:`OSError` when none does."""
     dirs = search_dirs()
@@ -56,7 +59,7 @@ class StringRef(ctypes.Structure):
     _fields_ = [("data", ctypes.c_void_p), ("length", ctypes.c_size_t)]
 
     @classmethod
-    def of(cls, data):
+    def of(cls, data: bytes) -> StringRef:
         """A reference to `data` (bytes); the caller keeps `data` alive."""
         return cls(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p),
                    len(data))
@@ -67,7 +70,7 @@ class LogicalResult(ctypes.Structure):
     _fields_ = [("value", ctypes.c_int8)]
 
 
-def _handle(name):
+def _handle(name: str) -> Any:
     """A C API handle type: a struct holding one pointer."""
     return type(name, (ctypes.Structure,), {"_fields_": [("ptr",
                                                           ctypes.c_void_p)]})
@@ -165,7 +168,7 @@ _SIGNATURES = {
 }
 
 
-def capi():
+def capi() -> ctypes.CDLL:
     """The loaded ``libTileCAPI.so`` with every function declared."""
     global _capi
     with _lock:
@@ -183,18 +186,18 @@ class TextSink:
     """Collects the pieces a ``MlirStringCallback`` receives; pass
     ``sink.callback, None`` to the C function, read ``sink.text`` after."""
 
-    def __init__(self):
-        self.parts = []
+    def __init__(self) -> None:
+        self.parts: List[bytes] = []
         self.callback = StringCallback(self._append)
 
-    def _append(self, ref, _user_data):
+    def _append(self, ref: StringRef, _user_data: Any) -> None:
         self.parts.append(ctypes.string_at(ref.data, ref.length))
 
     @property
-    def text(self):
+    def text(self) -> str:
         return b"".join(self.parts).decode("utf-8", "replace")
 
 
-def int64_array(values):
+def int64_array(values: Sequence[int]) -> Any:
     """A C array of int64 holding `values`."""
     return (ctypes.c_int64 * len(values))(*values)

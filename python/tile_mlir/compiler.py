@@ -9,6 +9,8 @@ and the options: a second compile of the same source is a lookup and a
 no LLVM) can run from a cache filled elsewhere. See docs/python.md.
 """
 
+from __future__ import annotations
+
 import ctypes
 import hashlib
 import json
@@ -17,25 +19,31 @@ import shutil
 import sys
 import tempfile
 import threading
+from typing import (TYPE_CHECKING, Any, Dict, Iterable, List, Optional,
+                    Tuple, Union)
 
 from . import _capi, runtime, tensors
-from ._streams import stream_handle
+from ._streams import Stream, stream_handle
 from .errors import TileCompileError, parse_diagnostic
 from .plan import Plan
 
 CACHE_FORMAT = 1
-_memo = {}
+_memo: Dict[str, CompiledModule] = {}
 _memo_lock = threading.Lock()
-_compiler_id = None
+_compiler_id: Optional[str] = None
+
+#: What :func:`compile` takes: MLIR text, or the path of a ``.mlir`` file.
+Source = Union[str, os.PathLike[str]]
 
 
-def cache_dir():
+def cache_dir() -> str:
     """The folder of the compile cache."""
     return os.environ.get("TILE_MLIR_CACHE_DIR") or os.path.join(
         os.path.expanduser("~"), ".cache", "tile_mlir")
 
 
-def _read_source(source_or_path, name):
+def _read_source(source_or_path: Source,
+                 name: Optional[str]) -> Tuple[str, str]:
     if isinstance(source_or_path, os.PathLike) or (
             isinstance(source_or_path, str) and "\n" not in source_or_path
             and os.path.isfile(source_or_path)):
@@ -48,7 +56,7 @@ def _read_source(source_or_path, name):
     return source_or_path, name or "<source>"
 
 
-def compiler_id():
+def compiler_id() -> Optional[str]:
     """A digest of the compiler library, or None where it is not found: a
     cache entry made by another build of the compiler is made again."""
     global _compiler_id
@@ -65,20 +73,22 @@ def compiler_id():
     return _compiler_id
 
 
-def _cache_key(source, name, options):
+def _cache_key(source: str, name: str, options: Dict[str, Any]) -> str:
     text = json.dumps({"format": CACHE_FORMAT, "source": source,
                        "name": name, "options": options}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _run_compiler(source, name, options, folder):
+def _run_compiler(source: str, name: str, options: Dict[str, Any],
+                  folder: str) -> None:
     """Compiles into `folder` (module.so, meta.json, ptx/, mlir/)."""
     capi = _capi.capi()
-    products = {"plan": [], "entry": [], "ptx": [], "mlir": [],
-                "diagnostic": []}
+    products: Dict[str, List[Tuple[str, str]]] = {
+        "plan": [], "entry": [], "ptx": [], "mlir": [], "diagnostic": []}
 
-    def receive(kind, item_name, text, _user_data):
-        def read(ref):
+    def receive(kind: _capi.StringRef, item_name: _capi.StringRef,
+                text: _capi.StringRef, _user_data: Any) -> None:
+        def read(ref: _capi.StringRef) -> str:
             return ctypes.string_at(ref.data, ref.length).decode(
                 "utf-8", "replace")
         products[read(kind)].append((read(item_name), read(text)))
@@ -105,12 +115,13 @@ def _run_compiler(source, name, options, folder):
                        "name": name, "options": options,
                        "error": products["diagnostic"]}, handle)
         raise TileCompileError(diagnostics, "compiling %s failed" % name)
-    meta = {"format": CACHE_FORMAT, "compiler": compiler_id(), "name": name,
-            "options": options,
-            "entries": [json.loads(text) for _, text in products["entry"]],
-            "plans": [json.loads(text) for _, text in products["plan"]],
-            "warnings": [text for _, text in products["diagnostic"]],
-            "ptx": [], "mlir": []}
+    meta: Dict[str, Any] = {
+        "format": CACHE_FORMAT, "compiler": compiler_id(), "name": name,
+        "options": options,
+        "entries": [json.loads(text) for _, text in products["entry"]],
+        "plans": [json.loads(text) for _, text in products["plan"]],
+        "warnings": [text for _, text in products["diagnostic"]],
+        "ptx": [], "mlir": []}
     for kind, suffix in (("ptx", ".ptx"), ("mlir", ".mlir")):
         os.makedirs(os.path.join(folder, kind), exist_ok=True)
         for index, (item, text) in enumerate(products[kind]):
@@ -124,7 +135,7 @@ def _run_compiler(source, name, options, folder):
         json.dump(meta, handle)
 
 
-def _load_meta(folder):
+def _load_meta(folder: str) -> Optional[Dict[str, Any]]:
     try:
         with open(os.path.join(folder, "meta.json"), encoding="utf-8") as h:
             meta = json.load(h)
@@ -140,15 +151,17 @@ def _load_meta(folder):
     return meta
 
 
-def _publish(scratch, folder):
+def _publish(scratch: str, folder: str) -> None:
     """Moves a finished compile into its cache folder."""
     if os.path.isdir(folder):
         shutil.rmtree(folder, ignore_errors=True)
     os.replace(scratch, folder)
 
 
-def compile(source_or_path, *, chip="sm_90a", toolkit="/usr/local/cuda",
-            stages=(), ptx=True, name=None, cache=True):
+def compile(source_or_path: Source, *, chip: str = "sm_90a",
+            toolkit: str = "/usr/local/cuda", stages: Iterable[str] = (),
+            ptx: bool = True, name: Optional[str] = None,
+            cache: bool = True) -> CompiledModule:
     """Compiles a module of host functions that launch tile-dialect kernels
     (MLIR text, or the path of a ``.mlir`` file) and loads it.
 
@@ -204,13 +217,13 @@ class CompiledModule:
     name -> IR), `entries` (name -> :class:`Entry`, also attributes),
     `path` (the shared library) and `warnings`."""
 
-    def __init__(self, folder, meta):
+    def __init__(self, folder: str, meta: Dict[str, Any]) -> None:
         self.folder = folder
         self.path = os.path.join(folder, "module.so")
-        self.name = meta["name"]
-        self.reports = meta["plans"]
+        self.name: str = meta["name"]
+        self.reports: List[Dict[str, Any]] = meta["plans"]
         self.plans = [Plan(report) for report in self.reports]
-        self.warnings = meta["warnings"]
+        self.warnings: List[str] = meta["warnings"]
         self.ptx_modules = {item: _read(folder, "ptx", file_name)
                             for item, file_name in meta["ptx"]}
         self.ptx = "".join(self.ptx_modules.values())
@@ -221,31 +234,36 @@ class CompiledModule:
         # driver, ...) the status says why, and each call raises it.
         self._library = ctypes.CDLL(self.path)
         status = rt.tileRuntimeConsumeStatus()
-        self.load_error = runtime.error_for(status) if status else None
-        self.entries = {}
+        self.load_error: Optional[Exception] = (
+            runtime.error_for(status) if status else None)
+        self.entries: Dict[str, Entry] = {}
         for signature in meta["entries"]:
             entry = Entry(self, signature)
             self.entries[entry.name] = entry
             if not hasattr(self, entry.name):
                 setattr(self, entry.name, entry)
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> Entry:
         return self.entries[name]
 
-    def __repr__(self):
+    if TYPE_CHECKING:
+        # For type checkers only: the entries are attributes too.
+        def __getattr__(self, name: str) -> Entry: ...
+
+    def __repr__(self) -> str:
         return "<tile_mlir.CompiledModule %s: %s>" % (
             self.name, ", ".join(self.entries))
 
 
-def _read(folder, kind, file_name):
+def _read(folder: str, kind: str, file_name: str) -> str:
     with open(os.path.join(folder, kind, file_name), encoding="utf-8") as h:
         return h.read()
 
 
-_SCALARS = {"index": ctypes.c_int64, "i64": ctypes.c_int64,
-            "i32": ctypes.c_int32, "i16": ctypes.c_int16, "i8": ctypes.c_int8,
-            "i1": ctypes.c_bool, "f32": ctypes.c_float,
-            "f64": ctypes.c_double}
+_SCALARS: Dict[str, Any] = {
+    "index": ctypes.c_int64, "i64": ctypes.c_int64, "i32": ctypes.c_int32,
+    "i16": ctypes.c_int16, "i8": ctypes.c_int8, "i1": ctypes.c_bool,
+    "f32": ctypes.c_float, "f64": ctypes.c_double}
 
 
 class Entry:
@@ -260,17 +278,18 @@ class Entry:
     stream's work so far. The call goes through the library's expanded C
     entry (each memref as its descriptor's fields)."""
 
-    def __init__(self, module, signature):
+    def __init__(self, module: CompiledModule,
+                 signature: Dict[str, Any]) -> None:
         self.module = module
-        self.name = signature["name"]
+        self.name: str = signature["name"]
         self.signature = signature
-        self.args = signature["args"]
+        self.args: List[Dict[str, Any]] = signature["args"]
         self._positional = [i for i, a in enumerate(self.args)
                             if a["kind"] != "stream"]
         self._has_stream = len(self._positional) != len(self.args)
         self._fn = getattr(module._library, self.name)
         self._fn.restype = None
-        argtypes = []
+        argtypes: Optional[List[Any]] = []
         for index, arg in enumerate(self.args):
             if arg["kind"] == "memref":
                 tensors.prepare_argument(arg)
@@ -291,7 +310,7 @@ class Entry:
         self._consume = runtime.runtime().tileRuntimeConsumeStatus
         self._driver_checked = False
 
-    def _check_loaded(self):
+    def _check_loaded(self) -> None:
         """Before the first launch: a driver is there (else NoDriverError)
         and the module's cubin loaded (else what its loading reported)."""
         runtime.require_driver()
@@ -299,17 +318,17 @@ class Entry:
             raise self.module.load_error
         self._driver_checked = True
 
-    def _label(self, index):
+    def _label(self, index: int) -> str:
         arg = self.args[index]
         if arg.get("name"):
             return "argument %s (#%d, %s)" % (arg["name"], index, arg["type"])
         return "argument #%d (%s)" % (index, arg["type"])
 
-    def _fail(self, index, error):
+    def _fail(self, index: int, error: ValueError) -> ValueError:
         return ValueError("%s: %s: %s" % (self.name, self._label(index),
                                           error))
 
-    def __call__(self, *values, stream=None):
+    def __call__(self, *values: Any, stream: Stream = None) -> None:
         if len(values) != len(self._positional):
             raise TypeError("%s takes %d arguments (%s), got %d"
                             % (self.name, len(self._positional), ", ".join(
@@ -320,16 +339,17 @@ class Entry:
                 self.name, "it returns values" if self.signature["results"]
                 else "%s has a type Python cannot pass"
                 % self._label(self._unsupported)))
-        keep, flat = [], []
+        keep: List[Any] = []
+        flat: List[Any] = []
         handle = None
-        values = iter(values)
+        remaining = iter(values)
         for index, arg in enumerate(self.args):
             kind = arg["kind"]
             if kind == "stream":
                 handle = stream_handle(stream)
                 flat.append(handle)
                 continue
-            value = next(values)
+            value = next(remaining)
             if kind == "memref":
                 try:
                     buffer = tensors.as_buffer(value, keep)
@@ -349,7 +369,7 @@ class Entry:
                 torch.cuda.ExternalStream(handle).synchronize()
         self.launch_flat(flat)
 
-    def launch_flat(self, flat):
+    def launch_flat(self, flat: List[Any]) -> None:
         """Calls the expanded entry with `flat` (descriptor fields, stream),
         already checked by the caller; raises what the runtime reports."""
         if not self._driver_checked:
@@ -359,6 +379,6 @@ class Entry:
         if status:
             raise runtime.error_for(status, self.name)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<tile_mlir.Entry %s(%s)>" % (self.name, ", ".join(
             a["type"] for a in self.args))

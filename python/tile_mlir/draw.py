@@ -7,13 +7,21 @@ TMA boxes as ``tile-opt --tile-draw-copy-plans`` draws them. Both objects
 show their picture inline in Jupyter (``_repr_svg_``).
 """
 
+from __future__ import annotations
+
 import operator
+from typing import Any, List, Optional, Sequence, SupportsIndex
 
 from . import _capi
+# Each of layout and draw imports the other as a module (it uses the
+# other's names only when called), so either may be imported first.
+from . import layout as _layout
 from ._session import for_each_copy
 
 
-def layout_svg(layout, element_bytes=2, shape=None, base=0):
+def layout_svg(layout: _layout.Layout, element_bytes: SupportsIndex = 2,
+               shape: Optional[Sequence[SupportsIndex]] = None,
+               base: SupportsIndex = 0) -> str:
     """The SVG text of a buffer of `shape` (default: the shard extents)
     laid out by `layout` (a :class:`tile_mlir.Layout`), with elements of
     `element_bytes` bytes at absolute byte address `base`. Raises
@@ -32,14 +40,14 @@ def layout_svg(layout, element_bytes=2, shape=None, base=0):
     return sink.text
 
 
-def copy_svgs(source):
+def copy_svgs(source: str) -> List[str]:
     """The SVG text of every ``tile.copy_async`` in the MLIR text `source`,
     in program order (a list). Raises :class:`ValueError` with the
     diagnostics when the text does not parse or verify, or a copy's
     dispatch fails."""
     lib = _capi.capi()
 
-    def draw(op):
+    def draw(op: Any) -> Optional[str]:
         sink = _capi.TextSink()
         if not lib.mlirTileDrawCopyPlan(op, sink.callback, None).value:
             return None

@@ -4,18 +4,29 @@ Every answer comes from the C++ layout library (``tile/Layout/Layout.h``)
 through ``libTileCAPI.so``; see docs/layout.md for the algebra.
 """
 
+from __future__ import annotations
+
 import ctypes
 import operator
+from typing import (Any, Dict, List, Optional, Sequence, SupportsIndex, Tuple,
+                    Union)
 
-from . import _capi
-from .draw import layout_svg
+from . import _capi, draw
 
-_SWIZZLES = {None: 0, "none": 0, "32B": 1, "64B": 2, "128B": 3,
-             32: 1, 64: 2, 128: 3}
-_SWIZZLE_NAMES = {0: None, 1: "32B", 2: "64B", 3: "128B"}
+#: A swizzle: None (or ``"none"``), ``"32B"``, ``"64B"``, ``"128B"``, or the
+#: byte count 32, 64 or 128.
+Swizzle = Union[str, int, None]
+#: An element index: a flat index over the shards, or one coordinate per
+#: dimension of a buffer.
+Index = Union[SupportsIndex, Sequence[SupportsIndex]]
+
+_SWIZZLES: Dict[Swizzle, int] = {None: 0, "none": 0, "32B": 1, "64B": 2,
+                                 "128B": 3, 32: 1, 64: 2, 128: 3}
+_SWIZZLE_NAMES: Dict[int, Optional[str]] = {0: None, 1: "32B", 2: "64B",
+                                            3: "128B"}
 
 
-def _swizzle_mode(swizzle):
+def _swizzle_mode(swizzle: Swizzle) -> int:
     """0..3 (the CUtensorMapSwizzle value) of None, "32B", 64, ..."""
     key = swizzle.strip() if isinstance(swizzle, str) else swizzle
     if key not in _SWIZZLES:
@@ -24,7 +35,7 @@ def _swizzle_mode(swizzle):
     return _SWIZZLES[key]
 
 
-def _ints(values, what):
+def _ints(values: Sequence[SupportsIndex], what: str) -> List[int]:
     try:
         return [operator.index(v) for v in values]
     except TypeError:
@@ -44,24 +55,26 @@ class Layout:
 
     __slots__ = ("_handle", "_shape", "_stride", "_swizzle", "_offset")
 
-    def __init__(self, shape, stride=None, swizzle=None, *, offset=0):
-        shape = _ints(shape, "shape")
-        if stride is not None:
-            stride = _ints(stride, "stride")
-            if len(stride) != len(shape):
-                raise ValueError("invalid layout: %d extents but %d strides"
-                                 % (len(shape), len(stride)))
+    def __init__(self, shape: Sequence[SupportsIndex],
+                 stride: Optional[Sequence[SupportsIndex]] = None,
+                 swizzle: Swizzle = None, *,
+                 offset: SupportsIndex = 0) -> None:
+        extents = _ints(shape, "shape")
+        strides = None if stride is None else _ints(stride, "stride")
+        if strides is not None and len(strides) != len(extents):
+            raise ValueError("invalid layout: %d extents but %d strides"
+                             % (len(extents), len(strides)))
         lib = _capi.capi()
         error = _capi.TextSink()
         handle = lib.mlirTileLayoutCreate(
-            len(shape), _capi.int64_array(shape),
-            _capi.int64_array(stride) if stride is not None else None,
+            len(extents), _capi.int64_array(extents),
+            _capi.int64_array(strides) if strides is not None else None,
             _swizzle_mode(swizzle), operator.index(offset), error.callback,
             None)
         self._adopt(handle, error)
 
     @classmethod
-    def parse(cls, text):
+    def parse(cls, text: str) -> Layout:
         """Parses ``#tile.layout<...>`` or the text inside its brackets
         (``"(8, 4, 64) : (64, 512, 1), swizzle = 128B"``)."""
         data = text.encode("utf-8")
@@ -72,7 +85,7 @@ class Layout:
         layout._adopt(handle, error)
         return layout
 
-    def _adopt(self, handle, error):
+    def _adopt(self, handle: Any, error: _capi.TextSink) -> None:
         self._handle = None
         if not handle.ptr:
             raise ValueError(error.text)
@@ -86,47 +99,48 @@ class Layout:
         self._swizzle = _SWIZZLE_NAMES[lib.mlirTileLayoutGetSwizzle(handle)]
         self._offset = lib.mlirTileLayoutGetElementOffset(handle)
 
-    def __del__(self):
+    def __del__(self) -> None:
         handle = getattr(self, "_handle", None)
         if handle is not None and _capi is not None and _capi._capi:
             _capi._capi.mlirTileLayoutDestroy(handle)
 
     @property
-    def shape(self):
+    def shape(self) -> Tuple[int, ...]:
         """The shard extents, outer to inner."""
         return self._shape
 
     @property
-    def stride(self):
+    def stride(self) -> Tuple[int, ...]:
         """The shard strides in elements, outer to inner."""
         return self._stride
 
     @property
-    def swizzle(self):
+    def swizzle(self) -> Optional[str]:
         """``None``, ``"32B"``, ``"64B"`` or ``"128B"``."""
         return self._swizzle
 
     @property
-    def offset(self):
+    def offset(self) -> int:
         """The element offset added to every address (0 for attributes)."""
         return self._offset
 
     @property
-    def rank(self):
+    def rank(self) -> int:
         """The number of shards."""
         return len(self._shape)
 
     @property
-    def size(self):
+    def size(self) -> int:
         """The number of logical elements (product of the extents)."""
         return _capi.capi().mlirTileLayoutGetSize(self._handle)
 
     @property
-    def cosize(self):
+    def cosize(self) -> int:
         """1 + the largest element offset reached (relative to `offset`)."""
         return _capi.capi().mlirTileLayoutGetCosize(self._handle)
 
-    def offset_of(self, index, shape=None):
+    def offset_of(self, index: Index,
+                  shape: Optional[Sequence[SupportsIndex]] = None) -> int:
         """The element offset (unswizzled, `offset` included) of `index`.
 
         An integer is a flat index over the shards (row-major over `shape`
@@ -136,7 +150,9 @@ class Layout:
         shape the layout does not fit, raises :class:`ValueError`."""
         return self._evaluate(index, shape, None, 0)
 
-    def address_of(self, index, element_bytes, base=0, shape=None):
+    def address_of(self, index: Index, element_bytes: SupportsIndex,
+                   base: SupportsIndex = 0,
+                   shape: Optional[Sequence[SupportsIndex]] = None) -> int:
         """The absolute byte address of `index` (as in :meth:`offset_of`) in
         a buffer at byte address `base` with elements of `element_bytes`
         bytes, with the swizzle applied to the absolute address. A swizzle
@@ -144,14 +160,16 @@ class Layout:
         return self._evaluate(index, shape, operator.index(element_bytes),
                               operator.index(base))
 
-    def chunk_of(self, index, element_bytes, shape=None):
+    def chunk_of(self, index: Index, element_bytes: SupportsIndex,
+                 shape: Optional[Sequence[SupportsIndex]] = None
+                 ) -> Tuple[int, int]:
         """Where `index` lands in a buffer that starts on a 1024-byte
         boundary: ``(row, chunk)``, its 128-byte row and 16-byte chunk in
         that row after the swizzle (what the swizzle permutes)."""
         address = self.address_of(index, element_bytes, shape=shape)
         return address // 128, address % 128 // 16
 
-    def canonicalize(self):
+    def canonicalize(self) -> Layout:
         """The layout the planner works on: extent-1 shards dropped and
         contiguous neighbours fused; every address is the same."""
         handle = _capi.capi().mlirTileLayoutCanonicalize(self._handle)
@@ -160,11 +178,11 @@ class Layout:
         return layout
 
     @property
-    def has_overlap(self):
+    def has_overlap(self) -> bool:
         """True when two distinct indices address the same element."""
         return bool(_capi.capi().mlirTileLayoutHasOverlap(self._handle))
 
-    def check_swizzle(self, element_bytes):
+    def check_swizzle(self, element_bytes: SupportsIndex) -> None:
         """Raises :class:`ValueError` ("swizzle: ...") when the swizzle
         cannot hold elements of `element_bytes` bytes."""
         error = _capi.TextSink()
@@ -173,7 +191,9 @@ class Layout:
                 None).value:
             raise ValueError(error.text)
 
-    def _evaluate(self, index, shape, element_bytes, base):
+    def _evaluate(self, index: Index,
+                  shape: Optional[Sequence[SupportsIndex]],
+                  element_bytes: Optional[int], base: int) -> int:
         lib = _capi.capi()
         error = _capi.TextSink()
         out = ctypes.c_int64()
@@ -207,32 +227,34 @@ class Layout:
             raise ValueError(error.text)
         return out.value
 
-    def to_svg(self, element_bytes=2, shape=None, base=0):
+    def to_svg(self, element_bytes: SupportsIndex = 2,
+               shape: Optional[Sequence[SupportsIndex]] = None,
+               base: SupportsIndex = 0) -> str:
         """The SVG picture of a buffer of `shape` (default: the shard
         extents) laid out by this layout, elements of `element_bytes` bytes
         at byte address `base`: every element at its physical bytes after
         the swizzle, in 128-byte rows of 16-byte chunks (docs/python.md)."""
-        return layout_svg(self, element_bytes, shape, base)
+        return draw.layout_svg(self, element_bytes, shape, base)
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         """Jupyter's inline picture: 2-byte elements over the shards."""
         return self.to_svg()
 
-    def __str__(self):
+    def __str__(self) -> str:
         sink = _capi.TextSink()
         _capi.capi().mlirTileLayoutPrint(self._handle, sink.callback, None)
         return sink.text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Layout.parse(%r)" % str(self)
 
-    def _key(self):
+    def _key(self) -> Tuple[Any, ...]:
         return (self._shape, self._stride, self._swizzle, self._offset)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):
             return NotImplemented
         return self._key() == other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key())

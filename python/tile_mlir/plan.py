@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import operator
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NamedTuple, Optional, Union
+from typing import (Any, Dict, Iterator, List, NamedTuple, Optional,
+                    Sequence, SupportsIndex, Tuple, Union, cast)
 
 from . import _capi
 from ._session import for_each_copy
@@ -24,6 +25,12 @@ from .layout import Layout
 #: dynamic, or in a compiled module's plans the name of the run-time value
 #: (``"s0"``).
 Coordinate = Union[int, str, None]
+#: A size, stride or offset of :func:`plan`'s arguments: an integer, or
+#: ``None`` for a run-time value.
+Dim = Optional[SupportsIndex]
+#: A report line of ``tile-opt --tile-report-copy-plans``
+#: (docs/plan-report.md), as a dict.
+Report = Dict[str, Any]
 
 
 class Issue(NamedTuple):
@@ -55,7 +62,8 @@ class TileDeclined(TileError):
     (include/tile/TMA/Rules.h), the message the report's reason; `report` is
     the whole report line (with the variant that took the copy instead)."""
 
-    def __init__(self, rule, reason, report):
+    def __init__(self, rule: Optional[str], reason: str,
+                 report: Report) -> None:
         super().__init__(reason)
         self.rule = rule
         self.reason = reason
@@ -69,17 +77,19 @@ class GlobalTensor:
     row-major; entries ``None`` at run time) and the element `offset`
     (``None`` at run time)."""
 
-    def __init__(self, shape, dtype, strides=None, offset=0):
-        self.shape = tuple(_dim(d) for d in shape)
+    def __init__(self, shape: Sequence[Dim], dtype: str,
+                 strides: Optional[Sequence[Dim]] = None,
+                 offset: Dim = 0) -> None:
+        self.shape: Tuple[Optional[int], ...] = tuple(_dim(d) for d in shape)
         self.dtype = str(dtype)
-        self.strides = None if strides is None else tuple(
-            _dim(s) for s in strides)
+        self.strides: Optional[Tuple[Optional[int], ...]] = (
+            None if strides is None else tuple(_dim(s) for s in strides))
         if self.strides is not None and len(self.strides) != len(self.shape):
             raise ValueError("%d strides for a shape of rank %d"
                              % (len(self.strides), len(self.shape)))
-        self.offset = _dim(offset)
+        self.offset: Optional[int] = _dim(offset)
 
-    def memref_type(self):
+    def memref_type(self) -> str:
         """The MLIR memref type of the tensor."""
         text = "memref<%s%s" % (_dims(self.shape), self.dtype)
         if self.strides is not None or self.offset != 0:
@@ -93,7 +103,7 @@ class GlobalTensor:
                 ", ".join(_text(s) for s in strides), _text(self.offset))
         return text + ">"
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "GlobalTensor(%r, %r, strides=%r, offset=%r)" % (
             self.shape, self.dtype, self.strides, self.offset)
 
@@ -103,22 +113,23 @@ class SharedBuffer:
     :class:`Layout`, its text, or ``None`` for row-major). A buffer passed
     to :func:`plan` is assumed to start on a 1024-byte boundary."""
 
-    def __init__(self, shape, layout=None):
-        self.shape = tuple(operator.index(d) for d in shape)
+    def __init__(self, shape: Sequence[SupportsIndex],
+                 layout: Union[Layout, str, None] = None) -> None:
+        self.shape: Tuple[int, ...] = tuple(operator.index(d) for d in shape)
         if isinstance(layout, str):
             layout = Layout.parse(layout)
         if layout is not None and layout.offset != 0:
             raise ValueError("a shared buffer's layout has no element offset: "
                              "%s" % layout)
-        self.layout = layout
+        self.layout: Optional[Layout] = layout
 
-    def memref_type(self, dtype):
+    def memref_type(self, dtype: str) -> str:
         """The MLIR memref type of the buffer for elements of `dtype`."""
         layout = "" if self.layout is None else ", %s" % self.layout
         return "memref<%s%s%s, #gpu.address_space<workgroup>>" % (
             _dims(self.shape), dtype, layout)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "SharedBuffer(%r, %r)" % (self.shape, self.layout)
 
 
@@ -143,7 +154,7 @@ class Plan:
     A plan is frozen (its fields cannot be assigned) and compares by
     identity, as it hashes."""
 
-    report: Dict[str, Any]
+    report: Report
     source: Optional[str] = None
     direction: str = field(init=False)
     selected: Optional[str] = field(init=False)
@@ -216,8 +227,14 @@ class Plan:
         return "Plan(%s)" % json.dumps(self.report)
 
 
-def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
-         src_sizes=None, oob=None, reduce=None, cache_hint=None):
+def plan(dst: Union[GlobalTensor, SharedBuffer],
+         src: Union[GlobalTensor, SharedBuffer], *,
+         dst_offsets: Optional[Sequence[Dim]] = None,
+         dst_sizes: Optional[Sequence[SupportsIndex]] = None,
+         src_offsets: Optional[Sequence[Dim]] = None,
+         src_sizes: Optional[Sequence[SupportsIndex]] = None,
+         oob: Optional[str] = None, reduce: Optional[str] = None,
+         cache_hint: Optional[str] = None) -> Plan:
     """The TMA plan of ``tile.copy_async`` from `src` into `dst`, one a
     :class:`GlobalTensor`, the other a :class:`SharedBuffer` (a load when
     `dst` is shared, a store otherwise).
@@ -232,7 +249,7 @@ def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
                          dst_sizes=dst_sizes, src_offsets=src_offsets,
                          src_sizes=src_sizes, oob=oob, reduce=reduce,
                          cache_hint=cache_hint)
-    report = query(source)
+    report = cast(Report, query(source))  # one copy: one line
     if report["selected"] == "tma":
         return Plan(report, source)
     for entry in report["declined"]:
@@ -242,9 +259,14 @@ def plan(dst, src, *, dst_offsets=None, dst_sizes=None, src_offsets=None,
                        % report["selected"], report)
 
 
-def copy_source(dst, src, *, dst_offsets=None, dst_sizes=None,
-                src_offsets=None, src_sizes=None, oob=None, reduce=None,
-                cache_hint=None):
+def copy_source(dst: Union[GlobalTensor, SharedBuffer],
+                src: Union[GlobalTensor, SharedBuffer], *,
+                dst_offsets: Optional[Sequence[Dim]] = None,
+                dst_sizes: Optional[Sequence[SupportsIndex]] = None,
+                src_offsets: Optional[Sequence[Dim]] = None,
+                src_sizes: Optional[Sequence[SupportsIndex]] = None,
+                oob: Optional[str] = None, reduce: Optional[str] = None,
+                cache_hint: Optional[str] = None) -> str:
     """The MLIR text of ``func.func @plan`` holding the one copy that
     :func:`plan` asks about (arguments as in :func:`plan`)."""
     if isinstance(dst, SharedBuffer) and isinstance(src, GlobalTensor):
@@ -269,9 +291,9 @@ def copy_source(dst, src, *, dst_offsets=None, dst_sizes=None,
         else shared.memref_type(tensor.dtype)
 
     args = ["%%dst: %s" % dst_type, "%%src: %s" % src_type]
-    names = iter("%%i%d" % n for n in range(1 << 16))
+    names: Iterator[str] = iter("%%i%d" % n for n in range(1 << 16))
 
-    def operands(offsets, rank):
+    def operands(offsets: Optional[Sequence[Dim]], rank: int) -> str:
         offsets = (0,) * rank if offsets is None else tuple(offsets)
         out = []
         for value in offsets:
@@ -302,14 +324,14 @@ def copy_source(dst, src, *, dst_offsets=None, dst_sizes=None,
         "}", ""])
 
 
-def query(source):
+def query(source: str) -> Union[Report, List[Report]]:
     """The plan report lines (dicts) of every ``tile.copy_async`` in the
     MLIR text `source`, in program order; a single line is returned alone.
     Raises :class:`ValueError` with the diagnostics when the text does not
     parse or verify, or a query fails."""
     lib = _capi.capi()
 
-    def ask(op):
+    def ask(op: Any) -> Optional[Report]:
         sink = _capi.TextSink()
         if not lib.mlirTileQueryCopyPlan(op, sink.callback, None).value:
             return None
@@ -319,23 +341,23 @@ def query(source):
     return lines[0] if len(lines) == 1 else lines
 
 
-def _dim(value):
+def _dim(value: Dim) -> Optional[int]:
     return None if value is None else operator.index(value)
 
 
-def _text(value):
+def _text(value: Optional[int]) -> str:
     return "?" if value is None else str(value)
 
 
-def _dims(shape):
+def _dims(shape: Sequence[Optional[int]]) -> str:
     return "".join("%sx" % _text(d) for d in shape)
 
 
-def _list(values):
+def _list(values: Sequence[SupportsIndex]) -> str:
     return ", ".join(str(operator.index(v)) for v in values)
 
 
-def _row_major(shape):
+def _row_major(shape: Sequence[int]) -> Tuple[int, ...]:
     strides, running = [], 1
     for extent in reversed(shape):
         strides.append(running)

@@ -17,23 +17,24 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, List, NamedTuple, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from . import tensors
-from ._streams import stream_handle
+from ._streams import Stream, stream_handle
+from .compiler import CompiledModule, Entry
 from .compiler import compile as compile_module
 
 TILE_ROWS = 64
 TILE_ROW_BYTES = 256
 THREADS = 128
 
-_modules = {}
+_modules: Dict[Tuple[str, int, bool, bool], CompiledModule] = {}
 # (torch dtype, rank, dst inner stride 1, src inner stride 1) -> Entry.
-_fast_entries = {}
+_fast_entries: Dict[Tuple[Any, int, bool, bool], Entry] = {}
 _lock = threading.Lock()
 
 
-def _memref_type(dtype, rank, unit_inner):
+def _memref_type(dtype: str, rank: int, unit_inner: bool) -> str:
     sizes = "x".join(["?"] * rank)
     strides = ["?"] * rank
     if unit_inner:
@@ -42,7 +43,8 @@ def _memref_type(dtype, rank, unit_inner):
         sizes, dtype, ", ".join(strides))
 
 
-def copy_kernel_source(dtype, rank, dst_unit_inner=True, src_unit_inner=True):
+def copy_kernel_source(dtype: str, rank: int, dst_unit_inner: bool = True,
+                       src_unit_inner: bool = True) -> str:
     """The module ``copy`` compiles for tensors of element type `dtype`
     (MLIR's name) and rank `rank`; ``*_unit_inner``: whether the innermost
     stride is 1 (the only kind a TMA copy can take)."""
@@ -156,7 +158,8 @@ def copy_kernel_source(dtype, rank, dst_unit_inner=True, src_unit_inner=True):
     return "\n".join(lines) + "\n"
 
 
-def _module(dtype, rank, dst_unit_inner, src_unit_inner):
+def _module(dtype: str, rank: int, dst_unit_inner: bool,
+            src_unit_inner: bool) -> CompiledModule:
     key = (dtype, rank, dst_unit_inner, src_unit_inner)
     with _lock:
         module = _modules.get(key)
@@ -169,7 +172,7 @@ def _module(dtype, rank, dst_unit_inner, src_unit_inner):
         return module
 
 
-def _current_raw_stream():
+def _current_raw_stream() -> Optional[Callable[[int], int]]:
     """torch's current-stream query that returns the handle without making
     a Stream object (a few microseconds per call), where torch has it."""
     torch = sys.modules.get("torch")
@@ -177,10 +180,10 @@ def _current_raw_stream():
                    None)
 
 
-_raw_stream = None
+_raw_stream: Optional[Callable[[int], int]] = None
 
 
-def _fast_copy(torch, dst, src, stream):
+def _fast_copy(torch: Any, dst: Any, src: Any, stream: Stream) -> bool:
     """`copy` for two torch tensors whose module is compiled already: the
     checks of :func:`copy` on the tensors' own fields, then the launch.
     Returns False where the general path must run."""
@@ -226,12 +229,13 @@ class _Planned(NamedTuple):
     keep: List[Any]
 
 
-def _plan_copy(dst, src, require_cuda=True):
+def _plan_copy(dst: Any, src: Any,
+               require_cuda: bool = True) -> Optional[_Planned]:
     """Checks a copy's two operands; returns their buffers (a 0-d pair as
     1-element vectors), the element type, shape and whether each innermost
     stride is 1, and what must stay alive until the launch (a
     :class:`_Planned`), or None when there is nothing to copy."""
-    keep = []
+    keep: List[Any] = []
     try:
         dst_buffer = tensors.as_buffer(dst, keep, require_cuda, opaque=True)
     except ValueError as error:
@@ -268,7 +272,7 @@ def _plan_copy(dst, src, require_cuda=True):
                     src_inner, keep)
 
 
-def _copied_as(dtype, bits):
+def _copied_as(dtype: str, bits: int) -> Tuple[str, int]:
     """The element type the kernel copies `dtype` elements of `bits` as, and
     how many of those make one element. A copy moves bits, so element types
     a TMA copy cannot carry go as integers of their width: a 1-byte bool as
@@ -284,7 +288,8 @@ def _copied_as(dtype, bits):
     return dtype, 1
 
 
-def _as_words(dst, src, dtype, words):
+def _as_words(dst: tensors.Buffer, src: tensors.Buffer, dtype: str,
+              words: int) -> Tuple[tensors.Buffer, tensors.Buffer]:
     """`dst` and `src` as buffers of `dtype`, each element `words` of them
     along a new innermost dimension, merged with the innermost dimension
     where both buffers have that one contiguous."""
@@ -308,7 +313,7 @@ def _as_words(dst, src, dtype, words):
     return out[0], out[1]
 
 
-def compile_copy(dst, src):
+def compile_copy(dst: Any, src: Any) -> None:
     """Compiles (into the cache) the module :func:`copy` runs for these
     two tensors, without launching; they may be CPU tensors. For filling a
     cache on a machine with the compiler for one without."""
@@ -318,7 +323,7 @@ def compile_copy(dst, src):
                 planned.src_inner)
 
 
-def copy(dst, src, *, stream=None):
+def copy(dst: Any, src: Any, *, stream: Stream = None) -> None:
     """Copies `src` into `dst`: two CUDA tensors (torch, or objects with
     ``__cuda_array_interface__`` / ``__dlpack__``) of the same shape and
     element type, any strides. Runs on `stream` (default: torch's current
@@ -337,7 +342,7 @@ def copy(dst, src, *, stream=None):
                     planned.src_inner).tile_copy
     # The buffers are described already: check them against the entry's
     # types and launch with their fields, without describing them again.
-    flat = []
+    flat: List[Any] = []
     for side, buffer, arg in (("dst", planned.dst, entry.args[0]),
                               ("src", planned.src, entry.args[1])):
         try:

@@ -7,8 +7,11 @@ Errors come back as exceptions: after each call the runtime's sticky status
 is consumed, so nothing is left behind for the next call.
 """
 
+from __future__ import annotations
+
 import ctypes
 import threading
+from typing import Optional, Tuple
 
 from . import _capi
 from .errors import NoDriverError, TileRuntimeError
@@ -17,7 +20,7 @@ RUNTIME_NAME = "libtile_runtime.so"
 SUCCESS, INVALID_VALUE, NO_DRIVER = 0, 1, 2
 
 _lock = threading.Lock()
-_runtime = None
+_runtime: Optional[ctypes.CDLL] = None
 
 _I32 = ctypes.c_int32
 _SIGNATURES = {
@@ -35,7 +38,7 @@ _SIGNATURES = {
 }
 
 
-def runtime():
+def runtime() -> ctypes.CDLL:
     """The loaded runtime library, every function used here declared."""
     global _runtime
     with _lock:
@@ -50,7 +53,7 @@ def runtime():
         return _runtime
 
 
-def error_for(status, context=""):
+def error_for(status: int, context: str = "") -> Exception:
     """The exception for a non-success `status` (message from the runtime)."""
     rt = runtime()
     message = (rt.tileRuntimeLastError() or b"").decode("utf-8", "replace")
@@ -64,7 +67,7 @@ def error_for(status, context=""):
     return TileRuntimeError(message, name)
 
 
-def require_driver():
+def require_driver() -> None:
     """Raises :class:`NoDriverError` where no CUDA driver and device are."""
     rt = runtime()
     status = rt.tileRuntimeInit()
@@ -73,12 +76,12 @@ def require_driver():
         raise error_for(status)
 
 
-def driver_available():
+def driver_available() -> bool:
     """True where the CUDA driver loads and a device is present."""
     return bool(runtime().tileRuntimeDriverAvailable())
 
 
-def launch_version_counts(site=None):
+def launch_version_counts(site: Optional[str] = None) -> Tuple[int, int]:
     """``(guarded, fallback)`` launches so far: of every kernel with run-time
     guards, or of one launch site (``"@f: launch of @m::@k"``)."""
     rt = runtime()
@@ -90,7 +93,7 @@ def launch_version_counts(site=None):
             rt.tileRuntimeSiteLaunchVersionCount(key, 1))
 
 
-def use_driver_library_for_testing(path):
+def use_driver_library_for_testing(path: str) -> None:
     """Points the runtime at another libcuda (the test suite's fake driver);
     only before anything has used the driver."""
     runtime().tileRuntimeSetDriverLibraryForTesting(path.encode())

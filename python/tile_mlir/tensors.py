@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import sys
-from typing import NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 
 class Buffer(NamedTuple):
@@ -29,7 +29,7 @@ class Buffer(NamedTuple):
     kind: str
 
 # torch dtype name -> (MLIR element types, bits).
-_TORCH_DTYPES = {
+_TORCH_DTYPES: Dict[str, Tuple[Tuple[str, ...], int]] = {
     "float16": (("f16",), 16), "bfloat16": (("bf16",), 16),
     "float32": (("f32",), 32), "float64": (("f64",), 64),
     "int8": (("i8", "si8"), 8), "uint8": (("i8", "ui8"), 8),
@@ -47,7 +47,7 @@ _TORCH_DTYPES = {
 }
 
 # __cuda_array_interface__ typestr kind+bytes -> MLIR element types.
-_TYPESTR = {
+_TYPESTR: Dict[str, Tuple[str, ...]] = {
     "f2": ("f16",), "f4": ("f32",), "f8": ("f64",),
     "i1": ("i8", "si8"), "i2": ("i16", "si16"), "i4": ("i32", "si32"),
     "i8": ("i64", "si64"), "u1": ("i8", "ui8"), "u2": ("i16", "ui16"),
@@ -56,7 +56,7 @@ _TYPESTR = {
 }
 
 # DLPack (type code, bits) -> MLIR element types.
-_DLPACK = {
+_DLPACK: Dict[Tuple[int, int], Tuple[str, ...]] = {
     (0, 8): ("i8", "si8"), (0, 16): ("i16", "si16"), (0, 32): ("i32", "si32"),
     (0, 64): ("i64", "si64"), (1, 8): ("i8", "ui8"), (1, 16): ("i16", "ui16"),
     (1, 32): ("i32", "ui32"), (1, 64): ("i64", "ui64"), (2, 16): ("f16",),
@@ -72,7 +72,7 @@ _AS_BYTES = {"i8", "ui8"}
 _DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
-def element_bits(dtype):
+def element_bits(dtype: str) -> int:
     """Bits per element of an MLIR element type (``i1`` takes a byte,
     ``complex<fN>`` two ``fN``)."""
     if dtype.startswith("complex<") and dtype.endswith(">"):
@@ -89,18 +89,19 @@ def element_bits(dtype):
     return int(digits) if digits.isdigit() else 0
 
 
-def torch_name(dtype):
+def torch_name(dtype: Any) -> str:
     """``torch.float16`` -> ``float16``."""
     return str(dtype).rpartition(".")[2]
 
 
-_torch_dtype_cache = {}
+_torch_dtype_cache: Dict[Any, Optional[Tuple[Tuple[str, ...], int]]] = {}
 
 
 OPAQUE_PREFIX = "torch."
 
 
-def _from_torch(tensor, require_cuda=True, opaque=False):
+def _from_torch(tensor: Any, require_cuda: bool = True,
+                opaque: bool = False) -> Buffer:
     if require_cuda and not tensor.is_cuda:
         raise ValueError("is a %s tensor on %s; kernels need CUDA memory"
                          % (torch_name(tensor.dtype), tensor.device))
@@ -121,7 +122,7 @@ def _from_torch(tensor, require_cuda=True, opaque=False):
                   "torch tensor")
 
 
-def _from_cai(obj):
+def _from_cai(obj: Any) -> Buffer:
     cai = obj.__cuda_array_interface__
     typestr = cai["typestr"]
     dtypes = _TYPESTR.get(typestr[1:])
@@ -167,7 +168,7 @@ _capsule_pointer.restype = ctypes.c_void_p
 _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 
 
-def _from_dlpack(obj, keep):
+def _from_dlpack(obj: Any, keep: List[Any]) -> Buffer:
     device_type, _ = obj.__dlpack_device__()
     if device_type not in (_DL_CUDA, _DL_CUDA_MANAGED):
         raise ValueError("is a DLPack tensor on device type %d; kernels need "
@@ -196,7 +197,8 @@ def _from_dlpack(obj, keep):
                   dtypes, bits, "DLPack tensor")
 
 
-def as_buffer(obj, keep, require_cuda=True, opaque=False):
+def as_buffer(obj: Any, keep: List[Any], require_cuda: bool = True,
+              opaque: bool = False) -> Buffer:
     """The :class:`Buffer` of `obj`; raises ValueError (the message continues
     "argument X ...") when it is not a CUDA buffer. `keep` collects what
     must stay alive until the launch returns. ``require_cuda=False``
@@ -216,7 +218,7 @@ def as_buffer(obj, keep, require_cuda=True, opaque=False):
                      % type(obj).__name__)
 
 
-def check_buffer(buffer, arg):
+def check_buffer(buffer: Buffer, arg: Dict[str, Any]) -> None:
     """Raises ValueError with the reason when `buffer` does not fit the
     signature's memref argument `arg` (docs/python.md)."""
     if arg["dtype"] not in buffer.dtypes and not (
@@ -240,7 +242,7 @@ def check_buffer(buffer, arg):
                          % buffer.address)
 
 
-def prepare_argument(arg):
+def prepare_argument(arg: Dict[str, Any]) -> None:
     """Adds to a signature's memref argument what :func:`check_buffer`
     compares fast: its static shape and strides as tuples, and whether a TMA
     copy with a fully static type uses it."""
@@ -252,7 +254,9 @@ def prepare_argument(arg):
     arg["_static_tma"] = bool(arg.get("tma")) and static
 
 
-def _check_sizes_and_strides(buffer, shape, strides):
+def _check_sizes_and_strides(buffer: Buffer,
+                             shape: List[Optional[int]],
+                             strides: Optional[List[Optional[int]]]) -> None:
     if len(buffer.shape) != len(shape):
         raise ValueError("has rank %d, expected %d"
                          % (len(buffer.shape), len(shape)))
@@ -269,7 +273,8 @@ def _check_sizes_and_strides(buffer, shape, strides):
                                  % (stride, dim, want))
 
 
-def append_descriptor(flat, buffer, arg):
+def append_descriptor(flat: List[int], buffer: Buffer,
+                      arg: Dict[str, Any]) -> None:
     """Appends the fields of `buffer`'s memref descriptor for argument `arg`
     to `flat`, as the expanded C entry takes them: a static offset in the
     type is kept (the aligned pointer moves back by it), a dynamic one is 0;
