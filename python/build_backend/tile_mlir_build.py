@@ -3,7 +3,8 @@ alone, so that ``pip install --no-build-isolation --no-index ./python``
 works offline in any CPython >= 3.9 environment, whether or not setuptools
 and wheel are installed there.
 
-A wheel holds the ``tile_mlir`` sources and, under ``tile_mlir/_lib/``, the
+A wheel holds the ``tile_mlir`` sources (``py.typed`` with them: the
+package is typed, PEP 561) and, under ``tile_mlir/_lib/``, the
 two libraries the package loads with ctypes (``libTileCAPI.so``,
 ``libtile_runtime.so``), copied from the tile-mlir build tree:
 ``$TILE_BUILD_DIR``, else the ``build/`` folder beside this package's
@@ -92,7 +93,8 @@ def _build_dir():
 
 
 def _package_files():
-    """(path in the wheel, path on disk) of the package's sources."""
+    """(path in the wheel, path on disk) of the package's sources and its
+    ``py.typed`` marker."""
     root = os.path.join(PROJECT, PACKAGE)
     files = []
     for folder, dirs, names in os.walk(root):

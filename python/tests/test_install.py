@@ -30,12 +30,14 @@ def interpreters():
 
 
 PLAN = """
-import tile_mlir, tile_mlir._capi as c
+import os, tile_mlir, tile_mlir._capi as c
 plan = tile_mlir.plan(tile_mlir.SharedBuffer((8, 256), "(8, 4, 64) : "
                                            "(64, 512, 1), swizzle = 128B"),
                       tile_mlir.GlobalTensor((8, 256), "f16"))
 print(plan.box_dim)
 print(c.find_library(c.CAPI_NAME))
+print(os.path.isfile(os.path.join(os.path.dirname(tile_mlir.__file__),
+                                  "py.typed")))
 """
 
 
@@ -73,8 +75,9 @@ def test_offline_install(tmp_path, build, interpreter, kind):
     run = subprocess.run([python, "-c", PLAN], cwd=tmp_path, env=env,
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    box, library = run.stdout.split("\n")[:2]
+    box, library, typed = run.stdout.split("\n")[:3]
     assert box == "[64, 8, 4]"
+    assert typed == "True"  # PEP 561: the package says it is typed
     assert library.startswith(str(tmp_path / "venv"))
     assert library.endswith("/tile_mlir/_lib/libTileCAPI.so")
 
@@ -116,6 +119,24 @@ def test_wheel_contents(tmp_path, build, monkeypatch):
     assert "tile_mlir/_lib/libtile_runtime.so" in names
     assert "tile_mlir/compiler.py" in names
     assert "tile_mlir/_session.py" in names
+    assert "tile_mlir/py.typed" in names
     for entry in names:
         assert entry in record
     assert "Requires-Python: >=3.9" in metadata.splitlines()
+
+
+def test_editable_wheel_points_at_the_typed_source(tmp_path):
+    """The editable wheel's .pth puts the source folder on the path: the
+    package imported from there has its py.typed."""
+    sys.path.insert(0, os.path.join(SRC, "python", "build_backend"))
+    try:
+        import tile_mlir_build
+    finally:
+        sys.path.pop(0)
+    name = tile_mlir_build.build_editable(str(tmp_path))
+    import zipfile
+    with zipfile.ZipFile(tmp_path / name) as wheel:
+        [pth] = [n for n in wheel.namelist() if n.endswith(".pth")]
+        [folder] = wheel.read(pth).decode().split()
+    assert os.path.isfile(os.path.join(folder, "tile_mlir", "py.typed"))
+    assert os.path.isfile(os.path.join(folder, "tile_mlir", "__init__.py"))
