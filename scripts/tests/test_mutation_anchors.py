@@ -220,7 +220,8 @@ def test_reformat_keeps_every_anchor(baseline, tmp_path, name, reformat):
 
 def test_reformats_change_layout():
     """The reformats do what they claim on a sample."""
-    text = "int f(int a, int b) {\n  return g(a,\n           b); // x, (y)\n}\n"
+    text = ("int f(int a, int b) {\n  return g(a,\n           b); "
+            "// x, (y)\n}\n")
     assert "\n" in split_lines("f(a, b);")
     assert split_lines(text).count("// x, (y)") == 1
     assert "return g(a, b);" in join_lines(text)
