@@ -2,9 +2,12 @@
 """Checks the rule-id table against the code and the tests.
 
 Every message that starts with "<id>: " in a diagnostic, decline or variant
-reason under lib/ and tools/ must use an id of include/tile/TMA/RuleIds.def,
+reason under lib/ and tools/ must use an id of include/tile/Support/RuleIds.def,
 and so must every `expected-error {{<id>: ...}}` of the lit tests; every id of
-the table must be used somewhere (no stale rows).
+the table must be used somewhere (no stale rows). A diagnostic that starts
+with a rule id in its own text must carry the rule as well (withRule or
+emitRuleError, tile/Dialect/Tile/IR/RuleDiagnostic.h), so hosts read it as a
+value.
 
   check-rule-ids.py <source-root> <tile-rules-doc>
 """
@@ -17,6 +20,9 @@ import sys
 LEADING = re.compile(r'(?<!")(?P<pre>(?:<<|\(|=|return|\?|:|,)\s*(?:std::string\()?)"(?P<id>[a-z][a-z0-9]*(?:-[a-z0-9]+)*): ')
 EXPECTED = re.compile(r"expected-(?:error|warning|remark)[^{]*\{\{(?:'[^']*' op )?(?P<id>[a-z][a-z0-9]*(?:-[a-z0-9]+)*): ")
 ENUM_USE = re.compile(r"RuleId::(?P<name>[A-Za-z0-9]+)")
+# An MLIR diagnostic whose first streamed text is "<id>: " or whose message
+# argument starts so; `withRule(` right before it attaches the rule.
+UNTAGGED = re.compile(r'(?P<call>(?:[\w\]\)]+(?:\.|->))?emit(?:Op)?(?:Error|Warning|Remark)\((?:[^()"]|\([^()]*\))*?(?:\)\s*<<\s*)?)"(?P<id>[a-z][a-z0-9]*(?:-[a-z0-9]+)*): ')
 # Prefixes that are not rule ids: the hardware model's verdicts (returned to
 # its callers and tests, never shown as a diagnostic) and a usage banner.
 NOT_RULES = {
@@ -41,7 +47,7 @@ def main():
     ids = subprocess.run([tool, "--ids"], check=True, text=True,
                          stdout=subprocess.PIPE).stdout.split()
     table = re.findall(r"^TILE_RULE\((\w+),", open(os.path.join(
-        root, "include", "tile", "TMA", "RuleIds.def")).read(), re.M)
+        root, "include", "tile", "Support", "RuleIds.def")).read(), re.M)
     known = set(ids)
     errors, used = [], set()
     for path in list(sources(root, "lib", (".cpp", ".h"))) + \
@@ -58,6 +64,14 @@ def main():
                 line = text.count("\n", 0, m.start()) + 1
                 errors.append("%s:%d: message uses rule id '%s', which is "
                               "not in RuleIds.def" % (rel, line, rid))
+        for m in UNTAGGED.finditer(text):
+            if m.group("id") not in known or \
+                    text[max(0, m.start() - 9):m.start()] == "withRule(":
+                continue
+            line = text.count("\n", 0, m.start()) + 1
+            errors.append("%s:%d: diagnostic names rule '%s' only in its text; "
+                          "emit it with emitRuleError or withRule"
+                          % (rel, line, m.group("id")))
         for m in ENUM_USE.finditer(text):
             if m.group("name") in table:
                 used.add(ids[table.index(m.group("name"))])

@@ -23,7 +23,7 @@ INSTALLED = [
     "include/tile/Dialect/Tile/IR/TileOps.h.inc",
     "include/tile/Dialect/Tile/IR/TileOps.td",
     "include/tile/Transforms/Passes.h.inc",
-    "include/tile/TMA/RuleIds.def",
+    "include/tile/Support/RuleIds.def",
     "include/tile/Runtime/TileRuntime.h",
     "include/tile-c/Dialects.h",
     "lib/libMLIRTile.a",

@@ -36,6 +36,8 @@ struct MlirTileCompileOptions {
 typedef struct MlirTileCompileOptions MlirTileCompileOptions;
 
 /// Receives one product of the compile: `kind` is
+///   "rule":       `name` the rule id (docs/rules.md) of the diagnostic that
+///                 comes next, for a diagnostic about a broken rule;
 ///   "diagnostic": `name` the location ("file:line:col", or empty), `text`
 ///                 "<severity>: <message>", then a line per note;
 ///   "plan":       `text` one plan report line (JSON) per tile.copy_async

@@ -17,6 +17,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "tile/Compiler/Compiler.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
@@ -101,6 +102,10 @@ static StringRef severityText(DiagnosticSeverity severity) {
 }
 
 static void emitDiagnostic(Diagnostic &diag, const Products &products) {
+  // The engine calls its handler under its own lock, so the rule and its
+  // diagnostic arrive back to back.
+  if (std::optional<::tile::RuleId> rule = mlir::tile::getDiagnosticRule(diag))
+    products.emit("rule", StringRef(::tile::ruleIdName(*rule)), "");
   std::string text;
   llvm::raw_string_ostream os(text);
   os << severityText(diag.getSeverity()) << ": " << diag.str();

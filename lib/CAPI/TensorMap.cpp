@@ -5,7 +5,7 @@
 #include "mlir/CAPI/Support.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
-#include "tile/TMA/Rules.h"
+#include "tile/Support/Rules.h"
 
 #include <cstring>
 
@@ -129,7 +129,7 @@ MlirLogicalResult mlirTileTensorMapGetGuard(MlirAttribute attr, intptr_t pos,
   out->kind = g.kind == ::tile::tma::Guard::Kind::MultipleOf
                   ? MlirTileGuardMultipleOf
                   : MlirTileGuardInRange;
-  std::string_view rule = ::tile::tma::ruleIdName(g.rule);
+  std::string_view rule = ::tile::ruleIdName(g.rule);
   out->rule = mlirStringRefCreate(rule.data(), rule.size());
   out->constant = g.constant;
   out->modulus = g.modulus;

@@ -13,6 +13,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/InitAllTile.h"
 #include "tile/Transforms/Pipelines.h"
 #include "llvm/IR/LLVMContext.h"
@@ -98,7 +99,7 @@ mlir::tile::lowerModule(ModuleOp module, const CompilerOptions &options,
                         std::vector<KernelPTX> *ptx,
                         llvm::function_ref<void(PassManager &)> instrument) {
   if (!llvm::sys::fs::is_directory(options.toolkit))
-    return module.emitError()
+    return withRule(module.emitError(), RuleId::Toolkit)
            << "toolkit: CUDA toolkit directory '" << options.toolkit
            << "' does not exist; the cubin needs ptxas from it (pass the "
               "toolkit's folder)";

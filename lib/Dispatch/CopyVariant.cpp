@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
@@ -118,7 +119,7 @@ mlir::tile::dispatchCopy(Operation *op,
   if (auto requested = op->getAttrOfType<StringAttr>("dispatch")) {
     const CopyVariant *variant = lookupVariant(op, requested.getValue());
     if (!variant || !variant->handles(op)) {
-      InFlightDiagnostic diag = op->emitError()
+      InFlightDiagnostic diag = withRule(op->emitError(), RuleId::Dispatch)
                                 << "dispatch: unknown variant '"
                                 << requested.getValue() << "' for "
                                 << op->getName() << "; registered variants: ";
@@ -169,7 +170,18 @@ mlir::tile::emitNoVariantError(Operation *op, const DispatchResult &result) {
         diag << "[" << d.first << "] " << d.second;
       },
       "; ");
+  // The first variant's rule: the forced one's, or the only one's.
+  for (const auto &d : result.declined)
+    if (std::optional<::tile::RuleId> rule = getReasonRule(d.second))
+      return withRule(std::move(diag), *rule);
   return diag;
+}
+
+std::optional<::tile::RuleId> mlir::tile::getReasonRule(StringRef reason) {
+  StringRef id = reason.split(": ").first;
+  if (id.size() == reason.size())
+    return std::nullopt;
+  return ::tile::ruleIdFromName(id);
 }
 
 /// The declined list as the attribute the dialect records.
@@ -262,7 +274,7 @@ FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {
   auto name = op->getAttrOfType<StringAttr>(kVariantAttr);
   auto declined = op->getAttrOfType<ArrayAttr>(kDeclinedAttr);
   if (!name && !declined)
-    return op->emitError()
+    return withRule(op->emitError(), RuleId::PlanMissing)
            << "plan-missing: this copy carries no recorded decision; run "
               "--tile-plan-copies first (--tile-gpu-pipeline does)";
   DispatchResult result;
@@ -277,20 +289,19 @@ FailureOr<DispatchResult> mlir::tile::recallCopyDecision(Operation *op) {
     return result;
   const CopyVariant *variant = lookupVariant(op, name.getValue());
   if (!variant || !variant->handles(op))
-    return op->emitError() << "plan-stale: the recorded variant '"
-                           << name.getValue()
-                           << "' is not a registered variant for "
-                           << op->getName();
+    return withRule(op->emitError(), RuleId::PlanStale)
+           << "plan-stale: the recorded variant '" << name.getValue()
+           << "' is not a registered variant for " << op->getName();
   std::string reason;
   FailureOr<std::unique_ptr<VariantMatch>> match = variant->recall(op, reason);
   if (failed(match) && reason.empty())
     return failure(); // the variant said why at the op
   if (failed(match))
-    return op->emitError() << "plan-stale: the recorded variant '"
-                           << name.getValue()
-                           << "' no longer applies to this copy (re-run "
-                              "tile-plan-copies after changing copies): "
-                           << reason;
+    return withRule(op->emitError(), RuleId::PlanStale)
+           << "plan-stale: the recorded variant '" << name.getValue()
+           << "' no longer applies to this copy (re-run "
+              "tile-plan-copies after changing copies): "
+           << reason;
   result.selected = variant;
   result.match = std::move(*match);
   return result;

@@ -102,56 +102,69 @@ wgmmaOperandByteAddress(const WgmmaDescriptorFields &fields, int64_t m,
 //===----------------------------------------------------------------------===//
 
 namespace {
-using Decline = std::optional<std::string>;
+using Check = std::optional<Decline>;
 
 std::string str(int64_t v) { return std::to_string(v); }
 
 int64_t floorMod(int64_t a, int64_t b) { return ((a % b) + b) % b; }
 
 /// Rank, element size, rows and k (`wgmma-shape`).
-Decline checkOperandShape(const std::vector<int64_t> &shape,
-                          int64_t elementBytes, int64_t rows, int64_t k) {
+Check checkOperandShape(const std::vector<int64_t> &shape, int64_t elementBytes,
+                        int64_t rows, int64_t k) {
   if (shape.size() != 2)
-    return "wgmma-shape: the buffer has rank " + str(shape.size()) +
-           "; a wgmma operand is a 2-D (M or N) x K buffer";
+    return Decline{RuleId::WgmmaShape,
+                   "the buffer has rank " + str(shape.size()) +
+                       "; a wgmma operand is a 2-D (M or N) x K buffer"};
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4)
-    return "wgmma-shape: element size " + str(elementBytes) +
-           " B; wgmma reads elements of 1, 2 or 4 bytes from shared memory";
+    return Decline{
+        RuleId::WgmmaShape,
+        "element size " + str(elementBytes) +
+            " B; wgmma reads elements of 1, 2 or 4 bytes from shared memory"};
   // k may be any attribute value: range first, then the product.
   if (k <= 0 || k > kWgmmaKStepBytes)
-    return "wgmma-shape: k = " + str(k) +
-           " elements; one wgmma k-step is 32 B, at most 32 elements";
+    return Decline{
+        RuleId::WgmmaShape,
+        "k = " + str(k) +
+            " elements; one wgmma k-step is 32 B, at most 32 elements"};
   if (k * elementBytes != kWgmmaKStepBytes)
-    return "wgmma-shape: k = " + str(k) + " elements x " + str(elementBytes) +
-           " B = " + str(k * elementBytes) + " B; one wgmma k-step is 32 B";
+    return Decline{RuleId::WgmmaShape, "k = " + str(k) + " elements x " +
+                                           str(elementBytes) +
+                                           " B = " + str(k * elementBytes) +
+                                           " B; one wgmma k-step is 32 B"};
   if (rows < 8 || rows > 256 || rows % 8 != 0)
-    return "wgmma-shape: rows = " + str(rows) +
-           "; an operand has 8..256 rows in multiples of 8";
+    return Decline{RuleId::WgmmaShape,
+                   "rows = " + str(rows) +
+                       "; an operand has 8..256 rows in multiples of 8"};
   return std::nullopt;
 }
 
 /// The block [start, start + size) inside dimension `dim` (`smem-bounds`).
-Decline checkInside(const std::vector<int64_t> &shape, size_t dim,
-                    int64_t start, int64_t size) {
+Check checkInside(const std::vector<int64_t> &shape, size_t dim, int64_t start,
+                  int64_t size) {
   if (start >= 0 && start <= shape[dim] - size)
     return std::nullopt;
-  return "smem-bounds: wgmma block [" + str(start) + ", +" + str(size) +
-         ") leaves dimension " + str(dim) + " of size " + str(shape[dim]);
+  return Decline{RuleId::SmemBounds, "wgmma block [" + str(start) + ", +" +
+                                         str(size) + ") leaves dimension " +
+                                         str(dim) + " of size " +
+                                         str(shape[dim])};
 }
 
 /// A swizzled layout on a base aligned to its repeat (`wgmma-layout`,
 /// `wgmma-align`).
-Decline checkSwizzle(const Layout &layout, int64_t baseAlignment) {
+Check checkSwizzle(const Layout &layout, int64_t baseAlignment) {
   Swizzle s = layout.swizzle();
   if (s == Swizzle::None)
-    return "wgmma-layout: layout " + layout.str() +
-           " has no swizzle; the descriptor supports the 32B, 64B and 128B "
-           "K-major modes only";
+    return Decline{
+        RuleId::WgmmaLayout,
+        "layout " + layout.str() +
+            " has no swizzle; the descriptor supports the 32B, 64B and 128B "
+            "K-major modes only"};
   int64_t repeat = swizzleRepeatBytes(s);
   if (baseAlignment <= 0 || baseAlignment % repeat != 0)
-    return "wgmma-align: buffer base alignment " + str(baseAlignment) +
-           " B is not a multiple of the " + toString(s) + " swizzle repeat " +
-           str(repeat) + " B";
+    return Decline{RuleId::WgmmaAlign,
+                   "buffer base alignment " + str(baseAlignment) +
+                       " B is not a multiple of the " + toString(s) +
+                       " swizzle repeat " + str(repeat) + " B"};
   return std::nullopt;
 }
 
@@ -165,15 +178,17 @@ int64_t colBytes(const GroupedLayout &g, int64_t c, int64_t elementBytes) {
 }
 
 /// K elements col .. col + k - 1 are contiguous (`wgmma-layout`).
-Decline checkKContiguous(const GroupedLayout &g, int64_t elementBytes,
-                         int64_t col, int64_t k) {
+Check checkKContiguous(const GroupedLayout &g, int64_t elementBytes,
+                       int64_t col, int64_t k) {
   int64_t first = colBytes(g, col, elementBytes);
   for (int64_t kk = 1; kk < k; ++kk) {
     int64_t got = colBytes(g, col + kk, elementBytes) - first;
     if (got != kk * elementBytes)
-      return "wgmma-layout: K is not contiguous: column " + str(col + kk) +
-             " is " + str(got) + " B after column " + str(col) +
-             ", a K-major layout has it " + str(kk * elementBytes) + " B after";
+      return Decline{RuleId::WgmmaLayout,
+                     "K is not contiguous: column " + str(col + kk) + " is " +
+                         str(got) + " B after column " + str(col) +
+                         ", a K-major layout has it " + str(kk * elementBytes) +
+                         " B after"};
   }
   return std::nullopt;
 }
@@ -181,8 +196,8 @@ Decline checkKContiguous(const GroupedLayout &g, int64_t elementBytes,
 /// The SBO of the rows from `row`: the distance of the second 8-row atom, or
 /// the repeat when there is one atom; a positive multiple of the repeat
 /// that the 14-bit field holds (`wgmma-layout`).
-Decline deriveStrideBytes(const GroupedLayout &g, int64_t elementBytes,
-                          int64_t row, int64_t rows, int64_t &sbo) {
+Check deriveStrideBytes(const GroupedLayout &g, int64_t elementBytes,
+                        int64_t row, int64_t rows, int64_t &sbo) {
   int64_t repeat = swizzleRepeatBytes(g.swizzle);
   sbo = rows > kWgmmaAtomRows
             ? rowBytes(g, row + kWgmmaAtomRows, elementBytes) -
@@ -190,45 +205,49 @@ Decline deriveStrideBytes(const GroupedLayout &g, int64_t elementBytes,
             : repeat;
   if (sbo > 0 && sbo % repeat == 0 && sbo < kWgmmaFieldLimit)
     return std::nullopt;
-  return "wgmma-layout: rows " + str(row) + " and " +
-         str(row + kWgmmaAtomRows) + " are " + str(sbo) + " B apart; the " +
-         toString(g.swizzle) +
-         " K-major layout stacks its 8-row atoms a positive multiple of " +
-         str(repeat) + " B apart (below 2^18 B)";
+  return Decline{
+      RuleId::WgmmaLayout,
+      "rows " + str(row) + " and " + str(row + kWgmmaAtomRows) + " are " +
+          str(sbo) + " B apart; the " + toString(g.swizzle) +
+          " K-major layout stacks its 8-row atoms a positive multiple of " +
+          str(repeat) + " B apart (below 2^18 B)"};
 }
 
 /// Row m of the block is m % 8 swizzle spans plus m / 8 SBOs after its
 /// first row (`wgmma-layout`).
-Decline checkRows(const GroupedLayout &g, int64_t elementBytes, int64_t row,
-                  int64_t rows, int64_t sbo) {
+Check checkRows(const GroupedLayout &g, int64_t elementBytes, int64_t row,
+                int64_t rows, int64_t sbo) {
   int64_t span = swizzleSpanBytes(g.swizzle);
   int64_t first = rowBytes(g, row, elementBytes);
   for (int64_t m = 1; m < rows; ++m) {
     int64_t got = rowBytes(g, row + m, elementBytes) - first;
     int64_t want = (m % kWgmmaAtomRows) * span + (m / kWgmmaAtomRows) * sbo;
     if (got != want)
-      return "wgmma-layout: row " + str(row + m) + " is " + str(got) +
-             " B after row " + str(row) + "; the " + toString(g.swizzle) +
-             " K-major layout (rows of " + str(span) +
-             " B, 8-row atoms SBO = " + str(sbo) + " B apart) has it " +
-             str(want) + " B after";
+      return Decline{RuleId::WgmmaLayout,
+                     "row " + str(row + m) + " is " + str(got) +
+                         " B after row " + str(row) + "; the " +
+                         toString(g.swizzle) + " K-major layout (rows of " +
+                         str(span) + " B, 8-row atoms SBO = " + str(sbo) +
+                         " B apart) has it " + str(want) + " B after"};
   }
   return std::nullopt;
 }
 
 /// The start is on a k-step in the first row of a swizzle atom, so that the
 /// descriptor's base offset is 0 (`wgmma-align`).
-Decline checkStart(Swizzle s, int64_t startByte) {
+Check checkStart(Swizzle s, int64_t startByte) {
   if (floorMod(startByte, kWgmmaKStepBytes) != 0)
-    return "wgmma-align: start byte offset " + str(startByte) +
-           " is not a multiple of the 32 B k-step";
+    return Decline{RuleId::WgmmaAlign,
+                   "start byte offset " + str(startByte) +
+                       " is not a multiple of the 32 B k-step"};
   int64_t span = swizzleSpanBytes(s), repeat = swizzleRepeatBytes(s);
   int64_t inAtom = floorMod(startByte, repeat);
   if (inAtom >= span)
-    return "wgmma-align: start byte offset " + str(startByte) +
-           " lies in row " + str(inAtom / span) + " of a " + toString(s) +
-           " swizzle atom (" + str(repeat) +
-           " B); the block must start in the atom's first row";
+    return Decline{RuleId::WgmmaAlign,
+                   "start byte offset " + str(startByte) + " lies in row " +
+                       str(inAtom / span) + " of a " + toString(s) +
+                       " swizzle atom (" + str(repeat) +
+                       " B); the block must start in the atom's first row"};
   return std::nullopt;
 }
 
@@ -245,34 +264,37 @@ std::vector<int64_t> candidates(WgmmaStartIndex index, int64_t extent,
 }
 
 /// A dynamic start must be a multiple of `unit` elements.
-Decline checkDivisor(WgmmaStartIndex index, int64_t unit, const char *what,
-                     const char *need) {
+Check checkDivisor(WgmmaStartIndex index, int64_t unit, const char *what,
+                   const char *need) {
   if (index.constant || (index.divisor > 0 && index.divisor % unit == 0))
     return std::nullopt;
-  return "wgmma-align: the dynamic " + std::string(what) +
-         " start is known to be a multiple of " + str(index.divisor) +
-         "; the descriptor needs a multiple of " + str(unit) + " (" + need +
-         ")";
+  return Decline{RuleId::WgmmaAlign,
+                 "the dynamic " + std::string(what) +
+                     " start is known to be a multiple of " +
+                     str(index.divisor) +
+                     "; the descriptor needs a multiple of " + str(unit) +
+                     " (" + need + ")"};
 }
 
 /// Checks every row start: one SBO; the row bytes each start adds, by
 /// residue modulo the swizzle repeat (first value seen).
-Decline planRowStarts(const GroupedLayout &g, int64_t elementBytes,
-                      const std::vector<int64_t> &starts, int64_t rows,
-                      int64_t &sbo, std::map<int64_t, int64_t> &residues) {
+Check planRowStarts(const GroupedLayout &g, int64_t elementBytes,
+                    const std::vector<int64_t> &starts, int64_t rows,
+                    int64_t &sbo, std::map<int64_t, int64_t> &residues) {
   int64_t repeat = swizzleRepeatBytes(g.swizzle);
   for (int64_t row : starts) {
-    if (Decline d = checkInside(g.shape, 0, row, rows))
+    if (Check d = checkInside(g.shape, 0, row, rows))
       return d;
     int64_t rowSbo = 0;
-    if (Decline d = deriveStrideBytes(g, elementBytes, row, rows, rowSbo))
+    if (Check d = deriveStrideBytes(g, elementBytes, row, rows, rowSbo))
       return d;
-    if (Decline d = checkRows(g, elementBytes, row, rows, rowSbo))
+    if (Check d = checkRows(g, elementBytes, row, rows, rowSbo))
       return d;
     if (row != starts.front() && rowSbo != sbo)
-      return "wgmma-layout: row starts " + str(starts.front()) + " and " +
-             str(row) + " need SBO " + str(sbo) + " B and " + str(rowSbo) +
-             " B; a dynamic start needs one";
+      return Decline{RuleId::WgmmaLayout,
+                     "row starts " + str(starts.front()) + " and " + str(row) +
+                         " need SBO " + str(sbo) + " B and " + str(rowSbo) +
+                         " B; a dynamic start needs one"};
     sbo = rowSbo;
     int64_t bytes = rowBytes(g, row, elementBytes);
     residues.emplace(floorMod(bytes, repeat), bytes);
@@ -281,14 +303,14 @@ Decline planRowStarts(const GroupedLayout &g, int64_t elementBytes,
 }
 
 /// Checks every column start; residues as planRowStarts.
-Decline planColStarts(const GroupedLayout &g, int64_t elementBytes,
-                      const std::vector<int64_t> &starts, int64_t k,
-                      std::map<int64_t, int64_t> &residues) {
+Check planColStarts(const GroupedLayout &g, int64_t elementBytes,
+                    const std::vector<int64_t> &starts, int64_t k,
+                    std::map<int64_t, int64_t> &residues) {
   int64_t repeat = swizzleRepeatBytes(g.swizzle);
   for (int64_t col : starts) {
-    if (Decline d = checkInside(g.shape, 1, col, k))
+    if (Check d = checkInside(g.shape, 1, col, k))
       return d;
-    if (Decline d = checkKContiguous(g, elementBytes, col, k))
+    if (Check d = checkKContiguous(g, elementBytes, col, k))
       return d;
     int64_t bytes = colBytes(g, col, elementBytes);
     residues.emplace(floorMod(bytes, repeat), bytes);
@@ -296,7 +318,7 @@ Decline planColStarts(const GroupedLayout &g, int64_t elementBytes,
   return std::nullopt;
 }
 
-WgmmaDescriptorPlan declined(std::string reason) {
+WgmmaDescriptorPlan declined(Decline reason) {
   WgmmaDescriptorPlan plan;
   plan.decline = std::move(reason);
   return plan;
@@ -307,18 +329,18 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
     const Layout &layout, const std::vector<int64_t> &shape,
     int64_t elementBytes, WgmmaStartIndex row, WgmmaStartIndex col,
     int64_t rows, int64_t k, int64_t baseAlignment) {
-  if (Decline d = checkOperandShape(shape, elementBytes, rows, k))
+  if (Check d = checkOperandShape(shape, elementBytes, rows, k))
     return declined(*d);
   std::string error;
   std::optional<GroupedLayout> g = groupOnto(layout, shape, &error);
   if (!g)
-    return declined("layout: " + error);
-  if (Decline d = checkSwizzle(layout, baseAlignment))
+    return declined(Decline{RuleId::Layout, error});
+  if (Check d = checkSwizzle(layout, baseAlignment))
     return declined(*d);
-  if (Decline d = checkDivisor(row, kWgmmaAtomRows, "row", "one 8-row atom"))
+  if (Check d = checkDivisor(row, kWgmmaAtomRows, "row", "one 8-row atom"))
     return declined(*d);
-  if (Decline d = checkDivisor(col, kWgmmaKStepBytes / elementBytes, "column",
-                               "one 32 B k-step"))
+  if (Check d = checkDivisor(col, kWgmmaKStepBytes / elementBytes, "column",
+                             "one 32 B k-step"))
     return declined(*d);
 
   std::vector<int64_t> rowStarts = candidates(row, shape[0], rows);
@@ -330,9 +352,9 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
   int64_t sbo = 0;
   std::map<int64_t, int64_t> rowResidues, colResidues;
   // K first: a transposed layout is reported as such.
-  if (Decline d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
+  if (Check d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
     return declined(*d);
-  if (Decline d =
+  if (Check d =
           planRowStarts(*g, elementBytes, rowStarts, rows, sbo, rowResidues))
     return declined(*d);
 
@@ -340,7 +362,7 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
   int64_t base = g->offsetOf({0, 0}) * elementBytes;
   for (const auto &[rowResidue, rowOffset] : rowResidues)
     for (const auto &[colResidue, colOffset] : colResidues)
-      if (Decline d = checkStart(g->swizzle, base + rowOffset + colOffset))
+      if (Check d = checkStart(g->swizzle, base + rowOffset + colOffset))
         return declined(*d);
 
   WgmmaDescriptorFields fields;

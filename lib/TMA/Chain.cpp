@@ -36,7 +36,7 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit, int64_t multipleOf) {
 // must also have global stride 1.
 std::optional<size_t> findStrideOneMode(const CopyModes &cm,
                                         const std::vector<Mode> &modes,
-                                        std::string *decline) {
+                                        Decline *decline) {
   auto globalStride = [&](const Mode &m) {
     return cm.axes[m.axis].stride * m.step;
   };
@@ -46,18 +46,21 @@ std::optional<size_t> findStrideOneMode(const CopyModes &cm,
       first = i;
   if (first == modes.size() || globalStride(modes[first]) != 1) {
     if (first < modes.size() && cm.axes[modes[first].axis].runtimeStride)
-      *decline = "elementwise: the shared stride-1 run of " +
-                 std::to_string(modes[first].extent) +
-                 " elements has a run-time global stride; TMA needs the "
-                 "innermost stride to be 1 in the buffer's type";
+      *decline = Decline{
+          RuleId::Elementwise,
+          "the shared stride-1 run of " + std::to_string(modes[first].extent) +
+              " elements has a run-time global stride; TMA needs the "
+              "innermost stride to be 1 in the buffer's type"};
     else if (first == modes.size())
-      *decline = "elementwise: no run of the copy has shared stride 1";
+      *decline = Decline{RuleId::Elementwise,
+                         "no run of the copy has shared stride 1"};
     else
-      *decline = "elementwise: the shared stride-1 run of " +
-                 std::to_string(modes[first].extent) +
-                 " elements has global stride " +
-                 std::to_string(globalStride(modes[first])) +
-                 "; the TMA reads the innermost dimension contiguously";
+      *decline = Decline{
+          RuleId::Elementwise,
+          "the shared stride-1 run of " + std::to_string(modes[first].extent) +
+              " elements has global stride " +
+              std::to_string(globalStride(modes[first])) +
+              "; the TMA reads the innermost dimension contiguously"};
     return std::nullopt;
   }
   return first;
@@ -66,15 +69,16 @@ std::optional<size_t> findStrideOneMode(const CopyModes &cm,
 // The elements of one box row (box dim 0) for an inner run of n0 elements: at
 // most one swizzle span, at most 256 elements.
 std::optional<int64_t> chooseRowElems(int64_t n0, int64_t eb, int64_t span,
-                                      std::string *decline) {
+                                      Decline *decline) {
   int64_t rowElems = n0;
   if (span > 0 && n0 * eb > span) {
     rowElems = span / eb;
     if (n0 % rowElems != 0) {
-      *decline = "swizzle-span: inner run of " + std::to_string(n0) + " x " +
-                 std::to_string(eb) + " B = " + std::to_string(n0 * eb) +
-                 " B does not split into " + std::to_string(span) +
-                 " B swizzle rows";
+      *decline = Decline{
+          RuleId::SwizzleSpan,
+          "inner run of " + std::to_string(n0) + " x " + std::to_string(eb) +
+              " B = " + std::to_string(n0 * eb) + " B does not split into " +
+              std::to_string(span) + " B swizzle rows"};
       return std::nullopt;
     }
   } else if (n0 > limits::kMaxBoxDim) {
@@ -90,18 +94,18 @@ std::optional<int64_t> chooseRowElems(int64_t n0, int64_t eb, int64_t span,
 // Sets the row pitch; TMA pads rows narrower than the swizzle span, so the
 // shared layout must not place the next row right after this one.
 bool setPitch(Chain &chain, int64_t rowElems, int64_t eb, int64_t span,
-              std::string *decline) {
+              Decline *decline) {
   int64_t rowBytes = rowElems * eb;
   chain.pitch = span > 0 ? std::max(rowBytes, span) / eb : rowElems;
   if (chain.pitch != rowElems) {
     for (const Mode &m : chain.modes) {
       if (m.sharedStride == rowElems) {
-        *decline = "swizzle-mismatch: TMA pads each " +
-                   std::to_string(rowBytes) + " B row to the " +
-                   std::to_string(span) +
-                   " B swizzle span, but the shared "
-                   "layout places rows " +
-                   std::to_string(rowBytes) + " B apart";
+        *decline = Decline{RuleId::SwizzleMismatch,
+                           "TMA pads each " + std::to_string(rowBytes) +
+                               " B row to the " + std::to_string(span) +
+                               " B swizzle span, but the shared "
+                               "layout places rows " +
+                               std::to_string(rowBytes) + " B apart"};
         return false;
       }
     }
@@ -142,7 +146,7 @@ void extendChain(Chain &chain) {
 } // namespace
 
 std::optional<Chain> findChain(const CopyModes &cm, Swizzle swizzle,
-                               std::string *decline) {
+                               Decline *decline) {
   Chain chain;
   chain.modes = cm.modes;
   std::vector<Mode> &modes = chain.modes;

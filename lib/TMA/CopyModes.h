@@ -74,7 +74,7 @@ struct SlicedRegions {
   std::vector<std::pair<int64_t, int64_t>> sharedRuns;
 };
 std::optional<SlicedRegions> sliceRegions(const CopyRequest &request,
-                                          std::string *decline);
+                                          Decline *decline);
 
 /// L1, second half: fuses neighbouring global axes that are contiguous,
 /// except at the boundaries whose bit (1 << (b - 1)) is set in
@@ -82,18 +82,18 @@ std::optional<SlicedRegions> sliceRegions(const CopyRequest &request,
 std::optional<CopyModes> fuseAndRefine(const CopyRequest &request,
                                        const SlicedRegions &sliced,
                                        uint64_t keepBoundaries,
-                                       std::string *decline);
+                                       Decline *decline);
 
 /// L1 with every contiguous pair fused. On failure sets *decline.
 std::optional<CopyModes> buildCopyModes(const CopyRequest &request,
-                                        std::string *decline);
+                                        Decline *decline);
 
 /// Common refinement of the two regions' axis sizes into modes, then
 /// coalescing of neighbours contiguous in both layouts.
 std::optional<std::vector<Mode>>
 refineModes(const std::vector<GlobalAxis> &globalAxes,
             const std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
-            std::string *decline);
+            Decline *decline);
 
 /// Merges global axes that one run of the region walks contiguously in both
 /// layouts although they are not neighbours in memref order (CuTe's common
@@ -116,7 +116,7 @@ struct Chain {
   int64_t pitch = 1;         // elements between box rows in shared memory
 };
 std::optional<Chain> findChain(const CopyModes &modes, Swizzle swizzle,
-                               std::string *decline);
+                               Decline *decline);
 
 /// L3: the tensor map and issues for the first `boxModes` chain modes.
 /// *loosensBounds (if given) tells whether the map's bounds are wider than the
@@ -125,14 +125,14 @@ std::optional<Chain> findChain(const CopyModes &modes, Swizzle swizzle,
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &modes,
                                       const Chain &chain, size_t boxModes,
-                                      std::string *decline,
+                                      Decline *decline,
                                       bool *loosensBounds = nullptr);
 
 /// Checks every plan-level rule (Rules.cpp); the first violation or nullopt.
-std::optional<std::string> checkPlanRules(const CopyRequest &request,
-                                          const TmaPlan &plan);
+std::optional<Decline> checkPlanRules(const CopyRequest &request,
+                                      const TmaPlan &plan);
 /// Request-level rules checked before planning.
-std::optional<std::string> checkRequestRules(const CopyRequest &request);
+std::optional<Decline> checkRequestRules(const CopyRequest &request);
 
 } // namespace tile::tma::detail
 

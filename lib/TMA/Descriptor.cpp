@@ -11,7 +11,9 @@
 
 #include "CopyModes.h"
 
-#include "tile/TMA/Rules.h"
+#include "tile/TMA/Limits.h"
+
+#include "tile/Support/Rules.h"
 
 #include <algorithm>
 
@@ -40,7 +42,7 @@ int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 // start or extent that does not divide.
 bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
              const std::vector<size_t> &chainPosOf, size_t boxModes,
-             std::vector<SubDim> &out, bool *loosens, std::string *decline) {
+             std::vector<SubDim> &out, bool *loosens, Decline *decline) {
   std::vector<size_t> ms;
   for (size_t i = 0; i < chain.modes.size(); ++i)
     if (chain.modes[i].axis == index)
@@ -85,11 +87,12 @@ bool cutAxis(const GlobalAxis &axis, unsigned index, const Chain &chain,
     overlapping = !q && inside && !axis.runtimeExtent;
     *loosens = *loosens || overlapping;
     if (!overlapping && (!q || (!divides && !inside))) {
-      *decline = "region-split: global run of extent " +
-                 std::to_string(axis.extent) + " at [" + axis.start.str() +
-                 ", +" + std::to_string(axis.size) +
-                 ") cannot split into tensor-map dimensions at " +
-                 std::to_string(outerBase);
+      *decline = Decline{RuleId::RegionSplit,
+                         "global run of extent " + std::to_string(axis.extent) +
+                             " at [" + axis.start.str() + ", +" +
+                             std::to_string(axis.size) +
+                             ") cannot split into tensor-map dimensions at " +
+                             std::to_string(outerBase)};
       return false;
     }
     if (!overlapping)
@@ -130,7 +133,7 @@ bool isIdle(const SubDim &s) { return !s.boxMode && s.issueModes.empty(); }
 std::optional<std::vector<SubDim>>
 cutAxes(const CopyModes &cm, const Chain &chain,
         const std::vector<size_t> &chainPosOf, size_t boxModes, bool *loosens,
-        std::string *decline) {
+        Decline *decline) {
   std::vector<SubDim> subs;
   for (unsigned a = static_cast<unsigned>(cm.axes.size()); a-- > 0;)
     if (!cutAxis(cm.axes[a], a, chain, chainPosOf, boxModes, subs, loosens,
@@ -266,7 +269,7 @@ std::vector<int> fillMap(TensorMapDesc &map, const CopyRequest &request,
 // number of instructions they need.
 std::optional<std::vector<size_t>>
 collectIssueModes(const Chain &chain, const std::vector<size_t> &chainPosOf,
-                  size_t boxModes, int64_t *count, std::string *decline) {
+                  size_t boxModes, int64_t *count, Decline *decline) {
   std::vector<size_t> issueModes;
   *count = 1;
   for (size_t m = 0; m < chain.modes.size(); ++m) {
@@ -274,9 +277,11 @@ collectIssueModes(const Chain &chain, const std::vector<size_t> &chainPosOf,
       continue;
     issueModes.push_back(m);
     *count *= chain.modes[m].extent;
-    if (*count > kMaxIssues) {
-      *decline = "issue-count: the plan needs more than " +
-                 std::to_string(kMaxIssues) + " instructions";
+    if (*count > limits::kMaxIssues) {
+      *decline =
+          Decline{RuleId::IssueCount, "the plan needs more than " +
+                                          std::to_string(limits::kMaxIssues) +
+                                          " instructions"};
       return std::nullopt;
     }
   }
@@ -315,7 +320,7 @@ void appendIssues(TmaPlan &plan, const CopyModes &cm, const Chain &chain,
 
 std::optional<TmaPlan> buildCandidate(const CopyRequest &request,
                                       const CopyModes &cm, const Chain &chain,
-                                      size_t boxModes, std::string *decline,
+                                      size_t boxModes, Decline *decline,
                                       bool *loosensBounds) {
   int64_t eb = cm.elementBytes;
   bool loosens = false;

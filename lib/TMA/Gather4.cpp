@@ -30,12 +30,12 @@ namespace {
 
 /// The row stride (elements) of a 2D global layout whose columns are
 /// contiguous, or nullopt with *why set.
-std::optional<int64_t> getRowStride(const CopyRequest &r, std::string *why) {
+std::optional<int64_t> getRowStride(const CopyRequest &r, Decline *why) {
   std::string error;
   std::optional<GroupedLayout> g =
       groupOnto(r.globalLayout, r.globalShape, &error);
   if (!g) {
-    *why = "layout: " + error;
+    *why = Decline{RuleId::Layout, error};
     return std::nullopt;
   }
   auto single = [](const std::vector<Shard> &group) -> std::optional<Shard> {
@@ -52,9 +52,10 @@ std::optional<int64_t> getRowStride(const CopyRequest &r, std::string *why) {
   std::optional<Shard> rows = single(g->groups[0]);
   std::optional<Shard> cols = single(g->groups[1]);
   if (!rows || !cols || (r.globalShape[1] > 1 && cols->stride != 1)) {
-    *why = "gather4: the tensor's columns must be contiguous and its rows "
-           "one stride apart; its layout is " +
-           r.globalLayout.str();
+    *why = Decline{RuleId::Gather4,
+                   "the tensor's columns must be contiguous and its rows "
+                   "one stride apart; its layout is " +
+                       r.globalLayout.str()};
     return std::nullopt;
   }
   // A one-row tensor has no row stride of its own: any legal one will do.
@@ -65,21 +66,22 @@ std::optional<int64_t> getRowStride(const CopyRequest &r, std::string *why) {
 /// holds the four rows densely `pitch` elements apart; nullopt with *why
 /// set otherwise.
 std::optional<int64_t> getDenseRowsStart(const CopyRequest &r, int64_t n,
-                                         int64_t pitch, std::string *why) {
+                                         int64_t pitch, Decline *why) {
   std::string error;
   std::optional<GroupedLayout> g =
       groupOnto(r.sharedLayout, r.sharedShape, &error);
   if (!g) {
-    *why = "layout: " + error;
+    *why = Decline{RuleId::Layout, error};
     return std::nullopt;
   }
   std::vector<int64_t> start;
   for (const SymExpr &o : r.sharedOffsets) {
     std::optional<int64_t> c = o.constantValue();
     if (!c) {
-      *why = "gather4: the shared region of a four-row copy starts at "
-             "constant offsets; offset " +
-             o.str() + " is not one";
+      *why = Decline{RuleId::Gather4,
+                     "the shared region of a four-row copy starts at "
+                     "constant offsets; offset " +
+                         o.str() + " is not one"};
       return std::nullopt;
     }
     start.push_back(*c);
@@ -97,11 +99,13 @@ std::optional<int64_t> getDenseRowsStart(const CopyRequest &r, int64_t n,
     int64_t expected = first + (k / n) * pitch + k % n;
     int64_t actual = g->offsetOf(index);
     if (actual != expected) {
-      *why = "gather4: the shared region must hold the four rows as one "
-             "dense box, " +
-             std::to_string(pitch) + " elements apart; element " +
-             std::to_string(k) + " is at offset " + std::to_string(actual) +
-             ", expected " + std::to_string(expected);
+      *why = Decline{RuleId::Gather4,
+                     "the shared region must hold the four rows as one "
+                     "dense box, " +
+                         std::to_string(pitch) + " elements apart; element " +
+                         std::to_string(k) + " is at offset " +
+                         std::to_string(actual) + ", expected " +
+                         std::to_string(expected)};
       return std::nullopt;
     }
   }
@@ -110,22 +114,24 @@ std::optional<int64_t> getDenseRowsStart(const CopyRequest &r, int64_t n,
 
 /// Constant rows of a store must lie inside the tensor (a negative TMA
 /// store coordinate traps; rows past the end would be dropped silently).
-std::optional<std::string> checkRows(const CopyRequest &r) {
+std::optional<Decline> checkRows(const CopyRequest &r) {
   for (const SymExpr &row : r.gatherRows) {
     std::optional<int64_t> c = row.constantValue();
     if (!c)
       continue;
     if (*c < -(int64_t(1) << 31) || *c >= (int64_t(1) << 31))
-      return "coord-range: row " + std::to_string(*c) + " does not fit int32";
+      return Decline{RuleId::CoordRange,
+                     "row " + std::to_string(*c) + " does not fit int32"};
     if (r.direction != Direction::SharedToGlobal)
       continue;
     if (*c < 0)
-      return "store-negative-coord: scatter4 row " + std::to_string(*c) +
-             " is negative";
+      return Decline{RuleId::StoreNegativeCoord,
+                     "scatter4 row " + std::to_string(*c) + " is negative"};
     if (*c >= r.globalShape[0])
-      return "store-bounds: scatter4 row " + std::to_string(*c) +
-             " leaves the tensor's " + std::to_string(r.globalShape[0]) +
-             " rows";
+      return Decline{RuleId::StoreBounds, "scatter4 row " + std::to_string(*c) +
+                                              " leaves the tensor's " +
+                                              std::to_string(r.globalShape[0]) +
+                                              " rows"};
   }
   return std::nullopt;
 }
@@ -134,27 +140,32 @@ std::optional<std::string> checkRows(const CopyRequest &r) {
 
 PlanOutcome planGather4(const CopyRequest &r) {
   PlanOutcome out;
-  auto decline = [&](std::string reason) {
+  auto decline = [&](Decline reason) {
     out.decline = std::move(reason);
     return out;
   };
-  if (std::optional<std::string> d = checkRequestRules(r))
+  if (std::optional<Decline> d = checkRequestRules(r))
     return decline(*d);
   if (r.gatherRows.size() != 4)
-    return decline("gather4: rows(...) names 4 rows, not " +
-                   std::to_string(r.gatherRows.size()));
+    return decline(
+        Decline{RuleId::Gather4, "rows(...) names 4 rows, not " +
+                                     std::to_string(r.gatherRows.size())});
   if (r.symbolicGlobal)
-    return decline("gather4: the global buffer of a four-row copy has a "
-                   "static shape, strides and offset");
+    return decline(Decline{RuleId::Gather4,
+                           "the global buffer of a four-row copy has a "
+                           "static shape, strides and offset"});
   if (r.globalShape.size() != 2 || r.globalSizes.size() != 2 ||
       r.globalOffsets.size() != 2)
-    return decline("gather4: tile::gather4 and tile::scatter4 address a 2D "
-                   "tensor; the global buffer has " +
-                   std::to_string(r.globalShape.size()) + " dimensions");
+    return decline(Decline{RuleId::Gather4,
+                           "tile::gather4 and tile::scatter4 address a 2D "
+                           "tensor; the global buffer has " +
+                               std::to_string(r.globalShape.size()) +
+                               " dimensions"});
   if (r.globalSizes[0] != 4 || r.globalOffsets[0].constantValue() != 0)
-    return decline("gather4: the global region of a four-row copy is [0, "
-                   "col] [4, n]");
-  std::string why;
+    return decline(Decline{RuleId::Gather4,
+                           "the global region of a four-row copy is [0, "
+                           "col] [4, n]"});
+  Decline why{};
   std::optional<int64_t> rowStride = getRowStride(r, &why);
   if (!rowStride)
     return decline(why);
@@ -163,15 +174,18 @@ PlanOutcome planGather4(const CopyRequest &r) {
   int64_t n = r.globalSizes[1];
   // Before the shared region is walked element by element.
   if (n < 1 || n > limits::kMaxBoxDim)
-    return decline("box-dim: box dimension 0 is " + std::to_string(n) +
-                   ", TMA allows 1 to " + std::to_string(limits::kMaxBoxDim));
+    return decline(
+        Decline{RuleId::BoxDim, "box dimension 0 is " + std::to_string(n) +
+                                    ", TMA allows 1 to " +
+                                    std::to_string(limits::kMaxBoxDim)});
   Swizzle swizzle = r.sharedLayout.swizzle();
   int64_t pitchBytes = n * eb;
   if (swizzle != Swizzle::None)
     pitchBytes = std::max(pitchBytes, swizzleSpanBytes(swizzle));
   if (pitchBytes % eb != 0)
-    return decline("gather4: a row pitch of " + std::to_string(pitchBytes) +
-                   " B is not a whole number of elements");
+    return decline(Decline{RuleId::Gather4,
+                           "a row pitch of " + std::to_string(pitchBytes) +
+                               " B is not a whole number of elements"});
   std::optional<int64_t> first = getDenseRowsStart(r, n, pitchBytes / eb, &why);
   if (!first)
     return decline(why);
@@ -196,9 +210,9 @@ PlanOutcome planGather4(const CopyRequest &r) {
   issue.coords = {r.globalOffsets[1], SymExpr(0)};
   plan.issues.push_back(issue);
   plan.bytes = 4 * n * eb;
-  if (std::optional<std::string> d = checkPlanRules(r, plan))
+  if (std::optional<Decline> d = checkPlanRules(r, plan))
     return decline(*d);
-  if (std::optional<std::string> d = checkRows(r))
+  if (std::optional<Decline> d = checkRows(r))
     return decline(*d);
   plan.issues[0].coords = {r.globalOffsets[1], r.gatherRows[0], r.gatherRows[1],
                            r.gatherRows[2], r.gatherRows[3]};

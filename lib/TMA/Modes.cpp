@@ -13,7 +13,7 @@ namespace tile::tma::detail {
 std::optional<std::vector<Mode>>
 refineModes(const std::vector<GlobalAxis> &globalAxes,
             const std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
-            std::string *decline) {
+            Decline *decline) {
   std::vector<size_t> g;
   for (size_t i = 0; i < globalAxes.size(); ++i)
     if (globalAxes[i].size > 1)
@@ -41,9 +41,10 @@ refineModes(const std::vector<GlobalAxis> &globalAxes,
         gs.push_back(globalAxes[i].size);
       for (const auto &run : sharedRuns)
         ss.push_back(run.first);
-      *decline = "elementwise: global region runs " + formatTuple(gs) +
-                 " and shared region runs " + formatTuple(ss) +
-                 " do not factor into common strided runs";
+      *decline = Decline{RuleId::Elementwise,
+                         "global region runs " + formatTuple(gs) +
+                             " and shared region runs " + formatTuple(ss) +
+                             " do not factor into common strided runs"};
       return std::nullopt;
     }
     modes.push_back({m, static_cast<unsigned>(g[gi]), gStep, sStride});

@@ -60,16 +60,16 @@ bool better(const Candidate &a, const Candidate &b) {
 struct Search {
   const CopyRequest &request;
   std::optional<Candidate> best;
-  std::string decline;
+  std::optional<Decline> decline;
 
-  void noteDecline(const std::string &reason) {
-    if (decline.empty())
+  void noteDecline(const Decline &reason) {
+    if (!decline)
       decline = reason;
   }
 
   // The longest box prefix every rule accepts, for one element type.
   void addModes(const CopyModes &variant, bool ties) {
-    std::string reason;
+    Decline reason{};
     std::optional<Chain> chain =
         findChain(variant, request.sharedLayout.swizzle(), &reason);
     if (!chain) {
@@ -89,7 +89,7 @@ struct Search {
       std::optional<TmaPlan> plan =
           buildCandidate(request, variant, *chain, box, &reason, &loosens);
       if (plan) {
-        if (std::optional<std::string> d = checkPlanRules(request, *plan))
+        if (std::optional<Decline> d = checkPlanRules(request, *plan))
           reason = *d;
         else {
           Candidate c{std::move(*plan), loosens};
@@ -180,11 +180,11 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
   if (!request.gatherRows.empty())
     return planGather4(request);
   PlanOutcome out;
-  if (std::optional<std::string> d = checkRequestRules(request)) {
+  if (std::optional<Decline> d = checkRequestRules(request)) {
     out.decline = *d;
     return out;
   }
-  std::string decline;
+  Decline decline{};
   std::optional<SlicedRegions> sliced = sliceRegions(request, &decline);
   std::optional<CopyModes> modes;
   if (sliced)
@@ -209,12 +209,9 @@ PlanOutcome planTmaCopy(const CopyRequest &request) {
   if (search.best)
     out.plan = std::move(search.best->plan);
   else
-    out.decline = search.decline;
+    out.decline = search.decline.value_or(
+        Decline{RuleId::Elementwise, "no box of the copy's modes fits"});
   return out;
-}
-
-std::string ruleIdOf(const std::string &decline) {
-  return decline.substr(0, decline.find(':'));
 }
 
 } // namespace tile::tma

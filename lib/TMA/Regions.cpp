@@ -31,7 +31,7 @@ using SymAxis = SliceAxisOf<SymExpr>;
 // becomes a region-split decline.
 std::optional<std::vector<SymAxis>>
 sliceSymbolic(const std::vector<Shard> &group, const SymExpr &start,
-              int64_t size, const std::string &where, std::string *decline) {
+              int64_t size, const std::string &where, Decline *decline) {
   SliceFailure failure;
   std::optional<std::vector<SymAxis>> axes =
       sliceGroupWith<SymbolicStart>(group, start, size, &failure);
@@ -49,8 +49,9 @@ sliceSymbolic(const std::vector<Shard> &group, const SymExpr &start,
     why = "crosses a boundary of a shard of extent " + e;
     break;
   }
-  *decline = "region-split: " + where + " region [" + start.str() + ", +" +
-             std::to_string(size) + ") " + why;
+  *decline =
+      Decline{RuleId::RegionSplit, where + " region [" + start.str() + ", +" +
+                                       std::to_string(size) + ") " + why};
   return std::nullopt;
 }
 
@@ -60,12 +61,13 @@ std::vector<Shard> canonicalGroup(const std::vector<Shard> &group) {
 
 bool checkRegionShape(const char *side, const std::vector<int64_t> &shape,
                       const std::vector<SymExpr> &offsets,
-                      const std::vector<int64_t> &sizes, std::string *decline) {
+                      const std::vector<int64_t> &sizes, Decline *decline) {
   if (offsets.size() != shape.size() || sizes.size() != shape.size()) {
-    *decline = std::string("layout: ") + side + " region has " +
-               std::to_string(offsets.size()) + " offsets and " +
-               std::to_string(sizes.size()) + " sizes for a rank-" +
-               std::to_string(shape.size()) + " buffer";
+    *decline = Decline{RuleId::Layout,
+                       std::string(side) + " region has " +
+                           std::to_string(offsets.size()) + " offsets and " +
+                           std::to_string(sizes.size()) + " sizes for a rank-" +
+                           std::to_string(shape.size()) + " buffer"};
     return false;
   }
   // Offsets beyond int32 cannot become TMA coordinates; bounding them (and
@@ -79,18 +81,20 @@ bool checkRegionShape(const char *side, const std::vector<int64_t> &shape,
       inRange =
           inRange && term.second >= -kMaxCoord && term.second <= kMaxCoord;
     if (!inRange) {
-      *decline = std::string("coord-range: ") + side + " offset " +
-                 offsets[d].str() + " in dimension " + std::to_string(d) +
-                 " does not fit int32";
+      *decline = Decline{RuleId::CoordRange,
+                         std::string(side) + " offset " + offsets[d].str() +
+                             " in dimension " + std::to_string(d) +
+                             " does not fit int32"};
       return false;
     }
   }
   for (size_t d = 0; d < shape.size(); ++d) {
     if (sizes[d] <= 0 || sizes[d] > (int64_t(1) << 31) || shape[d] <= 0) {
-      *decline = std::string("layout: ") + side + " region size " +
-                 std::to_string(sizes[d]) + " on a dimension of " +
-                 std::to_string(shape[d]) + " (dimension " + std::to_string(d) +
-                 ")";
+      *decline = Decline{RuleId::Layout,
+                         std::string(side) + " region size " +
+                             std::to_string(sizes[d]) + " on a dimension of " +
+                             std::to_string(shape[d]) + " (dimension " +
+                             std::to_string(d) + ")"};
       return false;
     }
   }
@@ -99,27 +103,27 @@ bool checkRegionShape(const char *side, const std::vector<int64_t> &shape,
 
 std::optional<GroupedLayout> checkedGroup(const char *side, const Layout &l,
                                           const std::vector<int64_t> &shape,
-                                          std::string *decline) {
+                                          Decline *decline) {
   if (std::optional<std::string> err = l.verify()) {
-    *decline =
-        std::string("layout: ") + side + " layout " + l.str() + ": " + *err;
+    *decline = Decline{RuleId::Layout,
+                       std::string(side) + " layout " + l.str() + ": " + *err};
     return std::nullopt;
   }
   for (const Shard &shard : l.shards())
     if (shard.extent > 1 && shard.stride > (int64_t(1) << 31)) {
       // A global stride is a descriptor field; a shared one is the layout's.
       *decline =
-          std::string(std::string_view(side) == "global" ? "global-stride: "
-                                                         : "layout: ") +
-          side + " layout " + l.str() + " has a stride of " +
-          std::to_string(shard.stride) +
-          " elements, above the 2^31 the planner handles";
+          Decline{std::string_view(side) == "global" ? RuleId::GlobalStride
+                                                     : RuleId::Layout,
+                  std::string(side) + " layout " + l.str() +
+                      " has a stride of " + std::to_string(shard.stride) +
+                      " elements, above the 2^31 the planner handles"};
       return std::nullopt;
     }
   std::string err;
   std::optional<GroupedLayout> g = groupOnto(l, shape, &err);
   if (!g)
-    *decline = std::string("layout: ") + side + " layout: " + err;
+    *decline = Decline{RuleId::Layout, std::string(side) + " layout: " + err};
   return g;
 }
 
@@ -134,7 +138,7 @@ int64_t product(const std::vector<int64_t> &v) {
 // Both regions fit their buffers' ranks and hold the same number of elements;
 // returns that number.
 std::optional<int64_t> checkRegionCounts(const CopyRequest &r,
-                                         std::string *decline) {
+                                         Decline *decline) {
   if (!checkRegionShape("global", r.globalShape, r.globalOffsets, r.globalSizes,
                         decline) ||
       !checkRegionShape("shared", r.sharedShape, r.sharedOffsets, r.sharedSizes,
@@ -143,35 +147,39 @@ std::optional<int64_t> checkRegionCounts(const CopyRequest &r,
   int64_t count = product(r.globalSizes);
   if (count < 0 || count > (int64_t(1) << 40)) {
     *decline =
-        "layout: global region " + formatTuple(r.globalSizes) + " is too large";
+        Decline{RuleId::Layout, "global region " + formatTuple(r.globalSizes) +
+                                    " is too large"};
     return std::nullopt;
   }
   if (count != product(r.sharedSizes)) {
-    *decline = "count-mismatch: global region " + formatTuple(r.globalSizes) +
-               " has " + std::to_string(count) + " elements, shared region " +
-               formatTuple(r.sharedSizes) + " has " +
-               std::to_string(product(r.sharedSizes));
+    *decline = Decline{RuleId::CountMismatch,
+                       "global region " + formatTuple(r.globalSizes) + " has " +
+                           std::to_string(count) + " elements, shared region " +
+                           formatTuple(r.sharedSizes) + " has " +
+                           std::to_string(product(r.sharedSizes))};
     return std::nullopt;
   }
   return count;
 }
 
-bool checkSwizzleAndOverlap(const CopyRequest &r, std::string *decline) {
+bool checkSwizzleAndOverlap(const CopyRequest &r, Decline *decline) {
   if (r.globalLayout.swizzle() != Swizzle::None) {
-    *decline = "layout: global layout " + r.globalLayout.str() +
-               " is swizzled; TMA reads global memory unswizzled";
+    *decline = Decline{RuleId::Layout,
+                       "global layout " + r.globalLayout.str() +
+                           " is swizzled; TMA reads global memory unswizzled"};
     return false;
   }
   if (std::optional<std::string> err =
           r.sharedLayout.verifySwizzle(r.elementType.bytes)) {
-    *decline = "layout: shared layout: " + *err;
+    *decline = Decline{RuleId::Layout, "shared layout: " + *err};
     return false;
   }
   // Two elements at one shared address make a load's result depend on the
   // order the hardware writes them in.
   if (r.sharedLayout.hasOverlap()) {
-    *decline = "overlap: shared layout " + r.sharedLayout.str() +
-               " maps several elements to the same address";
+    *decline = Decline{RuleId::Overlap,
+                       "shared layout " + r.sharedLayout.str() +
+                           " maps several elements to the same address"};
     return false;
   }
   return true;
@@ -182,17 +190,18 @@ bool checkSwizzleAndOverlap(const CopyRequest &r, std::string *decline) {
 bool collectSharedRuns(const CopyRequest &r, const GroupedLayout &s,
                        CopyModes &out,
                        std::vector<std::pair<int64_t, int64_t>> &sharedRuns,
-                       std::string *decline) {
+                       Decline *decline) {
   out.sharedBase = SymExpr(r.sharedLayout.elementOffset());
   for (size_t d = 0; d < r.sharedShape.size(); ++d) {
     const SymExpr &o = r.sharedOffsets[d];
     int64_t n = r.sharedSizes[d];
     if (o.isConstant() &&
         (o.constant < 0 || o.constant > r.sharedShape[d] - n)) {
-      *decline = "shared-bounds: shared region [" + o.str() + ", " +
-                 std::to_string(o.constant + n) + ") of dimension " +
-                 std::to_string(d) + " leaves [0, " +
-                 std::to_string(r.sharedShape[d]) + ")";
+      *decline = Decline{
+          RuleId::SharedBounds,
+          "shared region [" + o.str() + ", " + std::to_string(o.constant + n) +
+              ") of dimension " + std::to_string(d) + " leaves [0, " +
+              std::to_string(r.sharedShape[d]) + ")"};
       return false;
     }
     std::optional<std::vector<SymAxis>> axes =
@@ -212,7 +221,7 @@ bool collectSharedRuns(const CopyRequest &r, const GroupedLayout &s,
 // Global side: axes keep their tensor extent for bounds and coordinates.
 std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
                                                          const GroupedLayout &g,
-                                                         std::string *decline) {
+                                                         Decline *decline) {
   std::vector<GlobalAxis> axes;
   for (size_t d = 0; d < r.globalShape.size(); ++d) {
     std::optional<std::vector<SymAxis>> sliced = sliceSymbolic(
@@ -232,15 +241,16 @@ std::optional<std::vector<GlobalAxis>> collectGlobalAxes(const CopyRequest &r,
 
 // Global side of a SymbolicGlobal: one axis per memref dimension (a strided
 // buffer has one shard per dimension), run-time extents and strides marked.
-std::optional<std::vector<GlobalAxis>>
-collectSymbolicAxes(const CopyRequest &r, std::string *decline) {
+std::optional<std::vector<GlobalAxis>> collectSymbolicAxes(const CopyRequest &r,
+                                                           Decline *decline) {
   const SymbolicGlobal &g = *r.symbolicGlobal;
   if (g.sizes.size() != r.globalShape.size() ||
       g.strides.size() != r.globalShape.size()) {
-    *decline = "layout: symbolic global buffer has " +
-               std::to_string(g.sizes.size()) + " sizes and " +
-               std::to_string(g.strides.size()) + " strides for rank " +
-               std::to_string(r.globalShape.size());
+    *decline = Decline{
+        RuleId::Layout,
+        "symbolic global buffer has " + std::to_string(g.sizes.size()) +
+            " sizes and " + std::to_string(g.strides.size()) +
+            " strides for rank " + std::to_string(r.globalShape.size())};
     return std::nullopt;
   }
   std::vector<GlobalAxis> axes;
@@ -254,9 +264,11 @@ collectSymbolicAxes(const CopyRequest &r, std::string *decline) {
       a.runtimeStride = d;
     if (g.strides[d] &&
         (*g.strides[d] < 0 || *g.strides[d] > (int64_t(1) << 31))) {
-      *decline = "global-stride: global dimension " + std::to_string(d) +
-                 " has a stride of " + std::to_string(*g.strides[d]) +
-                 " elements, outside the 0..2^31 the planner handles";
+      *decline =
+          Decline{RuleId::GlobalStride,
+                  "global dimension " + std::to_string(d) +
+                      " has a stride of " + std::to_string(*g.strides[d]) +
+                      " elements, outside the 0..2^31 the planner handles"};
       return std::nullopt;
     }
     a.start = r.globalOffsets[d];
@@ -312,8 +324,7 @@ std::vector<GlobalAxis> fuseAxes(const std::vector<GlobalAxis> &axes,
 
 // A store whose region aliases in global memory has no defined result.
 bool checkStoreOverlap(const CopyRequest &r,
-                       const std::vector<GlobalAxis> &axes,
-                       std::string *decline) {
+                       const std::vector<GlobalAxis> &axes, Decline *decline) {
   if (r.direction == Direction::SharedToGlobal) {
     std::vector<Shard> written;
     for (const GlobalAxis &a : axes)
@@ -323,8 +334,9 @@ bool checkStoreOverlap(const CopyRequest &r,
       if (a.size > 1)
         written.push_back({a.size, a.stride});
     if (Layout(written).hasOverlap()) {
-      *decline = "layout: store region of global layout " +
-                 r.globalLayout.str() + " writes overlapping addresses";
+      *decline = Decline{RuleId::Layout, "store region of global layout " +
+                                             r.globalLayout.str() +
+                                             " writes overlapping addresses"};
       return false;
     }
   }
@@ -334,7 +346,7 @@ bool checkStoreOverlap(const CopyRequest &r,
 } // namespace
 
 std::optional<SlicedRegions> sliceRegions(const CopyRequest &r,
-                                          std::string *decline) {
+                                          Decline *decline) {
   std::optional<int64_t> count = checkRegionCounts(r, decline);
   if (!count)
     return std::nullopt;
@@ -370,7 +382,7 @@ std::optional<SlicedRegions> sliceRegions(const CopyRequest &r,
 std::optional<CopyModes> fuseAndRefine(const CopyRequest &r,
                                        const SlicedRegions &sliced,
                                        uint64_t keepBoundaries,
-                                       std::string *decline) {
+                                       Decline *decline) {
   CopyModes out = sliced.modes;
   std::vector<GlobalAxis> axes =
       fuseAxes(sliced.axes, keepBoundaries, out.fusedBoundaries);
@@ -387,7 +399,7 @@ std::optional<CopyModes> fuseAndRefine(const CopyRequest &r,
 }
 
 std::optional<CopyModes> buildCopyModes(const CopyRequest &r,
-                                        std::string *decline) {
+                                        Decline *decline) {
   std::optional<SlicedRegions> sliced = sliceRegions(r, decline);
   if (!sliced)
     return std::nullopt;

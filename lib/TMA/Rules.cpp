@@ -8,15 +8,15 @@
 #include "CopyModes.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Limits.h"
-#include "tile/TMA/Rules.h"
 
 #include <algorithm>
 
 namespace tile::tma {
 
 namespace {
-using Check = std::optional<std::string>;
+using Check = std::optional<Decline>;
 
 std::string bytesOf(int64_t n, int64_t eb) {
   return std::to_string(n) + " x " + std::to_string(eb) +
@@ -24,55 +24,29 @@ std::string bytesOf(int64_t n, int64_t eb) {
 }
 } // namespace
 
-const std::vector<RuleInfo> &allRules() {
-  static const std::vector<RuleInfo> rules = {
-#define TILE_RULE(Enumerator, Id, Where, Checks, Example)                      \
-  {RuleId::Enumerator, Id, Where, Checks, Example},
-#include "tile/TMA/RuleIds.def"
-  };
-  return rules;
-}
-
-std::string_view ruleIdName(RuleId rule) {
-  return allRules()[static_cast<size_t>(rule)].id;
-}
-
-const std::vector<std::string_view> &allRuleIds() {
-  static const std::vector<std::string_view> ids = [] {
-    std::vector<std::string_view> list;
-    for (const RuleInfo &info : allRules())
-      list.push_back(info.id);
-    return list;
-  }();
-  return ids;
-}
-
-bool isKnownRuleId(std::string_view id) {
-  const auto &ids = allRuleIds();
-  return std::find(ids.begin(), ids.end(), id) != ids.end();
-}
-
 namespace detail {
 
 //===-- Request-level rules ----------------------------------------------===//
 
 Check checkDataType(const CopyRequest &r) {
   if (!dataTypeFor(r.elementType))
-    return "data-type: element type " + toString(r.elementType) +
-           " has no TMA data type";
+    return Decline{RuleId::DataType, "element type " + toString(r.elementType) +
+                                         " has no TMA data type"};
   return std::nullopt;
 }
 
 Check checkNanFillType(const CopyRequest &r) {
   if (r.oobFill == OobFill::NaN && !nanFillSupports(r.elementType))
-    return "nan-fill-type: NaN fill needs f16, bf16, f32 or f64, not " +
-           toString(r.elementType);
+    return Decline{RuleId::NanFillType,
+                   "NaN fill needs f16, bf16, f32 or f64, not " +
+                       toString(r.elementType)};
   return std::nullopt;
 }
 
 Check checkOobMode(const CopyRequest &r) {
   if (r.oobFill == OobFill::NaN && r.direction == Direction::SharedToGlobal)
-    return std::string("oob-mode: NaN fill applies to loads, not stores");
+    return Decline{RuleId::OobMode,
+                   std::string("NaN fill applies to loads, not stores")};
   return std::nullopt;
 }
 
@@ -80,20 +54,23 @@ Check checkReduceType(const CopyRequest &r) {
   if (r.reduce == ReduceKind::None)
     return std::nullopt;
   if (r.direction == Direction::GlobalToShared)
-    return std::string("reduce-type: reduce ") + toString(r.reduce) +
-           " on a load; TMA reduces only into global memory";
+    return Decline{RuleId::ReduceType,
+                   std::string("reduce ") + toString(r.reduce) +
+                       " on a load; TMA reduces only into global memory"};
   if (!reduceSupports(r.reduce, r.elementType))
-    return std::string("reduce-type: reduce ") + toString(r.reduce) +
-           " does not support " + toString(r.elementType);
+    return Decline{RuleId::ReduceType,
+                   std::string("reduce ") + toString(r.reduce) +
+                       " does not support " + toString(r.elementType)};
   // H200: and/or through an INT64 tensor map trap (CUDA error 715); UINT64
   // maps and 32-bit maps of either sign work. Other variants take the rest.
   bool bitwise = r.reduce == ReduceKind::And || r.reduce == ReduceKind::Or ||
                  r.reduce == ReduceKind::Xor;
   if (bitwise && r.elementType.bytes == 8 &&
       r.elementType.kind != ScalarKind::UnsignedInt)
-    return std::string("reduce-type: reduce ") + toString(r.reduce) +
-           " does not support " + toString(r.elementType) +
-           " (an INT64 tensor map traps on sm_90; ui64 works)";
+    return Decline{RuleId::ReduceType,
+                   std::string("reduce ") + toString(r.reduce) +
+                       " does not support " + toString(r.elementType) +
+                       " (an INT64 tensor map traps on sm_90; ui64 works)"};
   return std::nullopt;
 }
 
@@ -109,22 +86,24 @@ Check checkStoreRegion(const CopyRequest &r) {
     if (!o)
       continue;
     if (*o < 0)
-      return "store-negative-coord: store region starts at " +
-             std::to_string(*o) + " on global dimension " + std::to_string(d);
+      return Decline{RuleId::StoreNegativeCoord,
+                     "store region starts at " + std::to_string(*o) +
+                         " on global dimension " + std::to_string(d)};
     // Offsets reach here unchecked: the end may not fit int64.
     int64_t end;
     bool wraps = __builtin_add_overflow(*o, r.globalSizes[d], &end);
     if (wraps || end > r.globalShape[d])
-      return "store-bounds: store region [" + std::to_string(*o) + ", " +
-             (wraps ? "+" + std::to_string(r.globalSizes[d])
-                    : std::to_string(end)) +
-             ") leaves [0, " + std::to_string(r.globalShape[d]) +
-             ") on global dimension " + std::to_string(d);
+      return Decline{RuleId::StoreBounds,
+                     "store region [" + std::to_string(*o) + ", " +
+                         (wraps ? "+" + std::to_string(r.globalSizes[d])
+                                : std::to_string(end)) +
+                         ") leaves [0, " + std::to_string(r.globalShape[d]) +
+                         ") on global dimension " + std::to_string(d)};
   }
   return std::nullopt;
 }
 
-std::optional<std::string> checkRequestRules(const CopyRequest &r) {
+std::optional<Decline> checkRequestRules(const CopyRequest &r) {
   for (Check (*check)(const CopyRequest &) :
        {checkDataType, checkNanFillType, checkOobMode, checkReduceType,
         checkStoreRegion})
@@ -137,18 +116,21 @@ std::optional<std::string> checkRequestRules(const CopyRequest &r) {
 
 Check checkRank(const TmaPlan &p) {
   if (p.map.rank < 1 || p.map.rank > limits::kMaxRank)
-    return "rank: the copy needs " + std::to_string(p.map.rank) +
-           " tensor-map dimensions, TMA allows 1 to " +
-           std::to_string(limits::kMaxRank);
+    return Decline{RuleId::Rank,
+                   "the copy needs " + std::to_string(p.map.rank) +
+                       " tensor-map dimensions, TMA allows 1 to " +
+                       std::to_string(limits::kMaxRank)};
   return std::nullopt;
 }
 
 Check checkBoxDims(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.boxDim.size(); ++d)
     if (p.map.boxDim[d] < 1 || p.map.boxDim[d] > limits::kMaxBoxDim)
-      return "box-dim: box dimension " + std::to_string(d) + " is " +
-             std::to_string(p.map.boxDim[d]) + ", TMA allows 1 to " +
-             std::to_string(limits::kMaxBoxDim);
+      return Decline{RuleId::BoxDim, "box dimension " + std::to_string(d) +
+                                         " is " +
+                                         std::to_string(p.map.boxDim[d]) +
+                                         ", TMA allows 1 to " +
+                                         std::to_string(limits::kMaxBoxDim)};
   return std::nullopt;
 }
 
@@ -156,8 +138,10 @@ Check checkInnerBoxBytes(const TmaPlan &p) {
   int64_t eb = p.map.elementBytes;
   if (!p.map.boxDim.empty() &&
       (p.map.boxDim[0] * eb) % limits::kGranuleBytes != 0)
-    return "inner-box-bytes: box " + bytesOf(p.map.boxDim[0], eb) +
-           " is not a multiple of " + std::to_string(limits::kGranuleBytes);
+    return Decline{RuleId::InnerBoxBytes,
+                   "box " + bytesOf(p.map.boxDim[0], eb) +
+                       " is not a multiple of " +
+                       std::to_string(limits::kGranuleBytes)};
   return std::nullopt;
 }
 
@@ -165,10 +149,11 @@ Check checkElementStrides(const TmaPlan &p) {
   for (size_t d = 0; d < p.map.elementStrides.size(); ++d)
     if (p.map.elementStrides[d] < 1 ||
         p.map.elementStrides[d] > limits::kMaxElementStride)
-      return "element-stride: element stride " +
-             std::to_string(p.map.elementStrides[d]) + " of dimension " +
-             std::to_string(d) + " is outside 1 to " +
-             std::to_string(limits::kMaxElementStride);
+      return Decline{
+          RuleId::ElementStride,
+          "element stride " + std::to_string(p.map.elementStrides[d]) +
+              " of dimension " + std::to_string(d) + " is outside 1 to " +
+              std::to_string(limits::kMaxElementStride)};
   return std::nullopt;
 }
 
@@ -185,8 +170,10 @@ Check checkGlobalDims(const TmaPlan &p) {
       continue;
     else if (p.map.globalDim[d] < 1 ||
              p.map.globalDim[d] > uint64_t(limits::kMaxGlobalDim))
-      return "global-dim: global dimension " + std::to_string(d) + " is " +
-             std::to_string(p.map.globalDim[d]) + ", TMA allows 1 to 2^32";
+      return Decline{RuleId::GlobalDim, "global dimension " +
+                                            std::to_string(d) + " is " +
+                                            std::to_string(p.map.globalDim[d]) +
+                                            ", TMA allows 1 to 2^32"};
   return std::nullopt;
 }
 
@@ -196,12 +183,14 @@ Check checkGlobalStrides(const TmaPlan &p) {
       continue;
     uint64_t s = p.map.globalStridesBytes[i];
     if (s % limits::kGranuleBytes != 0)
-      return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
-             std::to_string(s) + " B is not a multiple of " +
-             std::to_string(limits::kGranuleBytes);
+      return Decline{RuleId::GlobalStride,
+                     "dimension " + std::to_string(i + 1) + " stride " +
+                         std::to_string(s) + " B is not a multiple of " +
+                         std::to_string(limits::kGranuleBytes)};
     if (s >= uint64_t(limits::kGlobalStrideLimitBytes))
-      return "global-stride: dimension " + std::to_string(i + 1) + " stride " +
-             std::to_string(s) + " B is not below 2^40";
+      return Decline{RuleId::GlobalStride,
+                     "dimension " + std::to_string(i + 1) + " stride " +
+                         std::to_string(s) + " B is not below 2^40"};
   }
   return std::nullopt;
 }
@@ -211,8 +200,9 @@ Check checkGlobalAlign(const CopyRequest &r, const TmaPlan &p) {
   if (p.map.runtimeOffsetScale == 0 &&
       !p.map.baseOffsetBytes.provablyMultipleOf(limits::kGranuleBytes,
                                                 r.symbolDivisors))
-    return "global-align: global base offset " + p.map.baseOffsetBytes.str() +
-           " B is not a multiple of 16";
+    return Decline{RuleId::GlobalAlign, "global base offset " +
+                                            p.map.baseOffsetBytes.str() +
+                                            " B is not a multiple of 16"};
   return std::nullopt;
 }
 
@@ -220,8 +210,10 @@ Check checkSwizzleSpan(const TmaPlan &p) {
   int64_t span = swizzleSpanBytes(p.map.swizzle);
   int64_t eb = p.map.elementBytes;
   if (span > 0 && !p.map.boxDim.empty() && p.map.boxDim[0] * eb > span)
-    return "swizzle-span: inner box " + bytesOf(p.map.boxDim[0], eb) +
-           " exceeds the " + std::to_string(span) + " B swizzle span";
+    return Decline{RuleId::SwizzleSpan,
+                   "inner box " + bytesOf(p.map.boxDim[0], eb) +
+                       " exceeds the " + std::to_string(span) +
+                       " B swizzle span"};
   return std::nullopt;
 }
 
@@ -230,14 +222,16 @@ Check checkSwizzleSpan(const TmaPlan &p) {
 Check checkSmemAlign(const CopyRequest &r, const TmaPlan &p) {
   constexpr int64_t align = limits::kSharedAlignmentBytes;
   if (r.sharedBaseAlignment <= 0 || r.sharedBaseAlignment % align != 0)
-    return "smem-align: shared buffer alignment " +
-           std::to_string(r.sharedBaseAlignment) + " B is not a multiple of " +
-           std::to_string(align);
+    return Decline{RuleId::SmemAlign,
+                   "shared buffer alignment " +
+                       std::to_string(r.sharedBaseAlignment) +
+                       " B is not a multiple of " + std::to_string(align)};
   for (const TmaIssue &i : p.issues)
     if (!i.smemByteOffset.provablyMultipleOf(align, r.symbolDivisors))
-      return "smem-align: shared offset " + i.smemByteOffset.str() +
-             " B of an instruction is not a multiple of " +
-             std::to_string(align);
+      return Decline{RuleId::SmemAlign,
+                     "shared offset " + i.smemByteOffset.str() +
+                         " B of an instruction is not a multiple of " +
+                         std::to_string(align)};
   return std::nullopt;
 }
 
@@ -247,10 +241,11 @@ Check checkInnerCoordAlign(const CopyRequest &r, const TmaPlan &p) {
     if (!i.coords.empty() &&
         !(i.coords[0] * eb)
              .provablyMultipleOf(limits::kGranuleBytes, r.symbolDivisors))
-      return "inner-coord-align: inner coordinate " + i.coords[0].str() +
-             " x " + std::to_string(eb) + " B is not " +
-             (i.coords[0].isConstant() ? "" : "provably ") +
-             "a multiple of 16 B";
+      return Decline{RuleId::InnerCoordAlign,
+                     "inner coordinate " + i.coords[0].str() + " x " +
+                         std::to_string(eb) + " B is not " +
+                         (i.coords[0].isConstant() ? "" : "provably ") +
+                         "a multiple of 16 B"};
   return std::nullopt;
 }
 
@@ -258,7 +253,8 @@ Check checkCoordRange(const TmaPlan &p) {
   for (const TmaIssue &i : p.issues)
     for (const SymExpr &c : i.coords)
       if (c.constant < -(int64_t(1) << 31) || c.constant >= (int64_t(1) << 31))
-        return "coord-range: coordinate " + c.str() + " does not fit int32";
+        return Decline{RuleId::CoordRange,
+                       "coordinate " + c.str() + " does not fit int32"};
   return std::nullopt;
 }
 
@@ -268,8 +264,8 @@ Check checkStoreNegativeCoord(const CopyRequest &r, const TmaPlan &p) {
   for (const TmaIssue &i : p.issues)
     for (const SymExpr &c : i.coords)
       if (c.isConstant() && c.constant < 0)
-        return "store-negative-coord: store coordinate " + c.str() +
-               " is negative";
+        return Decline{RuleId::StoreNegativeCoord,
+                       "store coordinate " + c.str() + " is negative"};
   return std::nullopt;
 }
 
@@ -289,22 +285,24 @@ Check checkStoreBounds(const CopyRequest &r, const TmaPlan &p) {
       if (isRuntime(p.map.runtimeGlobalDim, d))
         continue;
       if (c && *c + p.map.boxDim[d] > extent)
-        return "store-bounds: store box [" + std::to_string(*c) + ", " +
-               std::to_string(*c + p.map.boxDim[d]) +
-               ") leaves tensor-map dimension " + std::to_string(d) +
-               " of extent " + std::to_string(extent);
+        return Decline{RuleId::StoreBounds,
+                       "store box [" + std::to_string(*c) + ", " +
+                           std::to_string(*c + p.map.boxDim[d]) +
+                           ") leaves tensor-map dimension " +
+                           std::to_string(d) + " of extent " +
+                           std::to_string(extent)};
       if (d == 0 && !c && (dim0 * eb) % limits::kGranuleBytes != 0)
-        return "store-bounds: innermost extent " + bytesOf(dim0, eb) +
-               " is not a multiple of " +
-               std::to_string(limits::kGranuleBytes) +
-               " and the dynamic coordinate " + i.coords[0].str() +
-               " cannot be proven to keep the box from clipping past a row";
+        return Decline{
+            RuleId::StoreBounds,
+            "innermost extent " + bytesOf(dim0, eb) + " is not a multiple of " +
+                std::to_string(limits::kGranuleBytes) +
+                " and the dynamic coordinate " + i.coords[0].str() +
+                " cannot be proven to keep the box from clipping past a row"};
     }
   return std::nullopt;
 }
 
-std::optional<std::string> checkPlanRules(const CopyRequest &r,
-                                          const TmaPlan &p) {
+std::optional<Decline> checkPlanRules(const CopyRequest &r, const TmaPlan &p) {
   for (Check (*check)(const TmaPlan &) :
        {checkRank, checkBoxDims, checkInnerBoxBytes, checkElementStrides,
         checkGlobalDims, checkGlobalStrides, checkSwizzleSpan, checkCoordRange})

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
 
@@ -56,12 +57,13 @@ struct ArenaSizePass
       APInt value;
       if (matchPattern(given, m_ConstantInt(&value)) &&
           value.getSExtValue() < required.getInt()) {
-        launch.emitError() << "arena: kernel " << kernel.getName() << " carves "
-                           << required.getInt()
-                           << " bytes of dynamic shared memory out of its "
-                              "arena (tile.arena_view), but the launch "
-                              "provides "
-                           << value.getSExtValue();
+        withRule(launch.emitError(), RuleId::Arena)
+            << "arena: kernel " << kernel.getName() << " carves "
+            << required.getInt()
+            << " bytes of dynamic shared memory out of its "
+               "arena (tile.arena_view), but the launch "
+               "provides "
+            << value.getSExtValue();
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
@@ -108,8 +109,8 @@ struct CheckHostArgumentsPass
       auto fn = dyn_cast<func::FuncOp>(existing);
       if (fn && fn.isExternal() && fn.getFunctionType() == type)
         return fn;
-      return existing->emitOpError()
-             << "reserved-symbol: '@" << kCheckFn
+      return emitRuleError(existing, RuleId::ReservedSymbol)
+             << "'@" << kCheckFn
              << "' is the runtime's argument check, which host functions "
                 "that launch kernels call; rename this symbol";
     }

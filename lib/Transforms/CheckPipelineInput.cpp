@@ -15,6 +15,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
@@ -121,17 +122,18 @@ struct CheckPipelineInputPass
 
   LogicalResult checkTarget(ModuleOp module) {
     if (!llvm::is_contained(kSupportedChips, StringRef(chip)))
-      return module.emitError()
+      return withRule(module.emitError(), RuleId::Chip)
              << "chip: unsupported target chip '" << chip
              << "'; the tile lowering supports "
              << llvm::join(ArrayRef<StringLiteral>(kSupportedChips), ", ")
              << " (TMA and bulk copies need sm_90 or newer)";
     if (!llvm::is_contained(kFormats, StringRef(format)))
-      return module.emitError() << "format: unknown binary format '" << format
-                                << "'; expected isa, bin, fatbin or none";
+      return withRule(module.emitError(), RuleId::Format)
+             << "format: unknown binary format '" << format
+             << "'; expected isa, bin, fatbin or none";
     if ((format == "bin" || format == "fatbin") &&
         !llvm::sys::fs::is_directory(toolkit))
-      return module.emitError()
+      return withRule(module.emitError(), RuleId::Toolkit)
              << "toolkit: CUDA toolkit directory '" << toolkit
              << "' does not exist; format=" << format
              << " needs ptxas from it (pass toolkit=<path> or format=isa)";
@@ -147,10 +149,11 @@ struct CheckPipelineInputPass
     std::string form = copy.getSm100FormName();
     if (form.empty())
       return success();
-    return copy.emitOpError() << "sm100-form: " << form
-                              << " needs chip sm_100a or sm_100f; the "
-                                 "pipeline's chip is "
-                              << chip;
+    return emitRuleError(copy.getOperation(), RuleId::Sm100Form)
+           << form
+           << " needs chip sm_100a or sm_100f; the "
+              "pipeline's chip is "
+           << chip;
   }
 
   /// Kernel outlining takes the gpu.launch ops of the outermost module only;
@@ -158,8 +161,8 @@ struct CheckPipelineInputPass
   static LogicalResult checkNestedLaunch(Operation *op, ModuleOp top) {
     if (!isa<gpu::LaunchOp>(op) || op->getParentOfType<ModuleOp>() == top)
       return success();
-    return op->emitOpError()
-           << "placement: a gpu.launch in a nested module is not outlined by "
+    return emitRuleError(op, RuleId::Placement)
+           << "a gpu.launch in a nested module is not outlined by "
               "the pipeline; move its host function into the outermost "
               "module";
   }
@@ -170,8 +173,8 @@ struct CheckPipelineInputPass
     if (op->getParentOfType<gpu::LaunchOp>() ||
         op->getParentOfType<gpu::GPUFuncOp>())
       return success();
-    return op->emitOpError()
-           << "placement: tile ops run on the GPU; this one is in host code "
+    return emitRuleError(op, RuleId::Placement)
+           << "tile ops run on the GPU; this one is in host code "
               "(move it into a gpu.launch body or a gpu.func)";
   }
 
@@ -187,8 +190,8 @@ struct CheckPipelineInputPass
       auto type = dyn_cast<MemRefType>(operand.getType());
       if (!type || !isa<LayoutAttr>(type.getLayout()))
         continue;
-      return op->emitOpError()
-             << "smem-layout: cannot access the buffer of type " << type
+      return emitRuleError(op, RuleId::SmemLayout)
+             << "cannot access the buffer of type " << type
              << ": a #tile.layout buffer is addressed by tile ops only "
                 "(tile.copy, tile.copy_async, tile.stage); give the buffer a "
                 "plain memref type to load and store it element by element";
@@ -202,8 +205,8 @@ struct CheckPipelineInputPass
     auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
     if (!name || !isReservedRuntimeSymbol(name.getValue()))
       return success();
-    return op->emitOpError()
-           << "reserved-symbol: '@" << name.getValue()
+    return emitRuleError(op, RuleId::ReservedSymbol)
+           << "'@" << name.getValue()
            << "' is the name of a runtime entry point that the host lowering "
               "calls; rename the symbol";
   }
@@ -221,9 +224,9 @@ struct CheckPipelineInputPass
       for (auto [i, t] : llvm::enumerate(types)) {
         std::string why = whyNotHostValue(t);
         if (!why.empty())
-          return func.emitOpError()
-                 << "host-type: " << kind << " #" << i << " of host function @"
-                 << func.getName() << " has type " << t
+          return emitRuleError(func.getOperation(), RuleId::HostType)
+                 << kind << " #" << i << " of host function @" << func.getName()
+                 << " has type " << t
                  << ", which the host lowering cannot convert: " << why;
       }
     }
@@ -261,14 +264,15 @@ struct CheckPipelineInputPass
         continue;
       int64_t size = value.getSExtValue();
       if (size < 1 || size > limit.max)
-        return op->emitOpError() << "launch-size: " << limit.what << " size "
-                                 << size << " is outside 1.." << limit.max;
+        return emitRuleError(op, RuleId::LaunchSize)
+               << limit.what << " size " << size << " is outside 1.."
+               << limit.max;
       if (limit.threads)
         threads *= size;
     }
     if (threads > 1024)
-      return op->emitOpError() << "launch-size: a block of " << threads
-                               << " threads exceeds CUDA's 1024";
+      return emitRuleError(op, RuleId::LaunchSize)
+             << "a block of " << threads << " threads exceeds CUDA's 1024";
     return success();
   }
 
@@ -281,8 +285,8 @@ struct CheckPipelineInputPass
     Operation *container = SymbolTable::lookupNearestSymbolFrom(
         launch, launch.getKernel().getRootReference());
     if (!container || !isa<gpu::GPUModuleOp, gpu::BinaryOp>(container))
-      return launch.emitOpError()
-             << "kernel-arg: " << launch.getKernel() << " names no kernel: @"
+      return emitRuleError(launch.getOperation(), RuleId::KernelArg)
+             << launch.getKernel() << " names no kernel: @"
              << launch.getKernel().getRootReference().getValue()
              << (container ? " is not a gpu.module or gpu.binary"
                            : " is not defined");
@@ -292,14 +296,14 @@ struct CheckPipelineInputPass
     auto kernel = module.lookupSymbol<gpu::GPUFuncOp>(
         launch.getKernel().getLeafReference());
     if (!kernel || !kernel.isKernel())
-      return launch.emitOpError()
-             << "kernel-arg: " << launch.getKernel()
+      return emitRuleError(launch.getOperation(), RuleId::KernelArg)
+             << launch.getKernel()
              << " is not a gpu.func kernel of gpu.module @" << module.getName();
     if (kernel.getNumArguments() != launch.getNumKernelOperands())
-      return launch.emitOpError()
-             << "kernel-arg: the launch passes "
-             << launch.getNumKernelOperands() << " operand(s) but "
-             << launch.getKernel() << " takes " << kernel.getNumArguments();
+      return emitRuleError(launch.getOperation(), RuleId::KernelArg)
+             << "the launch passes " << launch.getNumKernelOperands()
+             << " operand(s) but " << launch.getKernel() << " takes "
+             << kernel.getNumArguments();
     return success();
   }
 
@@ -310,9 +314,9 @@ struct CheckPipelineInputPass
       for (auto [i, value] : llvm::enumerate(launch.getKernelOperands())) {
         std::string why = whyNotHostValue(value.getType());
         if (!why.empty())
-          return launch.emitOpError()
-                 << "kernel-arg: kernel operand #" << i << " of type "
-                 << value.getType() << ": " << why;
+          return emitRuleError(launch.getOperation(), RuleId::KernelArg)
+                 << "kernel operand #" << i << " of type " << value.getType()
+                 << ": " << why;
       }
       return success();
     }
@@ -325,9 +329,8 @@ struct CheckPipelineInputPass
         continue;
       std::string why = whyNotHostValue(operand.getType());
       if (!why.empty())
-        return op->emitOpError()
-               << "kernel-arg: this op uses a value of type "
-               << operand.getType()
+        return emitRuleError(op, RuleId::KernelArg)
+               << "this op uses a value of type " << operand.getType()
                << " from outside the gpu.launch, which makes it a kernel "
                   "argument: "
                << why;

@@ -35,14 +35,14 @@ std::string mlir::tile::drawCopyDecision(CopyAsyncOp op,
   if (result.selected)
     picture.selected = result.selected->getName().str();
   picture.declined = result.declined;
-  std::string reason;
+  ::tile::Decline reason{};
   // The picture shows the divisors the planner proves.
   DivisorAnalysis divisors;
   FailureOr<CopyRequestInfo> info = buildCopyRequest(op, reason, &divisors);
   if (succeeded(info))
     picture.request = info->request;
   else
-    picture.requestError = reason;
+    picture.requestError = reason.message();
   if (result.selected && result.match)
     if (const ::tile::tma::TmaPlan *plan = result.match->getTensorMapRequest())
       picture.plan = *plan;

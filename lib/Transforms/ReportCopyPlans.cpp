@@ -12,8 +12,8 @@
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Planner.h"
-#include "tile/TMA/Rules.h"
 #include "tile/Transforms/Passes.h"
 #include "tile/Transforms/PlanReport.h"
 #include "llvm/Support/FileSystem.h"
@@ -124,9 +124,8 @@ void mlir::tile::writeCopyPlanReport(CopyAsyncOp op,
           json.attribute("reason", d.second);
           // The rule the reason names, for readers that branch on it
           // (null for a variant's reason outside the rule table).
-          std::string rule = ::tile::tma::ruleIdOf(d.second);
-          if (::tile::tma::isKnownRuleId(rule))
-            json.attribute("rule", rule);
+          if (std::optional<::tile::RuleId> rule = getReasonRule(d.second))
+            json.attribute("rule", StringRef(::tile::ruleIdName(*rule)));
           else
             json.attribute("rule", nullptr);
         });

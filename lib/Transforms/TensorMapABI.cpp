@@ -31,6 +31,7 @@
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
@@ -124,7 +125,7 @@ struct TensorMapABIPass
       auto arg = dyn_cast<BlockArgument>(global);
       if (!arg || arg.getOwner() != &func.getBody().front() ||
           arg.getArgNumber() >= userArgs)
-        return op->emitError()
+        return withRule(op->emitError(), RuleId::Tma)
                << "tma: the " << what
                << " must be an argument of its kernel, so the host can "
                   "encode its tensor map";
@@ -162,9 +163,10 @@ struct TensorMapABIPass
           // A dynamic region start folded into the base would need an
           // encode per start; the planner keeps such starts in the
           // coordinates.
-          op.emitError() << "tma: the tensor map's base offset "
-                         << plan->map.baseOffsetBytes.str()
-                         << " bytes is not a compile-time constant";
+          withRule(op.emitError(), RuleId::Tma)
+              << "tma: the tensor map's base offset "
+              << plan->map.baseOffsetBytes.str()
+              << " bytes is not a compile-time constant";
           return TensorMapAttr();
         }
         return getTiledRecord(b.getContext(), *plan, globalArg);
@@ -272,8 +274,8 @@ struct TensorMapABIPass
     // later users take the stream the launch was queued on.
     if (Value token = launch.getAsyncToken()) {
       if (launch.getAsyncDependencies().size() != 1)
-        return launch.emitOpError()
-               << "guard: the kernel has a fallback version for run-time "
+        return emitRuleError(launch.getOperation(), RuleId::Guard)
+               << "the kernel has a fallback version for run-time "
                   "guards; an async launch of it must name exactly one "
                   "stream to launch on (it names "
                << launch.getAsyncDependencies().size()
@@ -324,9 +326,9 @@ struct TensorMapABIPass
       auto map = cast<TensorMapAttr>(attr);
       int64_t globalArg = map.getGlobalArg();
       if (globalArg >= static_cast<int64_t>(launch.getNumKernelOperands()))
-        return launch.emitOpError()
-               << "kernel-arg: the launch passes "
-               << launch.getNumKernelOperands() << " operand(s); the kernel's "
+        return emitRuleError(launch.getOperation(), RuleId::KernelArg)
+               << "the launch passes " << launch.getNumKernelOperands()
+               << " operand(s); the kernel's "
                << "tensor map needs its argument #" << globalArg;
       Value buffer = launch.getKernelOperands()[globalArg];
       // Reuse an equal request encoded earlier in the same block: launches

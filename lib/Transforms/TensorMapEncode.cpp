@@ -14,7 +14,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "tile/TMA/Rules.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Support/Rules.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
@@ -44,8 +45,8 @@ host::getOrDeclareRuntimeFn(OpBuilder &b, ModuleOp module, StringRef name,
     auto fn = dyn_cast<func::FuncOp>(existing);
     if (fn && fn.isExternal() && fn.getFunctionType() == type)
       return fn;
-    return existing->emitOpError() << "reserved-symbol: '@" << name << "' is "
-                                   << purpose << "; rename this symbol";
+    return emitRuleError(existing, RuleId::ReservedSymbol)
+           << "'@" << name << "' is " << purpose << "; rename this symbol";
   }
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
@@ -275,7 +276,7 @@ static EncodedMap emitTiledEncode(DescriptorValues &dv, TensorMapAttr record,
     const ::tile::tma::Guard &g = guard.getGuard();
     Value holds = emitGuard(dv, g);
     out.guards.push_back(
-        {holds, std::string(::tile::tma::ruleIdName(g.rule)) + ": " + g.str()});
+        {holds, std::string(::tile::ruleIdName(g.rule)) + ": " + g.str()});
     out.ok = out.ok ? arith::AndIOp::create(b, loc, out.ok, holds).getResult()
                     : holds;
   }

@@ -13,6 +13,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Transforms/Passes.h"
@@ -42,15 +43,15 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
     if (!plan || plan->guards.empty())
       return WalkResult::advance();
     if (auto forced = op->getAttrOfType<StringAttr>("dispatch")) {
-      op.emitError() << "guard: this copy forces dispatch = \""
-                     << forced.getValue()
-                     << "\", but its plan relies on run-time guards (the "
-                        "first: "
-                     << ::tile::tma::ruleIdName(plan->guards.front().rule)
-                     << ": " << plan->guards.front().str()
-                     << "); the kernel's fallback version needs another "
-                        "variant: drop the dispatch attribute or give the "
-                        "buffer a static type";
+      withRule(op.emitError(), RuleId::Guard)
+          << "guard: this copy forces dispatch = \"" << forced.getValue()
+          << "\", but its plan relies on run-time guards (the "
+             "first: "
+          << ::tile::ruleIdName(plan->guards.front().rule) << ": "
+          << plan->guards.front().str()
+          << "); the kernel's fallback version needs another "
+             "variant: drop the dispatch attribute or give the "
+             "buffer a static type";
       return WalkResult::interrupt();
     }
     guarded.push_back(position);

@@ -159,6 +159,18 @@ def test_compile_error_op_rule():
         "the symbol")
 
 
+def test_compile_error_verifier_rule():
+    # An op verifier's rule arrives with the diagnostic, not from its text.
+    source = demo_source("%A[0, 0] [8, 256]", "%A[0, 0] [8, 128]")
+    with pytest.raises(tile_mlir.TileCompileError) as error:
+        tile_mlir.compile(source, name="count.mlir")
+    assert (error.value.location, error.value.rule) == \
+        ("count.mlir:33:9", "count-mismatch")
+    assert error.value.message == (
+        "'tile.copy_async' op count-mismatch: destination region [8, 256] "
+        "has 2048 elements, source region [8, 128] has 1024")
+
+
 def test_syntax_error():
     with pytest.raises(tile_mlir.TileCompileError) as error:
         tile_mlir.compile("func.func @f( {\n}\n", name="syntax.mlir")

@@ -27,7 +27,7 @@ from ._streams import Stream, stream_handle
 from .errors import TileCompileError, parse_diagnostic
 from .plan import Plan
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _memo: Dict[str, CompiledModule] = {}
 _memo_lock = threading.Lock()
 _compiler_id: Optional[str] = None
@@ -84,14 +84,25 @@ def _run_compiler(source: str, name: str, options: Dict[str, Any],
     """Compiles into `folder` (module.so, meta.json, ptx/, mlir/)."""
     capi = _capi.capi()
     products: Dict[str, List[Tuple[str, str]]] = {
-        "plan": [], "entry": [], "ptx": [], "mlir": [], "diagnostic": []}
+        "plan": [], "entry": [], "ptx": [], "mlir": []}
+    # (location, text, rule id or None): a "rule" product names the rule of
+    # the diagnostic that follows it.
+    reported: List[Tuple[str, str, Optional[str]]] = []
+    pending_rule: List[str] = []
 
     def receive(kind: _capi.StringRef, item_name: _capi.StringRef,
                 text: _capi.StringRef, _user_data: Any) -> None:
         def read(ref: _capi.StringRef) -> str:
             return ctypes.string_at(ref.data, ref.length).decode(
                 "utf-8", "replace")
-        products[read(kind)].append((read(item_name), read(text)))
+        what = read(kind)
+        if what == "rule":
+            pending_rule[:] = [read(item_name)]
+        elif what == "diagnostic":
+            rule = pending_rule.pop() if pending_rule else None
+            reported.append((read(item_name), read(text), rule))
+        elif what in products:
+            products[what].append((read(item_name), read(text)))
 
     callback = _capi.CompileCallback(receive)
     runtime_dir = os.path.dirname(_capi.find_library(runtime.RUNTIME_NAME))
@@ -104,8 +115,8 @@ def _run_compiler(source: str, name: str, options: Dict[str, Any],
     result = capi.mlirTileCompile(_capi.StringRef.of(source_bytes),
                                   _capi.StringRef.of(name_bytes),
                                   ctypes.byref(c_options), callback, None)
-    diagnostics = [parse_diagnostic(loc, text)
-                   for loc, text in products["diagnostic"]]
+    diagnostics = [parse_diagnostic(loc, text, rule)
+                   for loc, text, rule in reported]
     if not result.value:
         # A failure is cached too: the same source fails the same way, also
         # where the compiler is not installed.
@@ -113,14 +124,14 @@ def _run_compiler(source: str, name: str, options: Dict[str, Any],
                   encoding="utf-8") as handle:
             json.dump({"format": CACHE_FORMAT, "compiler": compiler_id(),
                        "name": name, "options": options,
-                       "error": products["diagnostic"]}, handle)
+                       "error": reported}, handle)
         raise TileCompileError(diagnostics, "compiling %s failed" % name)
     meta: Dict[str, Any] = {
         "format": CACHE_FORMAT, "compiler": compiler_id(), "name": name,
         "options": options,
         "entries": [json.loads(text) for _, text in products["entry"]],
         "plans": [json.loads(text) for _, text in products["plan"]],
-        "warnings": [text for _, text in products["diagnostic"]],
+        "warnings": [text for _, text, _ in reported],
         "ptx": [], "mlir": []}
     for kind, suffix in (("ptx", ".ptx"), ("mlir", ".mlir")):
         os.makedirs(os.path.join(folder, kind), exist_ok=True)
@@ -201,8 +212,8 @@ def compile(source_or_path: Source, *, chip: str = "sm_90a",
                 folder = scratch
             meta = _load_meta(folder)
         if "error" in meta:
-            raise TileCompileError([parse_diagnostic(loc, text)
-                                    for loc, text in meta["error"]],
+            raise TileCompileError([parse_diagnostic(loc, text, rule)
+                                    for loc, text, rule in meta["error"]],
                                    "compiling %s failed" % name)
         module = CompiledModule(folder, meta)
         if cache:

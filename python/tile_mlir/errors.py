@@ -5,23 +5,15 @@ subclasses :class:`TileCompileError`, and :class:`TileDeclined` in
 
 from __future__ import annotations
 
-import re
 from typing import Iterable, List, NamedTuple, Optional
-
-# "<rule-id>: <values>", after "'<op>' op " where the op prefixes it
-# (include/tile/TMA/RuleIds.def).
-_RULE_ID = r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*): "
-_RULE = re.compile(r"^(?:'[\w.]+' op )?" + _RULE_ID)
-# "no dispatch variant can lower this copy: [tma] <rule-id>: ...": the rule
-# the forced or only variant broke.
-_VARIANT_RULE = re.compile(r"\[[\w-]+\] " + _RULE_ID)
 
 
 class Diagnostic(NamedTuple):
     """One compiler diagnostic: `location` ("file:line:col", or "" where the
     compiler has none), `severity` ("error", "warning", ...), `message`,
-    `rule` (the rule id the message starts with, or None) and `notes` (their
-    lines)."""
+    `rule` (the id of the rule it reports, docs/rules.md, as the compiler
+    hands it over; None for a diagnostic about no rule, e.g. a syntax error)
+    and `notes` (their lines)."""
 
     location: str
     severity: str
@@ -30,18 +22,14 @@ class Diagnostic(NamedTuple):
     notes: List[str]
 
 
-def rule_of(message):
-    """The rule id `message` starts with, or None."""
-    match = _RULE.match(message) or _VARIANT_RULE.search(message)
-    return match.group(1) if match else None
-
-
-def parse_diagnostic(location, text):
-    """A :class:`Diagnostic` from what mlirTileCompile hands back."""
+def parse_diagnostic(location: str, text: str,
+                     rule: Optional[str] = None) -> Diagnostic:
+    """A :class:`Diagnostic` from what mlirTileCompile hands back: a
+    "diagnostic" product's location and text, and the rule id of the "rule"
+    product that came right before it (None where none did)."""
     lines = text.split("\n")
     severity, _, message = lines[0].partition(": ")
-    return Diagnostic(location, severity, message, rule_of(message),
-                      lines[1:])
+    return Diagnostic(location, severity, message, rule, lines[1:])
 
 
 def format_diagnostic(diag: Diagnostic) -> str:

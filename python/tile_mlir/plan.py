@@ -59,7 +59,7 @@ IM2COL_FIELDS = ("lower_corner", "upper_corner", "channels_per_pixel",
 
 class TileDeclined(TileError):
     """The TMA variant declines the copy: `rule` is the rule id
-    (include/tile/TMA/Rules.h), the message the report's reason; `report` is
+    (include/tile/Support/Rules.h), the message the report's reason; `report` is
     the whole report line (with the variant that took the copy instead)."""
 
     def __init__(self, rule: Optional[str], reason: str,

@@ -468,11 +468,6 @@ MUTANTS = [
       "swizzled im2col rows narrower than the span packed densely",
       function="rowPitchBytes"),
     # ---- the rule table -----------------------------------------------------
-    M("rules-table-name", "Rules.cpp",
-      "return allRules()[static_cast<size_t>(rule)].id;",
-      "return allRules()[static_cast<size_t>(rule)].where;",
-      "diagnostics built from a RuleId print the wrong id",
-      function="ruleIdName"),
     # ---- dynamic shapes: the run-time guards --------------------------------
     M("guards-stride-modulus", "Guards.cpp",
       "multipleOf(RuleId::GlobalStride, {{f->value, f->scale}},\n                                 0, kGranule)",

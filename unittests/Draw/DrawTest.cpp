@@ -169,7 +169,7 @@ std::set<int64_t> chunksOf(const std::set<ElementChunk> &s) {
 /// Plans `r`, draws it, and checks the picture against the model.
 Picture checkAgainstModel(const CopyRequest &r, size_t expectedIssues) {
   PlanOutcome outcome = planTmaCopy(r);
-  EXPECT_TRUE(outcome.plan) << outcome.decline;
+  EXPECT_TRUE(outcome.plan) << messageOf(outcome.decline);
   if (!outcome.plan)
     return {};
   EXPECT_EQ(outcome.plan->issues.size(), expectedIssues);

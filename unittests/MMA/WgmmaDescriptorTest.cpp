@@ -17,7 +17,7 @@ Layout parse(const char *text) {
 
 /// The rule id of a decline (text before the first ':').
 std::string ruleOf(const WgmmaDescriptorPlan &plan) {
-  return plan.decline.substr(0, plan.decline.find(':'));
+  return std::string(ruleIdName(plan.decline->rule));
 }
 
 // The GEMM's A tile: 128x64 bf16, 128B swizzle, rows of 128 B.
@@ -25,7 +25,7 @@ TEST(WgmmaDescriptor, Bf16Swizzle128) {
   Layout l = parse("(128, 64) : (64, 1), swizzle = 128B");
   WgmmaDescriptorPlan p =
       planWgmmaDescriptor(l, {128, 64}, 2, 0, 0, 64, 16, 1024);
-  ASSERT_TRUE(p.accepted()) << p.decline;
+  ASSERT_TRUE(p.accepted()) << messageOf(p.decline);
   EXPECT_EQ(p.fields->startByte, 0);
   EXPECT_EQ(p.fields->leadingByteOffset, 16);
   EXPECT_EQ(p.fields->strideByteOffset, 1024);
@@ -37,14 +37,14 @@ TEST(WgmmaDescriptor, Bf16Swizzle128) {
   for (int64_t step = 0; step < 4; ++step) {
     WgmmaDescriptorPlan s =
         planWgmmaDescriptor(l, {128, 64}, 2, 64, 16 * step, 64, 16, 1024);
-    ASSERT_TRUE(s.accepted()) << s.decline;
+    ASSERT_TRUE(s.accepted()) << messageOf(s.decline);
     EXPECT_EQ(s.fields->startByte, 64 * 128 + 32 * step);
     EXPECT_EQ(s.fields->strideByteOffset, 1024);
   }
   // Row 8, column 16: 1024 + 32 = 1056 B, start field 66.
   WgmmaDescriptorPlan q =
       planWgmmaDescriptor(l, {128, 64}, 2, 8, 16, 64, 16, 1024);
-  ASSERT_TRUE(q.accepted()) << q.decline;
+  ASSERT_TRUE(q.accepted()) << messageOf(q.decline);
   EXPECT_EQ(q.fields->startByte, 1056);
   EXPECT_EQ(encodeWgmmaDescriptor(*q.fields, 0), 0x4000004000010042ull);
   // At shared address 0x2000 (8 KiB): start field 0x200 + 66.
@@ -67,7 +67,7 @@ TEST(WgmmaDescriptor, Bf16Swizzle64Panels) {
   Layout l = parse("(128, 2, 32) : (32, 4096, 1), swizzle = 64B");
   WgmmaDescriptorPlan p =
       planWgmmaDescriptor(l, {128, 64}, 2, 0, 48, 128, 16, 512);
-  ASSERT_TRUE(p.accepted()) << p.decline;
+  ASSERT_TRUE(p.accepted()) << messageOf(p.decline);
   EXPECT_EQ(p.fields->startByte, 8192 + 32);
   EXPECT_EQ(p.fields->strideByteOffset, 512);
   EXPECT_EQ(p.fields->swizzleMode, WgmmaSwizzleMode::B64);
@@ -78,13 +78,13 @@ TEST(WgmmaDescriptor, Swizzle32Tf32AndFp8) {
   Layout tf32 = parse("(64, 8) : (8, 1), swizzle = 32B");
   WgmmaDescriptorPlan p =
       planWgmmaDescriptor(tf32, {64, 8}, 4, 0, 0, 64, 8, 256);
-  ASSERT_TRUE(p.accepted()) << p.decline;
+  ASSERT_TRUE(p.accepted()) << messageOf(p.decline);
   EXPECT_EQ(p.fields->strideByteOffset, 256);
   EXPECT_EQ(p.fields->swizzleMode, WgmmaSwizzleMode::B32);
   Layout fp8 = parse("(16, 128) : (128, 1), swizzle = 128B");
   WgmmaDescriptorPlan q =
       planWgmmaDescriptor(fp8, {16, 128}, 1, 8, 96, 8, 32, 1024);
-  ASSERT_TRUE(q.accepted()) << q.decline;
+  ASSERT_TRUE(q.accepted()) << messageOf(q.decline);
   EXPECT_EQ(q.fields->startByte, 1024 + 96);
 }
 
@@ -143,7 +143,7 @@ TEST(WgmmaDescriptor, Declines) {
   EXPECT_EQ(ruleOf(plan(parse("(128, 64) : (64, 1), swizzle = 64B"), 0, 0)),
             "wgmma-layout");
   EXPECT_EQ(ruleOf(plan(parse("(4, 64)"), 0, 0)), "layout");
-  std::string decline = plan(l, 8, 8).decline;
+  std::string decline = messageOf(plan(l, 8, 8).decline);
   EXPECT_EQ(decline, "wgmma-align: start byte offset 1040 is not a multiple "
                      "of the 32 B k-step");
 }
@@ -155,7 +155,7 @@ TEST(WgmmaDescriptor, DynamicStarts) {
   };
   WgmmaDescriptorPlan p =
       plan(WgmmaStartIndex::multipleOf(64), WgmmaStartIndex::multipleOf(16));
-  ASSERT_TRUE(p.accepted()) << p.decline;
+  ASSERT_TRUE(p.accepted()) << messageOf(p.decline);
   EXPECT_EQ(p.fields->strideByteOffset, 1024);
   EXPECT_EQ(
       ruleOf(plan(WgmmaStartIndex::multipleOf(4), WgmmaStartIndex::known(0))),
@@ -169,7 +169,7 @@ TEST(WgmmaDescriptor, DynamicStarts) {
   WgmmaDescriptorPlan u = planWgmmaDescriptorStarts(
       uneven, {128, 64}, 2, WgmmaStartIndex::multipleOf(8),
       WgmmaStartIndex::known(0), 16, 16, 1024);
-  EXPECT_EQ(ruleOf(u), "wgmma-layout") << u.decline;
+  EXPECT_EQ(ruleOf(u), "wgmma-layout") << messageOf(u.decline);
 }
 
 } // namespace

@@ -25,13 +25,13 @@ CopyRequest rows4(ElementType t, int64_t rows, int64_t cols, int64_t n,
 std::string declined(const CopyRequest &r) {
   PlanOutcome out = planTmaCopy(r);
   EXPECT_FALSE(out.plan);
-  return out.decline;
+  return messageOf(out.decline);
 }
 
 TEST(Gather4Plan, SwizzledRowsOneInstruction) {
   PlanOutcome out =
       planTmaCopy(rows4(f16(), 1024, 64, 64, "(4, 64), swizzle = 128B"));
-  ASSERT_TRUE(out.plan) << out.decline;
+  ASSERT_TRUE(out.plan) << messageOf(out.decline);
   const TmaPlan &p = *out.plan;
   EXPECT_EQ(p.map.dataType, TensorDataType::F16);
   EXPECT_EQ(p.map.rank, 2u);
@@ -55,7 +55,7 @@ TEST(Gather4Plan, NarrowRowsPadToTheSwizzleSpan) {
   // them; a column window starting at 32 is a coordinate, not a base.
   PlanOutcome out = planTmaCopy(
       rows4(f16(), 512, 128, 32, "(4, 32) : (64, 1), swizzle = 128B", 32));
-  ASSERT_TRUE(out.plan) << out.decline;
+  ASSERT_TRUE(out.plan) << messageOf(out.decline);
   EXPECT_EQ(out.plan->map.boxDim, (std::vector<uint32_t>{32, 1}));
   EXPECT_EQ(out.plan->map.globalDim, (std::vector<uint64_t>{128, 512}));
   EXPECT_EQ(out.plan->issues[0].coords[0], SymExpr(32));
@@ -108,7 +108,7 @@ TEST(Gather4Plan, ScatterRowsInsideTheTensor) {
   // A gather may name rows outside the tensor: TMA fills them.
   r.direction = Direction::GlobalToShared;
   PlanOutcome out = planTmaCopy(r);
-  ASSERT_TRUE(out.plan) << out.decline;
+  ASSERT_TRUE(out.plan) << messageOf(out.decline);
   EXPECT_EQ(out.plan->issues[0].coords[3], SymExpr(-1));
 }
 

@@ -132,7 +132,7 @@ TEST(HardwareModel, StoresClipAtSixteenBytes) {
 TEST(HardwareModel, WorkedPlansVerify) {
   for (const CopyRequest &r : {referenceDemo(), rank5MultiIssue()}) {
     PlanOutcome o = planTmaCopy(r);
-    ASSERT_TRUE(o.plan) << o.decline;
+    ASSERT_TRUE(o.plan) << messageOf(o.decline);
     EXPECT_FALSE(verifyPlan(r, *o.plan, {}));
   }
 }
@@ -143,10 +143,10 @@ TEST(HardwareModel, WorkedPlansVerify) {
 TEST(HardwareModel, HugeSharedAlignmentVerifiesLikeItsResidue) {
   CopyRequest r = referenceDemo();
   PlanOutcome base = planTmaCopy(r);
-  ASSERT_TRUE(base.plan) << base.decline;
+  ASSERT_TRUE(base.plan) << messageOf(base.decline);
   r.sharedBaseAlignment = INT64_MAX - 1023;
   PlanOutcome huge = planTmaCopy(r);
-  ASSERT_TRUE(huge.plan) << huge.decline;
+  ASSERT_TRUE(huge.plan) << messageOf(huge.decline);
   EXPECT_EQ(huge.plan->issues.size(), base.plan->issues.size());
   EXPECT_FALSE(verifyPlan(r, *huge.plan, {}));
 }

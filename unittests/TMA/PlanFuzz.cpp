@@ -3,9 +3,10 @@
 #include "PlanFuzz.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/HardwareModel.h"
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Planner.h"
-#include "tile/TMA/Rules.h"
 
 #include <algorithm>
 #include <random>
@@ -268,13 +269,13 @@ std::string runCase(const FuzzCase &c, FuzzStats &stats) {
   PlanOutcome o = planTmaCopy(c.request);
   std::string error;
   if (!o.plan) {
-    std::string id = ruleIdOf(o.decline);
-    ++stats.declines[id];
-    if (!isKnownRuleId(id))
-      error = "unknown rule id in decline: " + o.decline;
+    if (!o.decline)
+      error = "neither a plan nor a decline";
+    else
+      ++stats.declines[std::string(ruleIdName(o.decline->rule))];
   } else {
     ++stats.accepted;
-    if (static_cast<int64_t>(o.plan->issues.size()) > kMaxIssues)
+    if (static_cast<int64_t>(o.plan->issues.size()) > limits::kMaxIssues)
       error = "too many issues";
     for (const auto &values : c.symbolValues) {
       if (!error.empty())

@@ -48,8 +48,8 @@ TmaPlan basePlan() {
 }
 
 std::string verdict(const CopyRequest &r, const TmaPlan &p) {
-  std::optional<std::string> decline = checkPlanRules(r, p);
-  return decline ? *decline : "ok";
+  std::optional<Decline> decline = checkPlanRules(r, p);
+  return decline ? decline->message() : "ok";
 }
 
 TEST(PlanRules, BasePlansPass) {
@@ -195,7 +195,7 @@ TEST(RequestRules, StoreRegionInsideTheTensor) {
   r.globalOffsets = {SymExpr(28), SymExpr(0)};
   EXPECT_EQ(checkRequestRules(r), std::nullopt);
   r.globalOffsets = {SymExpr(29), SymExpr(0)};
-  EXPECT_EQ(checkRequestRules(r).value_or("ok"),
+  EXPECT_EQ(messageOf(checkRequestRules(r)),
             "store-bounds: store region [29, 33) leaves [0, 32) on global "
             "dimension 0");
   // The planner declines it with the same text.
@@ -206,7 +206,7 @@ TEST(RequestRules, StoreRegionInsideTheTensor) {
                           "global dimension 0");
   // Found by the planner fuzzer: an end past int64 (signed overflow before).
   r.globalOffsets = {SymExpr(INT64_MAX), SymExpr(0)};
-  EXPECT_EQ(checkRequestRules(r).value_or("ok"),
+  EXPECT_EQ(messageOf(checkRequestRules(r)),
             "store-bounds: store region [9223372036854775807, +4) leaves "
             "[0, 32) on global dimension 0");
   // Loads past the end are fill, not a rule violation.

@@ -58,7 +58,7 @@ TEST(PlannerCoalesce, NonAdjacentContiguousDims) {
 TEST(PlannerCoalesce, ColumnsApartStillDecline) {
   CopyRequest r = load(i8(), parse("(8, 8) : (1, 16)"), {8, 8},
                        parse("(8, 8) : (1, 8)"), {8, 8});
-  EXPECT_EQ(ruleIdOf(declineOf(r)), "inner-box-bytes");
+  EXPECT_EQ(declineRuleOf(r), "inner-box-bytes");
 }
 
 // Rows 0..7 of a column-major 16x8 tensor: each column's part is 8 bytes,
@@ -67,7 +67,7 @@ TEST(PlannerCoalesce, PartOfAColumnStaysApart) {
   CopyRequest r = load(i8(), parse("(16, 8) : (1, 16)"), {16, 8},
                        parse("(8, 8) : (1, 8)"), {8, 8});
   r.globalSizes = {8, 8};
-  EXPECT_EQ(ruleIdOf(declineOf(r)), "inner-box-bytes");
+  EXPECT_EQ(declineRuleOf(r), "inner-box-bytes");
 }
 
 } // namespace

@@ -292,7 +292,9 @@ TEST(PlannerDecline, EveryRuleIdIsListedOnce) {
                          "elementwise"})
     EXPECT_TRUE(isKnownRuleId(id)) << id;
   EXPECT_FALSE(isKnownRuleId("bogus"));
-  EXPECT_EQ(ruleIdOf("rank: x"), "rank");
+  EXPECT_EQ(ruleIdFromName("rank"), RuleId::Rank);
+  EXPECT_FALSE(ruleIdFromName("bogus"));
+  EXPECT_EQ((Decline{RuleId::Rank, "x"}).message(), "rank: x");
 }
 
 } // namespace

@@ -150,14 +150,14 @@ TEST(PlannerOptimal, MatchesBruteForceMinimum) {
       std::optional<std::string> e = verifyPlan(r, *o.plan, {});
       EXPECT_FALSE(e) << "planner plan: " << *e;
     } else {
-      ++declines[ruleIdOf(o.decline)];
+      ++declines[std::string(ruleIdName(o.decline->rule))];
     }
     size_t want = b.plan ? b.plan->issues.size() : 0;
     size_t got = o.plan ? o.plan->issues.size() : 0;
     if (got != want && ++failures <= 10)
       ADD_FAILURE() << "case " << i << ": planner " << got << " instructions ("
-                    << (o.plan ? describe(*o.plan) : o.decline) << "), minimum "
-                    << want << " ("
+                    << (o.plan ? describe(*o.plan) : messageOf(o.decline))
+                    << "), minimum " << want << " ("
                     << (b.plan ? describe(*b.plan) : std::string("none"))
                     << ")\n  " << fuzz::describeRequest(r);
     fewer += got > want;

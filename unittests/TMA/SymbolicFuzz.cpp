@@ -16,10 +16,10 @@
 #include "CopyModes.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Guards.h"
 #include "tile/TMA/HardwareModel.h"
 #include "tile/TMA/Planner.h"
-#include "tile/TMA/Rules.h"
 
 #include <random>
 
@@ -119,10 +119,9 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
 
   PlanOutcome o = planTmaCopy(sym);
   if (!o.plan) {
-    std::string id = ruleIdOf(o.decline);
-    ++stats.declines[id];
-    if (!isKnownRuleId(id))
-      return "unknown rule id in decline: " + o.decline;
+    if (!o.decline)
+      return "neither a plan nor a decline";
+    ++stats.declines[std::string(ruleIdName(o.decline->rule))];
     return "";
   }
   ++stats.accepted;
@@ -133,16 +132,16 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
     TmaPlan encoded = instantiatePlan(plan, v);
     // The descriptor's rules; whether a store box past a run-time edge
     // clips right is the model's to say.
-    std::optional<std::string> driver =
-        detail::checkPlanRules(concrete, encoded);
+    std::optional<Decline> driver = detail::checkPlanRules(concrete, encoded);
     // The base address the driver sees includes the buffer's address.
-    if (driver && (ruleIdOf(*driver) == "store-bounds" ||
-                   ruleIdOf(*driver) == "global-align"))
+    if (driver && (driver->rule == RuleId::StoreBounds ||
+                   driver->rule == RuleId::GlobalAlign))
       driver.reset();
     int64_t base =
         static_cast<int64_t>(v.address) + encoded.map.baseOffsetBytes.constant;
     if (!driver && base % 16 != 0)
-      driver = "global-align: base address " + std::to_string(base);
+      driver =
+          Decline{RuleId::GlobalAlign, "base address " + std::to_string(base)};
     const Guard *failed = firstFailedGuard(plan, v);
     std::string where = "\n  values " + describeValues(v);
     // A store through strides that alias has no defined result.
@@ -156,7 +155,8 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
     if (!failed) {
       ++stats.guardsHeld;
       if (driver)
-        return "guards hold but the driver rejects: " + *driver + where;
+        return "guards hold but the driver rejects: " + driver->message() +
+               where;
       // The model's global image starts at address 0; a buffer elsewhere
       // differs only in the base address the driver checked above.
       if (v.address % 16 != 0)

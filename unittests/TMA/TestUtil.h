@@ -4,9 +4,9 @@
 #define TILE_UNITTESTS_TMA_TESTUTIL_H
 
 #include "tile/Layout/Format.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/HardwareModel.h"
 #include "tile/TMA/Planner.h"
-#include "tile/TMA/Rules.h"
 
 #include <gtest/gtest.h>
 
@@ -89,7 +89,7 @@ inline std::string describe(const TmaPlan &p) {
 inline TmaPlan planOk(const CopyRequest &r,
                       std::vector<std::vector<int64_t>> symbolValues = {{}}) {
   PlanOutcome o = planTmaCopy(r);
-  EXPECT_TRUE(o.plan) << o.decline;
+  EXPECT_TRUE(o.plan) << messageOf(o.decline);
   if (!o.plan)
     return TmaPlan();
   for (const std::vector<int64_t> &values : symbolValues) {
@@ -102,8 +102,15 @@ inline TmaPlan planOk(const CopyRequest &r,
 inline std::string declineOf(const CopyRequest &r) {
   PlanOutcome o = planTmaCopy(r);
   EXPECT_FALSE(o.plan) << describe(*o.plan);
-  EXPECT_TRUE(isKnownRuleId(ruleIdOf(o.decline))) << o.decline;
-  return o.decline;
+  EXPECT_TRUE(o.decline.has_value());
+  return messageOf(o.decline);
+}
+
+/// The id of the rule `r`'s decline names ("" when it plans).
+inline std::string declineRuleOf(const CopyRequest &r) {
+  PlanOutcome o = planTmaCopy(r);
+  EXPECT_FALSE(o.plan) << describe(*o.plan);
+  return o.decline ? std::string(ruleIdName(o.decline->rule)) : std::string();
 }
 
 } // namespace tile::tma::test

@@ -25,6 +25,7 @@
 #include "mlir/IR/DialectInterface.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -45,6 +46,9 @@ struct PredicateResult {
   static PredicateResult success() { return {}; }
   static PredicateResult failure(std::string reason) {
     return {false, std::move(reason)};
+  }
+  static PredicateResult failure(const ::tile::Decline &decline) {
+    return {false, decline.message()};
   }
 };
 
@@ -225,7 +229,14 @@ bool applyRecordedFallback(Operation *op);
 /// (`plan-stale`).
 FailureOr<DispatchResult> recallCopyDecision(Operation *op);
 
-/// Emits the "no variant can lower this copy" diagnostic with every reason.
+/// The rule a variant's reason names ("<rule-id>: <values>"), or nullopt for
+/// a reason outside the rule table. Reasons are text because the decision
+/// records them as text (`tile.declined`); this is the one place that reads
+/// the id back, against the rule table.
+std::optional<::tile::RuleId> getReasonRule(StringRef reason);
+
+/// Emits the "no variant can lower this copy" diagnostic with every reason,
+/// with the rule of the forced (or only) variant's reason attached.
 InFlightDiagnostic emitNoVariantError(Operation *op,
                                       const DispatchResult &result);
 

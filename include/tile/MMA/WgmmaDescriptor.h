@@ -33,6 +33,7 @@
 #define TILE_MMA_WGMMADESCRIPTOR_H
 
 #include "tile/Layout/Layout.h"
+#include "tile/Support/Decline.h"
 
 #include <cstdint>
 #include <optional>
@@ -85,10 +86,10 @@ uint64_t encodeWgmmaDescriptor(const WgmmaDescriptorFields &fields,
 /// The fields of a 64-bit descriptor (startByte absolute).
 WgmmaDescriptorFields decodeWgmmaDescriptor(uint64_t descriptor);
 
-/// A planner answer: the fields, or a decline "<rule-id>: <values>".
+/// A planner answer: the fields, or why not.
 struct WgmmaDescriptorPlan {
   std::optional<WgmmaDescriptorFields> fields;
-  std::string decline;
+  std::optional<Decline> decline;
   bool accepted() const { return fields.has_value(); }
 };
 

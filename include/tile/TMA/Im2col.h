@@ -20,9 +20,9 @@
 #define TILE_TMA_IM2COL_H
 
 #include "tile/Layout/Layout.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/ElementType.h"
 #include "tile/TMA/Limits.h"
-#include "tile/TMA/Rules.h"
 
 #include <cstdint>
 #include <optional>

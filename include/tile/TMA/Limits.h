@@ -40,6 +40,10 @@ inline constexpr int64_t kSharedAlignmentBytes = 128;
 /// alignment assumed for a buffer the IR does not show the origin of.
 inline constexpr int64_t kArenaAlignmentBytes = 1024;
 
+/// Instructions of one plan: a plan needing more declines with
+/// `issue-count` (a compile-time bound, not a hardware limit).
+inline constexpr int64_t kMaxIssues = 1024;
+
 /// im2col: channels per pixel (the box's inner extent), at most 256.
 inline constexpr int64_t kMaxIm2colChannels = 256;
 /// im2col: pixels per column, at most 1024.

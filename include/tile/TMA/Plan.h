@@ -12,8 +12,8 @@
 #define TILE_TMA_PLAN_H
 
 #include "tile/Layout/Layout.h"
+#include "tile/Support/Decline.h"
 #include "tile/TMA/ElementType.h"
-#include "tile/TMA/Rules.h"
 #include "tile/TMA/SymExpr.h"
 
 #include <optional>
@@ -217,8 +217,8 @@ inline bool operator==(const TmaPlan &a, const TmaPlan &b) {
 
 struct PlanOutcome {
   std::optional<TmaPlan> plan;
-  /// "<rule-id>: <values>" when there is no plan.
-  std::string decline;
+  /// Why there is no plan; set exactly when `plan` is not.
+  std::optional<Decline> decline;
 };
 
 } // namespace tile::tma

@@ -5,7 +5,7 @@
 // validate, shrink and retry; promote the element type when only the 256 box
 // limit blocks a wider box), and checks every hardware rule at plan time so a
 // copy either gets a descriptor the driver and the TMA accept or a decline
-// "<rule-id>: <values>" (rule ids: tile/TMA/Rules.h).
+// "<rule-id>: <values>" (rule ids: tile/Support/Rules.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,9 +22,6 @@ PlanOutcome planTmaCopy(const CopyRequest &request);
 /// gatherRows; planTmaCopy calls it for those): one instruction, a 2D map
 /// with box {n, 1}, coordinates {col, row0, row1, row2, row3}.
 PlanOutcome planGather4(const CopyRequest &request);
-
-/// The rule id of a decline message (the text before the first ':').
-std::string ruleIdOf(const std::string &decline);
 
 } // namespace tile::tma
 

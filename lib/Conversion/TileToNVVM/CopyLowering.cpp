@@ -10,6 +10,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -27,7 +28,7 @@ FailureOr<DispatchResult> mlir::tile::recallLowerableDecision(Operation *op) {
   }
   if (result->match && result->match->getTensorMapRequest() &&
       !op->hasAttr(kTensorMapArgAttr))
-    return op->emitError()
+    return withRule(op->emitError(), RuleId::Tma)
            << "tma: this copy has no tensor-map kernel argument; run "
               "--tile-tensor-map-abi first (--tile-gpu-pipeline does), "
               "with the copy inside a gpu.func kernel whose launch is "

@@ -157,13 +157,15 @@ static std::optional<LLVM::AtomicBinOp> getAtomicOp(ReduceKind kind,
   return std::nullopt;
 }
 
-std::optional<std::string>
+std::optional<::tile::Decline>
 mlir::tile::checkElementwiseReduce(ReduceKind reduce, Type elementType) {
   if (reduce == ReduceKind::None)
     return std::nullopt;
   if (!getAtomicOp(reduce, elementType))
-    return std::string("reduce-type: per-element atomics have no ") +
-           ::tile::tma::toString(reduce) + " for floating-point elements";
+    return ::tile::Decline{::tile::RuleId::ReduceType,
+                           std::string("per-element atomics have no ") +
+                               ::tile::tma::toString(reduce) +
+                               " for floating-point elements"};
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "tile/Support/Decline.h"
 #include "tile/TMA/ElementType.h"
 #include <optional>
 
@@ -71,7 +72,7 @@ void emitElementwiseCopy(OpBuilder &b, Location loc,
 
 /// Whether the element-wise path can apply `reduce` to `elementType`
 /// (integer atomics, float adds); the reason otherwise.
-std::optional<std::string>
+std::optional<::tile::Decline>
 checkElementwiseReduce(::tile::tma::ReduceKind reduce, Type elementType);
 
 } // namespace mlir::tile

@@ -32,18 +32,20 @@ public:
   SimtVariant() : CopyVariant("simt", kSimtPriority) {
     addPredicate("prefetch", [](Operation *op) {
       if (cast<CopyAsyncOp>(op).getPrefetch())
-        return PredicateResult::failure(
-            "prefetch: only the tma variant prefetches "
+        return PredicateResult::failure(::tile::Decline{
+            ::tile::RuleId::Prefetch,
+            "only the tma variant prefetches "
             "(cp.async.bulk.prefetch.tensor); per-thread loads would write "
-            "shared memory");
+            "shared memory"});
       return PredicateResult::success();
     });
     addPredicate("sm100-form", [](Operation *op) {
       std::string form = cast<CopyAsyncOp>(op).getSm100FormName();
       if (!form.empty())
         return PredicateResult::failure(
-            "sm100-form: only the tma variant issues " + form +
-            " (cp.async.bulk.tensor on sm_100a)");
+            ::tile::Decline{::tile::RuleId::Sm100Form,
+                            "only the tma variant issues " + form +
+                                " (cp.async.bulk.tensor on sm_100a)"});
       return PredicateResult::success();
     });
     addPredicate("reduce-type", [](Operation *op) {
@@ -51,7 +53,7 @@ public:
       std::optional<ReduceMode> reduce = copy.getReduceKind();
       if (!reduce)
         return PredicateResult::success();
-      if (std::optional<std::string> reason =
+      if (std::optional<::tile::Decline> reason =
               checkElementwiseReduce(toTmaReduceKind(*reduce),
                                      copy.getDst().getType().getElementType()))
         return PredicateResult::failure(*reason);
@@ -60,8 +62,9 @@ public:
     addPredicate("multicast", [](Operation *op) {
       if (cast<CopyAsyncOp>(op).getMulticastMask())
         return PredicateResult::failure(
-            "multicast: per-thread stores cannot reach other CTAs' shared "
-            "memory");
+            ::tile::Decline{::tile::RuleId::Multicast,
+                            "per-thread stores cannot reach other CTAs' shared "
+                            "memory"});
       return PredicateResult::success();
     });
   }

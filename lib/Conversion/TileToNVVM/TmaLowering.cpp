@@ -7,6 +7,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -63,9 +64,8 @@ static LogicalResult checkTargetForms(CopyAsyncOp op) {
   std::string chip = getTargetChip(op);
   if (chipHasSm100Forms(chip))
     return success();
-  return op.emitOpError()
-         << "sm100-form: " << form
-         << " needs chip sm_100a or sm_100f; the target chip is "
+  return emitRuleError(op.getOperation(), RuleId::Sm100Form)
+         << form << " needs chip sm_100a or sm_100f; the target chip is "
          << (chip.empty() ? std::string("not set (the gpu.module has no "
                                         "#nvvm.target)")
                           : chip);

@@ -36,7 +36,7 @@ public:
 
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
-    std::string reason;
+    ::tile::Decline reason{};
     // The one place a copy's offsets are analysed: planning.
     DivisorAnalysis divisors;
     FailureOr<CopyRequestInfo> info =
@@ -45,7 +45,7 @@ public:
       return PredicateResult::failure(reason);
     ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);
     if (!outcome.plan)
-      return PredicateResult::failure(outcome.decline);
+      return PredicateResult::failure(*outcome.decline);
     auto tmaMatch = std::make_unique<TmaMatch>();
     tmaMatch->plan = std::move(*outcome.plan);
     tmaMatch->symbols = std::move(info->symbols);
@@ -81,10 +81,13 @@ public:
       reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
       return failure();
     }
+    ::tile::Decline declined{};
     FailureOr<CopyRequestInfo> info =
-        buildCopyRequest(cast<CopyAsyncOp>(op), reason);
-    if (failed(info))
+        buildCopyRequest(cast<CopyAsyncOp>(op), declined);
+    if (failed(info)) {
+      reason = declined.message();
       return failure();
+    }
     // A pass may have changed the copy since it was planned: the record must
     // still describe it (the error is emitted at the op).
     if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op), *info))) {
@@ -185,8 +188,7 @@ void mlir::tile::writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
   json.attributeArray("guards", [&] {
     for (const ::tile::tma::Guard &guard : plan.guards)
       json.object([&] {
-        json.attribute("rule",
-                       std::string(::tile::tma::ruleIdName(guard.rule)));
+        json.attribute("rule", std::string(::tile::ruleIdName(guard.rule)));
         json.attribute("expr", guard.str());
       });
   });

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Guards.h"
@@ -38,8 +39,8 @@ static LogicalResult verifyDeclined(Operation *op, Attribute value,
            isa<StringAttr>(pair[1]);
   };
   if (!list || !llvm::all_of(list, isPair))
-    return op->emitOpError() << "plan-stale: '" << name
-                             << "' must be a list of [variant, reason] pairs";
+    return emitRuleError(op, RuleId::PlanStale)
+           << "'" << name << "' must be a list of [variant, reason] pairs";
   return success();
 }
 
@@ -48,8 +49,8 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
                                      const ::tile::tma::TmaPlan &plan,
                                      const CopyRequestInfo &info) {
   auto stale = [&]() {
-    return op.emitOpError()
-           << "plan-stale: the recorded TMA plan no longer describes this "
+    return emitRuleError(op.getOperation(), RuleId::PlanStale)
+           << "the recorded TMA plan no longer describes this "
               "copy (re-run tile-plan-copies after changing copies): ";
   };
   const ::tile::tma::TensorMapDesc &m = plan.map;
@@ -101,12 +102,12 @@ static LogicalResult verifyPlanShape(CopyAsyncOp op,
 LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy) {
   if (!copy->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr))
     return success();
-  std::string reason;
+  ::tile::Decline reason{};
   FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason);
   if (failed(info))
-    return copy.emitOpError() << "plan-stale: the recorded TMA plan no longer "
-                                 "describes this copy: "
-                              << reason;
+    return emitRuleError(copy.getOperation(), RuleId::PlanStale)
+           << "the recorded TMA plan no longer describes this copy: "
+           << reason.message();
   return verifyRecordedPlan(copy, *info);
 }
 
@@ -129,20 +130,24 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
   if (copy.isRowGather()) {
     // Planned again as tile-plan-copies plans, with the offsets' divisors
     // (the request of a recall carries none).
-    std::string reason;
+    ::tile::Decline reason{};
     DivisorAnalysis divisors;
     FailureOr<CopyRequestInfo> planned =
         buildCopyRequest(copy, reason, &divisors);
     ::tile::tma::PlanOutcome fresh =
         succeeded(planned) ? ::tile::tma::planTmaCopy(planned->request)
-                           : ::tile::tma::PlanOutcome{std::nullopt, reason};
+                           : ::tile::tma::PlanOutcome{};
     if (fresh.plan && *fresh.plan == plan)
       return success();
-    return copy.emitOpError()
-           << "plan-stale: the recorded TMA plan no longer describes this "
+    return emitRuleError(copy.getOperation(), RuleId::PlanStale)
+           << "the recorded TMA plan no longer describes this "
               "copy (re-run tile-plan-copies after changing copies): it is "
               "not the four-row plan of the copy"
-           << (fresh.plan ? std::string() : " (" + fresh.decline + ")");
+           << (fresh.plan ? std::string()
+                          : " (" +
+                                (fresh.decline ? fresh.decline->message()
+                                               : reason.message()) +
+                                ")");
   }
   // Otherwise (changed since, or written by hand) the model decides, with
   // every dynamic offset at zero where that is a defined copy; constant
@@ -169,8 +174,8 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
       ::tile::tma::verifyPlan(request, instance, zeros, options);
   if (!error || StringRef(*error).contains("buffers too large to simulate"))
     return success();
-  return copy.emitOpError()
-         << "plan-stale: the recorded TMA plan no longer describes this copy "
+  return emitRuleError(copy.getOperation(), RuleId::PlanStale)
+         << "the recorded TMA plan no longer describes this copy "
             "(re-run tile-plan-copies after changing copies): the hardware "
             "model finds "
          << *error;
@@ -182,8 +187,8 @@ static LogicalResult verifyPlanRecord(Operation *op, NamedAttribute attr,
                                       StringRef what) {
   if (isa<RecordT>(attr.getValue()) && isa<OpT>(op))
     return success();
-  return op->emitOpError() << "plan-stale: '" << attr.getName().getValue()
-                           << "' must be " << what;
+  return emitRuleError(op, RuleId::PlanStale)
+         << "'" << attr.getName().getValue() << "' must be " << what;
 }
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
@@ -191,16 +196,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name == kVariantAttr) {
     if (!isa<StringAttr>(attr.getValue()) || !isa<CopyAsyncOp, CopyOp>(op))
-      return op->emitOpError() << "plan-stale: '" << kVariantAttr
-                               << "' must be a string on a tile copy";
+      return emitRuleError(op, RuleId::PlanStale)
+             << "'" << kVariantAttr << "' must be a string on a tile copy";
     return success();
   }
   if (name == kDeclinedAttr)
     return verifyDeclined(op, attr.getValue());
   if (name == kFallbackVariantAttr) {
     if (!isa<StringAttr>(attr.getValue()) || !isa<CopyAsyncOp>(op))
-      return op->emitOpError() << "plan-stale: '" << kFallbackVariantAttr
-                               << "' must be a string on a tile.copy_async";
+      return emitRuleError(op, RuleId::PlanStale)
+             << "'" << kFallbackVariantAttr
+             << "' must be a string on a tile.copy_async";
     return success();
   }
   if (name == kFallbackDeclinedAttr)
@@ -221,15 +227,17 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   if (name == kFallbackAttr) {
     if (!isa<FlatSymbolRefAttr>(attr.getValue()) ||
         !isa<gpu::GPUFuncOp, LLVM::LLVMFuncOp>(op))
-      return op->emitOpError() << "guard: '" << kFallbackAttr
-                               << "' must name a kernel's fallback version";
+      return emitRuleError(op, RuleId::Guard)
+             << "'" << kFallbackAttr
+             << "' must name a kernel's fallback version";
     return success();
   }
   if (name == kPlanInputAttr) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
     if (!value || !value.getType().isInteger(64) || !isa<CopyAsyncOp>(op))
-      return op->emitOpError() << "plan-stale: '" << kPlanInputAttr
-                               << "' must be an i64 on a tile.copy_async";
+      return emitRuleError(op, RuleId::PlanStale)
+             << "'" << kPlanInputAttr
+             << "' must be an i64 on a tile.copy_async";
     return success();
   }
   return success();

@@ -57,7 +57,7 @@ static std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
 }
 
 FailureOr<CopyRequestInfo>
-mlir::tile::buildCopyRequest(CopyAsyncOp op, std::string &reason,
+mlir::tile::buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
                              DivisorAnalysis *divisors) {
   using namespace ::tile::tma;
   CopyRequestInfo info;
@@ -72,9 +72,9 @@ mlir::tile::buildCopyRequest(CopyAsyncOp op, std::string &reason,
   if (!element || !dataTypeFor(*element)) {
     std::string s;
     llvm::raw_string_ostream os(s);
-    os << "element-type: the tensor memory accelerator cannot carry "
+    os << "the tensor memory accelerator cannot carry "
        << globalType.getElementType();
-    reason = s;
+    reason = {::tile::RuleId::ElementType, s};
     return failure();
   }
   req.elementType = *element;
@@ -88,14 +88,14 @@ mlir::tile::buildCopyRequest(CopyAsyncOp op, std::string &reason,
       symbolic ? std::optional<::tile::Layout>(::tile::Layout())
                : getShardLayout(globalType, &error);
   if (!globalLayout) {
-    reason = "global-dim: " + error;
+    reason = {::tile::RuleId::GlobalDim, error};
     return failure();
   }
   req.symbolicGlobal = symbolic;
   std::optional<::tile::Layout> sharedLayout =
       getShardLayout(sharedType, &error);
   if (!sharedLayout) {
-    reason = "smem-layout: " + error;
+    reason = {::tile::RuleId::SmemLayout, error};
     return failure();
   }
   req.globalLayout = *globalLayout;

@@ -4,26 +4,27 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
 
 FailureOr<::tile::tma::Im2colRequest>
-mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
+mlir::tile::buildIm2colRequest(CopyIm2colOp op, ::tile::Decline &reason) {
   MemRefType global = op.getSrc().getType(), shared = op.getDst().getType();
   ::tile::tma::Im2colRequest r;
   std::optional<::tile::tma::ElementType> element =
       getTmaElementType(global.getElementType());
   if (!element) {
-    reason = "data-type: element type has no TMA data type";
+    reason = {RuleId::DataType, "element type has no TMA data type"};
     return failure();
   }
   r.elementType = *element;
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(global.getStridesAndOffset(strides, offset))) {
-    reason = "layout: the global tensor needs a strided layout";
+    reason = {RuleId::Layout, "the global tensor needs a strided layout"};
     return failure();
   }
   for (auto [size, stride] : llvm::zip(global.getShape(), strides)) {
@@ -42,7 +43,7 @@ mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
   std::string error;
   std::optional<::tile::Layout> layout = getShardLayout(shared, &error);
   if (!layout) {
-    reason = "smem-layout: " + error;
+    reason = {RuleId::SmemLayout, error};
     return failure();
   }
   r.sharedLayout = *layout;
@@ -57,11 +58,11 @@ mlir::tile::buildIm2colRequest(CopyIm2colOp op, std::string &reason) {
 }
 
 FailureOr<::tile::tma::Im2colPlan> mlir::tile::planIm2colOp(CopyIm2colOp op) {
-  std::string reason;
+  ::tile::Decline reason{};
   FailureOr<::tile::tma::Im2colRequest> request =
       buildIm2colRequest(op, reason);
   if (failed(request))
-    return op.emitOpError() << reason;
+    return emitDeclineError(op.getOperation(), reason);
   ::tile::tma::Im2colError error;
   std::optional<::tile::tma::Im2colPlan> plan =
       ::tile::tma::planIm2col(*request, &error);
@@ -85,8 +86,8 @@ FailureOr<::tile::tma::Im2colPlan>
 mlir::tile::recallIm2colPlan(CopyIm2colOp op) {
   auto record = op->getAttrOfType<Im2colPlanAttr>(kIm2colPlanAttr);
   if (!record)
-    return op.emitOpError()
-           << "plan-missing: this im2col load carries no recorded plan; run "
+    return emitRuleError(op.getOperation(), RuleId::PlanMissing)
+           << "this im2col load carries no recorded plan; run "
               "--tile-plan-copies first (--tile-gpu-pipeline does)";
   return record.getPlan();
 }
@@ -100,8 +101,8 @@ LogicalResult mlir::tile::verifyRecordedIm2colPlan(CopyIm2colOp op) {
     return failure();
   if (!(plan->map == record.getMap().getDesc()) ||
       plan->bytes != record.getBytes())
-    return op.emitOpError()
-           << "plan-stale: the recorded im2col plan no longer describes this "
+    return emitRuleError(op.getOperation(), RuleId::PlanStale)
+           << "the recorded im2col plan no longer describes this "
               "load (re-run tile-plan-copies after changing it); now: "
            << Im2colPlanAttr::get(
                   op.getContext(),

@@ -19,8 +19,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlanSyntax.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Limits.h"
-#include "tile/TMA/Rules.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -121,7 +122,8 @@ Attribute Im2colMapAttr::parse(AsmParser &parser, Type) {
   if (rank < 3 || rank > ::tile::tma::limits::kMaxRank || channels < 1 ||
       channels > kMaxIm2colChannels || pixels < 1 ||
       pixels > kMaxIm2colPixels) {
-    parser.emitError(loc, "im2col-rank: an im2col map has rank 3 to ")
+    withRule(parser.emitError(loc), RuleId::Im2colRank)
+        << "im2col-rank: an im2col map has rank 3 to "
         << ::tile::tma::limits::kMaxRank << ", 1 to " << kMaxIm2colChannels
         << " channels and 1 to " << kMaxIm2colPixels << " pixels (it has rank "
         << rank << ", " << channels << " channels, " << pixels << " pixels)";
@@ -130,8 +132,9 @@ Attribute Im2colMapAttr::parse(AsmParser &parser, Type) {
   if (!m.globalDim.empty() &&
       (m.globalDim.size() != static_cast<size_t>(rank) ||
        m.globalStridesBytes.size() + 1 != m.globalDim.size())) {
-    parser.emitError(loc, "tensor-map: an im2col map's `dim` lists rank ")
-        << rank << " sizes and `strides` rank - 1 byte strides (it lists "
+    withRule(parser.emitError(loc), RuleId::TensorMap)
+        << "tensor-map: an im2col map's `dim` lists rank " << rank
+        << " sizes and `strides` rank - 1 byte strides (it lists "
         << m.globalDim.size() << " and " << m.globalStridesBytes.size() << ")";
     return {};
   }
@@ -165,7 +168,7 @@ void GuardAttr::print(AsmPrinter &printer) const {
   const Guard &g = getGuard();
   bool multiple = g.kind == Guard::Kind::MultipleOf;
   printer << '<' << (multiple ? "multiple_of" : "in_range") << ", rule = \""
-          << ::tile::tma::ruleIdName(g.rule) << "\", constant = " << g.constant
+          << ::tile::ruleIdName(g.rule) << "\", constant = " << g.constant
           << ", terms = [";
   llvm::interleaveComma(g.terms, printer, [&](const auto &term) {
     const auto &[value, coeff] = term;
@@ -235,9 +238,9 @@ Attribute GuardAttr::parse(AsmParser &parser, Type) {
             return parseGuardTerm(parser, g.terms.back());
           }))
     return {};
-  const auto &rules = ::tile::tma::allRules();
+  const auto &rules = ::tile::allRules();
   auto it = llvm::find_if(
-      rules, [&](const ::tile::tma::RuleInfo &r) { return r.id == rule; });
+      rules, [&](const ::tile::RuleInfo &r) { return r.id == rule; });
   if (it == rules.end()) {
     parser.emitError(ruleLoc, "'")
         << rule << "' is not a rule id (docs/rules.md)";
@@ -290,21 +293,23 @@ verifyTiledMap(function_ref<InFlightDiagnostic()> emitError,
   if (rank < 1 || rank > static_cast<size_t>(::tile::tma::limits::kMaxRank) ||
       m.rank != rank || m.globalStridesBytes.size() != rank - 1 ||
       m.boxDim.size() != rank || m.elementStrides.size() != rank)
-    return emitError() << "tensor-map: a tiled map of rank 1 to "
-                       << ::tile::tma::limits::kMaxRank
-                       << " lists rank dims, boxes "
-                       << "and element strides and rank - 1 strides (it lists "
-                       << rank << " dims, " << m.globalStridesBytes.size()
-                       << " strides, " << m.boxDim.size() << " boxes, "
-                       << m.elementStrides.size() << " element strides)";
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "a tiled map of rank 1 to " << ::tile::tma::limits::kMaxRank
+           << " lists rank dims, boxes "
+           << "and element strides and rank - 1 strides (it lists " << rank
+           << " dims, " << m.globalStridesBytes.size() << " strides, "
+           << m.boxDim.size() << " boxes, " << m.elementStrides.size()
+           << " element strides)";
   if (!m.baseOffsetBytes.isConstant())
-    return emitError() << "tensor-map: a tiled map's base offset is a "
-                          "compile-time constant, not "
-                       << m.baseOffsetBytes.str();
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "a tiled map's base offset is a "
+              "compile-time constant, not "
+           << m.baseOffsetBytes.str();
   if (!validFields(m.runtimeGlobalDim, rank) ||
       !validFields(m.runtimeGlobalStrides, rank - 1))
-    return emitError() << "tensor-map: a run-time field list has one entry "
-                          "per field, each with a positive scale and divisor";
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "a run-time field list has one entry "
+              "per field, each with a positive scale and divisor";
   return success();
 }
 
@@ -314,13 +319,12 @@ verifyIm2colMap(function_ref<InFlightDiagnostic()> emitError,
   if (m.rank < 3 || m.rank > ::tile::tma::limits::kMaxRank ||
       m.lowerCorner.size() != m.rank - 2 ||
       m.upperCorner.size() != m.rank - 2 || m.elementStrides.size() != m.rank)
-    return emitError() << "tensor-map: an im2col map of rank 3 to "
-                       << ::tile::tma::limits::kMaxRank
-                       << " lists rank - 2 values per corner and rank element "
-                          "strides (rank "
-                       << m.rank << ": " << m.lowerCorner.size() << ", "
-                       << m.upperCorner.size() << " and "
-                       << m.elementStrides.size() << ")";
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "an im2col map of rank 3 to " << ::tile::tma::limits::kMaxRank
+           << " lists rank - 2 values per corner and rank element "
+              "strides (rank "
+           << m.rank << ": " << m.lowerCorner.size() << ", "
+           << m.upperCorner.size() << " and " << m.elementStrides.size() << ")";
   return success();
 }
 
@@ -330,28 +334,33 @@ TensorMapAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       std::optional<int64_t> param, int64_t globalArg,
                       Attribute map, ArrayAttr guards) {
   if (arg < 0 || globalArg < 0 || (param && *param < 0))
-    return emitError() << "tensor-map: arg, param and global_arg are argument "
-                          "indices (>= 0)";
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "arg, param and global_arg are argument "
+              "indices (>= 0)";
   if (mode == TensorMapMode::Tiled) {
     auto tiled = dyn_cast_or_null<TiledMapAttr>(map);
     if (!tiled)
-      return emitError() << "tensor-map: a tiled record's map is a "
-                            "#tile.tiled_map";
+      return emitRuleError(emitError, RuleId::TensorMap)
+             << "a tiled record's map is a "
+                "#tile.tiled_map";
     if (failed(verifyTiledMap(emitError, tiled.getDesc())))
       return failure();
   } else {
     auto im2col = dyn_cast_or_null<Im2colMapAttr>(map);
     if (!im2col)
-      return emitError() << "tensor-map: an im2col record's map is a "
-                            "#tile.im2col_map";
+      return emitRuleError(emitError, RuleId::TensorMap)
+             << "an im2col record's map is a "
+                "#tile.im2col_map";
     if (guards && !guards.empty())
-      return emitError() << "tensor-map: an im2col map has no guards (the "
-                            "runtime's encode checks its buffer)";
+      return emitRuleError(emitError, RuleId::TensorMap)
+             << "an im2col map has no guards (the "
+                "runtime's encode checks its buffer)";
     if (failed(verifyIm2colMap(emitError, im2col.getDesc())))
       return failure();
   }
   if (guards && !llvm::all_of(guards, llvm::IsaPred<GuardAttr>))
-    return emitError() << "tensor-map: guards are #tile.guard attributes";
+    return emitRuleError(emitError, RuleId::TensorMap)
+           << "guards are #tile.guard attributes";
   return success();
 }
 

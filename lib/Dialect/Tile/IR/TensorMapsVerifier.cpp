@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -74,9 +75,10 @@ LogicalResult mlir::tile::verifyTensorMapsAttr(Operation *op, Attribute value) {
   auto maps = dyn_cast<ArrayAttr>(value);
   if ((!kernel && !isa<LLVM::LLVMFuncOp>(op)) || !maps ||
       !llvm::all_of(maps, llvm::IsaPred<TensorMapAttr>))
-    return op->emitOpError() << "tensor-map: '" << kTensorMapsAttr
-                             << "' must be a list of #tile.tensor_map on a "
-                                "kernel";
+    return emitRuleError(op, RuleId::TensorMap)
+           << "'" << kTensorMapsAttr
+           << "' must be a list of #tile.tensor_map on a "
+              "kernel";
   // A lowered kernel (llvm.func) only keeps the record for embedders; the
   // host encodes from the gpu.func.
   if (!kernel)
@@ -85,8 +87,8 @@ LogicalResult mlir::tile::verifyTensorMapsAttr(Operation *op, Attribute value) {
     std::string why =
         checkAgainstKernel(kernel, cast<TensorMapAttr>(attr), i, maps.size());
     if (!why.empty())
-      return op->emitOpError()
-             << "tensor-map: map #" << i << " of '" << kTensorMapsAttr
+      return emitRuleError(op, RuleId::TensorMap)
+             << "map #" << i << " of '" << kTensorMapsAttr
              << "' cannot be encoded by a host: " << why;
   }
   return success();

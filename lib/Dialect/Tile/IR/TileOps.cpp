@@ -15,15 +15,16 @@
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/Im2colRequest.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Support/Rules.h"
 #include "tile/TMA/Limits.h"
-#include "tile/TMA/Rules.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
-using ::tile::tma::RuleId;
+using ::tile::RuleId;
 
 #include "tile/Dialect/Tile/IR/TileEnums.cpp.inc"
 
@@ -109,49 +110,48 @@ struct RegionRef {
 static LogicalResult verifyRegionShape(Operation *op, const RegionRef &r) {
   int64_t rank = r.type.getRank();
   if (static_cast<int64_t>(r.staticOffsets.size()) != rank)
-    return op->emitOpError()
-           << "rank: " << r.name << " region has " << r.staticOffsets.size()
+    return emitRuleError(op, RuleId::Rank)
+           << r.name << " region has " << r.staticOffsets.size()
            << " offsets but the buffer has rank " << rank;
   if (static_cast<int64_t>(r.sizes.size()) != rank)
-    return op->emitOpError()
-           << "rank: " << r.name << " region has " << r.sizes.size()
+    return emitRuleError(op, RuleId::Rank)
+           << r.name << " region has " << r.sizes.size()
            << " sizes but the buffer has rank " << rank;
   for (auto [i, size] : llvm::enumerate(r.sizes)) {
     if (size <= 0)
-      return op->emitOpError()
-             << "region-size: " << r.name << " region size " << size
-             << " in dimension " << i << " is not positive";
+      return emitRuleError(op, RuleId::RegionSize)
+             << r.name << " region size " << size << " in dimension " << i
+             << " is not positive";
     if (size > kMaxExtent)
-      return op->emitOpError()
-             << "region-size: " << r.name << " region size " << size
-             << " in dimension " << i << " exceeds 2^52";
+      return emitRuleError(op, RuleId::RegionSize)
+             << r.name << " region size " << size << " in dimension " << i
+             << " exceeds 2^52";
   }
   if (!boundedProduct(r.sizes))
-    return op->emitOpError()
-           << "region-size: " << r.name << " region " << shapeStr(r.sizes)
+    return emitRuleError(op, RuleId::RegionSize)
+           << r.name << " region " << shapeStr(r.sizes)
            << " has more than 2^52 elements";
   // A literal equal to the dynamic marker would be read as a missing operand.
   size_t markers = llvm::count_if(r.staticOffsets, ShapedType::isDynamic);
   if (markers != r.numDynamicOffsets)
-    return op->emitOpError()
-           << "offset-range: " << r.name << " offsets have " << markers
-           << " dynamic entries but " << r.numDynamicOffsets
-           << " offset operands; the literal " << ShapedType::kDynamic
+    return emitRuleError(op, RuleId::OffsetRange)
+           << r.name << " offsets have " << markers << " dynamic entries but "
+           << r.numDynamicOffsets << " offset operands; the literal "
+           << ShapedType::kDynamic
            << " is reserved as the dynamic-offset marker";
   for (auto [i, offset] : llvm::enumerate(r.staticOffsets))
     if (!ShapedType::isDynamic(offset) &&
         (offset > kMaxExtent || offset < -kMaxExtent))
-      return op->emitOpError()
-             << "offset-range: " << r.name << " offset " << offset
-             << " in dimension " << i << " is outside [-2^52, 2^52]";
+      return emitRuleError(op, RuleId::OffsetRange)
+             << r.name << " offset " << offset << " in dimension " << i
+             << " is outside [-2^52, 2^52]";
   return success();
 }
 
 /// Checks that the region lies inside its buffer (static offsets exactly;
 /// dynamic offsets only by size). `rule` names the violated rule.
 static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
-                                        ::tile::tma::RuleId rule,
-                                        StringRef what) {
+                                        ::tile::RuleId rule, StringRef what) {
   ArrayRef<int64_t> shape = r.type.getShape();
   for (int64_t i = 0, e = r.type.getRank(); i < e; ++i) {
     if (ShapedType::isDynamic(shape[i]))
@@ -162,7 +162,7 @@ static LogicalResult verifyRegionInside(Operation *op, const RegionRef &r,
     // Offsets and sizes are bounded by 2^52 (verifyRegionShape): no overflow.
     if (begin < 0 || begin + r.sizes[i] > shape[i])
       return op->emitOpError()
-             << ::tile::tma::ruleIdName(rule) << ": " << what << " region ["
+             << ::tile::ruleIdName(rule) << ": " << what << " region ["
              << (dynamicOffset ? "?" : std::to_string(begin)) << ", +"
              << r.sizes[i] << ") leaves dimension " << i << " of size "
              << shape[i] << " (buffer " << shapeStr(shape) << ")";
@@ -177,15 +177,14 @@ static LogicalResult verifyElementType(Operation *op, MemRefType type,
                                        StringRef what) {
   Type element = type.getElementType();
   if (!element.isIntOrFloat())
-    return op->emitOpError()
-           << "element-type: " << what << " element type " << element
+    return emitRuleError(op, RuleId::ElementType)
+           << what << " element type " << element
            << " is not supported; copies carry integer and floating-point "
               "elements of 1, 2, 4, 8 or 16 bytes";
   unsigned bits = element.getIntOrFloatBitWidth();
   if (bits < 8 || bits > 128 || !llvm::isPowerOf2_32(bits))
-    return op->emitOpError()
-           << "element-type: " << what << " element type " << element << " is "
-           << bits
+    return emitRuleError(op, RuleId::ElementType)
+           << what << " element type " << element << " is " << bits
            << " bits wide; copies carry elements of 8, 16, 32, 64 or 128 "
               "bits (other widths are padded differently on host and device)";
   return success();
@@ -196,8 +195,8 @@ static LogicalResult verifyLayoutBounds(Operation *op, MemRefType type,
                                         const ::tile::Layout &layout,
                                         StringRef what) {
   if (std::optional<std::string> error = layout.verify())
-    return op->emitOpError()
-           << "buffer-size: " << what << " buffer " << type << ": " << *error;
+    return emitRuleError(op, RuleId::BufferSize)
+           << what << " buffer " << type << ": " << *error;
   return success();
 }
 
@@ -208,18 +207,18 @@ static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
   if (failed(verifyElementType(op, type, what)))
     return failure();
   if (!type.hasStaticShape())
-    return op->emitOpError() << "smem-layout: " << what << " shared buffer "
-                             << type << " must have a static shape";
+    return emitRuleError(op, RuleId::SmemLayout)
+           << what << " shared buffer " << type << " must have a static shape";
   std::string error;
   std::optional<::tile::Layout> layout = getShardLayout(type, &error);
   if (!layout)
-    return op->emitOpError()
-           << "smem-layout: " << what << " shared buffer: " << error;
+    return emitRuleError(op, RuleId::SmemLayout)
+           << what << " shared buffer: " << error;
   if (failed(verifyLayoutBounds(op, type, *layout, what)))
     return failure();
   if (layout->hasOverlap())
-    return op->emitOpError()
-           << "overlap: shared buffer layout " << type.getLayout()
+    return emitRuleError(op, RuleId::Overlap)
+           << "shared buffer layout " << type.getLayout()
            << " maps several elements to the same address";
   std::optional<int64_t> bytes = getElementBytes(type);
   if (!bytes)
@@ -227,7 +226,7 @@ static LogicalResult verifySharedBuffer(Operation *op, MemRefType type,
            << what << " element type " << type.getElementType()
            << " is not a whole number of bytes";
   if (std::optional<std::string> swizzleError = layout->verifySwizzle(*bytes))
-    return op->emitOpError() << "swizzle: " << *swizzleError;
+    return emitRuleError(op, RuleId::Swizzle) << *swizzleError;
   return success();
 }
 
@@ -239,8 +238,8 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(type.getStridesAndOffset(strides, offset)))
-      return op->emitOpError()
-             << "layout: " << what << " global buffer " << type
+      return emitRuleError(op, RuleId::Layout)
+             << what << " global buffer " << type
              << " must have a strided or #tile.layout layout";
   }
   // Static buffers: their extent must be addressable (dynamic ones are
@@ -255,18 +254,18 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
 static LogicalResult verifyRegionPair(Operation *op, const RegionRef &dst,
                                       const RegionRef &src) {
   if (dst.type.getElementType() != src.type.getElementType())
-    return op->emitOpError()
-           << "element-type: element type mismatch: destination has "
+    return emitRuleError(op, RuleId::ElementType)
+           << "element type mismatch: destination has "
            << dst.type.getElementType() << ", source has "
            << src.type.getElementType();
   if (failed(verifyRegionShape(op, dst)) || failed(verifyRegionShape(op, src)))
     return failure();
   int64_t dstCount = product(dst.sizes), srcCount = product(src.sizes);
   if (dstCount != srcCount)
-    return op->emitOpError()
-           << "count-mismatch: destination region " << shapeStr(dst.sizes)
-           << " has " << dstCount << " elements, source region "
-           << shapeStr(src.sizes) << " has " << srcCount;
+    return emitRuleError(op, RuleId::CountMismatch)
+           << "destination region " << shapeStr(dst.sizes) << " has "
+           << dstCount << " elements, source region " << shapeStr(src.sizes)
+           << " has " << srcCount;
   return success();
 }
 
@@ -280,8 +279,8 @@ static LogicalResult verifyBarrierIndex(Operation *op, Value group,
   // shared-window addresses).
   if (groupType &&
       getMemorySpaceKind(groupType.getMemorySpace()) != MemorySpaceKind::Shared)
-    return op->emitOpError()
-           << "barrier: the mbarrier group must live in shared memory "
+    return emitRuleError(op, RuleId::Barrier)
+           << "the mbarrier group must live in shared memory "
               "(#gpu.address_space<workgroup>), not "
            << groupType.getMemorySpace();
   APInt constant;
@@ -290,8 +289,8 @@ static LogicalResult verifyBarrierIndex(Operation *op, Value group,
   int64_t value = constant.getSExtValue();
   int64_t count = groupType.getNumBarriers();
   if (value < 0 || value >= count)
-    return op->emitOpError()
-           << "barrier: index " << value << " is outside the group's " << count
+    return emitRuleError(op, RuleId::Barrier)
+           << "index " << value << " is outside the group's " << count
            << " barrier(s)";
   return success();
 }
@@ -346,13 +345,13 @@ static LogicalResult verifyCopyDirection(CopyAsyncOp op, MemRefType dstType,
                                                            dstType, dstSpace},
         {"source", srcType, srcSpace}})
     if (space == MemorySpaceKind::Other)
-      return op.emitOpError() << "direction: " << name << " memory space "
-                              << type.getMemorySpace()
-                              << " is neither global nor shared "
-                                 "(#gpu.address_space<workgroup>)";
+      return emitRuleError(op.getOperation(), RuleId::Direction)
+             << name << " memory space " << type.getMemorySpace()
+             << " is neither global nor shared "
+                "(#gpu.address_space<workgroup>)";
   if (dstSpace == srcSpace)
-    return op.emitOpError()
-           << "direction: both buffers are in " << toString(dstSpace)
+    return emitRuleError(op.getOperation(), RuleId::Direction)
+           << "both buffers are in " << toString(dstSpace)
            << " memory; tile.copy_async copies between global "
               "and shared memory";
   return success();
@@ -365,30 +364,36 @@ static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
     return failure();
   if (op.getPrefetch()) {
     if (!load)
-      return op.emitOpError() << "prefetch: only loads (global to shared) "
-                                 "have a prefetch form; this copy is a store";
+      return emitRuleError(op.getOperation(), RuleId::Prefetch)
+             << "only loads (global to shared) "
+                "have a prefetch form; this copy is a store";
     if (op.getBarrier())
-      return op.emitOpError()
-             << "prefetch: a prefetch completes nothing; it takes no barrier";
+      return emitRuleError(op.getOperation(), RuleId::Prefetch)
+             << "a prefetch completes nothing; it takes no barrier";
     if (op.getMulticastMask())
-      return op.emitOpError() << "prefetch: a prefetch fills the L2 cache, "
-                                 "not the cluster's shared memory; it takes "
-                                 "no multicast";
+      return emitRuleError(op.getOperation(), RuleId::Prefetch)
+             << "a prefetch fills the L2 cache, "
+                "not the cluster's shared memory; it takes "
+                "no multicast";
     if (op.getOob())
-      return op.emitOpError() << "prefetch: a prefetch writes no shared "
-                                 "memory; it takes no oob fill";
+      return emitRuleError(op.getOperation(), RuleId::Prefetch)
+             << "a prefetch writes no shared "
+                "memory; it takes no oob fill";
     return success();
   }
   if (load && !op.getBarrier())
-    return op.emitOpError() << "barrier: a load (global to shared) requires "
-                               "barrier(%group[%i]) to complete on";
+    return emitRuleError(op.getOperation(), RuleId::Barrier)
+           << "a load (global to shared) requires "
+              "barrier(%group[%i]) to complete on";
   if (!load && op.getBarrier())
-    return op.emitOpError() << "barrier: a store (shared to global) takes no "
-                               "barrier; it completes through "
-                               "tile.bulk_commit_group / tile.bulk_wait_group";
+    return emitRuleError(op.getOperation(), RuleId::Barrier)
+           << "a store (shared to global) takes no "
+              "barrier; it completes through "
+              "tile.bulk_commit_group / tile.bulk_wait_group";
   if (!load && op.getMulticastMask())
-    return op.emitOpError() << "multicast: only loads can multicast to the "
-                               "cluster; this copy is a store";
+    return emitRuleError(op.getOperation(), RuleId::Multicast)
+           << "only loads can multicast to the "
+              "cluster; this copy is a store";
   return success();
 }
 
@@ -397,15 +402,17 @@ static LogicalResult verifyOobFillName(Operation *op, StringRef oob,
                                        Type elementType) {
   std::optional<OobMode> mode = symbolizeOobMode(oob);
   if (!mode)
-    return op->emitOpError() << "oob-mode: unknown out-of-bounds fill '" << oob
-                             << "'; expected \"zero\" or \"nan\"";
+    return emitRuleError(op, RuleId::OobMode)
+           << "unknown out-of-bounds fill '" << oob
+           << "'; expected \"zero\" or \"nan\"";
   std::optional<::tile::tma::ElementType> element =
       getTmaElementType(elementType);
   if (*mode == OobMode::NaN &&
       (!element || !::tile::tma::nanFillSupports(*element)))
-    return op->emitOpError() << "nan-fill-type: NaN fill needs f16, bf16, f32 "
-                                "or f64 elements, not "
-                             << elementType;
+    return emitRuleError(op, RuleId::NanFillType)
+           << "NaN fill needs f16, bf16, f32 "
+              "or f64 elements, not "
+           << elementType;
   return success();
 }
 
@@ -413,9 +420,10 @@ static LogicalResult verifyOobFillName(Operation *op, StringRef oob,
 static LogicalResult verifyCacheHintName(Operation *op,
                                          std::optional<StringRef> hint) {
   if (hint && !symbolizeCacheHint(*hint))
-    return op->emitOpError() << "cache-hint: unknown cache policy '" << *hint
-                             << "'; expected evict_first, evict_last or "
-                                "evict_normal";
+    return emitRuleError(op, RuleId::CacheHint)
+           << "unknown cache policy '" << *hint
+           << "'; expected evict_first, evict_last or "
+              "evict_normal";
   return success();
 }
 
@@ -428,8 +436,8 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
       getTmaElementType(elementType);
   if (std::optional<StringRef> oob = op.getOob()) {
     if (symbolizeOobMode(*oob) && !load)
-      return op.emitOpError()
-             << "oob-mode: out-of-bounds fill applies to "
+      return emitRuleError(op.getOperation(), RuleId::OobMode)
+             << "out-of-bounds fill applies to "
                 "loads only; stores must stay inside the tensor";
     if (failed(verifyOobFillName(op, *oob, elementType)))
       return failure();
@@ -437,18 +445,19 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
   if (std::optional<StringRef> reduce = op.getReduce()) {
     std::optional<ReduceMode> mode = symbolizeReduceMode(*reduce);
     if (!mode)
-      return op.emitOpError() << "reduce: unknown reduction '" << *reduce
-                              << "'; expected add, min, max, inc, dec, and, or "
-                                 "or xor";
+      return emitRuleError(op.getOperation(), RuleId::Reduce)
+             << "unknown reduction '" << *reduce
+             << "'; expected add, min, max, inc, dec, and, or "
+                "or xor";
     if (load)
-      return op.emitOpError()
-             << "reduce: reductions apply to stores (shared to "
+      return emitRuleError(op.getOperation(), RuleId::Reduce)
+             << "reductions apply to stores (shared to "
                 "global) only; this copy is a load";
     ::tile::tma::ReduceKind kind = toTmaReduceKind(*mode);
     if (!element || !::tile::tma::reduceSupports(kind, *element))
-      return op.emitOpError()
-             << "reduce-type: reduction '" << *reduce
-             << "' does not support element type " << elementType
+      return emitRuleError(op.getOperation(), RuleId::ReduceType)
+             << "reduction '" << *reduce << "' does not support element type "
+             << elementType
              << " (supported: " << ::tile::tma::reduceTypesDescription(kind)
              << ")";
   }
@@ -487,47 +496,51 @@ static LogicalResult verifySm100Forms(CopyAsyncOp op, bool load,
                                       const RegionRef &global) {
   if (std::optional<uint32_t> group = op.getCtaGroup()) {
     if (*group != 1 && *group != 2)
-      return op.emitOpError()
-             << "cta-group: cta_group is 1 or 2, not " << *group;
+      return emitRuleError(op.getOperation(), RuleId::CtaGroup)
+             << "cta_group is 1 or 2, not " << *group;
     if (!load)
-      return op.emitOpError() << "cta-group: cta_group applies to loads "
-                                 "only; this copy is a store";
+      return emitRuleError(op.getOperation(), RuleId::CtaGroup)
+             << "cta_group applies to loads "
+                "only; this copy is a store";
     if (op.getPrefetch())
-      return op.emitOpError() << "cta-group: a prefetch writes no shared "
-                                 "memory of a CTA pair; it takes no cta_group";
+      return emitRuleError(op.getOperation(), RuleId::CtaGroup)
+             << "a prefetch writes no shared "
+                "memory of a CTA pair; it takes no cta_group";
   }
   if (op.isRowGather()) {
     if (op.getRows().size() != 4)
-      return op.emitOpError()
-             << "gather4: rows(...) names 4 rows, not " << op.getRows().size();
+      return emitRuleError(op.getOperation(), RuleId::Gather4)
+             << "rows(...) names 4 rows, not " << op.getRows().size();
     if (global.type.getRank() != 2)
-      return op.emitOpError()
-             << "gather4: tile::gather4 and tile::scatter4 address a 2D "
+      return emitRuleError(op.getOperation(), RuleId::Gather4)
+             << "tile::gather4 and tile::scatter4 address a 2D "
                 "tensor; the global buffer has "
              << global.type.getRank() << " dimensions";
     if (global.staticOffsets[0] != 0 || global.sizes[0] != 4)
-      return op.emitOpError()
-             << "gather4: the global region of a row gather is [0, col] "
+      return emitRuleError(op.getOperation(), RuleId::Gather4)
+             << "the global region of a row gather is [0, col] "
                 "[4, n] (its rows come from rows(...)); this one starts at row "
              << (ShapedType::isDynamic(global.staticOffsets[0])
                      ? std::string("?")
                      : std::to_string(global.staticOffsets[0]))
              << " and spans " << global.sizes[0] << " rows";
     if (op.getPrefetch() || op.getMulticastMask() || op.getReduce())
-      return op.emitOpError() << "gather4: the four-row forms take no "
-                              << (op.getPrefetch()        ? "prefetch"
-                                  : op.getMulticastMask() ? "multicast"
-                                                          : "reduce");
+      return emitRuleError(op.getOperation(), RuleId::Gather4)
+             << "the four-row forms take no "
+             << (op.getPrefetch()        ? "prefetch"
+                 : op.getMulticastMask() ? "multicast"
+                                         : "reduce");
   }
   std::string form = op.getSm100FormName();
   if (form.empty())
     return success();
   std::string chip = getTargetChip(op);
   if (!chip.empty() && !chipHasSm100Forms(chip))
-    return op.emitOpError() << "sm100-form: " << form
-                            << " needs chip sm_100a or sm_100f; the target "
-                               "chip of the gpu.module is "
-                            << chip;
+    return emitRuleError(op.getOperation(), RuleId::Sm100Form)
+           << form
+           << " needs chip sm_100a or sm_100f; the target "
+              "chip of the gpu.module is "
+           << chip;
   return success();
 }
 
@@ -588,29 +601,30 @@ LogicalResult CopyIm2colOp::verify() {
   MemRefType dstType = getDst().getType(), srcType = getSrc().getType();
   if (getMemorySpaceKind(dstType) != MemorySpaceKind::Shared ||
       getMemorySpaceKind(srcType) != MemorySpaceKind::Global)
-    return emitOpError() << "direction: im2col loads from global memory into "
-                            "shared memory (#gpu.address_space<workgroup>); "
-                            "got a "
-                         << toString(getMemorySpaceKind(srcType))
-                         << " source and a "
-                         << toString(getMemorySpaceKind(dstType))
-                         << " destination";
+    return emitRuleError(getOperation(), RuleId::Direction)
+           << "im2col loads from global memory into "
+              "shared memory (#gpu.address_space<workgroup>); "
+              "got a "
+           << toString(getMemorySpaceKind(srcType)) << " source and a "
+           << toString(getMemorySpaceKind(dstType)) << " destination";
   if (dstType.getElementType() != srcType.getElementType())
-    return emitOpError() << "element-type: element type mismatch: destination "
-                            "has "
-                         << dstType.getElementType() << ", source has "
-                         << srcType.getElementType();
+    return emitRuleError(getOperation(), RuleId::ElementType)
+           << "element type mismatch: destination "
+              "has "
+           << dstType.getElementType() << ", source has "
+           << srcType.getElementType();
   int64_t rank = srcType.getRank();
   if (rank < 3 || rank > 5)
-    return emitOpError() << "im2col-rank: the global tensor has rank " << rank
-                         << "; im2col loads a channels-last tensor of rank "
-                            "3..5 ([N, W, C], [N, H, W, C], [N, D, H, W, C])";
+    return emitRuleError(getOperation(), RuleId::Im2colRank)
+           << "the global tensor has rank " << rank
+           << "; im2col loads a channels-last tensor of rank "
+              "3..5 ([N, W, C], [N, H, W, C], [N, D, H, W, C])";
   auto count = [&](int64_t n, int64_t want, StringRef what) -> LogicalResult {
     if (n == want)
       return success();
-    return emitOpError() << "im2col-rank: " << n << " " << what
-                         << " for a rank-" << rank << " tensor; expected "
-                         << want;
+    return emitRuleError(getOperation(), RuleId::Im2colRank)
+           << n << " " << what << " for a rank-" << rank << " tensor; expected "
+           << want;
   };
   int64_t spatial = rank - 2;
   if (failed(count(getCoords().size(), rank, "coordinate(s)")) ||
@@ -649,8 +663,9 @@ std::optional<CopyScope> CopyOp::getScopeKind() {
 
 LogicalResult CopyOp::verify() {
   if (!getScopeKind())
-    return emitOpError() << "scope: unknown scope '" << *getScope()
-                         << "'; expected thread, warp, warpgroup or cta";
+    return emitRuleError(getOperation(), RuleId::Scope)
+           << "unknown scope '" << *getScope()
+           << "'; expected thread, warp, warpgroup or cta";
   RegionRef dst{"destination", getDst().getType(), getStaticDstOffsets(),
                 getDstSizes(), getDstOffsets().size()};
   RegionRef src{"source", getSrc().getType(), getStaticSrcOffsets(),
@@ -660,9 +675,9 @@ LogicalResult CopyOp::verify() {
   for (const RegionRef *r : {&dst, &src}) {
     MemorySpaceKind space = getMemorySpaceKind(r->type);
     if (space == MemorySpaceKind::Other)
-      return emitOpError() << "direction: " << r->name << " memory space "
-                           << r->type.getMemorySpace()
-                           << " is neither global nor shared";
+      return emitRuleError(getOperation(), RuleId::Direction)
+             << r->name << " memory space " << r->type.getMemorySpace()
+             << " is neither global nor shared";
     if (space == MemorySpaceKind::Shared) {
       if (failed(verifySharedBuffer(*this, r->type, r->name)) ||
           failed(verifyRegionInside(*this, *r, RuleId::SmemBounds, "shared")))
@@ -701,30 +716,31 @@ int64_t ArenaViewOp::getBaseAlignment() {
 LogicalResult ArenaViewOp::verify() {
   MemRefType type = getResult().getType();
   if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
-    return emitOpError() << "direction: result must be in shared memory "
-                            "(#gpu.address_space<workgroup>), not "
-                         << type.getMemorySpace();
+    return emitRuleError(getOperation(), RuleId::Direction)
+           << "result must be in shared memory "
+              "(#gpu.address_space<workgroup>), not "
+           << type.getMemorySpace();
   if (failed(verifySharedBuffer(*this, type, "result")))
     return failure();
   int64_t elementBytes = *getElementBytes(type);
   int64_t offset = getOffset();
   int64_t span = getSpanBytes();
   if (offset > kMaxDynamicSharedBytes || span > kMaxDynamicSharedBytes - offset)
-    return emitOpError() << "smem-size: the view spans bytes [" << offset
-                         << ", " << offset << " + " << span
-                         << ") of the arena; a kernel has at most "
-                         << kMaxDynamicSharedBytes
-                         << " bytes of dynamic shared memory";
+    return emitRuleError(getOperation(), RuleId::SmemSize)
+           << "the view spans bytes [" << offset << ", " << offset << " + "
+           << span << ") of the arena; a kernel has at most "
+           << kMaxDynamicSharedBytes << " bytes of dynamic shared memory";
   if (offset % elementBytes != 0)
-    return emitOpError() << "smem-align: offset " << offset
-                         << " is not a multiple of the element size "
-                         << elementBytes;
+    return emitRuleError(getOperation(), RuleId::SmemAlign)
+           << "offset " << offset << " is not a multiple of the element size "
+           << elementBytes;
   ::tile::Swizzle swizzle = getShardLayout(type)->swizzle();
   int64_t repeat = ::tile::swizzleRepeatBytes(swizzle);
   if (offset % repeat != 0)
-    return emitOpError() << "smem-align: a " << ::tile::toString(swizzle)
-                         << " swizzled view must start on a multiple of "
-                         << repeat << " bytes, not at offset " << offset;
+    return emitRuleError(getOperation(), RuleId::SmemAlign)
+           << "a " << ::tile::toString(swizzle)
+           << " swizzled view must start on a multiple of " << repeat
+           << " bytes, not at offset " << offset;
   return success();
 }
 
@@ -759,27 +775,28 @@ LogicalResult StageOp::verify() {
   MemRefType srcType = getSource().getType(), resType = getResult().getType();
   if (getMemorySpaceKind(srcType) != MemorySpaceKind::Shared ||
       getMemorySpaceKind(resType) != MemorySpaceKind::Shared)
-    return emitOpError() << "direction: source and result must be shared "
-                            "buffers";
+    return emitRuleError(getOperation(), RuleId::Direction)
+           << "source and result must be shared "
+              "buffers";
   if (srcType.getElementType() != resType.getElementType())
-    return emitOpError() << "element-type: element type mismatch: source has "
-                         << srcType.getElementType() << ", result has "
-                         << resType.getElementType();
+    return emitRuleError(getOperation(), RuleId::ElementType)
+           << "element type mismatch: source has " << srcType.getElementType()
+           << ", result has " << resType.getElementType();
   if (srcType.getRank() < 1 ||
       srcType.getShape().drop_front() != resType.getShape())
-    return emitOpError() << "stage: result shape "
-                         << shapeStr(resType.getShape())
-                         << " must be the source shape "
-                         << shapeStr(srcType.getShape())
-                         << " without its outermost dimension";
+    return emitRuleError(getOperation(), RuleId::Stage)
+           << "result shape " << shapeStr(resType.getShape())
+           << " must be the source shape " << shapeStr(srcType.getShape())
+           << " without its outermost dimension";
   if (failed(verifySharedBuffer(*this, srcType, "source")) ||
       failed(verifySharedBuffer(*this, resType, "result")))
     return failure();
   std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(srcType);
   std::optional<::tile::Shard> stage = outerStageShard(*grouped);
   if (!stage)
-    return emitOpError() << "stage: the outermost dimension of " << srcType
-                         << " spans several shards; a stage must be one shard";
+    return emitRuleError(getOperation(), RuleId::Stage)
+           << "the outermost dimension of " << srcType
+           << " spans several shards; a stage must be one shard";
   std::vector<::tile::Shard> rest;
   for (size_t d = 1; d < grouped->groups.size(); ++d)
     rest.insert(rest.end(), grouped->groups[d].begin(),
@@ -787,23 +804,24 @@ LogicalResult StageOp::verify() {
   ::tile::Layout expected(rest, grouped->swizzle);
   std::optional<::tile::Layout> actual = getShardLayout(resType);
   if (!(expected.canonicalize() == actual->canonicalize()))
-    return emitOpError() << "stage: result layout " << resType.getLayout()
-                         << " must be the source layout without its "
-                            "outermost dimension, i.e. #tile.layout<"
-                         << expected.str() << ">";
+    return emitRuleError(getOperation(), RuleId::Stage)
+           << "result layout " << resType.getLayout()
+           << " must be the source layout without its "
+              "outermost dimension, i.e. #tile.layout<"
+           << expected.str() << ">";
   APInt index;
   if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
       (index.getSExtValue() < 0 || index.getSExtValue() >= stage->extent))
-    return emitOpError() << "stage: index " << index.getSExtValue()
-                         << " is outside the " << stage->extent
-                         << " stage(s) of " << srcType;
+    return emitRuleError(getOperation(), RuleId::Stage)
+           << "index " << index.getSExtValue() << " is outside the "
+           << stage->extent << " stage(s) of " << srcType;
   int64_t strideBytes = stage->stride * *getElementBytes(srcType);
   int64_t repeat = ::tile::swizzleRepeatBytes(grouped->swizzle);
   if (stage->extent > 1 && strideBytes % repeat != 0)
-    return emitOpError() << "smem-align: stage stride " << strideBytes
-                         << " B is not a multiple of the "
-                         << ::tile::toString(grouped->swizzle)
-                         << " swizzle repeat " << repeat << " B";
+    return emitRuleError(getOperation(), RuleId::SmemAlign)
+           << "stage stride " << strideBytes << " B is not a multiple of the "
+           << ::tile::toString(grouped->swizzle) << " swizzle repeat " << repeat
+           << " B";
   return success();
 }
 
@@ -833,7 +851,8 @@ static bool isWgmmaElementType(Type type) {
   std::string error;
   std::optional<::tile::Layout> layout = getShardLayout(type, &error);
   if (!layout)
-    return {std::nullopt, "smem-layout: operand shared buffer: " + error};
+    return {std::nullopt, ::tile::Decline{RuleId::SmemLayout,
+                                          "operand shared buffer: " + error}};
   std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
   return ::tile::mma::planWgmmaDescriptorStarts(
       *layout, shape, getElementBytes(type).value_or(0),
@@ -844,16 +863,17 @@ static bool isWgmmaElementType(Type type) {
 LogicalResult WgmmaDescriptorOp::verify() {
   MemRefType type = getSource().getType();
   if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
-    return emitOpError() << "direction: the wgmma operand " << type
-                         << " must be a shared buffer "
-                            "(#gpu.address_space<workgroup>)";
+    return emitRuleError(getOperation(), RuleId::Direction)
+           << "the wgmma operand " << type
+           << " must be a shared buffer "
+              "(#gpu.address_space<workgroup>)";
   if (failed(verifySharedBuffer(*this, type, "operand")))
     return failure();
   if (!isWgmmaElementType(type.getElementType()))
-    return emitOpError() << "wgmma-shape: element type "
-                         << type.getElementType()
-                         << " is not a wgmma operand type; expected f16, "
-                            "bf16, f32 (tf32), i8, f8E4M3FN or f8E5M2";
+    return emitRuleError(getOperation(), RuleId::WgmmaShape)
+           << "element type " << type.getElementType()
+           << " is not a wgmma operand type; expected f16, "
+              "bf16, f32 (tf32), i8, f8E4M3FN or f8E5M2";
   // The descriptor's rules (wgmma-shape on the block, wgmma-layout,
   // wgmma-align, smem-bounds) need the divisors of the start indices: they
   // are checked where tile-plan-copies plans the descriptor (recordPlan).
@@ -872,7 +892,7 @@ getWgmmaPlanAttr(MLIRContext *ctx,
 LogicalResult WgmmaDescriptorOp::recordPlan() {
   ::tile::mma::WgmmaDescriptorPlan plan = planDescriptor();
   if (!plan.accepted())
-    return emitOpError() << plan.decline;
+    return emitDeclineError(getOperation(), *plan.decline);
   (*this)->setAttr(kWgmmaPlanAttr,
                    getWgmmaPlanAttr(getContext(), *plan.fields));
   return success();
@@ -881,9 +901,10 @@ LogicalResult WgmmaDescriptorOp::recordPlan() {
 FailureOr<WgmmaPlanAttr> WgmmaDescriptorOp::recallPlan() {
   auto record = (*this)->getAttrOfType<WgmmaPlanAttr>(kWgmmaPlanAttr);
   if (!record)
-    return emitOpError() << "plan-missing: this wgmma descriptor carries no "
-                            "recorded plan; run --tile-plan-copies first "
-                            "(--tile-gpu-pipeline does)";
+    return emitRuleError(getOperation(), RuleId::PlanMissing)
+           << "this wgmma descriptor carries no "
+              "recorded plan; run --tile-plan-copies first "
+              "(--tile-gpu-pipeline does)";
   return record;
 }
 
@@ -893,12 +914,13 @@ LogicalResult WgmmaDescriptorOp::verifyRecordedPlan() {
     return success();
   ::tile::mma::WgmmaDescriptorPlan plan = planDescriptor();
   if (!plan.accepted())
-    return emitOpError() << plan.decline;
+    return emitDeclineError(getOperation(), *plan.decline);
   WgmmaPlanAttr now = getWgmmaPlanAttr(getContext(), *plan.fields);
   if (now != record)
-    return emitOpError() << "plan-stale: the recorded wgmma plan no longer "
-                            "describes this descriptor (re-run "
-                            "tile-plan-copies after changing it); now: "
-                         << now;
+    return emitRuleError(getOperation(), RuleId::PlanStale)
+           << "the recorded wgmma plan no longer "
+              "describes this descriptor (re-run "
+              "tile-plan-copies after changing it); now: "
+           << now;
   return success();
 }

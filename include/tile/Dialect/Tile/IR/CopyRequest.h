@@ -25,14 +25,14 @@ struct CopyRequestInfo {
   SmallVector<Value> symbols;
 };
 
-/// Builds the planner request of `op`. Fails with a "<rule-id>: <values>"
-/// reason for copies the planner cannot describe (dynamic global shapes,
+/// Builds the planner request of `op`. Fails with the broken rule in
+/// `reason` for copies the planner cannot describe (dynamic global shapes,
 /// element types TMA does not carry). The divisors of dynamic offsets come
 /// from `divisors`; without one (the verifier, and a recall of a recorded
 /// plan, which read no divisors) every offset counts as divisible by 1 only,
 /// so such a request is not planned from.
 FailureOr<CopyRequestInfo>
-buildCopyRequest(CopyAsyncOp op, std::string &reason,
+buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
                  DivisorAnalysis *divisors = nullptr);
 
 /// Every field of a plan as a stable text key (also what `#tile.tma_plan`

@@ -9,10 +9,10 @@
 namespace mlir::tile {
 
 /// The planner's request for `op` (element types, shapes and strides from
-/// the types; constant coordinates and offsets). Fails with a
-/// "<rule-id>: <values>" reason where the types cannot be described.
-FailureOr<::tile::tma::Im2colRequest> buildIm2colRequest(CopyIm2colOp op,
-                                                         std::string &reason);
+/// the types; constant coordinates and offsets). Fails with the broken
+/// rule in `reason` where the types cannot be described.
+FailureOr<::tile::tma::Im2colRequest>
+buildIm2colRequest(CopyIm2colOp op, ::tile::Decline &reason);
 
 /// Plans `op`; emits the broken rule at the op on failure.
 FailureOr<::tile::tma::Im2colPlan> planIm2colOp(CopyIm2colOp op);
