@@ -56,6 +56,17 @@ static std::optional<BarrierLoad> getBarrierLoad(Operation *op) {
   return std::nullopt;
 }
 
+/// True where `op` or an op nested in it takes `group` as an operand.
+static bool usesGroup(Operation *op, Value group) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::is_contained(nested->getOperands(), group)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Loads on `group` in issue loops: scf.for ops with constant trip counts
 /// whose bodies hold only loads on `group` (and such loops) as its users.
 /// Fails where something else in `loop` uses the group.
@@ -79,12 +90,7 @@ collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
         return failure();
       continue;
     }
-    bool uses = false;
-    op.walk([&](Operation *nested) {
-      if (llvm::is_contained(nested->getOperands(), group))
-        uses = true;
-    });
-    if (uses)
+    if (usesGroup(&op, group))
       return failure();
   }
   return success();
@@ -164,14 +170,9 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      SmallVector<std::pair<BarrierLoad, int64_t>> loads;
-      bool uses = false;
-      loop.walk([&](Operation *nested) {
-        if (llvm::is_contained(nested->getOperands(), group))
-          uses = true;
-      });
-      if (!uses)
+      if (!usesGroup(loop, group))
         continue;
+      SmallVector<std::pair<BarrierLoad, int64_t>> loads;
       if (failed(collectIssueLoop(loop, group, 1, loads)))
         return failure();
       for (auto [load, times] : loads) {
@@ -192,12 +193,7 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
       }
       continue;
     }
-    bool uses = false;
-    op.walk([&](Operation *nested) {
-      if (llvm::is_contained(nested->getOperands(), group))
-        uses = true;
-    });
-    if (uses && op.getNumRegions() > 0)
+    if (op.getNumRegions() > 0 && usesGroup(&op, group))
       return failure();
   }
   while (!units.empty())
