@@ -1,7 +1,6 @@
-"""Mutants of the passes and the pipeline: tensor-map ABI and encode, arena
-size, plan report, pipeline input checks, host argument checks, kernel
-versions, the asynchronous protocol (lib/Transforms,
-include/tile/Transforms).
+"""Mutants of the passes: tensor-map ABI and encode, arena size, plan report,
+pipeline input checks, host argument checks, kernel versions, the
+asynchronous protocol (lib/Transforms, include/tile/Transforms).
 """
 from ._catalog import Library
 
@@ -120,14 +119,6 @@ MUTANTS = [
       "b, launch.getLoc(), b.getI32Type(), 0);",
       "launches without a size get no dynamic shared memory",
       function="ArenaSizePass::runOnOperation"),
-    M("pipe-ptx-version", "Pipelines.cpp",
-      ": \"+ptx80\")", ": \"+ptx70\")",
-      "PTX 7.0 requested for sm_90a",
-      function="addKernelPasses"),
-    M("pipe-no-arena-size", "Pipelines.cpp",
-      "  pm.addPass(createTileArenaSize());\n", "",
-      "the pipeline does not size the arena: launches lack shared memory",
-      function="addKernelPasses"),
     M("report-direction", "ReportCopyPlans.cpp",
       ": op.isLoad()    ? \"g2s\"", ": op.isLoad()    ? \"s2g\"",
       "plan report swaps load and store",
