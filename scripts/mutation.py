@@ -77,7 +77,7 @@ RELATED = [
       "lit:Conversion"]),
     ("lib/Conversion/KernelABI/", ["lit:Conversion/KernelABI", "lit:Pipeline"]),
     ("lib/Transforms/", ["lit:Transforms", "lit:Pipeline"]),
-    ("lib/Transforms/Pipelines.cpp", ["lit:Pipeline", "lit:Tools"]),
+    ("lib/Pipelines/", ["lit:Pipeline", "lit:Tools"]),
     ("lib/Transforms/CheckHostArguments.cpp",
      ["lit:Transforms/check-host-arguments.mlir",
       "gtest:TileRuntimeEntryCheckTests"]),

@@ -25,7 +25,7 @@
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tile/InitAllTile.h"
-#include "tile/Transforms/Pipelines.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -90,7 +90,8 @@ int main(int argc, char **argv) {
   registerAllGPUToLLVMIRTranslations(registry);
   tile::registerAllTileDialects(registry);
 
-  llvm::outs() << "file\tcopies\tparse_s\tpipeline_s\ttotal_s\tpipeline_cpu_s\n";
+  llvm::outs()
+      << "file\tcopies\tparse_s\tpipeline_s\ttotal_s\tpipeline_cpu_s\n";
   for (const std::string &file : files) {
     std::vector<double> parse, pipeline, total, pipelineCpu;
     size_t copies = 0;

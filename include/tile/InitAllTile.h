@@ -14,10 +14,10 @@ namespace tile {
 
 /// Adds the tile dialect, the built-in copy variants and everything the tile
 /// passes and `--tile-gpu-pipeline` need (registerTileLoweringDependencies in
-/// tile/Transforms/Pipelines.h: the dialects they create, ConvertToLLVM
-/// interfaces, NVVM target models, LLVM IR translations) to `registry`.
-/// With registerAllTilePasses and the embedder's own input dialects, this is
-/// enough to run the pipeline to a gpu.binary.
+/// tile/Pipelines/LoweringDependencies.h: the dialects they create,
+/// ConvertToLLVM interfaces, NVVM target models, LLVM IR translations) to
+/// `registry`. With registerAllTilePasses and the embedder's own input
+/// dialects, this is enough to run the pipeline to a gpu.binary.
 void registerAllTileDialects(DialectRegistry &registry);
 
 /// Registers every tile pass and pipeline with the global pass registry.

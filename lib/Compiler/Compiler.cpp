@@ -15,7 +15,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/InitAllTile.h"
-#include "tile/Transforms/Pipelines.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"

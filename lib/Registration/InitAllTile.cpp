@@ -5,8 +5,9 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Pipelines/LoweringDependencies.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "tile/Transforms/Passes.h"
-#include "tile/Transforms/Pipelines.h"
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();

@@ -1,7 +1,7 @@
 //===- Rules.cpp - One function per TMA rule ------------------------------===//
 //
-// Each check returns the decline "<rule-id>: <values>" or nullopt. The rule
-// table with every id lives in tile/TMA/RuleIds.def.
+// Each check returns a Decline (the rule and the values that broke it) or
+// nullopt. The rule table with every id lives in tile/Support/RuleIds.def.
 //
 //===----------------------------------------------------------------------===//
 

@@ -19,8 +19,8 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Pipelines/LoweringDependencies.h"
 #include "tile/Transforms/Passes.h"
-#include "tile/Transforms/Pipelines.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 

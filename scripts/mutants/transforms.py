@@ -1,7 +1,6 @@
-"""Mutants of the passes and the pipeline: tensor-map ABI and encode, arena
-size, plan report, pipeline input checks, host argument checks, kernel
-versions, the asynchronous protocol (lib/Transforms,
-include/tile/Transforms).
+"""Mutants of the passes: tensor-map ABI and encode, arena size, plan report,
+pipeline input checks, host argument checks, kernel versions, the
+asynchronous protocol (lib/Transforms, include/tile/Transforms).
 """
 from ._catalog import Library
 
@@ -120,14 +119,6 @@ MUTANTS = [
       "b, launch.getLoc(), b.getI32Type(), 0);",
       "launches without a size get no dynamic shared memory",
       function="ArenaSizePass::runOnOperation"),
-    M("pipe-ptx-version", "Pipelines.cpp",
-      ": \"+ptx80\")", ": \"+ptx70\")",
-      "PTX 7.0 requested for sm_90a",
-      function="addKernelPasses"),
-    M("pipe-no-arena-size", "Pipelines.cpp",
-      "  pm.addPass(createTileArenaSize());\n", "",
-      "the pipeline does not size the arena: launches lack shared memory",
-      function="addKernelPasses"),
     M("report-direction", "ReportCopyPlans.cpp",
       ": op.isLoad()    ? \"g2s\"", ": op.isLoad()    ? \"s2g\"",
       "plan report swaps load and store",
@@ -200,13 +191,14 @@ MUTANTS = [
       function="TensorMapABIPass::chooseVersion",
       tests=["gtest:TileRuntimeGuardedEntryTests"]),
     # ---- the asynchronous protocol ------------------------------------------
-    M("async-phase-parity", "VerifyAsync.cpp",
+    M("async-phase-parity", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
       "*parity != *count % 2", "*parity != (*count + 1) % 2",
       "every correct wait is reported as the wrong phase and every wrong "
       "one passes",
       function="Walker::wait",
       tests=["lit:Transforms/verify-async.mlir"]),
-    M("async-tx-issue-loop-once", "VerifyAsync.cpp",
+    M("async-tx-issue-loop-once",
+      "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",
       "out.push_back({*load, total});", "out.push_back({*load, times});",
       "an issue loop's load is counted once: the announced bytes of a "
       "correct kernel are reported, and tile.arrive_expect_tx expects too "
@@ -214,21 +206,22 @@ MUTANTS = [
       function="collectIssueLoop",
       tests=["lit:Transforms/verify-async.mlir",
              "lit:Transforms/materialize-expect-tx.mlir"]),
-    M("async-fence-kind", "VerifyAsync.cpp",
+    M("async-fence-kind", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
       "kind == NVVM::ProxyKind::async_shared)",
       "kind == NVVM::ProxyKind::async_global)",
       "fence.proxy.async.shared no longer counts as a proxy fence: every "
       "fenced TMA store is reported",
       function="Walker::walkOp",
       tests=["lit:Transforms/verify-async.mlir"]),
-    M("async-bulk-wait-keeps-one-more", "VerifyAsync.cpp",
+    M("async-bulk-wait-keeps-one-more",
+      "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
       "size_t keep = waitGroup.getGroup();",
       "size_t keep = waitGroup.getGroup() + 1;",
       "bulk_wait_group N is taken to leave N + 1 groups pending: reuse after "
       "a correct wait is reported",
       function="Walker::walkOp",
       tests=["lit:Transforms/verify-async.mlir"]),
-    M("async-wait-ends-group", "VerifyAsync.cpp",
+    M("async-wait-ends-group", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
       "*load.index == *index;", "true;",
       "a wait on one barrier of a group ends the loads of all its barriers: "
       "reading the stage being prefetched goes unreported",

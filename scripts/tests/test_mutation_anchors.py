@@ -38,7 +38,8 @@ FILES = [
     "lib/Runtime/TensorMap.cpp",
     "lib/Runtime/EntryTable.h",
     "lib/Conversion/TileToNVVM/ElementwiseCopy.cpp",
-    "lib/Transforms/VerifyAsync.cpp",
+    "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
+    "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",
     "lib/Dispatch/CopyVariant.cpp",
 ]
 

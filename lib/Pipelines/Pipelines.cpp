@@ -1,6 +1,6 @@
 //===- Pipelines.cpp - The tile lowering pipeline -------------------------===//
 
-#include "tile/Transforms/Pipelines.h"
+#include "tile/Pipelines/Pipelines.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"

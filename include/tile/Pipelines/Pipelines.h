@@ -1,13 +1,12 @@
 //===- Pipelines.h - The tile lowering pipeline -----------------*- C++ -*-===//
 
-#ifndef TILE_TRANSFORMS_PIPELINES_H
-#define TILE_TRANSFORMS_PIPELINES_H
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
 #include <string>
 
 namespace mlir {
-class DialectRegistry;
 class OpPassManager;
 namespace tile {
 
@@ -59,18 +58,10 @@ struct TileGPUPipelineOptions
 void buildTileGPUPipeline(OpPassManager &pm,
                           const TileGPUPipelineOptions &options);
 
-/// Adds what `--tile-gpu-pipeline` needs beyond the tile dialect: the
-/// dialects its passes create, their ConvertToLLVM interfaces, the NVVM
-/// target models (gpu-module-to-binary) and the LLVM IR translations of the
-/// dialects in a gpu.module. registerAllTileDialects calls it, and the
-/// pipeline's first pass declares it as a dependency, so a context the
-/// pipeline runs in always has it.
-void registerTileLoweringDependencies(DialectRegistry &registry);
-
 /// Registers `--tile-gpu-pipeline`.
 void registerTileGPUPipeline();
 
 } // namespace tile
 } // namespace mlir
 
-#endif // TILE_TRANSFORMS_PIPELINES_H
+#endif // TILE_PIPELINES_PIPELINES_H

@@ -1,0 +1,284 @@
+//===- TxBytesScan.cpp - Transaction bytes per barrier and phase ----------===//
+
+#include "TxBytesScan.h"
+#include "KnownValues.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "llvm/Support/MathExtras.h"
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::async_protocol;
+
+/// The constant trip count of `loop`, if it has one. The bounds and step are
+/// compared as signed integers, also on an `unsignedCmp` loop.
+///
+/// This is not scf::ForOp::getStaticTripCount: that one answers zero where
+/// this has no answer (a step that is not positive, a span that overflows
+/// int64_t), and differs on `unsignedCmp` loops (unsigned bounds), on i1
+/// bounds (read as signed), on spans that overflow a narrow bound type
+/// (wrapped: zero for i8 -100 to 100) and on bounds it relates through value
+/// bounds (%ub = %lb + 4). The scan's diagnostics depend on these counts.
+static std::optional<int64_t> tripCount(scf::ForOp loop) {
+  APInt lb, ub, step;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+    return std::nullopt;
+  std::optional<int64_t> l = toInt64(lb), u = toInt64(ub), s = toInt64(step);
+  if (!l || !u || !s)
+    return std::nullopt;
+  return tripOf(*l, *u, *s);
+}
+
+static IndexKey indexKey(Value index) {
+  APInt c;
+  if (matchPattern(index, m_ConstantInt(&c)))
+    if (std::optional<int64_t> x = toInt64(c))
+      return {Value(), *x};
+  return {index, std::nullopt};
+}
+
+static std::optional<BarrierLoad> getBarrierLoad(Operation *op) {
+  if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+    if (!copy.getBarrier())
+      return std::nullopt;
+    return BarrierLoad{op, copy.getBarrier(), copy.getBarrierIndex(),
+                       copy.getTransactionBytes(),
+                       static_cast<bool>(copy.getMulticastMask())};
+  }
+  if (auto im2col = dyn_cast<CopyIm2colOp>(op))
+    return BarrierLoad{op, im2col.getBarrier(), im2col.getBarrierIndex(),
+                       im2col.getTransactionBytes(), false};
+  return std::nullopt;
+}
+
+/// True where `op` or an op nested in it takes `group` as an operand.
+static bool usesGroup(Operation *op, Value group) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::is_contained(nested->getOperands(), group)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Loads on `group` in issue loops: scf.for ops with constant trip counts
+/// whose bodies hold only loads on `group` (and such loops) as its users.
+/// Fails where something else in `loop` uses the group.
+static LogicalResult
+collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
+                 SmallVectorImpl<std::pair<BarrierLoad, int64_t>> &out) {
+  std::optional<int64_t> trip = tripCount(loop);
+  if (!trip)
+    return failure();
+  int64_t total;
+  if (llvm::MulOverflow(times, *trip, total))
+    return failure();
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+      if (load->group == group)
+        out.push_back({*load, total});
+      continue;
+    }
+    if (auto inner = dyn_cast<scf::ForOp>(op)) {
+      if (failed(collectIssueLoop(inner, group, total, out)))
+        return failure();
+      continue;
+    }
+    if (usesGroup(&op, group))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::tile::async_protocol::scanPhases(
+    Block &block, Value group,
+    function_ref<void(const IndexKey &, TxUnit &)> closeUnit) {
+  std::map<IndexKey, TxUnit> units;
+  auto close = [&](const IndexKey &key) {
+    auto it = units.find(key);
+    if (it == units.end())
+      return;
+    closeUnit(key, it->second);
+    units.erase(it);
+  };
+  // Keys that are not constants must be the only key of the block.
+  SmallVector<IndexKey> keys;
+  auto noteKey = [&](Value index) -> std::optional<IndexKey> {
+    IndexKey key = indexKey(index);
+    for (const IndexKey &k : keys)
+      if (!(k < key) && !(key < k))
+        return key;
+    keys.push_back(key);
+    if (keys.size() > 1 &&
+        llvm::any_of(keys, [](const IndexKey &k) { return !k.constant; }))
+      return std::nullopt;
+    return key;
+  };
+  for (Operation &op : block) {
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+      if (load->group != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(load->index);
+      if (!key)
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.loads.push_back({*load, 1});
+      unit.multicast |= load->multicast;
+      unit.delivered += load->bytes;
+      continue;
+    }
+    if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
+      if (expect.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(expect.getMbarId());
+      if (!key || expect.getPredicate())
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.expects.push_back(expect);
+      APInt bytes;
+      std::optional<int64_t> n;
+      if (matchPattern(expect.getTxcount(), m_ConstantInt(&bytes)))
+        n = toInt64(bytes);
+      if (!n || llvm::AddOverflow(unit.announced, *n, unit.announced))
+        unit.announcedKnown = false;
+      continue;
+    }
+    if (auto expect = dyn_cast<ArriveExpectTxOp>(op)) {
+      if (expect.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(expect.getMbarId());
+      if (!key)
+        return failure();
+      TxUnit &unit = units[*key];
+      unit.expects.push_back(expect);
+      unit.announcedKnown = false;
+      continue;
+    }
+    if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
+      if (wait.getBarriers() != group)
+        continue;
+      std::optional<IndexKey> key = noteKey(wait.getMbarId());
+      if (!key)
+        return failure();
+      close(*key);
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (!usesGroup(loop, group))
+        continue;
+      SmallVector<std::pair<BarrierLoad, int64_t>> loads;
+      if (failed(collectIssueLoop(loop, group, 1, loads)))
+        return failure();
+      for (auto [load, times] : loads) {
+        // A loop-variant index is not one barrier.
+        if (!indexKey(load.index).constant &&
+            !loop.isDefinedOutsideOfLoop(load.index))
+          return failure();
+        std::optional<IndexKey> key = noteKey(load.index);
+        if (!key)
+          return failure();
+        TxUnit &unit = units[*key];
+        unit.loads.push_back({load, times});
+        unit.multicast |= load.multicast;
+        int64_t bytes;
+        if (llvm::MulOverflow(load.bytes, times, bytes) ||
+            llvm::AddOverflow(unit.delivered, bytes, unit.delivered))
+          return failure();
+      }
+      continue;
+    }
+    if (op.getNumRegions() > 0 && usesGroup(&op, group))
+      return failure();
+  }
+  while (!units.empty())
+    close(units.begin()->first);
+  return success();
+}
+
+static void describeLoads(const TxUnit &unit, llvm::raw_ostream &os) {
+  os << "(";
+  llvm::interleave(
+      unit.loads, os,
+      [&](const std::pair<BarrierLoad, int64_t> &load) {
+        if (load.second != 1)
+          os << load.second << " x ";
+        os << load.first.bytes;
+      },
+      " + ");
+  os << ")";
+}
+
+void mlir::tile::async_protocol::printKey(llvm::raw_ostream &os, Value group,
+                                          const IndexKey &key) {
+  os << "barrier ";
+  if (key.constant)
+    os << *key.constant;
+  else
+    key.value.printAsOperand(os, OpPrintingFlags());
+  os << " of ";
+  group.printAsOperand(os, OpPrintingFlags());
+}
+
+bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
+  bool ok = true;
+  kernel->walk([&](nvgpu::MBarrierCreateOp create) {
+    Value group = create.getBarriers();
+    Block *block = nullptr;
+    bool decidable = true;
+    bool anyExpect = false;
+    for (Operation *user : group.getUsers()) {
+      if (isa<nvgpu::MBarrierArriveExpectTxOp, ArriveExpectTxOp>(user)) {
+        anyExpect = true;
+        if (block && block != user->getBlock())
+          decidable = false;
+        block = user->getBlock();
+      } else if (!isa<CopyAsyncOp, CopyIm2colOp, nvgpu::MBarrierInitOp,
+                      nvgpu::MBarrierTryWaitParityOp, nvgpu::MBarrierArriveOp,
+                      nvgpu::MBarrierTestWaitOp>(user)) {
+        decidable = false;
+      }
+    }
+    if (!anyExpect || !decidable)
+      return;
+    // Every load on the group lies in the block, or in an issue loop in it.
+    for (Operation *user : group.getUsers()) {
+      std::optional<BarrierLoad> load = getBarrierLoad(user);
+      if (!load || load->group != group)
+        continue;
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (!ancestor || (ancestor != user && !isa<scf::ForOp>(ancestor)))
+        return;
+    }
+    (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
+      if (unit.expects.empty() || !unit.announcedKnown || unit.multicast ||
+          unit.announced == unit.delivered)
+        return;
+      InFlightDiagnostic diag = unit.expects.back()->emitError();
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "async-tx-bytes: arrive.expect_tx announces " << unit.announced
+         << " bytes on ";
+      printKey(os, group, key);
+      os << ", but the " << unit.loads.size()
+         << " load(s) signalling it in this phase deliver " << unit.delivered
+         << " bytes";
+      if (!unit.loads.empty()) {
+        os << " ";
+        describeLoads(unit, os);
+      }
+      diag << text;
+      for (auto [load, times] : unit.loads)
+        diag.attachNote(load.op->getLoc())
+            << "this load delivers " << load.bytes << " bytes"
+            << (times != 1 ? " per iteration" : "");
+      ok = false;
+    });
+  });
+  return ok;
+}

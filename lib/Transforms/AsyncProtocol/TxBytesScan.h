@@ -1,0 +1,80 @@
+//===- TxBytesScan.h - Transaction bytes per barrier and phase --*- C++ -*-===//
+//
+// Part of the checks of the asynchronous protocol (docs/async-protocol.md),
+// shared by tile-verify-async (the async-tx-bytes rule) and
+// tile-materialize-expect-tx (the bytes to expect).
+//
+// Transaction bytes are checked per mbarrier group on the block that holds
+// all of the group's arrive.expect_tx ops and loads (loads may sit in issue
+// loops with constant trip counts nested in it): per barrier and phase, the
+// announced bytes must equal the delivered ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_TXBYTESSCAN_H
+#define TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_TXBYTESSCAN_H
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace mlir::tile::async_protocol {
+
+/// The key of a barrier index within one block's scan: a constant, or the
+/// SSA value itself.
+struct IndexKey {
+  Value value;
+  std::optional<int64_t> constant;
+  bool operator<(const IndexKey &o) const {
+    if (constant.has_value() != o.constant.has_value())
+      return constant.has_value();
+    if (constant)
+      return *constant < *o.constant;
+    return value.getAsOpaquePointer() < o.value.getAsOpaquePointer();
+  }
+};
+
+/// A load that completes on an mbarrier: a tile.copy_async load or a
+/// tile.copy_im2col.
+struct BarrierLoad {
+  Operation *op = nullptr;
+  Value group, index;
+  int64_t bytes = 0;
+  bool multicast = false;
+};
+
+/// The loads and announcements of one barrier in one phase of one block.
+struct TxUnit {
+  SmallVector<std::pair<BarrierLoad, int64_t>> loads; // load, times issued
+  SmallVector<Operation *> expects; // nvgpu and tile arrive.expect_tx
+  int64_t delivered = 0;
+  int64_t announced = 0;
+  bool announcedKnown = true;
+  bool multicast = false;
+};
+
+/// Scans `block` for the phases of the barriers of `group`, calling
+/// `closeUnit(key, unit)` at the end of each phase (a wait on the barrier,
+/// or the block's end). Fails where the block uses the group in a way the
+/// scan cannot attribute (nested regions other than issue loops, unknown
+/// barrier indices next to others).
+LogicalResult
+scanPhases(Block &block, Value group,
+           function_ref<void(const IndexKey &, TxUnit &)> closeUnit);
+
+/// Prints "barrier <index> of <group>".
+void printKey(llvm::raw_ostream &os, Value group, const IndexKey &key);
+
+/// Reports `async-tx-bytes` for the groups whose loads and announcements
+/// all sit in one block. Returns false where it reported.
+bool checkTransactionBytes(Operation *kernel);
+
+} // namespace mlir::tile::async_protocol
+
+#endif // TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_TXBYTESSCAN_H
