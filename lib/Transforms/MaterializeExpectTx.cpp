@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
 #include "llvm/ADT/MapVector.h"
@@ -57,10 +58,10 @@ struct MaterializeExpectTxPass
               if (!reason.empty()) {
                 std::string text;
                 llvm::raw_string_ostream os(text);
-                os << "async-tx-bytes: cannot derive the bytes to expect on ";
+                os << "cannot derive the bytes to expect on ";
                 printKey(os, group, key);
                 os << ": " << reason;
-                implicit.emitError(text);
+                emitRuleErrorAt(implicit, ::tile::RuleId::AsyncTxBytes) << text;
                 ok = false;
                 continue;
               }
@@ -71,11 +72,13 @@ struct MaterializeExpectTxPass
         for (Operation &op : *block)
           if (auto implicit = dyn_cast<ArriveExpectTxOp>(op))
             if (implicit.getBarriers() == group) {
-              implicit.emitError(
-                  "async-tx-bytes: cannot derive the bytes to expect: the "
-                  "loads on this barrier group are not all in this block (or "
-                  "in issue loops with constant trip counts in it), or their "
-                  "barrier indices cannot be told apart");
+              emitRuleErrorAt(implicit, ::tile::RuleId::AsyncTxBytes)
+                  << "cannot derive the bytes to expect: the "
+                     "loads on this barrier group are not all in this block "
+                     "(or "
+                     "in issue loops with constant trip counts in it), or "
+                     "their "
+                     "barrier indices cannot be told apart";
               ok = false;
             }
         continue;

@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Dispatch/CopyVariant.h"
@@ -308,13 +309,12 @@ private:
   }
 
   /// Reports `text` ("<rule-id>: ...") at `op`, once per op and rule.
-  void report(Operation *op, const Twine &text, Operation *noteOp,
-              const Twine &note) {
-    std::string message = text.str();
-    std::string rule = message.substr(0, message.find(':'));
+  /// Reports `rule` at `op` once; `text` follows the "<rule-id>: ".
+  void report(Operation *op, ::tile::RuleId rule, const Twine &text,
+              Operation *noteOp, const Twine &note) {
     if (!reported.insert({op, rule}).second)
       return;
-    InFlightDiagnostic diag = op->emitError(message);
+    InFlightDiagnostic diag = emitRuleErrorAt(op, rule) << text;
     if (noteOp)
       diag.attachNote(noteOp->getLoc()) << note;
     failed = true;
@@ -340,9 +340,9 @@ private:
         os << "its barrier in ";
         load.group.printAsOperand(os, OpPrintingFlags());
       }
-      report(op,
-             "async-load-wait: this " + what + " of shared bytes " +
-                 rangeText(range) + " comes before any wait on " + barrier +
+      report(op, ::tile::RuleId::AsyncLoadWait,
+             "this " + what + " of shared bytes " + rangeText(range) +
+                 " comes before any wait on " + barrier +
                  ", which completes the TMA load writing bytes " +
                  rangeText(load.access.range),
              load.access.op, "the TMA load");
@@ -354,9 +354,8 @@ private:
     auto check = [&](const Access &store, StringRef where) {
       if (!store.range.overlaps(range))
         return false;
-      report(op,
-             "async-store-reuse: this write of shared bytes " +
-                 rangeText(range) +
+      report(op, ::tile::RuleId::AsyncStoreReuse,
+             "this write of shared bytes " + rangeText(range) +
                  " comes before a tile.bulk_wait_group covers the bulk store "
                  "reading bytes " +
                  rangeText(store.range) + " (" + where + ")",
@@ -395,11 +394,10 @@ private:
         sites.insert(write.op);
         continue;
       }
-      report(op,
-             "async-proxy-fence: this TMA store reads shared bytes " +
-                 rangeText(range) + " that a generic write (" +
-                 opLabel(write.op) + ") stored at bytes " +
-                 rangeText(write.range) +
+      report(op, ::tile::RuleId::AsyncProxyFence,
+             "this TMA store reads shared bytes " + rangeText(range) +
+                 " that a generic write (" + opLabel(write.op) +
+                 ") stored at bytes " + rangeText(write.range) +
                  " with no fence.proxy.async on the path between them",
              write.op, "the generic write");
       break;
@@ -439,12 +437,12 @@ private:
     if (count && parity && *parity != *count % 2) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "async-phase: waits for parity " << *parity << " of ";
+      os << "waits for parity " << *parity << " of ";
       printBarrier(os, group, *index);
       os << ", but this thread has waited for " << *count
          << " completion(s) of it, so the phase to wait for has parity "
          << *count % 2;
-      report(op, text, nullptr, "");
+      report(op, ::tile::RuleId::AsyncPhase, text, nullptr, "");
     }
     if (count)
       state.waits[key] = *count + 1;
@@ -642,7 +640,7 @@ private:
   /// Ops the walk may visit before it stops unrolling loops.
   int64_t budget = 1 << 20;
   KnownValues known;
-  std::set<std::pair<Operation *, std::string>> reported;
+  std::set<std::pair<Operation *, ::tile::RuleId>> reported;
   llvm::SetVector<Operation *> sites;
 };
 

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/Support/MathExtras.h"
 #include <map>
@@ -259,11 +260,11 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
       if (unit.expects.empty() || !unit.announcedKnown || unit.multicast ||
           unit.announced == unit.delivered)
         return;
-      InFlightDiagnostic diag = unit.expects.back()->emitError();
+      InFlightDiagnostic diag =
+          emitRuleErrorAt(unit.expects.back(), ::tile::RuleId::AsyncTxBytes);
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "async-tx-bytes: arrive.expect_tx announces " << unit.announced
-         << " bytes on ";
+      os << "arrive.expect_tx announces " << unit.announced << " bytes on ";
       printKey(os, group, key);
       os << ", but the " << unit.loads.size()
          << " load(s) signalling it in this phase deliver " << unit.delivered

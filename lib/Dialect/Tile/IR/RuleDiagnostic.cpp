@@ -29,6 +29,13 @@ InFlightDiagnostic mlir::tile::emitRuleError(Operation *op,
   return withRule(std::move(diag), rule);
 }
 
+InFlightDiagnostic mlir::tile::emitRuleErrorAt(Operation *op,
+                                               ::tile::RuleId rule) {
+  InFlightDiagnostic diag = op->emitError();
+  diag << ::tile::ruleIdName(rule) << ": ";
+  return withRule(std::move(diag), rule);
+}
+
 InFlightDiagnostic mlir::tile::emitRuleError(Location loc,
                                              ::tile::RuleId rule) {
   InFlightDiagnostic diag = emitError(loc);

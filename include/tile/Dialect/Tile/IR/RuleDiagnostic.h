@@ -33,6 +33,9 @@ InFlightDiagnostic &&withRule(InFlightDiagnostic &&diag, ::tile::RuleId rule);
 
 /// `op->emitOpError()` starting "<rule-id>: ", with the rule attached.
 InFlightDiagnostic emitRuleError(Operation *op, ::tile::RuleId rule);
+/// `op->emitError()` (at the op, without the op's name) starting
+/// "<rule-id>: ", with the rule attached.
+InFlightDiagnostic emitRuleErrorAt(Operation *op, ::tile::RuleId rule);
 /// An error at `loc` starting "<rule-id>: ", with the rule attached.
 InFlightDiagnostic emitRuleError(Location loc, ::tile::RuleId rule);
 /// The diagnostic of an attribute verifier's `emitError`, starting
