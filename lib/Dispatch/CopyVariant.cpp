@@ -15,7 +15,18 @@ using namespace mlir;
 using namespace mlir::tile;
 
 VariantMatch::~VariantMatch() = default;
+CopyVariantLowering::~CopyVariantLowering() = default;
 CopyVariant::~CopyVariant() = default;
+
+LogicalResult CopyVariant::rewrite(Operation *op, const VariantMatch *match,
+                                   ConversionPatternRewriter &rewriter,
+                                   const LLVMTypeConverter &converter) const {
+  if (lowering)
+    return lowering->rewrite(op, match, rewriter, converter);
+  return op->emitError() << "copy variant '" << name
+                         << "' has no lowering attached (link the library "
+                            "that lowers it and register its lowerings)";
+}
 
 PredicateResult CopyVariant::check(Operation *op,
                                    std::unique_ptr<VariantMatch> &) const {
@@ -80,6 +91,17 @@ const CopyVariant *CopyVariantRegistry::lookup(StringRef name) const {
     if (v->getName() == name)
       return v.get();
   return nullptr;
+}
+
+bool CopyVariantRegistry::setLowering(
+    StringRef name, std::unique_ptr<CopyVariantLowering> lowering) {
+  llvm::sys::SmartScopedWriter<true> lock(mutex);
+  for (const std::unique_ptr<CopyVariant> &v : variants)
+    if (v->getName() == name) {
+      v->lowering = std::move(lowering);
+      return true;
+    }
+  return false;
 }
 
 std::vector<const CopyVariant *> CopyVariantRegistry::byPriority() const {

@@ -11,7 +11,7 @@
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
-  registerBuiltinCopyVariants(registry);
+  registerBuiltinCopyLowerings(registry);
   registerTileLoweringDependencies(registry);
 }
 

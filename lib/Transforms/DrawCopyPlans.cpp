@@ -7,9 +7,9 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
-#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/Draw/Draw.h"
 #include "tile/Transforms/Passes.h"

@@ -101,4 +101,18 @@ MUTANTS = [
       "value = static_cast<int64_t>(v);",
       "negative numbers parse as positive",
       function="Parser::parseInt"),
+    # ---- the widest vector (Vector.cpp) ------------------------------------
+    M("ew-vector-element-offset", "Vector.cpp",
+      "if (layout.elementOffset % v != 0)", "if (false)",
+      "vectors on layouts whose offset breaks vector alignment",
+      function="vectorWidth"),
+    M("ew-vector-outer-stride", "Vector.cpp",
+      "shard.stride % v != 0", "shard.stride < v",
+      "vectors across outer shards whose stride breaks alignment",
+      function="vectorWidth"),
+    M("layout-vector-fuse", "Vector.cpp",
+      "runExtent *= it->extent;", "runExtent = it->extent;",
+      "a stride-1 run continued by an outer shard of its dimension is cut "
+      "at the inner shard: narrower vectors than the layout allows",
+      function="vectorWidth"),
 ]

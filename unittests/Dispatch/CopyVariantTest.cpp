@@ -23,6 +23,7 @@
 #include "tile/Conversion/Passes.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/InitAllTile.h"
 #include "tile/Transforms/Passes.h"
 #include "gtest/gtest.h"
@@ -324,6 +325,38 @@ TEST(CopyVariantRegistryTest, NoVariantsWithoutTheBuiltinExtension) {
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
   EXPECT_EQ(CopyVariantRegistry::get(&context), nullptr);
+}
+
+// The decisions and the lowerings register apart: the planning passes'
+// registration gives the built-in variants without lowerings, the
+// conversion's attaches one to each, and only to variants that exist.
+TEST(CopyVariantRegistryTest, LoweringsAttachApartFromDecisions) {
+  auto variantsOf = [](void (*registerWith)(DialectRegistry &),
+                       MLIRContext &context) {
+    DialectRegistry registry;
+    registry.insert<func::FuncDialect, arith::ArithDialect, TileDialect>();
+    registerWith(registry);
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    return CopyVariantRegistry::get(&context);
+  };
+  MLIRContext decideOnly;
+  const CopyVariantRegistry *decisions =
+      variantsOf(registerBuiltinCopyVariants, decideOnly);
+  ASSERT_NE(decisions, nullptr);
+  EXPECT_EQ(decisions->names(),
+            (std::vector<std::string>{"tma", "collective", "simt"}));
+  for (const CopyVariant *variant : decisions->byPriority())
+    EXPECT_EQ(variant->getLowering(), nullptr) << variant->getName().str();
+
+  MLIRContext lowering;
+  const CopyVariantRegistry *lowered =
+      variantsOf(registerBuiltinCopyLowerings, lowering);
+  ASSERT_NE(lowered, nullptr);
+  for (const CopyVariant *variant : lowered->byPriority())
+    EXPECT_NE(variant->getLowering(), nullptr) << variant->getName().str();
+  EXPECT_FALSE(CopyVariantRegistry::getMutable(&lowering)->setLowering(
+      "no-such-variant", nullptr));
 }
 
 // Adding and looking up from several threads at once (a pass manager runs

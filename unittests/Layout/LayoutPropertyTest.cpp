@@ -159,3 +159,111 @@ TEST(LayoutProperty, GroupingKeepsAddresses) {
 }
 
 } // namespace
+
+namespace {
+
+// The widest vector by its definition: v elements along the last dimension,
+// from a last index divisible by v, at consecutive offsets from a multiple
+// of v, for every such start.
+int64_t bruteVectorWidth(const GroupedLayout &g, int64_t maxElements) {
+  int64_t total = 1;
+  for (int64_t e : g.shape)
+    total *= e;
+  int64_t best = 1;
+  for (int64_t v = 2; v <= maxElements; v *= 2) {
+    if (g.shape.empty() || g.shape.back() % v != 0)
+      break;
+    bool ok = true;
+    std::vector<int64_t> index(g.shape.size(), 0);
+    for (int64_t flat = 0; flat < total && ok; ++flat) {
+      int64_t rest = flat;
+      for (size_t d = g.shape.size(); d-- > 0;) {
+        index[d] = rest % g.shape[d];
+        rest /= g.shape[d];
+      }
+      if (index.back() % v != 0)
+        continue;
+      int64_t start = g.offsetOf(index);
+      ok = start % v == 0;
+      for (int64_t j = 1; j < v && ok; ++j) {
+        std::vector<int64_t> next = index;
+        next.back() += j;
+        ok = g.offsetOf(next) == start + j;
+      }
+    }
+    if (!ok)
+      break;
+    best = v;
+  }
+  return best;
+}
+
+TEST(LayoutProperty, VectorWidthMatchesItsDefinition) {
+  Gen gen;
+  int checked = 0, wide = 0;
+  for (int i = 0; i < 4000; ++i) {
+    // Shards whose strides are often powers of two and often continue one
+    // another, grouped onto a random factorisation.
+    std::vector<Shard> shards;
+    std::vector<int64_t> shape;
+    int dims = static_cast<int>(gen.pick(1, 3));
+    int64_t running = 1;
+    for (int d = 0; d < dims; ++d) {
+      int per = static_cast<int>(gen.pick(1, 2));
+      int64_t dim = 1;
+      for (int k = 0; k < per; ++k) {
+        int64_t e = int64_t(1) << gen.pick(0, 3);
+        if (gen.pick(0, 4) == 0)
+          e = gen.pick(1, 6);
+        shards.push_back({e, 0});
+        dim *= e;
+      }
+      shape.push_back(dim);
+    }
+    // Strides: innermost first, continuing, doubled, or random.
+    for (size_t k = shards.size(); k-- > 0;) {
+      int64_t mode = gen.pick(0, 3);
+      int64_t s = mode == 0   ? running
+                  : mode == 1 ? running * 2
+                  : mode == 2 ? int64_t(1) << gen.pick(0, 6)
+                              : gen.pick(1, 40);
+      shards[k].stride = shards[k].extent == 1 ? 0 : s;
+      running = std::max(running, s * shards[k].extent);
+    }
+    Layout l(shards, Swizzle::None, gen.pick(0, 2) == 0 ? gen.pick(0, 8) : 0);
+    if (l.verify())
+      continue;
+    std::optional<GroupedLayout> g = groupOnto(l, shape);
+    if (!g)
+      continue;
+    for (int64_t maxElements : {1, 2, 8, 16}) {
+      int64_t want = bruteVectorWidth(*g, maxElements);
+      ASSERT_EQ(vectorWidth(*g, maxElements), want)
+          << l.str() << " max " << maxElements;
+      wide += want > 1;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 8000);
+  EXPECT_GT(wide, 1000);
+}
+
+TEST(LayoutProperty, MaxCommonVectorOfTwoLayouts) {
+  // A row-major 8 x 64 tile and the same tile in 16-element chunks 32
+  // elements apart: 16 elements in both, 8 when capped at 8.
+  GroupedLayout a = *groupOnto(Layout::rowMajor({8, 64}), {8, 64});
+  GroupedLayout b =
+      *groupOnto(*Layout::parse("(8, 4, 16) : (128, 32, 1)"), {8, 64});
+  EXPECT_EQ(vectorWidth(a, 64), 64);
+  EXPECT_EQ(vectorWidth(b, 64), 16);
+  EXPECT_EQ(maxCommonVector(a, b, 64), 16);
+  EXPECT_EQ(maxCommonVector(a, b, 8), 8);
+  // Fused within the last dimension: 2:4 continues 4:1, a run of 8.
+  GroupedLayout c = *groupOnto(*Layout::parse("(4, 2, 4) : (8, 4, 1)"), {4, 8});
+  EXPECT_EQ(vectorWidth(c, 16), 8);
+  // An offset of 2 elements halves it to 2.
+  GroupedLayout d = *groupOnto(Layout::strided({4, 8}, {8, 1}, 2), {4, 8});
+  EXPECT_EQ(vectorWidth(d, 16), 2);
+}
+
+} // namespace

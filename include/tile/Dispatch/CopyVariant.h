@@ -80,6 +80,18 @@ struct CopyVariantProperties {
   bool recordsPlan = true;
 };
 
+/// How a variant's copies become NVVM: attached to a variant by the
+/// conversion library (registerBuiltinCopyLowerings for the built-in ones),
+/// so that deciding a copy needs no lowering code.
+class CopyVariantLowering {
+public:
+  virtual ~CopyVariantLowering();
+  /// Replaces `op` with its lowering; `match` is the variant's.
+  virtual LogicalResult rewrite(Operation *op, const VariantMatch *match,
+                                ConversionPatternRewriter &rewriter,
+                                const LLVMTypeConverter &converter) const = 0;
+};
+
 /// A named lowering of copy ops.
 class CopyVariant {
 public:
@@ -125,9 +137,15 @@ public:
   recall(Operation *op, std::string &reason) const;
 
   /// Replaces `op` with its lowering. Called only after `check` succeeded.
+  /// The default runs the attached CopyVariantLowering and fails (with a
+  /// diagnostic at the op) when none is attached; a variant may override it
+  /// instead.
   virtual LogicalResult rewrite(Operation *op, const VariantMatch *match,
                                 ConversionPatternRewriter &rewriter,
-                                const LLVMTypeConverter &converter) const = 0;
+                                const LLVMTypeConverter &converter) const;
+
+  /// The lowering attached to this variant, or null.
+  const CopyVariantLowering *getLowering() const { return lowering.get(); }
 
 protected:
   void addPredicate(std::string predicateName, Predicate predicate) {
@@ -140,8 +158,10 @@ protected:
   std::vector<NamedPredicate> predicates;
 
 private:
+  friend class CopyVariantRegistry;
   std::string name;
   int priority;
+  std::unique_ptr<CopyVariantLowering> lowering;
 };
 
 /// The copy variants of one context, held by its tile dialect as a dialect
@@ -164,6 +184,9 @@ public:
   /// Adds a variant; a variant with the same name replaces the old one.
   void add(std::unique_ptr<CopyVariant> variant);
   const CopyVariant *lookup(StringRef name) const;
+  /// Attaches `lowering` to the variant `name`; false when there is none.
+  bool setLowering(StringRef name,
+                   std::unique_ptr<CopyVariantLowering> lowering);
   /// Variants by descending priority (ties by name).
   std::vector<const CopyVariant *> byPriority() const;
   std::vector<std::string> names() const;
@@ -184,8 +207,8 @@ struct DispatchResult {
 };
 
 /// Dispatches `op` over the variants of its context (the built-in ones come
-/// from registerBuiltinCopyVariants(DialectRegistry &) in the TileToNVVM
-/// library, which every pass that reads decisions declares): honours
+/// from registerBuiltinCopyVariants(DialectRegistry &), BuiltinVariants.h,
+/// which every pass that reads decisions declares): honours
 /// its `dispatch` attribute, tries the variants by priority. Fails (with a
 /// diagnostic at the op) only for an unknown `dispatch` name; an op no variant
 /// can lower yields `selected == nullptr`.

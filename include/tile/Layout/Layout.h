@@ -1,12 +1,65 @@
 //===- Layout.h - Shard layouts with hardware swizzle -----------*- C++ -*-===//
 //
-// A layout maps a logical index space onto element offsets in memory. It is a
-// list of shards (extent:stride, outer to inner), an element offset, and an
-// optional hardware swizzle that XORs byte-address bits [4,4+B) with bits
-// [7,7+B) of the *absolute* byte address.
+// A layout maps a logical index space onto element offsets in memory. This
+// library is pure C++ (no MLIR, no LLVM): the dialect's `#tile.layout`
+// attribute, the TMA planner, the wgmma descriptor planner and the hardware
+// model are all built on it.
 //
-// This library is pure C++ (no MLIR, no LLVM): the dialect's `#tile.layout`
-// attribute, the TMA planner and the hardware model are all built on it.
+// The algebra
+// -----------
+// A Layout is a list of shards (extent:stride), outer to inner, an element
+// offset and a swizzle. A flat index i splits mixed-radix over the extents,
+// innermost shard last (digit_k in [0, extent_k)), and
+//
+//     offset(i) = elementOffset + sum_k digit_k * stride_k        (elements)
+//     address(i) = swizzle(base + offset(i) * elementBytes)        (bytes)
+//
+// where swizzle XORs byte-address bits [4, 4+B) with bits [7, 7+B) of the
+// *absolute* address (B = 1, 2, 3 for 32B, 64B, 128B): the pattern repeats
+// every swizzleRepeatBytes, which is why a swizzled buffer's base must be
+// aligned to it. The operations:
+//   - groupOnto(layout, shape): the shards, left to right, split into one
+//     group per buffer dimension whose extents multiply to the dimension
+//     (extent-1 shards go anywhere; shards are never split). A buffer index
+//     (d_0, ..., d_n) then addresses group d with digit d_k. This is how a
+//     `#tile.layout` describes a memref: the memref's shape is the logical
+//     shape, the shards how it is laid out.
+//   - canonicalize(): drops extent-1 shards and fuses neighbours whose
+//     strides continue (outer.stride == inner.extent * inner.stride); every
+//     address is kept, and the planner compares layouts in this form.
+//   - Region: a box [offsets, offsets + sizes) of a grouped buffer. The TMA
+//     planner (lib/TMA, Regions.cpp and Modes.cpp) slices both sides'
+//     layouts by their regions and refines the two into common modes, runs
+//     strided in both; the longest run that is stride 1 in both is what one
+//     TMA box row can move (CuTe's coalesce of a composition).
+//
+// A worked example
+// ----------------
+// The demo's shared tile, an 8 x 256 f16 buffer in 64-element (128 B) chunks
+// with the 128B swizzle: "(8, 4, 64) : (64, 512, 1), swizzle = 128B".
+// groupOnto(l, {8, 256}) gives dimension 0 the shard 8:64 and dimension 1
+// the shards 4:512, 64:1 (4 * 64 = 256). Then, at base address 0:
+//     index   offset  bytes  swizzled address
+//     (1, 0)      64    128  128 ^ (1 << 4) = 144   row 1 of an atom
+//     (0, 64)    512   1024  1024                   the second chunk
+//     (1, 65)    577   1154  1154 ^ (1 << 4) = 1170
+//     (7, 255)  2047   4094  3982
+// size() = cosize() = 2048: the layout is a bijection onto 4 KiB, and its
+// canonical form is itself (no neighbours continue: 64 * 1 != 512).
+//
+// Invariants
+// ----------
+//   - verify(): extents > 0; strides >= 0, zero only on extent-1 shards.
+//     Every other function assumes a verified layout.
+//   - offsetOf's terms are each below cosize(): callers bound extents and
+//     strides before building a layout from user values.
+//   - canonicalize() and groupOnto() preserve offset(i) for every i.
+//   - hasOverlap() is exact (two indices, one offset), not a heuristic; a
+//     copy into an overlapping shared layout is rejected (`overlap`).
+//   - The model (lib/TMA/HardwareModel.cpp) reads addresses through
+//     GroupedLayout::byteAddressOf; the lowering emits the same formulas as
+//     IR (SwizzleXor below), so the two cannot drift apart silently: the
+//     GPU suite compares them with the H200.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +204,21 @@ struct GroupedLayout {
 std::optional<GroupedLayout> groupOnto(const Layout &layout,
                                        const std::vector<int64_t> &shape,
                                        std::string *error = nullptr);
+
+/// The widest vector of a grouped buffer: the largest power of two v <=
+/// maxElements such that every v elements along the last dimension that
+/// start at a last index divisible by v lie at v consecutive element offsets
+/// starting at a multiple of v (unswizzled offsets; a swizzle permutes
+/// 16-byte chunks, so vectors of at most 16 aligned bytes stay whole). 1
+/// when no two such elements are adjacent. This is CuTe's max_common_vector
+/// of the layout against the row-major order of its shape.
+int64_t vectorWidth(const GroupedLayout &layout, int64_t maxElements);
+
+/// The widest vector both buffers take for the same indices: the smaller of
+/// their vectorWidth (both are powers of two). A per-element copy between
+/// them moves that many elements per access.
+int64_t maxCommonVector(const GroupedLayout &a, const GroupedLayout &b,
+                        int64_t maxElements);
 
 /// A rectangular region of a grouped buffer: per-dimension start and size.
 struct Region {

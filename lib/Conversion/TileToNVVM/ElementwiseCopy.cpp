@@ -9,6 +9,7 @@
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Dispatch/ElementwiseReduce.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -126,49 +127,6 @@ static Value inBounds(I64Builder &ib, const ElementwiseSide &side,
   return ok;
 }
 
-static std::optional<LLVM::AtomicBinOp> getAtomicOp(ReduceKind kind,
-                                                    Type elementType) {
-  bool isFloat = isa<FloatType>(elementType);
-  bool isUnsigned = elementType.isUnsignedInteger();
-  switch (kind) {
-  case ReduceKind::Add:
-    return isFloat ? LLVM::AtomicBinOp::fadd : LLVM::AtomicBinOp::add;
-  case ReduceKind::Min:
-    if (isFloat)
-      return std::nullopt;
-    return isUnsigned ? LLVM::AtomicBinOp::umin : LLVM::AtomicBinOp::min;
-  case ReduceKind::Max:
-    if (isFloat)
-      return std::nullopt;
-    return isUnsigned ? LLVM::AtomicBinOp::umax : LLVM::AtomicBinOp::max;
-  case ReduceKind::Inc:
-    return LLVM::AtomicBinOp::uinc_wrap;
-  case ReduceKind::Dec:
-    return LLVM::AtomicBinOp::udec_wrap;
-  case ReduceKind::And:
-    return LLVM::AtomicBinOp::_and;
-  case ReduceKind::Or:
-    return LLVM::AtomicBinOp::_or;
-  case ReduceKind::Xor:
-    return LLVM::AtomicBinOp::_xor;
-  case ReduceKind::None:
-    return std::nullopt;
-  }
-  return std::nullopt;
-}
-
-std::optional<::tile::Decline>
-mlir::tile::checkElementwiseReduce(ReduceKind reduce, Type elementType) {
-  if (reduce == ReduceKind::None)
-    return std::nullopt;
-  if (!getAtomicOp(reduce, elementType))
-    return ::tile::Decline{::tile::RuleId::ReduceType,
-                           std::string("per-element atomics have no ") +
-                               ::tile::tma::toString(reduce) +
-                               " for floating-point elements"};
-  return std::nullopt;
-}
-
 int64_t mlir::tile::getTileBufferAlignment(Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   if (!isa<LayoutAttr>(type.getLayout()) ||
@@ -190,44 +148,32 @@ static bool sideVectorizes(const ElementwiseSide &side, int64_t v, int64_t eb) {
   } else if (getKnownDivisor(cast<Value>(inner)) % v != 0) {
     return false;
   }
+  // The widest vector of the side's layout (a #tile.layout, or the
+  // memref's static strides), and alignment of the address it starts at.
+  std::optional<::tile::GroupedLayout> grouped;
   if (isa<LayoutAttr>(side.type.getLayout())) {
     if (side.baseAlignment % (v * eb) != 0)
       return false;
-    std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(side.type);
-    if (!grouped || grouped->elementOffset % v != 0)
+    grouped = getGroupedLayout(side.type);
+  } else {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(side.type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
       return false;
-    // The innermost moving shard of the last dimension is the stride-1 run;
-    // every other moving shard keeps runs aligned.
-    bool seenInner = false;
-    for (int d = static_cast<int>(grouped->groups.size()) - 1; d >= 0; --d) {
-      const std::vector<::tile::Shard> &group = grouped->groups[d];
-      for (auto it = group.rbegin(); it != group.rend(); ++it) {
-        if (it->extent == 1)
-          continue;
-        if (!seenInner && d == static_cast<int>(grouped->groups.size()) - 1) {
-          if (it->stride != 1 || it->extent % v != 0)
-            return false;
-          seenInner = true;
-          continue;
-        }
-        if (it->stride % v != 0)
-          return false;
-      }
-    }
-    return seenInner;
+    // A run-time size stands in as `v`: only the strides and the offset
+    // decide (the region's sizes and the clipping are checked apart).
+    std::vector<int64_t> shape;
+    for (int64_t size : side.type.getShape())
+      shape.push_back(ShapedType::isDynamic(size) ? v : size);
+    grouped = ::tile::groupOnto(
+        ::tile::Layout::strided(
+            shape, std::vector<int64_t>(strides.begin(), strides.end()),
+            offset),
+        shape);
   }
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(side.type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) || offset % v != 0)
-    return false;
-  for (auto [d, stride] : llvm::enumerate(strides)) {
-    if (ShapedType::isDynamic(stride))
-      return false;
-    if (d + 1 == strides.size() ? stride != 1 : stride % v != 0)
-      return false;
-  }
-  return true;
+  return grouped && ::tile::vectorWidth(*grouped, v) >= v;
 }
 
 /// A store into a global buffer of run-time size may reach past its edge (an
@@ -344,8 +290,9 @@ static void emitCopyLoop(OpBuilder &b, Location loc,
     b.setInsertionPoint(inside.thenBlock()->getTerminator());
   }
   if (options.reduce != ReduceKind::None) {
-    LLVM::AtomicRMWOp::create(b, loc, *getAtomicOp(options.reduce, elementType),
-                              dstPtr, value, LLVM::AtomicOrdering::monotonic);
+    LLVM::AtomicRMWOp::create(
+        b, loc, *getElementwiseAtomicOp(options.reduce, elementType), dstPtr,
+        value, LLVM::AtomicOrdering::monotonic);
   } else {
     LLVM::StoreOp::create(b, loc, value, dstPtr, alignment);
   }

@@ -14,7 +14,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "tile/Support/Decline.h"
 #include "tile/TMA/ElementType.h"
 #include <optional>
 
@@ -69,11 +68,6 @@ void emitElementwiseCopy(OpBuilder &b, Location loc,
                          const ElementwiseSide &dst, const ElementwiseSide &src,
                          Value first, Value step,
                          const ElementwiseOptions &options);
-
-/// Whether the element-wise path can apply `reduce` to `elementType`
-/// (integer atomics, float adds); the reason otherwise.
-std::optional<::tile::Decline>
-checkElementwiseReduce(::tile::tma::ReduceKind reduce, Type elementType);
 
 } // namespace mlir::tile
 

@@ -28,7 +28,7 @@ struct TileToNVVMPass
   using Base::Base;
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
-    registerBuiltinCopyVariants(registry);
+    registerBuiltinCopyLowerings(registry);
   }
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();

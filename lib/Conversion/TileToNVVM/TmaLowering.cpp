@@ -2,12 +2,12 @@
 
 #include "TmaLowering.h"
 #include "LoweringUtils.h"
-#include "Variants.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Dispatch/BuiltinVariants.h"
 
 using namespace mlir;
 using namespace mlir::tile;

@@ -1,8 +1,8 @@
 //===- TileToNVVM.h - Lowering tile ops to NVVM -----------------*- C++ -*-===//
 //
 // The entry points for compilers that lower the tile dialect inside their
-// own conversion to LLVM: the patterns, and the built-in copy variants they
-// dispatch to.
+// own conversion to LLVM: the patterns, and the lowerings of the built-in
+// copy variants they dispatch to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +25,12 @@ namespace tile {
 void populateTileToNVVMConversionPatterns(LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns);
 
-/// Adds the built-in copy variants (`tma`, `simt`, `collective`) to the
-/// variant registry of every context `registry` is appended to, when its tile
-/// dialect loads. Passes that decide or read copy decisions declare it among
-/// their dependent dialects, so they always see the built-in variants.
-void registerBuiltinCopyVariants(DialectRegistry &registry);
+/// Adds the built-in copy variants (registerBuiltinCopyVariants,
+/// tile/Dispatch/BuiltinVariants.h) and attaches their lowerings, for every
+/// context `registry` is appended to, when its tile dialect loads. The
+/// tile-to-nvvm pass declares it; a compiler that runs the patterns inside
+/// its own conversion registers it with its dialects.
+void registerBuiltinCopyLowerings(DialectRegistry &registry);
 
 } // namespace tile
 } // namespace mlir

@@ -1,17 +1,17 @@
-//===- TmaVariant.cpp - The `tma` copy variant ----------------------------===//
+//===- TmaVariant.cpp - The `tma` copy variant's decision -----------------===//
 //
-// Lowers a thread-scope `tile.copy_async` between global and shared memory to
-// `cp.async.bulk.tensor` instructions, one per planned issue, driven by a
-// tensor map the host encodes (see TensorMapABI.cpp).
+// A thread-scope `tile.copy_async` between global and shared memory goes
+// through the tensor memory accelerator when the planner finds a plan: one
+// `cp.async.bulk.tensor` per planned issue, driven by a tensor map the host
+// encodes (TensorMapABI.cpp). The lowering is TileToNVVM's TmaLowering.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "TmaLowering.h"
-#include "Variants.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/TMA/Guards.h"
 #include "tile/TMA/Planner.h"
 
@@ -24,7 +24,7 @@ public:
   // Only tile.copy_async reaches this variant, and its verifier already
   // guarantees the global <-> shared direction and thread scope; what is
   // left to decide is the plan.
-  TmaVariant() : CopyVariant("tma", kTmaPriority) {}
+  TmaVariant() : CopyVariant(kTmaVariantName.str(), kTmaPriority) {}
 
   bool handles(Operation *op) const override { return isa<CopyAsyncOp>(op); }
 
@@ -106,14 +106,6 @@ public:
   void describe(Operation *op, const VariantMatch *match,
                 llvm::json::OStream &json) const override {
     writeTmaPlanJson(static_cast<const TmaMatch *>(match)->plan, json);
-  }
-
-  LogicalResult rewrite(Operation *op, const VariantMatch *match,
-                        ConversionPatternRewriter &rewriter,
-                        const LLVMTypeConverter &converter) const override {
-    return lowerTmaCopy(cast<CopyAsyncOp>(op),
-                        *static_cast<const TmaMatch *>(match), rewriter,
-                        converter);
   }
 };
 } // namespace

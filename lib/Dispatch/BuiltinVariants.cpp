@@ -1,6 +1,6 @@
 //===- BuiltinVariants.cpp - Registration of the built-in variants --------===//
 
-#include "Variants.h"
+#include "tile/Dispatch/BuiltinVariants.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 

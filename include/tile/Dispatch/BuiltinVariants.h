@@ -1,0 +1,65 @@
+//===- BuiltinVariants.h - The built-in copy variants -----------*- C++ -*-===//
+//
+// The decisions of the built-in variants (`tma`, `simt`, `collective`): what
+// they accept, record and recall, and what they add to the plan report. Their
+// lowerings live in the TileToNVVM library, which attaches them to the
+// variants (registerBuiltinCopyLowerings); passes that only decide or read
+// decisions link this library alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DISPATCH_BUILTINVARIANTS_H
+#define TILE_DISPATCH_BUILTINVARIANTS_H
+
+#include "tile/Dispatch/CopyVariant.h"
+#include "tile/TMA/Plan.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir {
+class DialectRegistry;
+namespace tile {
+
+/// The built-in variants' names, as `dispatch` attributes and records spell
+/// them; their lowerings are attached under these names.
+inline constexpr StringLiteral kTmaVariantName = "tma";
+inline constexpr StringLiteral kSimtVariantName = "simt";
+inline constexpr StringLiteral kCollectiveVariantName = "collective";
+
+/// Priorities of the built-in variants (higher is tried first).
+constexpr int kTmaPriority = 10;
+constexpr int kSimtPriority = 0;
+constexpr int kCollectivePriority = 0;
+
+/// What the `tma` variant keeps between matching and rewriting an op.
+class TmaMatch : public VariantMatch {
+public:
+  ::tile::tma::TmaPlan plan;
+  /// SSA values of the plan's symbols (dynamic offsets).
+  SmallVector<Value> symbols;
+  /// getPlanInputFingerprint of the request and the plan made for it.
+  uint64_t planInputFingerprint = 0;
+
+  const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
+    return &plan;
+  }
+};
+
+std::unique_ptr<CopyVariant> createTmaVariant();
+std::unique_ptr<CopyVariant> createSimtVariant();
+std::unique_ptr<CopyVariant> createCollectiveCopyVariant();
+
+/// Writes a plan's "tensor_map" and "issues" members (contract of the plan
+/// report: driver order, byte strides, null for non-constant values).
+void writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
+                      llvm::json::OStream &json);
+
+/// Adds the built-in copy variants (`tma`, `simt`, `collective`) to the
+/// variant registry of every context `registry` is appended to, when its tile
+/// dialect loads. Passes that decide or read copy decisions declare it among
+/// their dependent dialects, so they always see the built-in variants.
+void registerBuiltinCopyVariants(DialectRegistry &registry);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_DISPATCH_BUILTINVARIANTS_H

@@ -1,0 +1,171 @@
+//===- BuiltinLowerings.cpp - How the built-in copy variants lower --------===//
+//
+// The lowering halves of the built-in variants (their decisions are in
+// lib/Dispatch), attached to the variants when the tile dialect loads:
+//   tma         one cp.async.bulk.tensor per planned issue (TmaLowering.cpp);
+//   simt        per-element loads and stores by the issuing thread. A load
+//               keeps the TMA completion contract: it completes the caller's
+//               mbarrier transaction count (element count x element bytes),
+//               after fencing so that both the waiting threads and
+//               async-proxy readers (TMA stores, wgmma) see the data, so the
+//               caller's arrive.expect_tx / try_wait code works unchanged
+//               whichever variant ran;
+//   collective  `tile.copy` split round-robin over the scope's threads
+//               (thread t moves elements t, t+n, t+2n, ...), synchronised at
+//               the end, so every thread of the scope sees the whole copy
+//               when the op returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ElementwiseCopy.h"
+#include "LoweringUtils.h"
+#include "TmaLowering.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Dispatch/BuiltinVariants.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Linear thread id within the CTA and the CTA's thread count.
+static std::pair<Value, Value> getCtaThread(OpBuilder &b, Location loc) {
+  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+  Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+  Value bx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+  Value bz = gpu::BlockDimOp::create(b, loc, gpu::Dimension::z);
+  Value bxy = arith::MulIOp::create(b, loc, bx, by);
+  Value id = arith::AddIOp::create(
+      b, loc, tx,
+      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, bx),
+                            arith::MulIOp::create(b, loc, tz, bxy)));
+  return {id, arith::MulIOp::create(b, loc, bxy, bz)};
+}
+
+namespace {
+class TmaCopyLowering : public CopyVariantLowering {
+public:
+  LogicalResult rewrite(Operation *op, const VariantMatch *match,
+                        ConversionPatternRewriter &rewriter,
+                        const LLVMTypeConverter &converter) const override {
+    return lowerTmaCopy(cast<CopyAsyncOp>(op),
+                        *static_cast<const TmaMatch *>(match), rewriter,
+                        converter);
+  }
+};
+
+class SimtCopyLowering : public CopyVariantLowering {
+public:
+  LogicalResult rewrite(Operation *op, const VariantMatch *,
+                        ConversionPatternRewriter &rewriter,
+                        const LLVMTypeConverter &converter) const override {
+    auto copy = cast<CopyAsyncOp>(op);
+    Location loc = copy.getLoc();
+    auto [dst, src] = getElementwiseSides(copy, rewriter);
+    ElementwiseOptions options;
+    bool load = copy.isLoad();
+    options.fillOutOfBounds = load;
+    options.nanFill = copy.getOobKind() == OobMode::NaN;
+    if (std::optional<ReduceMode> reduce = copy.getReduceKind())
+      options.reduce = toTmaReduceKind(*reduce);
+    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one, options);
+
+    if (load) {
+      // Make the generic-proxy writes visible to async-proxy readers and
+      // order them before the (relaxed) transaction completion.
+      NVVM::FenceProxyOp::create(
+          rewriter, loc,
+          NVVM::ProxyKindAttr::get(op->getContext(),
+                                   NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(op->getContext(),
+                                     NVVM::SharedSpace::shared_cta));
+      NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::CTA);
+      Value mbar = getMBarrierPtr(rewriter, loc,
+                                  rewriter.getRemappedValue(copy.getBarrier()),
+                                  copy.getBarrierIndex());
+      Value bytes = arith::ConstantIntOp::create(
+          rewriter, loc, rewriter.getI32Type(), copy.getTransactionBytes());
+      NVVM::MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+class CollectiveCopyLowering : public CopyVariantLowering {
+public:
+  LogicalResult rewrite(Operation *op, const VariantMatch *,
+                        ConversionPatternRewriter &rewriter,
+                        const LLVMTypeConverter &converter) const override {
+    auto copy = cast<CopyOp>(op);
+    Location loc = copy.getLoc();
+    CopyScope scope = *copy.getScopeKind();
+    Value lane, lanes;
+    if (scope == CopyScope::Thread) {
+      lane = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      lanes = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    } else {
+      auto [tid, ctaThreads] = getCtaThread(rewriter, loc);
+      if (scope == CopyScope::Cta) {
+        lane = tid;
+        lanes = ctaThreads;
+      } else {
+        int64_t width = scope == CopyScope::Warp ? 32 : 128;
+        lanes = arith::ConstantIndexOp::create(rewriter, loc, width);
+        lane = arith::RemUIOp::create(rewriter, loc, tid, lanes);
+      }
+    }
+    auto [dst, src] = getElementwiseSides(copy, rewriter);
+    emitElementwiseCopy(rewriter, loc, converter, dst, src, lane, lanes,
+                        ElementwiseOptions());
+    if (scope == CopyScope::Cta) {
+      gpu::BarrierOp::create(rewriter, loc);
+    } else if (scope == CopyScope::Warp) {
+      Value all = arith::ConstantIntOp::create(rewriter, loc,
+                                               rewriter.getI32Type(), -1);
+      NVVM::SyncWarpOp::create(rewriter, loc, all);
+    } else if (scope == CopyScope::Warpgroup) {
+      // Named barrier 1 + warpgroup index over the warpgroup's 128 threads.
+      auto [tid, unused] = getCtaThread(rewriter, loc);
+      (void)unused;
+      Value group = arith::DivUIOp::create(
+          rewriter, loc, tid,
+          arith::ConstantIndexOp::create(rewriter, loc, 128));
+      Value id = arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          arith::AddIOp::create(
+              rewriter, loc, group,
+              arith::ConstantIndexOp::create(rewriter, loc, 1)));
+      Value count = arith::ConstantIntOp::create(rewriter, loc,
+                                                 rewriter.getI32Type(), 128);
+      NVVM::BarrierOp::create(rewriter, loc, Type(), id, count,
+                              NVVM::BarrierReductionAttr(), Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+static void attachBuiltinCopyLowerings(MLIRContext *, TileDialect *dialect) {
+  CopyVariantRegistry &variants = CopyVariantRegistry::attach(dialect);
+  variants.setLowering(kTmaVariantName, std::make_unique<TmaCopyLowering>());
+  variants.setLowering(kSimtVariantName, std::make_unique<SimtCopyLowering>());
+  variants.setLowering(kCollectiveVariantName,
+                       std::make_unique<CollectiveCopyLowering>());
+}
+
+void mlir::tile::registerBuiltinCopyLowerings(DialectRegistry &registry) {
+  // The variants first: extensions run in the order they were added.
+  registerBuiltinCopyVariants(registry);
+  registry.addExtension(attachBuiltinCopyLowerings);
+}
