@@ -22,7 +22,7 @@ SAN_CMAKE_ARGS = $(COMMON_ARGS) -B $(SAN_BUILD) \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DTILE_SANITIZE=ON -DTILE_ENABLE_FUZZERS=ON -DTILE_ENABLE_BENCHMARKS=OFF
-# Seconds per harness for `make fuzz` (CI's bounded run: scripts/ci-sanitize.sh).
+# Seconds per harness for `make fuzz` (CI runs the bounded form: `make fuzz FUZZ_CI=1`, from scripts/ci.py).
 FUZZ_SECONDS ?= 3600
 FUZZ_JOBS ?= 1
 

@@ -31,28 +31,28 @@ mlir::tile::getTensorMapPtr(Operation *op,
   return cast.getResult(0);
 }
 
-static NVVM::TMAReduxKind getReduxKind(::tile::tma::ReduceKind kind) {
-  using ::tile::tma::ReduceKind;
-  switch (kind) {
-  case ReduceKind::Add:
+/// The reduction a `reduce` store names (the op's enum has no "none": a
+/// store without `reduce` takes the plain store).
+static NVVM::TMAReduxKind getReduxKind(ReduceMode mode) {
+  switch (mode) {
+  case ReduceMode::Add:
     return NVVM::TMAReduxKind::ADD;
-  case ReduceKind::Min:
+  case ReduceMode::Min:
     return NVVM::TMAReduxKind::MIN;
-  case ReduceKind::Max:
+  case ReduceMode::Max:
     return NVVM::TMAReduxKind::MAX;
-  case ReduceKind::Inc:
+  case ReduceMode::Inc:
     return NVVM::TMAReduxKind::INC;
-  case ReduceKind::Dec:
+  case ReduceMode::Dec:
     return NVVM::TMAReduxKind::DEC;
-  case ReduceKind::And:
+  case ReduceMode::And:
     return NVVM::TMAReduxKind::AND;
-  case ReduceKind::Or:
+  case ReduceMode::Or:
     return NVVM::TMAReduxKind::OR;
-  case ReduceKind::Xor:
-  case ReduceKind::None: // not reached: the op verifier requires a name
+  case ReduceMode::Xor:
     return NVVM::TMAReduxKind::XOR;
   }
-  return NVVM::TMAReduxKind::XOR;
+  llvm_unreachable("a ReduceMode the switch does not name");
 }
 
 /// The sm_100a forms reach LLVM's instruction selection as an abort on other
@@ -143,7 +143,7 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
           /*isCTAOnly=*/false, group, /*predicate=*/Value());
     } else if (std::optional<ReduceMode> reduce = op.getReduceKind()) {
       NVVM::CpAsyncBulkTensorReduceOp::create(
-          rewriter, loc, *tmap, smem, getReduxKind(toTmaReduceKind(*reduce)),
+          rewriter, loc, *tmap, smem, getReduxKind(*reduce),
           NVVM::TMAStoreMode::TILE, coords, policy);
     } else {
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
