@@ -20,6 +20,7 @@
 
 #include "tile/Support/Rules.h"
 #include "tile/TMA/HardwareModel.h"
+#include "tile/TMA/Limits.h"
 #include "tile/TMA/Planner.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
