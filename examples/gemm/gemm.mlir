@@ -30,12 +30,10 @@ module attributes {gpu.container_module} {
       %cbk = arith.constant 64 : index
       %cbm = arith.constant 128 : index
       %cbn = arith.constant 256 : index
-      %tx_bytes = arith.constant 49152 : index
       %kc0 = arith.constant 0 : index
       %kc1 = arith.constant 16 : index
       %kc2 = arith.constant 32 : index
       %kc3 = arith.constant 48 : index
-      %ticks = arith.constant 10000000 : index
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -66,104 +64,48 @@ module attributes {gpu.container_module} {
       %sa = tile.arena_view [0] : !stagesA
       %sb = tile.arena_view [49152] : !stagesB
       %sc = tile.arena_view [0] : !tileC
-      %full = nvgpu.mbarrier.create -> !bars
-      %empty = nvgpu.mbarrier.create -> !bars
-      // The warpgroup index, made warp-uniform by a shuffle from lane 0 so
-      // that ptxas sees the producer/consumer branch as uniform and does
-      // not serialize the wgmma instructions in it.
-      %wgv = arith.divui %tid, %cwg : index
-      %wgi = arith.index_cast %wgv : index to i32
-      %lane0 = arith.constant 0 : i32
-      %width = arith.constant 32 : i32
-      %wgu, %wgok = gpu.shuffle idx %wgi, %lane0, %width : i32
-      %wg = arith.index_cast %wgu : i32 to index
-      %first = arith.cmpi eq, %tid, %c0 : index
-      scf.if %first {
-        %consumers = arith.constant 2 : index
-        scf.for %s = %c0 to %cstages step %c1 {
-          nvgpu.mbarrier.init %full[%s], %c1 : !bars
-          nvgpu.mbarrier.init %empty[%s], %consumers : !bars
-        }
-      }
-      gpu.barrier
-      %producer = arith.cmpi eq, %wg, %c0 : index
-      scf.if %producer {
-        scf.if %first {
-          scf.for %kt = %c0 to %ktiles step %c1 {
-            %s = arith.remui %kt, %cstages : index
-            %round = arith.divui %kt, %cstages : index
-            // From the second round on, wait until both consumers released
-            // the stage (completion `round - 1` of empty[s]).
-            %reuse = arith.cmpi uge, %kt, %cstages : index
-            scf.if %reuse {
-              %prev = arith.subi %round, %c1 : index
-              %pbit = arith.remui %prev, %c2 : index
-              %parity = arith.cmpi ne, %pbit, %c0 : index
-              nvgpu.mbarrier.try_wait.parity %empty[%s], %parity, %ticks : !bars
-            }
-            %a = tile.stage %sa[%s] : !stagesA -> !tileA
-            %b = tile.stage %sb[%s] : !stagesB -> !tileB
-            %k0 = arith.muli %kt, %cbk : index
-            tile.copy_async %a[0, 0] [128, 64], %A[%m0, %k0] [128, 64] barrier(%full[%s])
-                : !tileA, !A, !bars
-            tile.copy_async %b[0, 0] [256, 64], %Bt[%n0, %k0] [256, 64] barrier(%full[%s])
-                : !tileB, !Bt, !bars
-            nvgpu.mbarrier.arrive.expect_tx %full[%s], %tx_bytes : !bars
-          }
-        }
-      } else {
-        %cwg1 = arith.subi %wg, %c1 : index
-        %row0 = arith.muli %cwg1, %c64 : index
-        %local = arith.remui %tid, %cwg : index
-        %signal = arith.cmpi eq, %local, %c0 : index
-        %zero = llvm.mlir.zero : !acc
-        %accum = scf.for %kt = %c0 to %ktiles step %c1 iter_args(%acc0 = %zero) -> (!acc) {
-          %s = arith.remui %kt, %cstages : index
-          %round = arith.divui %kt, %cstages : index
-          %rbit = arith.remui %round, %c2 : index
-          %parity = arith.cmpi ne, %rbit, %c0 : index
-          nvgpu.mbarrier.try_wait.parity %full[%s], %parity, %ticks : !bars
-          %a = tile.stage %sa[%s] : !stagesA -> !tileA
-          %b = tile.stage %sb[%s] : !stagesB -> !tileB
-          nvvm.wgmma.fence.aligned
-          %da0 = tile.wgmma_descriptor %a[%row0, %kc0] {rows = 64, k = 16} : !tileA -> i64
-          %db0 = tile.wgmma_descriptor %b[%c0, %kc0] {rows = 256, k = 16} : !tileB -> i64
-          %acc1 = nvvm.wgmma.mma_async %da0, %db0, %acc0,
-              #nvvm.shape<m = 64, n = 256, k = 16>,
-              D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-              : !acc -> !acc
-          %da1 = tile.wgmma_descriptor %a[%row0, %kc1] {rows = 64, k = 16} : !tileA -> i64
-          %db1 = tile.wgmma_descriptor %b[%c0, %kc1] {rows = 256, k = 16} : !tileB -> i64
-          %acc2 = nvvm.wgmma.mma_async %da1, %db1, %acc1,
-              #nvvm.shape<m = 64, n = 256, k = 16>,
-              D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-              : !acc -> !acc
-          %da2 = tile.wgmma_descriptor %a[%row0, %kc2] {rows = 64, k = 16} : !tileA -> i64
-          %db2 = tile.wgmma_descriptor %b[%c0, %kc2] {rows = 256, k = 16} : !tileB -> i64
-          %acc3 = nvvm.wgmma.mma_async %da2, %db2, %acc2,
-              #nvvm.shape<m = 64, n = 256, k = 16>,
-              D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-              : !acc -> !acc
-          %da3 = tile.wgmma_descriptor %a[%row0, %kc3] {rows = 64, k = 16} : !tileA -> i64
-          %db3 = tile.wgmma_descriptor %b[%c0, %kc3] {rows = 256, k = 16} : !tileB -> i64
-          %acc4 = nvvm.wgmma.mma_async %da3, %db3, %acc3,
-              #nvvm.shape<m = 64, n = 256, k = 16>,
-              D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-              : !acc -> !acc
-          nvvm.wgmma.commit.group.sync.aligned
-          // Keep this step's group in flight; the previous one is done, so
-          // its stage goes back to the producer.
-          nvvm.wgmma.wait.group.sync.aligned 1
-          %started = arith.cmpi ugt, %kt, %c0 : index
-          %release = arith.andi %started, %signal : i1
-          scf.if %release {
-            %kp = arith.subi %kt, %c1 : index
-            %sp = arith.remui %kp, %cstages : index
-            %token = nvgpu.mbarrier.arrive %empty[%sp] : !bars -> !nvgpu.mbarrier.token
-          }
-          scf.yield %acc4 : !acc
-        }
-        nvvm.wgmma.wait.group.sync.aligned 0
+      %local = arith.remui %tid, %cwg : index
+      %zero = llvm.mlir.zero : !acc
+      tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
+          attributes {consumers = 2 : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>} produce {
+      ^bb0(%kt: index, %a: !tileA, %b: !tileB):
+        %k0 = arith.muli %kt, %cbk : index
+        tile.copy_async %a[0, 0] [128, 64], %A[%m0, %k0] [128, 64] : !tileA, !A
+        tile.copy_async %b[0, 0] [256, 64], %Bt[%n0, %k0] [256, 64] : !tileB, !Bt
+        tile.yield
+      } consume {
+      ^bb0(%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
+        %row0 = arith.muli %cidx, %c64 : index
+        nvvm.wgmma.fence.aligned
+        %da0 = tile.wgmma_descriptor %a[%row0, %kc0] {rows = 64, k = 16} : !tileA -> i64
+        %db0 = tile.wgmma_descriptor %b[%c0, %kc0] {rows = 256, k = 16} : !tileB -> i64
+        %acc1 = nvvm.wgmma.mma_async %da0, %db0, %acc0,
+            #nvvm.shape<m = 64, n = 256, k = 16>,
+            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+            : !acc -> !acc
+        %da1 = tile.wgmma_descriptor %a[%row0, %kc1] {rows = 64, k = 16} : !tileA -> i64
+        %db1 = tile.wgmma_descriptor %b[%c0, %kc1] {rows = 256, k = 16} : !tileB -> i64
+        %acc2 = nvvm.wgmma.mma_async %da1, %db1, %acc1,
+            #nvvm.shape<m = 64, n = 256, k = 16>,
+            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+            : !acc -> !acc
+        %da2 = tile.wgmma_descriptor %a[%row0, %kc2] {rows = 64, k = 16} : !tileA -> i64
+        %db2 = tile.wgmma_descriptor %b[%c0, %kc2] {rows = 256, k = 16} : !tileB -> i64
+        %acc3 = nvvm.wgmma.mma_async %da2, %db2, %acc2,
+            #nvvm.shape<m = 64, n = 256, k = 16>,
+            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+            : !acc -> !acc
+        %da3 = tile.wgmma_descriptor %a[%row0, %kc3] {rows = 64, k = 16} : !tileA -> i64
+        %db3 = tile.wgmma_descriptor %b[%c0, %kc3] {rows = 256, k = 16} : !tileB -> i64
+        %acc4 = nvvm.wgmma.mma_async %da3, %db3, %acc3,
+            #nvvm.shape<m = 64, n = 256, k = 16>,
+            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+            : !acc -> !acc
+        nvvm.wgmma.commit.group.sync.aligned
+        tile.yield %acc4 : !acc
+      } epilogue {
+      ^bb0(%cidx: index, %accum: !acc):
+        %row0 = arith.muli %cidx, %c64 : index
         // The C tile reuses the stages: wait until both consumers are done
         // reading them.
         %reuse_id = arith.constant 1 : i32
@@ -544,6 +486,7 @@ module attributes {gpu.container_module} {
           tile.bulk_commit_group
           tile.bulk_wait_group 0
         }
+        tile.yield
       }
       gpu.return
     }

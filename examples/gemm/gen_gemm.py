@@ -7,17 +7,21 @@ K-major, the layout wgmma reads from shared memory without transposing (and
 the layout cuBLAS's "TN" GEMM reads). In PyTorch terms: C = A @ Bt.T.
 
 One CTA computes a BM x BN tile of C with three warpgroups:
-  warpgroup 0, thread 0  the producer: for each K step it waits until the
-                         stage is free (`empty[s]`), then loads the A and B
+  warpgroup 0, thread 0  the producer: for each K step it loads the A and B
                          tiles with `tile.copy_async` into 128B-swizzled
-                         K-major stage buffers, completing `full[s]`;
-  warpgroups 1 and 2     the consumers: each waits on `full[s]`, issues
-                         BK / 16 `wgmma.mma_async` m64nBNk16 on its 64 rows
-                         (descriptors from `tile.wgmma_descriptor`), keeps
-                         one wgmma group in flight and releases the previous
-                         stage (`empty`), then stores its accumulator
-                         fragments to a shared C tile; one thread stores the
-                         tile with `tile.copy_async` (edge tiles clip).
+                         K-major stage buffers;
+  warpgroups 1 and 2     the consumers: each issues BK / 16
+                         `wgmma.mma_async` m64nBNk16 on its 64 rows of the
+                         stage (descriptors from `tile.wgmma_descriptor`),
+                         keeping one wgmma group in flight, then stores its
+                         accumulator fragments to a shared C tile; one thread
+                         stores the tile with `tile.copy_async` (edge tiles
+                         clip).
+The main loop is a `tile.pipeline` (docs/pipelines.md): the stages' full and
+empty barriers, their phases, the byte counts and the release of a stage once
+its wgmma reads completed are generated. `--protocol handwritten` writes the
+same kernel with that protocol spelled out (mbarriers, parities,
+`arrive.expect_tx`), as the example was before the construct.
 Loads past M, N or K read zeros (the TMA's out-of-bounds fill), so the K
 tail and the edge tiles need no special code.
 
@@ -35,7 +39,8 @@ def acc_type(n):
     return "!llvm.struct<(" + ", ".join(["f32"] * (n // 2)) + ")>"
 
 
-def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M):
+def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
+         protocol="pipeline"):
     consumers = bm // 64
     threads = WG * (consumers + 1)
     acc = acc_type(bn)
@@ -50,7 +55,6 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M):
     if alias_c:
         c_off = 0
     smem = max(c_off + bm * bn * 4, a_bytes + b_bytes)
-    tx = a_stage_bytes + b_stage_bytes
     ksteps = bk // 16
     ws = "#gpu.address_space<workgroup>"
     la = f"#tile.layout<({stages}, {bm}, {bk}) : ({bm * bk}, {bk}, 1), swizzle = 128B>"
@@ -100,9 +104,7 @@ module attributes {{gpu.container_module}} {{
       %cbk = arith.constant {bk} : index
       %cbm = arith.constant {bm} : index
       %cbn = arith.constant {bn} : index
-      %tx_bytes = arith.constant {tx} : index
 {kconsts}
-      %ticks = arith.constant 10000000 : index
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -132,7 +134,95 @@ module attributes {{gpu.container_module}} {{
       %ktiles = arith.divui %k63, %cbk : index
       %sa = tile.arena_view [0] : !stagesA
       %sb = tile.arena_view [{a_bytes}] : !stagesB
-      %sc = tile.arena_view [{c_off}] : !tileC
+      %sc = tile.arena_view [{c_off}] : !tileC""")
+    if protocol == "pipeline":
+        emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps)
+    else:
+        emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps)
+    w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
+        // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
+        // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
+        %warp = arith.divui %local, %c32 : index
+        %lane = arith.remui %local, %c32 : index
+        %wrow = arith.muli %warp, %c16 : index
+        %lrow = arith.divui %lane, %c4 : index
+        %r0a = arith.addi %row0, %wrow : index
+        %r0 = arith.addi %r0a, %lrow : index
+        %r1 = arith.addi %r0, %c8 : index
+        %lcol = arith.remui %lane, %c4 : index
+        %col0 = arith.muli %lcol, %c2 : index""")
+    for i in range(bn // 8):
+        w(f"""        %cc{i} = arith.constant {8 * i} : index
+        %col{i}_0 = arith.addi %col0, %cc{i} : index
+        %col{i}_1 = arith.addi %col{i}_0, %c1 : index""")
+        for q in range(4):
+            v = 4 * i + q
+            row = "%r0" if q < 2 else "%r1"
+            col = f"%col{i}_{q % 2}"
+            w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
+    # The host entries' grid: one CTA per BM x BN tile of C.
+    grid = f"""    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cbm1 = arith.constant {bm - 1} : index
+    %cbn1 = arith.constant {bn - 1} : index
+    %cbm = arith.constant {bm} : index
+    %cbn = arith.constant {bn} : index
+    %threads = arith.constant {threads} : index
+    %smem = arith.constant {smem} : i32
+    %M = memref.dim %A, %c0 : !A
+    %N = memref.dim %Bt, %c0 : !Bt
+    %mp = arith.addi %M, %cbm1 : index
+    %gy = arith.divui %mp, %cbm : index
+    %np = arith.addi %N, %cbn1 : index
+    %gx = arith.divui %np, %cbn : index
+"""
+    end_consumers = "        tile.yield\n" if protocol == "pipeline" else ""
+    w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
+        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
+        %barrier_id = arith.constant 1 : i32
+        %consumer_threads = arith.constant {WG * consumers} : i32
+        nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
+        %storer = arith.cmpi eq, %tid, %cwg : index
+        scf.if %storer {{
+          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}] : !C, !tileC
+          tile.bulk_commit_group
+          tile.bulk_wait_group 0
+        }}
+{end_consumers}      }}
+      gpu.return
+    }}
+  }}
+
+  // C = A @ Bt^T, launched on `stream` (no synchronisation).
+  func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C, %stream: !gpu.async.token)
+      -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
+{grid}    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
+        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%A : !A, %Bt : !Bt, %C : !C)
+    return %done : !gpu.async.token
+  }}
+
+  // The same, synchronous: returns when C is written.
+  func.func @gemm(%A: !A, %Bt: !Bt, %C: !C) attributes {{llvm.emit_c_interface}} {{
+{grid}    gpu.launch_func @gemm_kernels::@gemm
+        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%A : !A, %Bt : !Bt, %C : !C)
+    return
+  }}
+}}""")
+    return "\n".join(out) + "\n"
+
+
+
+def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps):
+    """The main loop with its protocol written out: mbarriers, parities,
+    arrive.expect_tx and the stage release."""
+    tx = (bm + bn) * bk * 2
+    w(f"""      %tx_bytes = arith.constant {tx} : index
+      %ticks = arith.constant 10000000 : index
       %full = nvgpu.mbarrier.create -> !bars
       %empty = nvgpu.mbarrier.create -> !bars
       // The warpgroup index, made warp-uniform by a shuffle from lane 0 so
@@ -215,82 +305,38 @@ module attributes {{gpu.container_module}} {{
           }}
           scf.yield {prev} : !acc
         }}
-        nvvm.wgmma.wait.group.sync.aligned 0
-{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
-        // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
-        // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
-        %warp = arith.divui %local, %c32 : index
-        %lane = arith.remui %local, %c32 : index
-        %wrow = arith.muli %warp, %c16 : index
-        %lrow = arith.divui %lane, %c4 : index
-        %r0a = arith.addi %row0, %wrow : index
-        %r0 = arith.addi %r0a, %lrow : index
-        %r1 = arith.addi %r0, %c8 : index
-        %lcol = arith.remui %lane, %c4 : index
-        %col0 = arith.muli %lcol, %c2 : index""")
-    for i in range(bn // 8):
-        w(f"""        %cc{i} = arith.constant {8 * i} : index
-        %col{i}_0 = arith.addi %col0, %cc{i} : index
-        %col{i}_1 = arith.addi %col{i}_0, %c1 : index""")
-        for q in range(4):
-            v = 4 * i + q
-            row = "%r0" if q < 2 else "%r1"
-            col = f"%col{i}_{q % 2}"
-            w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
-        memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
-    # The host entries' grid: one CTA per BM x BN tile of C.
-    grid = f"""    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cbm1 = arith.constant {bm - 1} : index
-    %cbn1 = arith.constant {bn - 1} : index
-    %cbm = arith.constant {bm} : index
-    %cbn = arith.constant {bn} : index
-    %threads = arith.constant {threads} : index
-    %smem = arith.constant {smem} : i32
-    %M = memref.dim %A, %c0 : !A
-    %N = memref.dim %Bt, %c0 : !Bt
-    %mp = arith.addi %M, %cbm1 : index
-    %gy = arith.divui %mp, %cbm : index
-    %np = arith.addi %N, %cbn1 : index
-    %gx = arith.divui %np, %cbn : index
-"""
-    w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
-        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
-        %barrier_id = arith.constant 1 : i32
-        %consumer_threads = arith.constant {WG * consumers} : i32
-        nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
-        %storer = arith.cmpi eq, %tid, %cwg : index
-        scf.if %storer {{
-          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}] : !C, !tileC
-          tile.bulk_commit_group
-          tile.bulk_wait_group 0
-        }}
-      }}
-      gpu.return
-    }}
-  }}
+        nvvm.wgmma.wait.group.sync.aligned 0""")
 
-  // C = A @ Bt^T, launched on `stream` (no synchronisation).
-  func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C, %stream: !gpu.async.token)
-      -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
-{grid}    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
-        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C)
-    return %done : !gpu.async.token
-  }}
 
-  // The same, synchronous: returns when C is written.
-  func.func @gemm(%A: !A, %Bt: !Bt, %C: !C) attributes {{llvm.emit_c_interface}} {{
-{grid}    gpu.launch_func @gemm_kernels::@gemm
-        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C)
-    return
-  }}
-}}""")
-    return "\n".join(out) + "\n"
-
+def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps):
+    """The main loop as a tile.pipeline: the protocol is generated."""
+    w(f"""      %local = arith.remui %tid, %cwg : index
+      %zero = llvm.mlir.zero : !acc
+      tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
+          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>}} produce {{
+      ^bb0(%kt: index, %a: !tileA, %b: !tileB):
+        %k0 = arith.muli %kt, %cbk : index
+        tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
+        tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}] : !tileB, !Bt
+        tile.yield
+      }} consume {{
+      ^bb0(%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
+        %row0 = arith.muli %cidx, %c64 : index
+        nvvm.wgmma.fence.aligned""")
+    prev = "%acc0"
+    for j in range(ksteps):
+        w(f"""        %da{j} = tile.wgmma_descriptor %a[%row0, %kc{j}] {{rows = 64, k = 16}} : !tileA -> i64
+        %db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = 16}} : !tileB -> i64
+        %acc{j + 1} = nvvm.wgmma.mma_async %da{j}, %db{j}, {prev},
+            #nvvm.shape<m = 64, n = {bn}, k = 16>,
+            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+            : !acc -> !acc""")
+        prev = f"%acc{j + 1}"
+    w(f"""        nvvm.wgmma.commit.group.sync.aligned
+        tile.yield {prev} : !acc
+      }} epilogue {{
+      ^bb0(%cidx: index, %accum: !acc):
+        %row0 = arith.muli %cidx, %c64 : index""")
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
@@ -298,8 +344,13 @@ def main():
     ap.add_argument("--bn", type=int, default=BN)
     ap.add_argument("--stages", type=int, default=STAGES)
     ap.add_argument("--group-m", type=int, default=GROUP_M)
+    ap.add_argument("--protocol", choices=["pipeline", "handwritten"],
+                    default="pipeline",
+                    help="generate the main loop as a tile.pipeline, or with "
+                         "its mbarrier protocol written out")
     args = ap.parse_args()
-    print(emit(bn=args.bn, stages=args.stages, group_m=args.group_m), end="")
+    print(emit(bn=args.bn, stages=args.stages, group_m=args.group_m,
+               protocol=args.protocol), end="")
 
 
 if __name__ == "__main__":

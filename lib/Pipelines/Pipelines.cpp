@@ -23,6 +23,8 @@ static void addKernelPasses(OpPassManager &pm,
   check.format =
       options.deviceOnly ? std::string("none") : std::string(options.format);
   check.toolkit = options.toolkit;
+  // Pipelines first: what they generate is checked like hand-written code.
+  pm.addPass(createTileExpandPipelines());
   pm.addPass(createTileCheckPipelineInput(check));
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileArenaSize());

@@ -222,6 +222,32 @@ def TileArenaSize : Pass<"tile-arena-size", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileExpandPipelines : Pass<"tile-expand-pipelines"> {
+  let summary = "Writes out each tile.pipeline's barriers, phases, "
+                "producer, consumers and epilogue";
+  let description = [{
+    Replaces every `tile.pipeline` with the protocol it stands for
+    (docs/pipelines.md): a full and an empty mbarrier group of S barriers,
+    initialised by thread 0 (full: one arrival, the producer's; empty: one
+    per consumer warpgroup with `reads = wgmma`, else one per consumer
+    thread) before a block barrier; then either the warp-specialized
+    producer and consumer warpgroups (`consumers >= 1`, with `setmaxnreg`
+    when asked) or the software-pipelined loop (`consumers = 0`). Loads
+    complete on `full[k % S]`; the producer announces their bytes with
+    `tile.arrive_expect_tx`, which `tile-materialize-expect-tx` counts from
+    the loads' plans. The result passes `tile-verify-async`.
+
+    ```
+    tile-opt --tile-expand-pipelines input.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileMaterializeExpectTx : Pass<"tile-materialize-expect-tx"> {
   let summary = "Replaces tile.arrive_expect_tx with arrive.expect_tx of the "
                 "bytes its loads deliver";

@@ -381,7 +381,8 @@ static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
                 "memory; it takes no oob fill";
     return success();
   }
-  if (load && !op.getBarrier())
+  // A pipeline's loads complete on the barrier tile-expand-pipelines gives.
+  if (load && !op.getBarrier() && !isPipelineProduceOp(op))
     return emitRuleError(op.getOperation(), RuleId::Barrier)
            << "a load (global to shared) requires "
               "barrier(%group[%i]) to complete on";
@@ -771,30 +772,31 @@ int64_t StageOp::getStageStrideBytes() {
   return stage ? stage->stride * getElementBytes(type).value_or(0) : 0;
 }
 
-LogicalResult StageOp::verify() {
-  MemRefType srcType = getSource().getType(), resType = getResult().getType();
+LogicalResult mlir::tile::verifyStageView(Operation *op, MemRefType srcType,
+                                          MemRefType resType,
+                                          std::optional<int64_t> index) {
   if (getMemorySpaceKind(srcType) != MemorySpaceKind::Shared ||
       getMemorySpaceKind(resType) != MemorySpaceKind::Shared)
-    return emitRuleError(getOperation(), RuleId::Direction)
+    return emitRuleError(op, RuleId::Direction)
            << "source and result must be shared "
               "buffers";
   if (srcType.getElementType() != resType.getElementType())
-    return emitRuleError(getOperation(), RuleId::ElementType)
+    return emitRuleError(op, RuleId::ElementType)
            << "element type mismatch: source has " << srcType.getElementType()
            << ", result has " << resType.getElementType();
   if (srcType.getRank() < 1 ||
       srcType.getShape().drop_front() != resType.getShape())
-    return emitRuleError(getOperation(), RuleId::Stage)
+    return emitRuleError(op, RuleId::Stage)
            << "result shape " << shapeStr(resType.getShape())
            << " must be the source shape " << shapeStr(srcType.getShape())
            << " without its outermost dimension";
-  if (failed(verifySharedBuffer(*this, srcType, "source")) ||
-      failed(verifySharedBuffer(*this, resType, "result")))
+  if (failed(verifySharedBuffer(op, srcType, "source")) ||
+      failed(verifySharedBuffer(op, resType, "result")))
     return failure();
   std::optional<::tile::GroupedLayout> grouped = getGroupedLayout(srcType);
   std::optional<::tile::Shard> stage = outerStageShard(*grouped);
   if (!stage)
-    return emitRuleError(getOperation(), RuleId::Stage)
+    return emitRuleError(op, RuleId::Stage)
            << "the outermost dimension of " << srcType
            << " spans several shards; a stage must be one shard";
   std::vector<::tile::Shard> rest;
@@ -804,25 +806,32 @@ LogicalResult StageOp::verify() {
   ::tile::Layout expected(rest, grouped->swizzle);
   std::optional<::tile::Layout> actual = getShardLayout(resType);
   if (!(expected.canonicalize() == actual->canonicalize()))
-    return emitRuleError(getOperation(), RuleId::Stage)
+    return emitRuleError(op, RuleId::Stage)
            << "result layout " << resType.getLayout()
            << " must be the source layout without its "
               "outermost dimension, i.e. #tile.layout<"
            << expected.str() << ">";
-  APInt index;
-  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
-      (index.getSExtValue() < 0 || index.getSExtValue() >= stage->extent))
-    return emitRuleError(getOperation(), RuleId::Stage)
-           << "index " << index.getSExtValue() << " is outside the "
-           << stage->extent << " stage(s) of " << srcType;
+  if (index && (*index < 0 || *index >= stage->extent))
+    return emitRuleError(op, RuleId::Stage)
+           << "index " << *index << " is outside the " << stage->extent
+           << " stage(s) of " << srcType;
   int64_t strideBytes = stage->stride * *getElementBytes(srcType);
   int64_t repeat = ::tile::swizzleRepeatBytes(grouped->swizzle);
   if (stage->extent > 1 && strideBytes % repeat != 0)
-    return emitRuleError(getOperation(), RuleId::SmemAlign)
+    return emitRuleError(op, RuleId::SmemAlign)
            << "stage stride " << strideBytes << " B is not a multiple of the "
            << ::tile::toString(grouped->swizzle) << " swizzle repeat " << repeat
            << " B";
   return success();
+}
+
+LogicalResult StageOp::verify() {
+  APInt index;
+  std::optional<int64_t> constant;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)))
+    constant = index.getSExtValue();
+  return verifyStageView(getOperation(), getSource().getType(),
+                         getResult().getType(), constant);
 }
 
 //===----------------------------------------------------------------------===//

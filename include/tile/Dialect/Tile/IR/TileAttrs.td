@@ -264,4 +264,10 @@ def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
   }];
 }
 
+def Tile_ConsumerReadsAttr
+    : EnumAttr<Tile_Dialect, Tile_ConsumerReads, "consumer_reads"> {
+  let summary = "How a tile.pipeline's consumers read a stage";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TILE_ATTRS_TD

@@ -66,4 +66,12 @@ def Tile_WgmmaSwizzle : Tile_I32Enum<"WgmmaSwizzle",
   I32EnumCase<"B32", 3, "32B">
 ]>;
 
+def Tile_ConsumerReads : Tile_I32Enum<"ConsumerReads",
+    "how a tile.pipeline's consumers read a stage (`reads`): with ordinary "
+    "loads, complete when the consume body ends, or through wgmma, complete "
+    "when the warpgroup's wgmma group has", [
+  I32EnumCase<"Generic", 0, "generic">,
+  I32EnumCase<"Wgmma", 1, "wgmma">
+]>;
+
 #endif // TILE_ENUMS_TD

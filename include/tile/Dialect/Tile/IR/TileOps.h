@@ -25,6 +25,16 @@ std::string getTargetChip(Operation *op);
 /// True for the chips with the cta_group, tile::gather4 and tile::scatter4
 /// forms of cp.async.bulk.tensor (sm_100a, sm_100f).
 bool chipHasSm100Forms(StringRef chip);
+
+/// The rules of `tile.stage`: `resType` is one stage of the shared buffer
+/// `srcType` (its outermost dimension one shard, stages a swizzle repeat
+/// apart) and a constant `index` lies inside it. Emits at `op`.
+LogicalResult verifyStageView(Operation *op, MemRefType srcType,
+                              MemRefType resType,
+                              std::optional<int64_t> index = std::nullopt);
+
+/// Whether `op` lies in the `produce` region of a `tile.pipeline`.
+bool isPipelineProduceOp(Operation *op);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

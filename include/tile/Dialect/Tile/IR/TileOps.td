@@ -454,4 +454,119 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Pipelines by construction
+//===----------------------------------------------------------------------===//
+
+def Tile_PipelineOp : Tile_Op<"pipeline", [
+    AttrSizedOperandSegments, RecursiveMemoryEffects]> {
+  let summary = "A multi-stage load pipeline whose barriers, phases and "
+                "transaction bytes the compiler generates";
+  let description = [{
+    Runs `%count` iterations (a run-time trip count, possibly 0) of a loop
+    whose loads go through a ring of stages: the `produce` region loads
+    iteration `k`'s data into one stage of each stage buffer, the `consume`
+    region reads it, and the compiler writes everything in between. The
+    stage count S is the stage buffers' outermost dimension; the regions
+    receive one stage of each (the view `tile.stage` gives).
+
+    `tile-expand-pipelines` (the first pass of `--tile-gpu-pipeline`)
+    creates a full and an empty mbarrier per stage with the right arrival
+    counts, initialises them, and emits:
+      * the producer: one elected thread that, from the second round on,
+        waits until the stage's consumers released it (parity
+        `(k / S - 1) % 2`), runs `produce` with the loads completing on the
+        stage's full barrier, and arrives there expecting the bytes of those
+        loads (`tile.arrive_expect_tx`, counted from the loads' plans by
+        `tile-materialize-expect-tx`);
+      * the consumers: wait on the full barrier (parity `(k / S) % 2`), run
+        `consume`, and release the stage. With `reads = wgmma`, the
+        consumer's wgmma groups read the stage asynchronously: the compiler
+        waits until at most `in_flight` groups are pending and releases the
+        stage of iteration `k - in_flight`, whose reads are then complete;
+      * `epilogue` with the values `consume` carried, once per consumer.
+
+    `consumers = N` (N >= 1) specializes warpgroups: warpgroup 0 produces
+    (its other threads idle), warpgroups 1..N consume, so the block has
+    128 x (N + 1) threads; `producer_registers` / `consumer_registers`
+    move registers from the producer to the consumers (`setmaxnreg`).
+    `consumers = 0` (the default) is the software-pipelined form: every
+    thread consumes, thread 0 also produces, S stages ahead.
+
+    The regions' arguments: `produce(%k, %stage...)`,
+    `consume(%k, %stage..., %consumer, %carried...)` yielding the carried
+    values, `epilogue(%consumer, %carried...)`, where `%consumer` is the
+    consumer warpgroup's index (0..N-1; the warpgroup index in the
+    software-pipelined form).
+
+    The construct owns the protocol: its regions write no mbarrier op,
+    `tile.arrive_expect_tx` or wgmma wait, `produce`'s loads name no barrier,
+    and nothing writes a stage view but those loads (rules `pipeline-*`).
+
+    ```mlir
+    tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB)
+        iter_args(%zero : !acc)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>,
+                    in_flight = 1}
+    produce {
+    ^bb0(%k: index, %a: !tileA, %b: !tileB):
+      %k0 = arith.muli %k, %c64 : index
+      tile.copy_async %a[0, 0] [128, 64], %A[%m0, %k0] [128, 64] : !tileA, !A
+      tile.copy_async %b[0, 0] [256, 64], %B[%n0, %k0] [256, 64] : !tileB, !B
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %a: !tileA, %b: !tileB, %wg: index, %acc: !acc):
+      ...  // wgmma on %a and %b, committed as one group
+      tile.yield %acc2 : !acc
+    } epilogue {
+    ^bb0(%wg: index, %acc: !acc):
+      ...  // store the accumulator
+      tile.yield
+    }
+    ```
+  }];
+  let arguments = (ins
+    Index:$count,
+    Variadic<AnyStaticShapeMemRef>:$buffers,
+    Variadic<AnyType>:$inits,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$consumers,
+    DefaultValuedAttr<Tile_ConsumerReadsAttr,
+                      "::mlir::tile::ConsumerReads::Generic">:$reads,
+    DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$in_flight,
+    OptionalAttr<I64Attr>:$producer_registers,
+    OptionalAttr<I64Attr>:$consumer_registers
+  );
+  let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
+                        SizedRegion<1>:$epilogue);
+  let assemblyFormat = [{
+    `(` $count `)` `stages` `(` $buffers `:` type($buffers) `)`
+    (`iter_args` `(` $inits^ `:` type($inits) `)`)?
+    attr-dict-with-keyword
+    `produce` $produce `consume` $consume `epilogue` $epilogue
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The stage count S: the stage buffers' outermost dimension.
+    int64_t getStageCount();
+    /// Threads that arrive on a stage's empty barrier to release it, when
+    /// known statically (the specialized form); the software-pipelined form
+    /// counts every thread of the block at run time.
+    std::optional<int64_t> getStaticReleaseCount();
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [
+    Pure, Terminator, HasParent<"PipelineOp">]> {
+  let summary = "Ends a tile.pipeline region";
+  let description = [{
+    Ends `produce` and `epilogue` with no values and `consume` with the
+    values it carries to the next iteration (and, after the last one, to
+    `epilogue`).
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 #endif // TILE_OPS_TD

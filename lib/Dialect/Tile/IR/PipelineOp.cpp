@@ -1,0 +1,309 @@
+//===- PipelineOp.cpp - tile.pipeline: the construct's rules --------------===//
+//
+// What the user may write inside a tile.pipeline. The construct generates the
+// protocol (tile-expand-pipelines), so these rules keep the user from writing
+// any part of it by hand: no barrier, phase, byte count or wgmma wait, loads
+// that fill only the stage they are given, consumers that only read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Support/Rules.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::RuleId;
+
+/// Registers an SM holds for one block (sm_90), the setmaxnreg budget.
+static constexpr int64_t kRegistersPerSm = 65536;
+static constexpr int64_t kWarpgroupThreads = 128;
+
+bool mlir::tile::isPipelineProduceOp(Operation *op) {
+  for (Region *region = op->getParentRegion(); region;
+       region = region->getParentRegion())
+    if (auto pipeline = dyn_cast<PipelineOp>(region->getParentOp()))
+      return region == &pipeline.getProduce();
+  return false;
+}
+
+int64_t PipelineOp::getStageCount() {
+  if (getBuffers().empty())
+    return 0;
+  auto type = cast<MemRefType>(getBuffers().front().getType());
+  return type.getRank() >= 1 ? type.getDimSize(0) : 0;
+}
+
+std::optional<int64_t> PipelineOp::getStaticReleaseCount() {
+  if (getConsumers() == 0)
+    return std::nullopt;
+  // wgmma reads complete for the whole warpgroup at its wait, so one thread
+  // of each consumer warpgroup releases; generic reads, every thread.
+  return getReads() == ConsumerReads::Wgmma
+             ? getConsumers()
+             : getConsumers() * kWarpgroupThreads;
+}
+
+static LogicalResult verifyPlacement(PipelineOp op) {
+  Operation *parent = op->getParentOp();
+  if (isa<gpu::GPUFuncOp, gpu::LaunchOp>(parent))
+    return success();
+  return emitRuleError(op.getOperation(), RuleId::PipelinePlacement)
+         << "tile.pipeline must sit directly in a gpu.func or gpu.launch "
+            "body, not in '"
+         << parent->getName()
+         << "'; every thread of the block initialises and uses its barriers";
+}
+
+static LogicalResult verifyStageBuffers(PipelineOp op) {
+  if (op.getBuffers().empty())
+    return emitRuleError(op.getOperation(), RuleId::PipelineStages)
+           << "a pipeline needs at least one stage buffer";
+  int64_t stages = 0;
+  for (auto [i, buffer] : llvm::enumerate(op.getBuffers())) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (getMemorySpaceKind(type) != MemorySpaceKind::Shared ||
+        type.getRank() < 2)
+      return emitRuleError(op.getOperation(), RuleId::PipelineStages)
+             << "stage buffer " << i << " (" << type
+             << ") must be a shared buffer of rank >= 2: its outermost "
+                "dimension indexes the stages";
+    if (i == 0)
+      stages = type.getDimSize(0);
+    else if (type.getDimSize(0) != stages)
+      return emitRuleError(op.getOperation(), RuleId::PipelineStages)
+             << "stage buffer " << i << " has " << type.getDimSize(0)
+             << " stages, buffer 0 has " << stages
+             << "; every buffer's outermost dimension is the stage count";
+  }
+  if (stages < 1)
+    return emitRuleError(op.getOperation(), RuleId::PipelineStages)
+           << "the stage count is " << stages << "; a pipeline needs >= 1";
+  if (static_cast<int64_t>(op.getInFlight()) >= stages)
+    return emitRuleError(op.getOperation(), RuleId::PipelineStages)
+           << "in_flight = " << op.getInFlight() << " with " << stages
+           << " stages; a consumer may keep at most S - 1 = " << stages - 1
+           << " stages' reads in flight, or the producer would wait on itself";
+  return success();
+}
+
+static LogicalResult verifyRegisters(PipelineOp op) {
+  std::optional<int64_t> producer = op.getProducerRegisters();
+  std::optional<int64_t> consumer = op.getConsumerRegisters();
+  if (!producer && !consumer)
+    return success();
+  if (!producer || !consumer)
+    return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
+           << "producer_registers and consumer_registers come together: "
+              "the consumers take what the producer gives up";
+  if (op.getConsumers() == 0)
+    return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
+           << "register reallocation needs specialized warpgroups "
+              "(consumers >= 1)";
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"producer_registers", *producer},
+        {"consumer_registers", *consumer}})
+    if (value < 24 || value > 256 || value % 8 != 0)
+      return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
+             << name << " = " << value
+             << "; setmaxnreg takes a multiple of 8 in [24, 256]";
+  int64_t total =
+      kWarpgroupThreads * (*producer + op.getConsumers() * *consumer);
+  if (total > kRegistersPerSm)
+    return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
+           << kWarpgroupThreads << " x (" << *producer << " + "
+           << op.getConsumers() << " x " << *consumer << ") = " << total
+           << " registers exceed the " << kRegistersPerSm << " of an SM";
+  return success();
+}
+
+LogicalResult PipelineOp::verify() {
+  if (failed(verifyPlacement(*this)) || failed(verifyStageBuffers(*this)) ||
+      failed(verifyRegisters(*this)))
+    return failure();
+  if (getReads() == ConsumerReads::Generic && getInFlight() != 0)
+    return emitRuleError(getOperation(), RuleId::PipelineReads)
+           << "in_flight = " << getInFlight()
+           << " needs reads = wgmma; generic reads are complete at the end of "
+              "the consume body";
+  return success();
+}
+
+/// The arguments `region` must take: `expected`, each named for the message.
+static LogicalResult
+verifyArguments(PipelineOp op, Region &region, StringRef name,
+                ArrayRef<std::pair<Type, StringRef>> expected) {
+  Block &block = region.front();
+  if (block.getNumArguments() != expected.size())
+    return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
+           << name << " takes " << expected.size() << " argument(s), has "
+           << block.getNumArguments();
+  for (auto [i, want] : llvm::enumerate(expected))
+    if (block.getArgument(i).getType() != want.first)
+      return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
+             << name << " argument " << i << " has type "
+             << block.getArgument(i).getType() << "; expected " << want.first
+             << " (" << want.second << ")";
+  return success();
+}
+
+static LogicalResult verifyYield(PipelineOp op, Region &region, StringRef name,
+                                 TypeRange expected) {
+  auto yield = cast<YieldOp>(region.front().getTerminator());
+  if (TypeRange(yield.getValues()) != expected)
+    return emitRuleError(yield.getOperation(), RuleId::PipelineRegions)
+           << name << " yields " << yield.getValues().size()
+           << " value(s) of types (" << TypeRange(yield.getValues())
+           << "); expected (" << expected << ")";
+  return success();
+}
+
+static LogicalResult verifyRegionArguments(PipelineOp op) {
+  Builder b(op.getContext());
+  Type index = b.getIndexType();
+  Block &produce = op.getProduce().front();
+  if (produce.getNumArguments() != op.getBuffers().size() + 1)
+    return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
+           << "produce takes the iteration and one stage view per buffer ("
+           << op.getBuffers().size() + 1 << " arguments), has "
+           << produce.getNumArguments();
+  SmallVector<std::pair<Type, StringRef>> produceArgs = {
+      {index, "the iteration"}};
+  for (auto [buffer, view] :
+       llvm::zip(op.getBuffers(), produce.getArguments().drop_front())) {
+    auto viewType = dyn_cast<MemRefType>(view.getType());
+    if (!viewType)
+      return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
+             << "produce argument " << view.getArgNumber() << " has type "
+             << view.getType() << "; expected a stage view of "
+             << buffer.getType();
+    if (failed(verifyStageView(op.getOperation(),
+                               cast<MemRefType>(buffer.getType()), viewType)))
+      return failure();
+    produceArgs.push_back({viewType, "a stage view"});
+  }
+  SmallVector<std::pair<Type, StringRef>> consumeArgs = produceArgs;
+  consumeArgs.push_back({index, "the consumer warpgroup's index"});
+  SmallVector<std::pair<Type, StringRef>> epilogueArgs = {
+      {index, "the consumer warpgroup's index"}};
+  for (Type t : op.getInits().getTypes()) {
+    consumeArgs.push_back({t, "a carried value"});
+    epilogueArgs.push_back({t, "a carried value"});
+  }
+  if (failed(verifyArguments(op, op.getProduce(), "produce", produceArgs)) ||
+      failed(verifyArguments(op, op.getConsume(), "consume", consumeArgs)) ||
+      failed(verifyArguments(op, op.getEpilogue(), "epilogue", epilogueArgs)))
+    return failure();
+  return success(succeeded(verifyYield(op, op.getProduce(), "produce", {})) &&
+                 succeeded(verifyYield(op, op.getConsume(), "consume",
+                                       op.getInits().getTypes())) &&
+                 succeeded(verifyYield(op, op.getEpilogue(), "epilogue", {})));
+}
+
+/// Ops that are part of the protocol the construct generates.
+static bool isProtocolOp(Operation *op) {
+  return op->getName().getStringRef().starts_with("nvgpu.mbarrier.") ||
+         isa<ArriveExpectTxOp, NVVM::WgmmaWaitGroupSyncOp>(op);
+}
+
+static LogicalResult verifyNoHandWrittenProtocol(PipelineOp op) {
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (inner == op.getOperation() || !isProtocolOp(inner))
+      return WalkResult::advance();
+    emitRuleError(inner, RuleId::PipelineProtocol)
+        << "'" << inner->getName()
+        << "' inside tile.pipeline; the pipeline generates its barriers, "
+           "phases, byte counts and wgmma waits";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+static LogicalResult verifyProduceCopies(PipelineOp op) {
+  Block &produce = op.getProduce().front();
+  auto isStageView = [&](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && arg.getOwner() == &produce && arg.getArgNumber() > 0;
+  };
+  int64_t loads = 0;
+  WalkResult result = op.getProduce().walk([&](Operation *inner) {
+    auto copy = dyn_cast<CopyAsyncOp>(inner);
+    if (!copy) {
+      // Anything else that writes a stage would need a proxy fence before
+      // the TMA's next write, and races with the consumers' reads.
+      for (Value v : produce.getArguments().drop_front())
+        if (hasEffect<MemoryEffects::Write>(inner, v)) {
+          emitRuleError(inner, RuleId::PipelineCopy)
+              << "'" << inner->getName() << "' writes stage view "
+              << cast<BlockArgument>(v).getArgNumber() - 1
+              << " in produce; only tile.copy_async loads fill a stage";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    }
+    auto dst = cast<MemRefType>(copy.getDst().getType());
+    auto src = cast<MemRefType>(copy.getSrc().getType());
+    bool load = getMemorySpaceKind(dst) == MemorySpaceKind::Shared &&
+                getMemorySpaceKind(src) == MemorySpaceKind::Global;
+    auto fail = [&](StringRef why) {
+      emitRuleError(inner, RuleId::PipelineCopy) << why;
+      return WalkResult::interrupt();
+    };
+    if (!load)
+      return fail("produce issues only loads (global to shared); a store "
+                  "belongs in consume or epilogue");
+    if (copy.getPrefetch())
+      return fail("a prefetch fills no stage; issue it before the pipeline");
+    if (!isStageView(copy.getDst()))
+      return fail("produce copies into a buffer that is not one of its stage "
+                  "views; a pipeline load fills the stage it is given");
+    if (copy.getBarrier())
+      return fail("a pipeline load names no barrier; the construct completes "
+                  "it on the stage's full barrier");
+    if (copy.getMulticastMask())
+      return fail("multicast loads in a pipeline are not supported: the "
+                  "stage's empty barrier would have to collect every "
+                  "receiving CTA's release");
+    ++loads;
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  if (loads == 0)
+    return emitRuleError(op.getOperation(), RuleId::PipelineCopy)
+           << "produce issues no tile.copy_async load; a stage's full barrier "
+              "would never complete";
+  return success();
+}
+
+static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
+  Block &consume = op.getConsume().front();
+  unsigned views = op.getBuffers().size();
+  for (unsigned i = 0; i < views; ++i) {
+    Value view = consume.getArgument(1 + i);
+    for (Operation *user : view.getUsers()) {
+      auto copy = dyn_cast<CopyAsyncOp>(user);
+      bool writes = copy ? copy.getDst() == view
+                         : hasEffect<MemoryEffects::Write>(user, view);
+      if (writes)
+        return emitRuleError(user, RuleId::PipelineStageWrite)
+               << "consume writes stage view " << i << " ('" << user->getName()
+               << "'); the next round's load overwrites it concurrently";
+    }
+  }
+  return success();
+}
+
+LogicalResult PipelineOp::verifyRegions() {
+  if (failed(verifyRegionArguments(*this)) ||
+      failed(verifyNoHandWrittenProtocol(*this)) ||
+      failed(verifyProduceCopies(*this)) ||
+      failed(verifyConsumeReadsOnly(*this)))
+    return failure();
+  return success();
+}

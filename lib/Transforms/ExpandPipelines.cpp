@@ -1,0 +1,346 @@
+//===- ExpandPipelines.cpp - --tile-expand-pipelines ----------------------===//
+//
+// Writes out the protocol of every tile.pipeline: a full and an empty mbarrier
+// per stage, their initialisation, the producer (elected thread, waits for a
+// released stage, loads, announces the bytes), the consumers (wait for a full
+// stage, consume, release it once its reads completed) and the epilogue. The
+// byte count is left to tile.arrive_expect_tx, which tile-materialize-expect-tx
+// computes from the loads' plans, so count and descriptor cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEEXPANDPIPELINES
+#include "tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+constexpr int64_t kWarpgroupThreads = 128;
+/// Polling budget of one mbarrier try_wait (the lowering retries until the
+/// phase completes).
+constexpr int64_t kWaitTicks = 10000000;
+
+/// One pipeline's expansion: the values its parts share.
+class Expansion {
+public:
+  Expansion(PipelineOp op, OpBuilder &b)
+      : op(op), loc(op.getLoc()), stages(op.getStageCount()) {
+    MLIRContext *ctx = op.getContext();
+    auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
+    full = nvgpu::MBarrierCreateOp::create(b, loc, group);
+    empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
+    tid = linearThreadId(b);
+  }
+
+  void expand(OpBuilder &b);
+
+private:
+  /// An index constant, made once at the start of the kernel's body.
+  Value index(OpBuilder &, int64_t v) {
+    Value &c = constants[v];
+    if (!c) {
+      OpBuilder top = OpBuilder::atBlockBegin(op->getBlock());
+      c = arith::ConstantIndexOp::create(top, loc, v);
+    }
+    return c;
+  }
+
+  Value linearThreadId(OpBuilder &b) {
+    Value x = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
+    Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
+    Value dx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+    Value dy = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
+    Value zy =
+        arith::AddIOp::create(b, loc, y, arith::MulIOp::create(b, loc, z, dy));
+    return arith::AddIOp::create(b, loc, x,
+                                 arith::MulIOp::create(b, loc, zy, dx));
+  }
+
+  Value blockThreads(OpBuilder &b) {
+    Value n = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
+    for (gpu::Dimension d : {gpu::Dimension::y, gpu::Dimension::z})
+      n = arith::MulIOp::create(b, loc, n, gpu::BlockDimOp::create(b, loc, d));
+    return n;
+  }
+
+  Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value l, Value r) {
+    return arith::CmpIOp::create(b, loc, p, l, r);
+  }
+
+  /// The warpgroup index, made warp-uniform by a shuffle from lane 0 so that
+  /// ptxas sees branches on it as uniform (wgmma must not diverge).
+  Value uniformWarpgroup(OpBuilder &b) {
+    Value wg = arith::DivUIOp::create(b, loc, tid, index(b, kWarpgroupThreads));
+    Value wg32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), wg);
+    Value lane0 = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+    auto shuffle = gpu::ShuffleOp::create(b, loc, wg32, lane0, width,
+                                          gpu::ShuffleMode::IDX);
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                      shuffle.getShuffleResult());
+  }
+
+  Value stageOf(OpBuilder &b, Value k) {
+    return arith::RemUIOp::create(b, loc, k, index(b, stages));
+  }
+
+  /// Waits for the completion of phase `(k / S - back) % 2` of `group[k % S]`.
+  void waitPhase(OpBuilder &b, Value group, Value k, int64_t back) {
+    Value round = arith::DivUIOp::create(b, loc, k, index(b, stages));
+    if (back)
+      round = arith::SubIOp::create(b, loc, round, index(b, back));
+    Value bit = arith::RemUIOp::create(b, loc, round, index(b, 2));
+    Value parity = cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
+                                           index(b, kWaitTicks), stageOf(b, k));
+  }
+
+  SmallVector<Value> stageViews(OpBuilder &b, Value slot) {
+    SmallVector<Value> views;
+    Block &produce = op.getProduce().front();
+    for (auto [buffer, arg] :
+         llvm::zip(op.getBuffers(), produce.getArguments().drop_front()))
+      views.push_back(
+          StageOp::create(b, loc, arg.getType(), buffer, slot).getResult());
+    return views;
+  }
+
+  /// Clones `region`'s body with its arguments bound to `args`; returns the
+  /// values its yield names.
+  SmallVector<Value> inlineBody(OpBuilder &b, Region &region, ValueRange args,
+                                function_ref<void(Operation *)> onClone = {}) {
+    Block &block = region.front();
+    IRMapping map;
+    map.map(block.getArguments(), args);
+    for (Operation &inner : block.without_terminator()) {
+      Operation *clone = b.clone(inner, map);
+      if (onClone)
+        onClone(clone);
+    }
+    auto yield = cast<YieldOp>(block.getTerminator());
+    return llvm::map_to_vector(yield.getValues(),
+                               [&](Value v) { return map.lookupOrDefault(v); });
+  }
+
+  /// Iteration k's loads into stage k % S, completing on full[k % S], then
+  /// the arrival that announces their bytes.
+  void emitProduce(OpBuilder &b, Value k) {
+    Value slot = stageOf(b, k);
+    SmallVector<Value> args{k};
+    llvm::append_range(args, stageViews(b, slot));
+    inlineBody(b, op.getProduce(), args, [&](Operation *clone) {
+      clone->walk([&](CopyAsyncOp copy) {
+        copy.getBarrierMutable().assign(full);
+        copy.getBarrierIndexMutable().assign(slot);
+      });
+    });
+    ArriveExpectTxOp::create(b, loc, full, slot);
+  }
+
+  /// The producer of iteration k after the first round: the stage's previous
+  /// round must have been released.
+  void emitProduceAfterRelease(OpBuilder &b, Value k) {
+    waitPhase(b, empty, k, /*back=*/1);
+    emitProduce(b, k);
+  }
+
+  /// Iteration k of a consumer: wait for the stage, consume, and release the
+  /// stage whose reads are now complete (iteration k - in_flight).
+  SmallVector<Value>
+  emitConsume(OpBuilder &b, Value k, Value consumer, ValueRange carried,
+              Value releases,
+              function_ref<void(OpBuilder &, Value, Value)> refill) {
+    waitPhase(b, full, k, /*back=*/0);
+    SmallVector<Value> args{k};
+    llvm::append_range(args, stageViews(b, stageOf(b, k)));
+    args.push_back(consumer);
+    llvm::append_range(args, carried);
+    SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
+    int64_t inFlight = op.getInFlight();
+    if (op.getReads() == ConsumerReads::Wgmma)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+    // The iteration whose reads are complete now, from iteration in_flight
+    // on (`started`).
+    Value done = k, started;
+    if (inFlight > 0) {
+      started = cmp(b, arith::CmpIPredicate::uge, k, index(b, inFlight));
+      done = arith::SubIOp::create(b, loc, k, index(b, inFlight));
+    }
+    Value ready = releases;
+    if (started)
+      ready = ready ? arith::AndIOp::create(b, loc, ready, started).getResult()
+                    : started;
+    OpBuilder rb = b;
+    if (ready) {
+      auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+      rb.setInsertionPointToStart(ifOp.thenBlock());
+    }
+    nvgpu::MBarrierArriveOp::create(
+        rb, loc, nvgpu::MBarrierTokenType::get(op.getContext()), empty,
+        stageOf(rb, done));
+    if (refill)
+      refill(b, done, started);
+    return next;
+  }
+
+  void emitEpilogue(OpBuilder &b, Value consumer, ValueRange carried) {
+    if (op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    SmallVector<Value> args{consumer};
+    llvm::append_range(args, carried);
+    inlineBody(b, op.getEpilogue(), args);
+  }
+
+  /// The consumers' loop over every iteration, then the epilogue.
+  void emitConsumers(OpBuilder &b, Value consumer, Value releases,
+                     function_ref<void(OpBuilder &, Value, Value)> refill) {
+    auto loop = scf::ForOp::create(
+        b, loc, index(b, 0), op.getCount(), index(b, 1), op.getInits(),
+        [&](OpBuilder &lb, Location, Value k, ValueRange carried) {
+          SmallVector<Value> next =
+              emitConsume(lb, k, consumer, carried, releases, refill);
+          scf::YieldOp::create(lb, loc, next);
+        });
+    emitEpilogue(b, consumer, loop.getResults());
+  }
+
+  void emitInit(OpBuilder &b);
+  void emitSpecialized(OpBuilder &b);
+  void emitSoftwarePipelined(OpBuilder &b);
+
+  PipelineOp op;
+  Location loc;
+  int64_t stages;
+  Value full, empty, tid;
+  llvm::SmallDenseMap<int64_t, Value> constants;
+};
+
+void Expansion::emitInit(OpBuilder &b) {
+  std::optional<int64_t> releaseCount = op.getStaticReleaseCount();
+  Value releases = releaseCount ? index(b, *releaseCount) : blockThreads(b);
+  Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+  auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
+  {
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    scf::ForOp::create(
+        ib, loc, index(ib, 0), index(ib, stages), index(ib, 1), ValueRange{},
+        [&](OpBuilder &lb, Location, Value s, ValueRange) {
+          nvgpu::MBarrierInitOp::create(lb, loc, full, index(lb, 1), s,
+                                        Value());
+          nvgpu::MBarrierInitOp::create(lb, loc, empty, releases, s, Value());
+          scf::YieldOp::create(lb, loc);
+        });
+  }
+  // Every thread sees the initialised barriers before using them.
+  gpu::BarrierOp::create(b, loc);
+}
+
+void Expansion::emitSpecialized(OpBuilder &b) {
+  Value wg = uniformWarpgroup(b);
+  Value isProducer = cmp(b, arith::CmpIPredicate::eq, wg, index(b, 0));
+  auto roles = scf::IfOp::create(b, loc, isProducer, /*withElse=*/true);
+  {
+    OpBuilder pb = OpBuilder::atBlockBegin(roles.thenBlock());
+    if (std::optional<int64_t> regs = op.getProducerRegisters())
+      NVVM::SetMaxRegisterOp::create(pb, loc, *regs,
+                                     NVVM::SetMaxRegisterAction::decrease);
+    Value elected = cmp(pb, arith::CmpIPredicate::eq, tid, index(pb, 0));
+    auto ifOp = scf::IfOp::create(pb, loc, elected, /*withElse=*/false);
+    OpBuilder eb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    scf::ForOp::create(
+        eb, loc, index(eb, 0), op.getCount(), index(eb, 1), ValueRange{},
+        [&](OpBuilder &lb, Location, Value k, ValueRange) {
+          // The first round's stages are free; later rounds wait for them.
+          Value reuse =
+              cmp(lb, arith::CmpIPredicate::uge, k, index(lb, stages));
+          auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
+          OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
+          waitPhase(wb, empty, k, /*back=*/1);
+          emitProduce(lb, k);
+          scf::YieldOp::create(lb, loc);
+        });
+  }
+  {
+    OpBuilder cb = OpBuilder::atBlockBegin(roles.elseBlock());
+    if (std::optional<int64_t> regs = op.getConsumerRegisters())
+      NVVM::SetMaxRegisterOp::create(cb, loc, *regs,
+                                     NVVM::SetMaxRegisterAction::increase);
+    Value consumer = arith::SubIOp::create(cb, loc, wg, index(cb, 1));
+    Value releases;
+    if (op.getReads() == ConsumerReads::Wgmma) {
+      Value local =
+          arith::RemUIOp::create(cb, loc, tid, index(cb, kWarpgroupThreads));
+      releases = cmp(cb, arith::CmpIPredicate::eq, local, index(cb, 0));
+    }
+    emitConsumers(cb, consumer, releases, /*refill=*/{});
+  }
+}
+
+void Expansion::emitSoftwarePipelined(OpBuilder &b) {
+  Value producer = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+  // Prologue: the loads of iterations 0..S-1 that exist. A loop of constant
+  // trip count S, so tile-verify-async follows it stage by stage.
+  scf::ForOp::create(
+      b, loc, index(b, 0), index(b, stages), index(b, 1), ValueRange{},
+      [&](OpBuilder &lb, Location, Value j, ValueRange) {
+        Value exists = cmp(lb, arith::CmpIPredicate::ult, j, op.getCount());
+        Value mine = arith::AndIOp::create(lb, loc, producer, exists);
+        auto ifOp = scf::IfOp::create(lb, loc, mine, /*withElse=*/false);
+        OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        emitProduce(ib, j);
+        scf::YieldOp::create(lb, loc);
+      });
+  Value wg = uniformWarpgroup(b);
+  // After releasing iteration `done`'s stage, thread 0 refills it with
+  // iteration done + S, once every thread has released it.
+  auto refill = [&](OpBuilder &rb, Value done, Value started) {
+    Value j = arith::AddIOp::create(rb, loc, done, index(rb, stages));
+    Value more = cmp(rb, arith::CmpIPredicate::ult, j, op.getCount());
+    Value mine = arith::AndIOp::create(rb, loc, producer, more);
+    if (started)
+      mine = arith::AndIOp::create(rb, loc, mine, started);
+    auto ifOp = scf::IfOp::create(rb, loc, mine, /*withElse=*/false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    emitProduceAfterRelease(ib, j);
+  };
+  emitConsumers(b, wg, /*releases=*/Value(), refill);
+}
+
+void Expansion::expand(OpBuilder &b) {
+  emitInit(b);
+  if (op.getConsumers() > 0)
+    emitSpecialized(b);
+  else
+    emitSoftwarePipelined(b);
+}
+
+struct ExpandPipelinesPass
+    : public mlir::tile::impl::TileExpandPipelinesBase<ExpandPipelinesPass> {
+  void runOnOperation() override {
+    SmallVector<PipelineOp> pipelines;
+    getOperation()->walk([&](PipelineOp op) { pipelines.push_back(op); });
+    for (PipelineOp op : pipelines) {
+      OpBuilder b(op);
+      Expansion(op, b).expand(b);
+      op.erase();
+    }
+  }
+};
+
+} // namespace

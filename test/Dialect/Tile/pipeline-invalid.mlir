@@ -1,0 +1,514 @@
+// Every rule of tile.pipeline (PipelineOp.cpp), one misuse each: the
+// construct generates the protocol, so none of it may be written by hand.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %true = arith.constant true
+    scf.if %true {
+      // expected-error @below {{pipeline-placement: tile.pipeline must sit directly in a gpu.func or gpu.launch body, not in 'scf.if'}}
+    tile.pipeline (%n) stages(%s : !S) produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!S3 = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %s3 = tile.arena_view [4096] : !S3
+    // expected-error @below {{pipeline-stages: stage buffer 1 has 3 stages, buffer 0 has 2; every buffer's outermost dimension is the stage count}}
+    tile.pipeline (%n) stages(%s, %s3 : !S, !S3) produce {
+    ^bb0(%k: index, %t: !T, %u: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-stages: in_flight = 2 with 2 stages; a consumer may keep at most S - 1 = 1 stages' reads in flight}}
+    tile.pipeline (%n) stages(%s : !S) attributes {reads = #tile.consumer_reads<wgmma>, in_flight = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-reads: in_flight = 1 needs reads = wgmma}}
+    tile.pipeline (%n) stages(%s : !S) attributes {in_flight = 1} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-registers: producer_registers and consumer_registers come together}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 1, producer_registers = 40} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-registers: register reallocation needs specialized warpgroups (consumers >= 1)}}
+    tile.pipeline (%n) stages(%s : !S) attributes {producer_registers = 40, consumer_registers = 232} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-registers: consumer_registers = 230; setmaxnreg takes a multiple of 8 in [24, 256]}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2, producer_registers = 40, consumer_registers = 230} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-registers: 128 x (40 + 2 x 256) = 70656 registers exceed the 65536 of an SM}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2, producer_registers = 40, consumer_registers = 256} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-regions: consume argument 2 has type 'f32'; expected 'index' (the consumer warpgroup's index)}}
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: f32):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{stage: result shape [8, 32] must be the source shape [2, 8, 64] without its outermost dimension}}
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: memref<8x32xf32, #gpu.address_space<workgroup>>):
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: memref<8x32xf32, #gpu.address_space<workgroup>>, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %z = arith.constant 0.0 : f32
+    tile.pipeline (%n) stages(%s : !S) iter_args(%z : f32) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index, %acc: f32):
+      // expected-error @below {{pipeline-regions: consume yields 0 value(s) of types (); expected ('f32')}}
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index, %acc: f32):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      %true = arith.constant true
+      %ticks = arith.constant 100 : index
+      // expected-error @below {{pipeline-protocol: 'nvgpu.mbarrier.try_wait.parity' inside tile.pipeline; the pipeline generates its barriers, phases, byte counts and wgmma waits}}
+      nvgpu.mbarrier.try_wait.parity %bars[%k], %true, %ticks : !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {reads = #tile.consumer_reads<wgmma>} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      // expected-error @below {{pipeline-protocol: 'nvvm.wgmma.wait.group.sync.aligned' inside tile.pipeline}}
+      nvvm.wgmma.wait.group.sync.aligned 0
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %bars = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      %c0 = arith.constant 0 : index
+      // expected-error @below {{pipeline-copy: a pipeline load names no barrier; the construct completes it on the stage's full barrier}}
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] barrier(%bars[%c0]) : !T, !A, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %o = tile.arena_view [8192] : !T
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      // expected-error @below {{pipeline-copy: produce copies into a buffer that is not one of its stage views; a pipeline load fills the stage it is given}}
+      tile.copy_async %o[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      // expected-error @below {{pipeline-copy: produce issues only loads (global to shared); a store belongs in consume or epilogue}}
+      tile.copy_async %A[0, 0] [8, 64], %t[0, 0] [8, 64] : !A, !T
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 3 : i16
+      // expected-error @below {{pipeline-copy: multicast loads in a pipeline are not supported}}
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-copy: produce issues no tile.copy_async load; a stage's full barrier would never complete}}
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      %c0 = arith.constant 0 : index
+      %f = arith.constant 1.0 : f32
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      // expected-error @below {{pipeline-copy: 'memref.store' writes stage view 0 in produce; only tile.copy_async loads fill a stage}}
+      memref.store %f, %t[%c0, %c0] : !T
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      %c0 = arith.constant 0 : index
+      %f = arith.constant 1.0 : f32
+      // expected-error @below {{pipeline-stage-write: consume writes stage view 0 ('memref.store'); the next round's load overwrites it concurrently}}
+      memref.store %f, %t[%c0, %c0] : !T
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A) kernel {
+    %t = tile.arena_view [0] : !T
+    // expected-error @below {{barrier: a load (global to shared) requires barrier(%group[%i]) to complete on}}
+    tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+    gpu.return
+  }
+}
