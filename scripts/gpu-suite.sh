@@ -80,6 +80,19 @@ do_build() {
       { echo "gpu-suite: no sm_100a PTX for $f:"; cat "$out/sm100/$n.log"; exit 1; }
     rm -f "$out/sm100/$n.mlir" "$out/sm100/$n.log"
   done
+  # The pipelined copies (test/GPU/pipeline): one module, its PTX for ptxas.
+  mkdir -p "$out/pipeline"
+  cp -f "$rt" "$out/pipeline/"
+  python3 test/GPU/pipeline/gen_pipeline.py > "$out/pipeline/pipeline.mlir"
+  "$tc" "$out/pipeline/pipeline.mlir" -o "$out/pipeline/pipeline.so" \
+    --runtime-dir "$out/pipeline"
+  if [ -x "$build/bin/tile-opt" ]; then
+    "$build/bin/tile-opt" "$out/pipeline/pipeline.mlir" \
+      --tile-gpu-pipeline=format=isa -o "$out/pipeline/pipeline.isa.mlir"
+    python3 scripts/extract-ptx.py "$out/pipeline/pipeline.isa.mlir" \
+      -o "$out/pipeline/pipeline.ptx"
+    rm -f "$out/pipeline/pipeline.isa.mlir"
+  fi
   # Plan reports, for the record (which variant took each copy).
   for f in "${inputs[@]}"; do
     "$build/bin/tile-opt" "$f" --tile-report-copy-plans -o /dev/null
@@ -119,6 +132,7 @@ do_run() {
   local status=0
   "$out/runner" --dir "$out" "$@" || status=1
   "$out/im2col_encode_check" || status=1
+  python3 test/GPU/pipeline/check_pipeline.py --dir "$out/pipeline" || status=1
   [ $ptxas_status -eq 0 ] || status=1
   return $status
 }

@@ -31,7 +31,7 @@ fi
 "$build/bin/tile-compile" examples/gemm/gemm.mlir -o "$out/gemm.so" \
   --runtime-dir "$out"
 # Variants of the generator measured next to the example (name:flags).
-IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4}"
+IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4;handwritten:--protocol handwritten;regs:--registers 40,232}"
 for v in "${variants[@]}"; do
   name=${v%%:*}
   flags=${v#*:}

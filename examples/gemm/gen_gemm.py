@@ -40,7 +40,7 @@ def acc_type(n):
 
 
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
-         protocol="pipeline"):
+         protocol="pipeline", registers=None):
     consumers = bm // 64
     threads = WG * (consumers + 1)
     acc = acc_type(bn)
@@ -136,7 +136,7 @@ module attributes {{gpu.container_module}} {{
       %sb = tile.arena_view [{a_bytes}] : !stagesB
       %sc = tile.arena_view [{c_off}] : !tileC""")
     if protocol == "pipeline":
-        emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps)
+        emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps)
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
@@ -308,12 +308,14 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps):
         nvvm.wgmma.wait.group.sync.aligned 0""")
 
 
-def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps):
+def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None):
     """The main loop as a tile.pipeline: the protocol is generated."""
+    regs = (f", producer_registers = {registers[0]} : i64, "
+            f"consumer_registers = {registers[1]} : i64" if registers else "")
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
       tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
-          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>}} produce {{
+          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}} produce {{
       ^bb0(%kt: index, %a: !tileA, %b: !tileB):
         %k0 = arith.muli %kt, %cbk : index
         tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
@@ -348,9 +350,14 @@ def main():
                     default="pipeline",
                     help="generate the main loop as a tile.pipeline, or with "
                          "its mbarrier protocol written out")
+    ap.add_argument("--registers", default=None, metavar="P,C",
+                    help="with the pipeline: setmaxnreg the producer down to "
+                         "P and the consumers up to C registers per thread")
     args = ap.parse_args()
+    registers = (tuple(int(r) for r in args.registers.split(","))
+                 if args.registers else None)
     print(emit(bn=args.bn, stages=args.stages, group_m=args.group_m,
-               protocol=args.protocol), end="")
+               protocol=args.protocol, registers=registers), end="")
 
 
 if __name__ == "__main__":

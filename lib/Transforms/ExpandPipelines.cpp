@@ -323,6 +323,17 @@ void Expansion::emitSoftwarePipelined(OpBuilder &b) {
 }
 
 void Expansion::expand(OpBuilder &b) {
+  // The specialized form's block size is fixed; saying so lets ptxas budget
+  // registers for it (.maxntid), which setmaxnreg needs.
+  auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp());
+  if (func && op.getConsumers() > 0 && !func.getKnownBlockSizeAttr())
+    func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(kWarpgroupThreads * (op.getConsumers() + 1)), 1,
+         1}));
+  // ptxas honours setmaxnreg only when it knows the registers at entry: the
+  // block size and one block per SM (.minnctapersm 1) give them.
+  if (func && op.getProducerRegisters())
+    func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
   emitInit(b);
   if (op.getConsumers() > 0)
     emitSpecialized(b);

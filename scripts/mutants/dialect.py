@@ -9,6 +9,28 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- verifiers and type queries -----------------------------------------
+    M("pipe-empty-count", "PipelineOp.cpp",
+      "             ? getConsumers()\n", "             ? 1\n",
+      "the empty barrier completes after the first consumer warpgroup's "
+      "release: the stage is refilled while the others still read it",
+      function="getStaticReleaseCount",
+      tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-stage-write", "PipelineOp.cpp",
+      "      if (writes)\n", "      if (false)\n",
+      "a consumer's write into a stage view is accepted: it races with the "
+      "next round's load", function="verifyConsumeReadsOnly",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-own-barrier", "PipelineOp.cpp",
+      "    if (copy.getBarrier())\n", "    if (false)\n",
+      "a pipeline load naming its own barrier is accepted: the stage's full "
+      "barrier then never completes", function="verifyProduceCopies",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-in-flight", "PipelineOp.cpp",
+      "static_cast<int64_t>(op.getInFlight()) >= stages",
+      "static_cast<int64_t>(op.getInFlight()) > stages",
+      "in_flight = S is accepted: the producer waits for a release that "
+      "comes only after its own load", function="verifyStageBuffers",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("ops-arena-align-offset", "TileOps.cpp",
       "return std::min<int64_t>(arena, offset & -offset);",
       "return std::min<int64_t>(arena, offset);",
@@ -39,7 +61,7 @@ MUTANTS = [
       "shared layouts mapping two elements to one address pass",
       function="verifySharedBuffer"),
     M("ops-load-barrier", "TileOps.cpp",
-      "if (load && !op.getBarrier())", "if (false)",
+      "if (load && !op.getBarrier() && !isPipelineProduceOp(op))", "if (false)",
       "a load without a barrier passes the verifier",
       function="verifyCopyCompletion"),
     M("ops-store-multicast", "TileOps.cpp",
@@ -74,7 +96,7 @@ MUTANTS = [
       "if (stage->extent > 1 && strideBytes % repeat != 0)",
       "if (stage->extent > 1 && strideBytes % 128 != 0)",
       "stage strides not a multiple of the swizzle repeat pass",
-      function="StageOp::verify"),
+      function="verifyStageView"),
     M("ops-arena-repeat", "TileOps.cpp",
       "if (offset % repeat != 0)", "if (offset % 128 != 0)",
       "swizzled arena views off the swizzle repeat pass",
@@ -254,8 +276,8 @@ MUTANTS = [
       "a constant barrier index one past the group accepted",
       function="verifyBarrierIndex"),
     M("ops-stage-index", "TileOps.cpp",
-      "index.getSExtValue() >= stage->extent",
-      "index.getSExtValue() > stage->extent",
+      "*index >= stage->extent",
+      "*index > stage->extent",
       "a constant stage index one past the buffer accepted",
-      function="StageOp::verify"),
+      function="verifyStageView"),
 ]

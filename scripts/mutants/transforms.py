@@ -8,6 +8,41 @@ LIBRARY = Library("lib/Transforms", "include/tile/Transforms")
 M = LIBRARY.mutant
 
 MUTANTS = [
+    # ---- tile.pipeline expansion --------------------------------------------
+    M("pipe-producer-parity", "ExpandPipelines.cpp",
+      "waitPhase(wb, empty, k, /*back=*/1);",
+      "waitPhase(wb, empty, k, /*back=*/0);",
+      "the producer waits for the stage's current round instead of the "
+      "previous one: it hangs on the second round",
+      function="emitSpecialized", tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-refill-parity", "ExpandPipelines.cpp",
+      "waitPhase(b, empty, k, /*back=*/1);",
+      "waitPhase(b, empty, k, /*back=*/0);",
+      "the software-pipelined refill waits for the wrong phase of empty",
+      function="emitProduceAfterRelease",
+      tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-release-lag", "ExpandPipelines.cpp",
+      "done = arith::SubIOp::create(b, loc, k, index(b, inFlight));",
+      "done = k;",
+      "with wgmma reads in flight the stage still being read is released: "
+      "the producer overwrites it under the tensor cores",
+      function="emitConsume", tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-wgmma-wait", "ExpandPipelines.cpp",
+      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);",
+      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight + 1);",
+      "one more wgmma group stays in flight than the release assumes",
+      function="emitConsume", tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-prologue-bound", "ExpandPipelines.cpp",
+      "Value exists = cmp(lb, arith::CmpIPredicate::ult, j, op.getCount());",
+      "Value exists = cmp(lb, arith::CmpIPredicate::ule, j, op.getCount());",
+      "the prologue loads one iteration past the trip count",
+      function="emitSoftwarePipelined",
+      tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-block-size", "ExpandPipelines.cpp",
+      "(op.getConsumers() + 1)), 1,", "op.getConsumers()), 1,",
+      "the specialized kernel's known block size omits the producer "
+      "warpgroup: its threads never run",
+      function="expand", tests=["lit:Transforms/expand-pipelines.mlir"]),
     # ---- host arguments, tensor-map ABI, recorded plans ---------------------
     M("hostargs-offset", "CheckHostArguments.cpp",
       'checks.push_back({index, "offset", {2}, offset});', ";",

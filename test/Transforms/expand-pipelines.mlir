@@ -8,6 +8,7 @@
 // run-time trip count: every thread consumes and releases (empty counts the
 // block's threads), thread 0 loads 4 iterations ahead.
 // CHECK-LABEL: gpu.func @software
+// CHECK-NOT: known_block_size
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[BYTES:.*]] = arith.constant 6144 : index
 // CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
@@ -97,7 +98,10 @@ gpu.module @k {
 // on after the stage's release; warpgroups 1 and 2 take registers, consume,
 // wait until one wgmma group is pending and release iteration k - 1's stage,
 // one thread per warpgroup (empty counts 2 arrivals).
+// The kernel's block size becomes known: 3 warpgroups.
 // CHECK-LABEL: gpu.func @specialized
+// CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
+// CHECK-SAME: nvvm.minctasm = 1 : i32
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: %[[FULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 // CHECK: %[[EMPTY:.*]] = nvgpu.mbarrier.create

@@ -60,6 +60,28 @@ static LogicalResult verifyPlacement(PipelineOp op) {
          << "'; every thread of the block initialises and uses its barriers";
 }
 
+static LogicalResult verifyThreads(PipelineOp op) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp());
+  if (!func || op.getConsumers() == 0 || !func.getKnownBlockSizeAttr())
+    return success();
+  ArrayRef<int32_t> size = func.getKnownBlockSizeAttr().asArrayRef();
+  int64_t threads = 1;
+  for (int32_t d : size)
+    threads *= d;
+  int64_t want = kWarpgroupThreads * (op.getConsumers() + 1);
+  if (threads == want)
+    return success();
+  InFlightDiagnostic diag =
+      emitRuleError(op.getOperation(), RuleId::PipelineThreads)
+      << "the kernel's known_block_size is ";
+  llvm::interleave(size, diag, " x ");
+  return diag << " = " << threads << " threads; consumers = "
+              << op.getConsumers() << " needs " << kWarpgroupThreads << " x ("
+              << op.getConsumers() << " + 1) = " << want
+              << " (a producer warpgroup and " << op.getConsumers()
+              << " consumer warpgroups)";
+}
+
 static LogicalResult verifyStageBuffers(PipelineOp op) {
   if (op.getBuffers().empty())
     return emitRuleError(op.getOperation(), RuleId::PipelineStages)
@@ -123,7 +145,8 @@ static LogicalResult verifyRegisters(PipelineOp op) {
 }
 
 LogicalResult PipelineOp::verify() {
-  if (failed(verifyPlacement(*this)) || failed(verifyStageBuffers(*this)) ||
+  if (failed(verifyPlacement(*this)) || failed(verifyThreads(*this)) ||
+      failed(verifyStageBuffers(*this)) ||
       failed(verifyRegisters(*this)))
     return failure();
   if (getReads() == ConsumerReads::Generic && getInFlight() != 0)
