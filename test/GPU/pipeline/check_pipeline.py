@@ -21,6 +21,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=".gpu/pipeline")
     ap.add_argument("--only", default=None, help="one kernel, e.g. ws2_s2")
+    ap.add_argument("--sync", action="store_true",
+                    help="call the entries that wait (run_<name>) instead of "
+                         "launching on torch's stream (run_<name>_async)")
     args = ap.parse_args()
     try:
         import torch
@@ -40,14 +43,22 @@ def main():
     for name, stages, _ in gen_pipeline.names():
         if args.only and name != args.only:
             continue
-        fn = getattr(lib, "_mlir_ciface_run_" + name)
-        fn.argtypes = [C.c_void_p, C.c_void_p, C.c_int64]
-        fn.restype = None
+        if args.sync:
+            fn = getattr(lib, "_mlir_ciface_run_" + name)
+            fn.argtypes = [C.c_void_p, C.c_void_p, C.c_int64]
+            fn.restype = None
+        else:
+            fn = getattr(lib, "_mlir_ciface_run_%s_async" % name)
+            fn.argtypes = [C.c_void_p, C.c_void_p, C.c_int64, C.c_void_p]
+            fn.restype = C.c_void_p
         for n in list(range(stages + 2)) + [3 * stages + 1]:
             A = torch.randn(max(n, 1) * rows, cols, device="cuda")
             B = torch.full(((n + 1) * rows, cols), float("nan"), device="cuda")
             da, db = memref(A), memref(B)
-            fn(C.addressof(da), C.addressof(db), n)
+            call = [C.addressof(da), C.addressof(db), n]
+            if not args.sync:
+                call.append(torch.cuda.current_stream().cuda_stream)
+            fn(*call)
             torch.cuda.synchronize()
             status = rt.tileRuntimeConsumeStatus()
             if status != 0:

@@ -10,8 +10,9 @@ released before all of them finished reading shows as wrong data. Forms:
   ws1     consumers = 1: 256 threads, warpgroup 0 loads
   ws2     consumers = 2: 384 threads, with setmaxnreg (producer 40, consumers
           232)
-Each kernel has a host entry `run_<name>(A, B, n)` launching one CTA for a
-run-time trip count n.
+Each kernel has host entries `run_<name>(A, B, n)`, launching one CTA for a
+run-time trip count n and waiting for it, and `run_<name>_async(A, B, n,
+stream) -> stream`, launching on the caller's stream.
 
     python3 test/GPU/pipeline/gen_pipeline.py > pipeline.mlir
 """
@@ -68,15 +69,25 @@ def kernel(name, stages, consumers):
 def host(name, stages, consumers):
     threads = 128 * (consumers + 1)
     smem = stages * ROWS * COLS * 4
-    return f"""  func.func @run_{name}(%A: memref<?x{COLS}xf32>, %B: memref<?x{COLS}xf32>, %n: index)
-      attributes {{llvm.emit_c_interface}} {{
-    %c1 = arith.constant 1 : index
+    args = f"%A: memref<?x{COLS}xf32>, %B: memref<?x{COLS}xf32>, %n: index"
+    launch = f"""    %c1 = arith.constant 1 : index
     %threads = arith.constant {threads} : index
-    %smem = arith.constant {smem} : i32
+    %smem = arith.constant {smem} : i32"""
+    operands = f"""        threads in (%threads, %c1, %c1) dynamic_shared_memory_size %smem
+        args(%A : memref<?x{COLS}xf32>, %B : memref<?x{COLS}xf32>, %n : index)"""
+    return f"""  func.func @run_{name}({args})
+      attributes {{llvm.emit_c_interface}} {{
+{launch}
     gpu.launch_func @pipelines::@{name} blocks in (%c1, %c1, %c1)
-        threads in (%threads, %c1, %c1) dynamic_shared_memory_size %smem
-        args(%A : memref<?x{COLS}xf32>, %B : memref<?x{COLS}xf32>, %n : index)
+{operands}
     return
+  }}
+  func.func @run_{name}_async({args}, %stream: !gpu.async.token)
+      -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
+{launch}
+    %done = gpu.launch_func async [%stream] @pipelines::@{name} blocks in (%c1, %c1, %c1)
+{operands}
+    return %done : !gpu.async.token
   }}
 """
 
