@@ -7,8 +7,9 @@
 // RUN: tile-opt %s --tile-expand-pipelines --tile-materialize-expect-tx | FileCheck %s --check-prefix=TX
 // PLAN: "direction":"g2s","selected":"tma"{{.*}}"bytes":2048
 // TX-LABEL: gpu.func @sw_s2_n1
-// TX: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[B:.*]] :
-// TX-LABEL: gpu.func @ws2_s2_n0
+// TX: %[[B:.*]] = arith.constant 2048 : index
+// TX-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[B]] :
+// TX-LABEL: gpu.func @ws2_s2_n1
 
 !A = memref<64x64xf32>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>
