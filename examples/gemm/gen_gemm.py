@@ -217,6 +217,23 @@ module attributes {{gpu.container_module}} {{
 
 
 
+def emit_mma_steps(w, bn, ksteps, indent):
+    """One stage's wgmma steps on %a and %b, accumulating from %acc0; returns
+    the last accumulator's name."""
+    prev = "%acc0"
+    for j in range(ksteps):
+        lines = [
+            f"%da{j} = tile.wgmma_descriptor %a[%row0, %kc{j}] {{rows = 64, k = 16}} : !tileA -> i64",
+            f"%db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = 16}} : !tileB -> i64",
+            f"%acc{j + 1} = nvvm.wgmma.mma_async %da{j}, %db{j}, {prev},",
+            f"    #nvvm.shape<m = 64, n = {bn}, k = 16>,",
+            "    D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]",
+            "    : !acc -> !acc"]
+        w("\n".join(indent + line for line in lines))
+        prev = f"%acc{j + 1}"
+    return prev
+
+
 def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps):
     """The main loop with its protocol written out: mbarriers, parities,
     arrive.expect_tx and the stage release."""
@@ -283,15 +300,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps):
           %a = tile.stage %sa[%s] : !stagesA -> !tileA
           %b = tile.stage %sb[%s] : !stagesB -> !tileB
           nvvm.wgmma.fence.aligned""")
-    prev = "%acc0"
-    for j in range(ksteps):
-        w(f"""          %da{j} = tile.wgmma_descriptor %a[%row0, %kc{j}] {{rows = 64, k = 16}} : !tileA -> i64
-          %db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = 16}} : !tileB -> i64
-          %acc{j + 1} = nvvm.wgmma.mma_async %da{j}, %db{j}, {prev},
-              #nvvm.shape<m = 64, n = {bn}, k = 16>,
-              D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-              : !acc -> !acc""")
-        prev = f"%acc{j + 1}"
+    prev = emit_mma_steps(w, bn, ksteps, " " * 10)
     w(f"""          nvvm.wgmma.commit.group.sync.aligned
           // Keep this step's group in flight; the previous one is done, so
           // its stage goes back to the producer.
@@ -325,15 +334,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None):
       ^bb0(%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
         %row0 = arith.muli %cidx, %c64 : index
         nvvm.wgmma.fence.aligned""")
-    prev = "%acc0"
-    for j in range(ksteps):
-        w(f"""        %da{j} = tile.wgmma_descriptor %a[%row0, %kc{j}] {{rows = 64, k = 16}} : !tileA -> i64
-        %db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = 16}} : !tileB -> i64
-        %acc{j + 1} = nvvm.wgmma.mma_async %da{j}, %db{j}, {prev},
-            #nvvm.shape<m = 64, n = {bn}, k = 16>,
-            D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-            : !acc -> !acc""")
-        prev = f"%acc{j + 1}"
+    prev = emit_mma_steps(w, bn, ksteps, " " * 8)
     w(f"""        nvvm.wgmma.commit.group.sync.aligned
         tile.yield {prev} : !acc
       }} epilogue {{
