@@ -2,8 +2,9 @@
 """Random kernels through tile-opt: no input may crash it. Each case must
 either lower or fail with a diagnostic. A case holds a tile.copy_async and a
 tile.copy of random layouts, and now and then a tile.copy_im2col, a
-tile.wgmma_descriptor and one of the sm_100a forms (cta_group, tile::gather4,
-tile::scatter4), lowered for sm_90a or sm_100a.
+tile.wgmma_descriptor, one of the sm_100a forms (cta_group, tile::gather4,
+tile::scatter4) and a tile.pipeline (random stages, forms, attributes and
+misuses), lowered for sm_90a or sm_100a.
 
     scripts/fuzz-tile-opt.py --tile-opt build/bin/tile-opt --cases 200 [--seed S]
 """
@@ -93,7 +94,7 @@ def case(rng):
                rng.choice(["thread", "warp", "warpgroup", "cta"]), smem, gmem))
     offset = 1024 * rng.randint(0, 4)
     extra_args, extra_ops = [], []
-    for make in (im2col_load, wgmma_descriptor, sm100_form):
+    for make in (im2col_load, wgmma_descriptor, sm100_form, pipeline):
         if rng.random() < 0.3:
             args_text, ops_text = make(rng, offset + 65536)
             extra_args.append(args_text)
@@ -210,6 +211,61 @@ def sm100_form(rng, arena):
         op = ("tile.copy_async %%tb[0, 0] [4, 64], %%t4[0, 0] [4, 64] "
               "rows(%%r0, %%c0, %%r0, %%r0) : %s, %s" % (table, t))
     return "%%tb: %s" % table, head + "\n      " + op
+
+
+def pipeline(rng, arena):
+    """A tile.pipeline: random stage count and buffer, form, attributes, trip
+    count, and now and then a misuse its verifier must diagnose (a load with
+    its own barrier, a store in produce, a write of a stage in consume)."""
+    ty, eb = rng.choice([("f32", 4), ("f16", 2), ("i8", 1), ("bf16", 2)])
+    stages = rng.choice([0, 1, 2, 3, 4])
+    rows, cols = rng.choice([(8, 64), (4, 16), (16, 128), (1, 8), (3, 5)])
+    ws = "#gpu.address_space<workgroup>"
+    ring = "memref<%dx%dx%dx%s, %s>" % (stages, rows, cols, ty, ws)
+    view = "memref<%dx%dx%s, %s>" % (rows, cols, ty, ws)
+    table = "memref<?x%dx%s>" % (cols, ty)
+    attrs = ["consumers = %d" % rng.choice([0, 0, 0, 0, 1, 2, 3])]
+    if rng.random() < 0.5:
+        attrs.append("reads = #tile.consumer_reads<%s>"
+                     % rng.choice(["generic", "wgmma"]))
+    if rng.random() < 0.4:
+        attrs.append("in_flight = %d" % rng.choice([0, 1, 2, 4]))
+    if rng.random() < 0.2:
+        attrs.append("producer_registers = %d" % rng.choice([24, 40, 41]))
+        attrs.append("consumer_registers = %d" % rng.choice([232, 256, 100]))
+    misuse = rng.choice([None] * 6 + ["barrier", "store", "write"])
+    load = ("tile.copy_async %%pv[0, 0] [%d, %d], %%pt[%%pr, 0] [%d, %d]"
+            % (rows, cols, rows, cols))
+    if misuse == "barrier":
+        load += " barrier(%%bar[%%c0]) : %s, %s, " \
+            "!nvgpu.mbarrier.group<memorySpace = %s>" % (view, table, ws)
+    elif misuse == "store":
+        load = ("tile.copy_async %%pt[%%pr, 0] [%d, %d], %%pv[0, 0] [%d, %d] "
+                ": %s, %s" % (rows, cols, rows, cols, table, view))
+    else:
+        load += " : %s, %s" % (view, table)
+    write = ""
+    if misuse == "write":
+        write = ("        %%pz = arith.constant %s : %s\n"
+                 "        memref.store %%pz, %%cv[%%c0, %%c0] : %s\n"
+                 % ("0" if ty == "i8" else "0.0", ty, view))
+    ops = """      %%pn = arith.constant %d : index
+      %%ps = tile.arena_view [%d] : %s
+      tile.pipeline (%%pn) stages(%%ps : %s) attributes {%s} produce {
+      ^bb0(%%pk: index, %%pv: %s):
+        %%prows = arith.constant %d : index
+        %%pr = arith.muli %%pk, %%prows : index
+        %s
+        tile.yield
+      } consume {
+      ^bb0(%%ck: index, %%cv: %s, %%cc: index):
+%s        tile.yield
+      } epilogue {
+      ^bb0(%%ec: index):
+        tile.yield
+      }""" % (rng.choice([0, 1, 2, 5]), arena + 98304, ring, ring,
+              ", ".join(attrs), view, rows, load, view, write)
+    return "%%pt: %s" % table, ops
 
 
 def main():

@@ -521,7 +521,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @f(%A: !A, %n: index) kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
     %s = tile.arena_view [0] : !S
-    // expected-error @below {{pipeline-threads: the kernel's known_block_size is 256 x 1 x 1 = 256 threads; consumers = 2 needs 128 x (2 + 1) = 384 (a producer warpgroup and 2 consumer warpgroups)}}
+    // expected-error @below {{pipeline-threads: the kernel's block size is 256 x 1 x 1 = 256 threads; consumers = 2 needs 128 x (2 + 1) = 384 (a producer warpgroup and 2 consumer warpgroups)}}
     tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2} produce {
     ^bb0(%k: index, %t: !T):
       tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
@@ -535,4 +535,32 @@ gpu.module @k {
     }
     gpu.return
   }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+func.func @host(%A: !A, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-threads: the kernel's block size is 128 x 1 x 1 = 128 threads; consumers = 1 needs 128 x (1 + 1) = 256}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 1} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.terminator
+  }
+  return
 }

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -60,26 +61,51 @@ static LogicalResult verifyPlacement(PipelineOp op) {
          << "'; every thread of the block initialises and uses its barriers";
 }
 
+/// The block size the kernel around `op` states: a gpu.func's
+/// known_block_size or a gpu.launch's constant sizes.
+static std::optional<SmallVector<int64_t, 3>> statedBlockSize(PipelineOp op) {
+  SmallVector<int64_t, 3> size;
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp())) {
+    if (!func.getKnownBlockSizeAttr())
+      return std::nullopt;
+    for (int32_t d : func.getKnownBlockSizeAttr().asArrayRef())
+      size.push_back(d);
+    return size;
+  }
+  auto launch = dyn_cast<gpu::LaunchOp>(op->getParentOp());
+  if (!launch)
+    return std::nullopt;
+  for (Value v : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                  launch.getBlockSizeZ()}) {
+    APInt c;
+    if (!matchPattern(v, m_ConstantInt(&c)))
+      return std::nullopt;
+    size.push_back(c.getSExtValue());
+  }
+  return size;
+}
+
 static LogicalResult verifyThreads(PipelineOp op) {
-  auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp());
-  if (!func || op.getConsumers() == 0 || !func.getKnownBlockSizeAttr())
+  if (op.getConsumers() == 0)
     return success();
-  ArrayRef<int32_t> size = func.getKnownBlockSizeAttr().asArrayRef();
+  std::optional<SmallVector<int64_t, 3>> size = statedBlockSize(op);
+  if (!size)
+    return success();
   int64_t threads = 1;
-  for (int32_t d : size)
+  for (int64_t d : *size)
     threads *= d;
   int64_t want = kWarpgroupThreads * (op.getConsumers() + 1);
   if (threads == want)
     return success();
   InFlightDiagnostic diag =
       emitRuleError(op.getOperation(), RuleId::PipelineThreads)
-      << "the kernel's known_block_size is ";
-  llvm::interleave(size, diag, " x ");
-  return diag << " = " << threads << " threads; consumers = "
-              << op.getConsumers() << " needs " << kWarpgroupThreads << " x ("
-              << op.getConsumers() << " + 1) = " << want
-              << " (a producer warpgroup and " << op.getConsumers()
-              << " consumer warpgroups)";
+      << "the kernel's block size is ";
+  llvm::interleave(*size, diag, " x ");
+  return diag << " = " << threads
+              << " threads; consumers = " << op.getConsumers() << " needs "
+              << kWarpgroupThreads << " x (" << op.getConsumers()
+              << " + 1) = " << want << " (a producer warpgroup and "
+              << op.getConsumers() << " consumer warpgroups)";
 }
 
 static LogicalResult verifyStageBuffers(PipelineOp op) {
@@ -146,8 +172,7 @@ static LogicalResult verifyRegisters(PipelineOp op) {
 
 LogicalResult PipelineOp::verify() {
   if (failed(verifyPlacement(*this)) || failed(verifyThreads(*this)) ||
-      failed(verifyStageBuffers(*this)) ||
-      failed(verifyRegisters(*this)))
+      failed(verifyStageBuffers(*this)) || failed(verifyRegisters(*this)))
     return failure();
   if (getReads() == ConsumerReads::Generic && getInFlight() != 0)
     return emitRuleError(getOperation(), RuleId::PipelineReads)
