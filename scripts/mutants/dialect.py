@@ -16,7 +16,7 @@ MUTANTS = [
       function="getStaticReleaseCount",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-stage-write", "PipelineOp.cpp",
-      "      if (writes)\n", "      if (false)\n",
+      "      if (writesView(user, view))\n", "      if (false)\n",
       "a consumer's write into a stage view is accepted: it races with the "
       "next round's load", function="verifyConsumeReadsOnly",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),

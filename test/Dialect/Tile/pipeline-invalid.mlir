@@ -564,3 +564,53 @@ func.func @host(%A: !A, %n: index) {
   }
   return
 }
+
+// -----
+
+!A = memref<?x64xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      // expected-error @below {{pipeline-stage-write: consume writes stage view 0 ('tile.copy'); the next round's load overwrites it concurrently}}
+      tile.copy %t[0, 0] [8, 64], %A[0, 0] [8, 64] {scope = "cta"} : !T, !A
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x64xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      // expected-error @below {{pipeline-copy: 'tile.copy' writes stage view 0 in produce; only tile.copy_async loads fill a stage}}
+      tile.copy %t[0, 0] [8, 64], %A[0, 0] [8, 64] {scope = "cta"} : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}

@@ -253,6 +253,18 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
                  succeeded(verifyYield(op, op.getEpilogue(), "epilogue", {})));
 }
 
+/// Whether `user` writes the buffer `view`: the tile copies declare no memory
+/// effects, so their destinations are read off the op.
+static bool writesView(Operation *user, Value view) {
+  if (auto copy = dyn_cast<CopyAsyncOp>(user))
+    return copy.getDst() == view;
+  if (auto copy = dyn_cast<CopyOp>(user))
+    return copy.getDst() == view;
+  if (auto copy = dyn_cast<CopyIm2colOp>(user))
+    return copy.getDst() == view;
+  return hasEffect<MemoryEffects::Write>(user, view);
+}
+
 /// Ops that are part of the protocol the construct generates.
 static bool isProtocolOp(Operation *op) {
   return op->getName().getStringRef().starts_with("nvgpu.mbarrier.") ||
@@ -280,12 +292,18 @@ static LogicalResult verifyProduceCopies(PipelineOp op) {
   };
   int64_t loads = 0;
   WalkResult result = op.getProduce().walk([&](Operation *inner) {
+    if (isa<CopyIm2colOp>(inner)) {
+      emitRuleError(inner, RuleId::PipelineCopy)
+          << "tile.copy_im2col in produce is not supported: a pipeline's "
+             "loads are tile.copy_async loads";
+      return WalkResult::interrupt();
+    }
     auto copy = dyn_cast<CopyAsyncOp>(inner);
     if (!copy) {
       // Anything else that writes a stage would need a proxy fence before
       // the TMA's next write, and races with the consumers' reads.
       for (Value v : produce.getArguments().drop_front())
-        if (hasEffect<MemoryEffects::Write>(inner, v)) {
+        if (writesView(inner, v)) {
           emitRuleError(inner, RuleId::PipelineCopy)
               << "'" << inner->getName() << "' writes stage view "
               << cast<BlockArgument>(v).getArgNumber() - 1
@@ -335,10 +353,7 @@ static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
   for (unsigned i = 0; i < views; ++i) {
     Value view = consume.getArgument(1 + i);
     for (Operation *user : view.getUsers()) {
-      auto copy = dyn_cast<CopyAsyncOp>(user);
-      bool writes = copy ? copy.getDst() == view
-                         : hasEffect<MemoryEffects::Write>(user, view);
-      if (writes)
+      if (writesView(user, view))
         return emitRuleError(user, RuleId::PipelineStageWrite)
                << "consume writes stage view " << i << " ('" << user->getName()
                << "'); the next round's load overwrites it concurrently";
