@@ -56,7 +56,12 @@ def main():
             B = torch.full(((n + 1) * rows, cols), float("nan"), device="cuda")
             da, db = memref(A), memref(B)
             call = [C.addressof(da), C.addressof(db), n]
-            if not args.sync:
+            if args.sync:
+                # A synchronous entry launches on a non-blocking stream of its
+                # own (docs/runtime.md): torch's fills of A and B on the
+                # default stream must be done first.
+                torch.cuda.synchronize()
+            else:
                 call.append(torch.cuda.current_stream().cuda_stream)
             fn(*call)
             torch.cuda.synchronize()
