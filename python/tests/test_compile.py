@@ -293,3 +293,42 @@ def test_failures_are_cached(fresh_cache, tmp_path):
     with pytest.raises(tile_mlir.TileCompileError):
         tile_mlir.compile(source, name="syntax.mlir", cache=False)
     assert os.listdir(fresh_cache) == [folder]
+
+
+def pipeline_source():
+    """The H200 check's pipelined copies (test/GPU/pipeline/gen_pipeline.py)."""
+    return subprocess.run(
+        [sys.executable, os.path.join(SRC, "test", "GPU", "pipeline",
+                                      "gen_pipeline.py")],
+        capture_output=True, text=True, check=True).stdout
+
+
+def test_pipeline_compiles():
+    # tile.pipeline through the front door: the expansion runs first, every
+    # generated load is a TMA load with its plan, and both entry kinds exist.
+    module = tile_mlir.compile(pipeline_source(), name="pipeline.mlir",
+                               stages=["tile-expand-pipelines"])
+    expanded = module.mlir["tile-expand-pipelines"]
+    assert "tile.pipeline" not in expanded
+    assert "nvgpu.mbarrier.try_wait.parity" in expanded
+    assert {plan.selected for plan in module.plans} == {"tma"}
+    assert ".maxntid 384, 1, 1" in module.ptx
+    assert "setmaxnreg.inc.sync.aligned.u32" in module.ptx
+    assert sorted(module.entries)[:2] == ["run_sw_s1", "run_sw_s1_async"]
+    assert len(module.entries) == 18
+
+
+def test_pipeline_misuse_rule():
+    # A hand-written wait inside the construct arrives with its rule id.
+    source = pipeline_source().replace(
+        "        %row0 = arith.muli %k, %c8 : index\n",
+        "        %row0 = arith.muli %k, %c8 : index\n"
+        "        nvvm.wgmma.wait.group.sync.aligned 0\n", 1)
+    with pytest.raises(tile_mlir.TileCompileError) as error:
+        tile_mlir.compile(source, name="misuse.mlir")
+    assert error.value.rule == "pipeline-protocol"
+    assert error.value.message == (
+        "'nvvm.wgmma.wait.group.sync.aligned' op pipeline-protocol: "
+        "'nvvm.wgmma.wait.group.sync.aligned' inside tile.pipeline; the "
+        "pipeline generates its barriers, phases, byte counts and wgmma "
+        "waits")
