@@ -201,3 +201,44 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// An issue loop in produce (4 loads of 8 rows each): the arrival announces
+// all 4 x 2048 bytes, once per stage fill.
+// CHECK-LABEL: gpu.func @issue_loop
+// CHECK: %[[BYTES:.*]] = arith.constant 8192 : index
+// CHECK: scf.for
+// CHECK-COUNT-1: tile.copy_async
+// CHECK: }
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]]
+!A = memref<?x64xf32>
+!S = memref<2x32x64xf32, #gpu.address_space<workgroup>>
+!T = memref<32x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @issue_loop(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %base = arith.muli %k, %c32 : index
+      scf.for %i = %c0 to %c4 step %c1 {
+        %r = arith.muli %i, %c8 : index
+        %g = arith.addi %base, %r : index
+        tile.copy_async %t[%r, 0] [8, 64], %A[%g, 0] [8, 64] : !T, !A
+      }
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
