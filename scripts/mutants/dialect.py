@@ -26,8 +26,8 @@ MUTANTS = [
       "barrier then never completes", function="verifyProduceCopies",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-in-flight", "PipelineOp.cpp",
-      "static_cast<int64_t>(op.getInFlight()) >= stages",
-      "static_cast<int64_t>(op.getInFlight()) > stages",
+      "op.getInFlight() >= static_cast<uint64_t>(stages)",
+      "op.getInFlight() > static_cast<uint64_t>(stages)",
       "in_flight = S is accepted: the producer waits for a release that "
       "comes only after its own load", function="verifyStageBuffers",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),

@@ -614,3 +614,80 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-threads: consumers = 8 needs 128 x (8 + 1) threads; a block holds at most 1024 (consumers <= 7)}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 8} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A block size whose thread count overflows is diagnosed, not multiplied.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+func.func @host(%A: !A, %n: index) {
+  %c2 = arith.constant 2 : index
+  %big = arith.constant -9223372036854775808 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c2)
+             threads(%tx, %ty, %tz) in (%sx = %big, %sy = %c2, %sz = %c2) {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-threads: the kernel's block size is -9223372036854775808 x 2 x 2 (the product overflows); consumers = 1 needs 128 x (1 + 1) = 256}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 1} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-stages: in_flight = 9223372036854775807 with 2 stages}}
+    tile.pipeline (%n) stages(%s : !S) attributes {reads = #tile.consumer_reads<wgmma>, in_flight = 9223372036854775807} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}

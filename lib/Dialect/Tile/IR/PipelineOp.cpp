@@ -16,6 +16,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Support/Rules.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -24,6 +25,11 @@ using ::tile::RuleId;
 /// Registers an SM holds for one block (sm_90), the setmaxnreg budget.
 static constexpr int64_t kRegistersPerSm = 65536;
 static constexpr int64_t kWarpgroupThreads = 128;
+/// Threads a block may have, and so the consumer warpgroups beside the
+/// producer's.
+static constexpr int64_t kMaxBlockThreads = 1024;
+static constexpr uint64_t kMaxConsumers =
+    kMaxBlockThreads / kWarpgroupThreads - 1;
 
 bool mlir::tile::isPipelineProduceOp(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
@@ -88,21 +94,32 @@ static std::optional<SmallVector<int64_t, 3>> statedBlockSize(PipelineOp op) {
 static LogicalResult verifyThreads(PipelineOp op) {
   if (op.getConsumers() == 0)
     return success();
+  // Bounding N first keeps every count below (registers, arrivals) small.
+  if (op.getConsumers() > kMaxConsumers)
+    return emitRuleError(op.getOperation(), RuleId::PipelineThreads)
+           << "consumers = " << op.getConsumers() << " needs "
+           << kWarpgroupThreads << " x (" << op.getConsumers()
+           << " + 1) threads; a block holds at most " << kMaxBlockThreads
+           << " (consumers <= " << kMaxConsumers << ")";
   std::optional<SmallVector<int64_t, 3>> size = statedBlockSize(op);
   if (!size)
     return success();
   int64_t threads = 1;
+  bool overflow = false;
   for (int64_t d : *size)
-    threads *= d;
+    overflow |= llvm::MulOverflow(threads, d, threads);
   int64_t want = kWarpgroupThreads * (op.getConsumers() + 1);
-  if (threads == want)
+  if (!overflow && threads == want)
     return success();
   InFlightDiagnostic diag =
       emitRuleError(op.getOperation(), RuleId::PipelineThreads)
       << "the kernel's block size is ";
   llvm::interleave(*size, diag, " x ");
-  return diag << " = " << threads
-              << " threads; consumers = " << op.getConsumers() << " needs "
+  if (overflow)
+    diag << " (the product overflows)";
+  else
+    diag << " = " << threads << " threads";
+  return diag << "; consumers = " << op.getConsumers() << " needs "
               << kWarpgroupThreads << " x (" << op.getConsumers()
               << " + 1) = " << want << " (a producer warpgroup and "
               << op.getConsumers() << " consumer warpgroups)";
@@ -132,7 +149,7 @@ static LogicalResult verifyStageBuffers(PipelineOp op) {
   if (stages < 1)
     return emitRuleError(op.getOperation(), RuleId::PipelineStages)
            << "the stage count is " << stages << "; a pipeline needs >= 1";
-  if (static_cast<int64_t>(op.getInFlight()) >= stages)
+  if (op.getInFlight() >= static_cast<uint64_t>(stages))
     return emitRuleError(op.getOperation(), RuleId::PipelineStages)
            << "in_flight = " << op.getInFlight() << " with " << stages
            << " stages; a consumer may keep at most S - 1 = " << stages - 1
