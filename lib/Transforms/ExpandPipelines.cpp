@@ -29,7 +29,6 @@ using namespace mlir::tile;
 
 namespace {
 
-constexpr int64_t kWarpgroupThreads = 128;
 /// Polling budget of one mbarrier try_wait (the lowering retries until the
 /// phase completes).
 constexpr int64_t kWaitTicks = 10000000;
@@ -328,8 +327,7 @@ void Expansion::expand(OpBuilder &b) {
   auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp());
   if (func && op.getConsumers() > 0 && !func.getKnownBlockSizeAttr())
     func.setKnownBlockSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(kWarpgroupThreads * (op.getConsumers() + 1)), 1,
-         1}));
+        {static_cast<int32_t>(op.getSpecializedBlockThreads()), 1, 1}));
   // ptxas honours setmaxnreg only when it knows the registers at entry: the
   // block size and one block per SM (.minnctapersm 1) give them.
   if (func && op.getProducerRegisters())

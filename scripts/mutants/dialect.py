@@ -15,6 +15,13 @@ MUTANTS = [
       "release: the stage is refilled while the others still read it",
       function="getStaticReleaseCount",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-block-size", "PipelineOp.cpp",
+      "(static_cast<int64_t>(getConsumers()) + 1)",
+      "static_cast<int64_t>(getConsumers())",
+      "the specialized kernel's block size omits the producer warpgroup: "
+      "its threads never run", function="getSpecializedBlockThreads",
+      tests=["lit:Transforms/expand-pipelines.mlir",
+             "lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-stage-write", "PipelineOp.cpp",
       "      if (writesView(user, view))\n", "      if (false)\n",
       "a consumer's write into a stage view is accepted: it races with the "

@@ -41,11 +41,6 @@ MUTANTS = [
       "the prologue loads one iteration past the trip count",
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
-    M("pipe-block-size", "ExpandPipelines.cpp",
-      "(op.getConsumers() + 1)), 1,", "op.getConsumers()), 1,",
-      "the specialized kernel's known block size omits the producer "
-      "warpgroup: its threads never run",
-      function="expand", tests=["lit:Transforms/expand-pipelines.mlir"]),
     # ---- host arguments, tensor-map ABI, recorded plans ---------------------
     M("hostargs-offset", "CheckHostArguments.cpp",
       'checks.push_back({index, "offset", {2}, offset});', ";",

@@ -24,7 +24,6 @@ using ::tile::RuleId;
 
 /// Registers an SM holds for one block (sm_90), the setmaxnreg budget.
 static constexpr int64_t kRegistersPerSm = 65536;
-static constexpr int64_t kWarpgroupThreads = 128;
 /// Threads a block may have, and so the consumer warpgroups beside the
 /// producer's.
 static constexpr int64_t kMaxBlockThreads = 1024;
@@ -44,6 +43,10 @@ int64_t PipelineOp::getStageCount() {
     return 0;
   auto type = cast<MemRefType>(getBuffers().front().getType());
   return type.getRank() >= 1 ? type.getDimSize(0) : 0;
+}
+
+int64_t PipelineOp::getSpecializedBlockThreads() {
+  return kWarpgroupThreads * (static_cast<int64_t>(getConsumers()) + 1);
 }
 
 std::optional<int64_t> PipelineOp::getStaticReleaseCount() {
@@ -108,7 +111,7 @@ static LogicalResult verifyThreads(PipelineOp op) {
   bool overflow = false;
   for (int64_t d : *size)
     overflow |= llvm::MulOverflow(threads, d, threads);
-  int64_t want = kWarpgroupThreads * (op.getConsumers() + 1);
+  int64_t want = op.getSpecializedBlockThreads();
   if (!overflow && threads == want)
     return success();
   InFlightDiagnostic diag =

@@ -15,6 +15,9 @@ namespace mlir::tile {
 /// driver's opt-in maximum per block): arena views must end below it.
 constexpr int64_t kMaxDynamicSharedBytes = 232448;
 
+/// Threads of a warpgroup, the unit of wgmma and of a tile.pipeline's roles.
+constexpr int64_t kWarpgroupThreads = 128;
+
 /// The TMA core's name for a copy's reduction.
 ::tile::tma::ReduceKind toTmaReduceKind(ReduceMode mode);
 

@@ -549,6 +549,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
   let extraClassDeclaration = [{
     /// The stage count S: the stage buffers' outermost dimension.
     int64_t getStageCount();
+    /// Threads the warp-specialized form runs in: 128 x (consumers + 1).
+    int64_t getSpecializedBlockThreads();
     /// Threads that arrive on a stage's empty barrier to release it, when
     /// known statically (the specialized form); the software-pipelined form
     /// counts every thread of the block at run time.
