@@ -2,13 +2,15 @@
 //
 // The asynchronous protocol around the copies (docs/async-protocol.md), per
 // kernel: the transaction bytes of each mbarrier phase
-// (AsyncProtocol/TxBytesScan.h), then the walk that follows the kernel as
+// (AsyncProtocol/TxBytesScan.h), the cluster rules
+// (AsyncProtocol/ClusterRules.h), then the walk that follows the kernel as
 // one thread would for the other rules (AsyncProtocol/AsyncWalker.h); with
 // insert-fences, the fences that walk finds missing are inserted.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AsyncProtocol/AsyncWalker.h"
+#include "AsyncProtocol/ClusterRules.h"
 #include "AsyncProtocol/TxBytesScan.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -73,6 +75,7 @@ struct VerifyAsyncPass
     });
     for (Region *body : kernels) {
       ok &= checkTransactionBytes(body->getParentOp());
+      ok &= checkClusterRules(*body);
       AsyncWalkResult walk = walkKernel(*body, insertFences);
       ok &= !walk.reportedError;
       for (Operation *write : walk.fenceSites)

@@ -254,6 +254,20 @@ MUTANTS = [
       "a correct wait is reported",
       function="Walker::walkOp",
       tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-cluster-any-position",
+      "lib/Transforms/AsyncProtocol/ClusterRules.cpp",
+      "depends = isPositionOp(def) ||", "depends = false ||",
+      "a position read by an op (thread id, rank) no longer makes a value "
+      "differ between threads: a cluster barrier under `tid == 0` passes",
+      function="PositionDependence::dependsOnPosition",
+      tests=["lit:Transforms/verify-async-cluster.mlir"]),
+    M("async-cluster-exit-any-wait",
+      "lib/Transforms/AsyncProtocol/ClusterRules.cpp",
+      "holder->getNextNode(); op;", "&top.front(); op;",
+      "a cluster wait before the last multicast counts as its exit barrier: "
+      "a kernel whose CTAs may leave during a peer's multicast passes",
+      function="checkClusterRules",
+      tests=["lit:Transforms/verify-async-cluster.mlir"]),
     M("async-wait-ends-group", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
       "*load.index == *index;", "true;",
       "a wait on one barrier of a group ends the loads of all its barriers: "
