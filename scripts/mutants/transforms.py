@@ -263,7 +263,7 @@ MUTANTS = [
       tests=["lit:Transforms/verify-async-cluster.mlir"]),
     M("async-cluster-exit-any-wait",
       "lib/Transforms/AsyncProtocol/ClusterRules.cpp",
-      "holder->getNextNode(); op;", "&top.front(); op;",
+      "std::next(holder->getIterator())", "top.begin()",
       "a cluster wait before the last multicast counts as its exit barrier: "
       "a kernel whose CTAs may leave during a peer's multicast passes",
       function="checkClusterRules",

@@ -78,26 +78,26 @@ bool isClusterBarrier(Operation *op) {
 }
 
 /// The innermost op between `op` and the kernel body whose control depends
-/// on a thread's or a CTA's position, and the value it branches on.
-std::pair<Operation *, Value> divergentControl(Operation *op, Region &body,
-                                               PositionDependence &position) {
+/// on a thread's or a CTA's position: an scf.if on such a condition, an
+/// scf.for with such a bound, or any scf.while (its trip count is data).
+Operation *divergentControl(Operation *op, Region &body,
+                            PositionDependence &position) {
   for (Operation *parent = op->getParentOp();
        parent && parent != body.getParentOp(); parent = parent->getParentOp()) {
     if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
       if (position.dependsOnPosition(ifOp.getCondition()))
-        return {parent, ifOp.getCondition()};
+        return parent;
     } else if (auto loop = dyn_cast<scf::ForOp>(parent)) {
-      for (Value bound :
-           {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-        if (position.dependsOnPosition(bound))
-          return {parent, bound};
+      if (llvm::any_of(
+              ValueRange{loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep()},
+              [&](Value bound) { return position.dependsOnPosition(bound); }))
+        return parent;
     } else if (isa<scf::WhileOp>(parent)) {
-      // A while loop's trip count is data the checks do not follow; its
-      // condition may differ between threads.
-      return {parent, Value()};
+      return parent;
     }
   }
-  return {nullptr, Value()};
+  return nullptr;
 }
 
 bool isMulticastLoad(Operation *op) {
@@ -117,7 +117,7 @@ bool mlir::tile::async_protocol::checkClusterRules(Region &body) {
       lastMulticast = op;
     if (!isClusterBarrier(op))
       return;
-    auto [control, condition] = divergentControl(op, body, position);
+    Operation *control = divergentControl(op, body, position);
     // One report per divergent region: its first cluster barrier.
     if (!control || !reported.insert(control).second)
       return;
@@ -127,7 +127,7 @@ bool mlir::tile::async_protocol::checkClusterRules(Region &body) {
         << "' completes only when every thread of every CTA of the cluster "
            "arrives, but it sits under '"
         << control->getName() << "'";
-    if (!condition)
+    if (isa<scf::WhileOp>(control))
       diag << ", whose trip count may differ between threads";
     else
       diag << (isa<scf::IfOp>(control) ? ", whose condition depends"
@@ -144,11 +144,11 @@ bool mlir::tile::async_protocol::checkClusterRules(Region &body) {
   // top-level block, after the op holding the last multicast.
   Block &top = body.front();
   Operation *holder = top.findAncestorOpInBlock(*lastMulticast);
-  bool synchronized = false;
-  if (holder)
-    for (Operation *op = holder->getNextNode(); op; op = op->getNextNode())
-      if (isa<NVVM::ClusterWaitOp>(op))
-        synchronized = true;
+  bool synchronized =
+      holder &&
+      llvm::any_of(
+          llvm::make_range(std::next(holder->getIterator()), top.end()),
+          [](Operation &op) { return isa<NVVM::ClusterWaitOp>(op); });
   if (!synchronized) {
     emitRuleError(lastMulticast, ::tile::RuleId::AsyncClusterExit)
         << "this multicast load writes the shared memory of the cluster's "
