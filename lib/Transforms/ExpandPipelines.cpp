@@ -14,6 +14,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -37,13 +38,18 @@ constexpr int64_t kWaitTicks = 10000000;
 class Expansion {
 public:
   Expansion(PipelineOp op, OpBuilder &b)
-      : op(op), loc(op.getLoc()), stages(op.getStageCount()) {
+      : op(op), loc(op.getLoc()), stages(op.getStageCount()),
+        clusterSize(op.getClusterSize()) {
     MLIRContext *ctx = op.getContext();
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
     full = nvgpu::MBarrierCreateOp::create(b, loc, group);
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
     tid = linearThreadId(b);
+    if (clusterSize > 1) {
+      Value r = NVVM::ClusterId::create(b, loc, b.getI32Type());
+      rank = arith::IndexCastOp::create(b, loc, b.getIndexType(), r);
+    }
   }
 
   void expand(OpBuilder &b);
@@ -137,6 +143,55 @@ private:
                                [&](Value v) { return map.lookupOrDefault(v); });
   }
 
+  /// `offsets` with the outermost one moved by this CTA's slice of `size`.
+  SmallVector<OpFoldResult> shiftOuter(OpBuilder &b,
+                                       SmallVector<OpFoldResult> offsets,
+                                       int64_t size) {
+    Value shift = arith::MulIOp::create(b, loc, rank,
+                                        index(b, size / clusterSize));
+    OpFoldResult &outer = offsets.front();
+    if (auto v = dyn_cast<Value>(outer))
+      outer = arith::AddIOp::create(b, loc, v, shift).getResult();
+    else if (int64_t c = cast<IntegerAttr>(cast<Attribute>(outer)).getInt())
+      outer = arith::AddIOp::create(b, loc, shift, index(b, c)).getResult();
+    else
+      outer = shift;
+    return offsets;
+  }
+
+  /// A multicast load becomes this CTA's slice of it: slice `rank` of the
+  /// cluster's C equal slices along each side's outermost dimension (the
+  /// verifier checked they divide), multicast to every CTA, so that each
+  /// CTA's stage receives the whole box from the C slices.
+  void sliceForRank(OpBuilder &b, CopyAsyncOp copy) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(copy);
+    auto slice = [&](ArrayRef<int64_t> statics, ValueRange dynamics,
+                     ArrayRef<int64_t> sizes, MutableOperandRange operands,
+                     auto setStatics, auto setSizes) {
+      SmallVector<OpFoldResult> offsets = shiftOuter(
+          b, getMixedValues(statics, dynamics, b), sizes.front());
+      SmallVector<Value> newDynamics;
+      SmallVector<int64_t> newStatics;
+      dispatchIndexOpFoldResults(offsets, newDynamics, newStatics);
+      SmallVector<int64_t> newSizes(sizes);
+      newSizes.front() /= clusterSize;
+      operands.assign(newDynamics);
+      setStatics(newStatics);
+      setSizes(newSizes);
+    };
+    slice(
+        copy.getStaticDstOffsets(), copy.getDstOffsets(), copy.getDstSizes(),
+        copy.getDstOffsetsMutable(),
+        [&](ArrayRef<int64_t> v) { copy.setStaticDstOffsets(v); },
+        [&](ArrayRef<int64_t> v) { copy.setDstSizes(v); });
+    slice(
+        copy.getStaticSrcOffsets(), copy.getSrcOffsets(), copy.getSrcSizes(),
+        copy.getSrcOffsetsMutable(),
+        [&](ArrayRef<int64_t> v) { copy.setStaticSrcOffsets(v); },
+        [&](ArrayRef<int64_t> v) { copy.setSrcSizes(v); });
+  }
+
   /// Iteration k's loads into stage k % S, completing on full[k % S], then
   /// the arrival that announces their bytes.
   void emitProduce(OpBuilder &b, Value k) {
@@ -147,6 +202,8 @@ private:
       clone->walk([&](CopyAsyncOp copy) {
         copy.getBarrierMutable().assign(full);
         copy.getBarrierIndexMutable().assign(slot);
+        if (copy.getMulticastMask())
+          sliceForRank(b, copy);
       });
     });
     ArriveExpectTxOp::create(b, loc, full, slot);
@@ -190,12 +247,28 @@ private:
       auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
       rb.setInsertionPointToStart(ifOp.thenBlock());
     }
-    nvgpu::MBarrierArriveOp::create(
-        rb, loc, nvgpu::MBarrierTokenType::get(op.getContext()), empty,
-        stageOf(rb, done));
+    release(rb, stageOf(rb, done));
     if (refill)
       refill(b, done, started);
     return next;
+  }
+
+  /// Releases stage `slot`: in a cluster, to every CTA whose multicast
+  /// writes into this CTA's stage (all of them).
+  void release(OpBuilder &b, Value slot) {
+    if (clusterSize == 1) {
+      nvgpu::MBarrierArriveOp::create(
+          b, loc, nvgpu::MBarrierTokenType::get(op.getContext()), empty, slot);
+      return;
+    }
+    for (int64_t cta = 0; cta < clusterSize; ++cta)
+      ArriveRemoteOp::create(b, loc, empty, slot, index(b, cta));
+  }
+
+  /// A cluster barrier: every thread of every CTA of the cluster.
+  void clusterBarrier(OpBuilder &b) {
+    NVVM::ClusterArriveOp::create(b, loc, /*aligned=*/UnitAttr());
+    NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
   }
 
   void emitEpilogue(OpBuilder &b, Value consumer, ValueRange carried) {
@@ -226,13 +299,19 @@ private:
   PipelineOp op;
   Location loc;
   int64_t stages;
-  Value full, empty, tid;
+  /// The CTAs of the cluster, and this CTA's rank in it (cluster_size > 1).
+  int64_t clusterSize;
+  Value full, empty, tid, rank;
   llvm::SmallDenseMap<int64_t, Value> constants;
 };
 
 void Expansion::emitInit(OpBuilder &b) {
   std::optional<int64_t> releaseCount = op.getStaticReleaseCount();
   Value releases = releaseCount ? index(b, *releaseCount) : blockThreads(b);
+  // Every CTA of the cluster releases a stage its multicasts fill.
+  if (clusterSize > 1)
+    releases =
+        arith::MulIOp::create(b, loc, releases, index(b, clusterSize));
   Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
   auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
   {
@@ -245,9 +324,15 @@ void Expansion::emitInit(OpBuilder &b) {
           nvgpu::MBarrierInitOp::create(lb, loc, empty, releases, s, Value());
           scf::YieldOp::create(lb, loc);
         });
+    // The peers' multicasts and remote arrivals see the initialised
+    // barriers after the cluster barrier below.
+    if (clusterSize > 1)
+      NVVM::FenceMbarrierInitOp::create(ib, loc);
   }
   // Every thread sees the initialised barriers before using them.
   gpu::BarrierOp::create(b, loc);
+  if (clusterSize > 1)
+    clusterBarrier(b);
 }
 
 void Expansion::emitSpecialized(OpBuilder &b) {
@@ -332,11 +417,18 @@ void Expansion::expand(OpBuilder &b) {
   // block size and one block per SM (.minnctapersm 1) give them.
   if (func && op.getProducerRegisters())
     func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+  if (func && clusterSize > 1 && !func.getKnownClusterSizeAttr())
+    func.setKnownClusterSizeAttr(b.getDenseI32ArrayAttr(
+        {static_cast<int32_t>(clusterSize), 1, 1}));
   emitInit(b);
   if (op.getConsumers() > 0)
     emitSpecialized(b);
   else
     emitSoftwarePipelined(b);
+  // No CTA exits while a peer's multicast may still write into it or a
+  // peer's release may still arrive on its barriers.
+  if (clusterSize > 1)
+    clusterBarrier(b);
 }
 
 struct ExpandPipelinesPass

@@ -49,8 +49,11 @@ struct MaterializeExpectTxPass
               if (unit.loads.empty())
                 reason = "it covers no tile.copy_async or tile.copy_im2col "
                          "load";
-              else if (unit.multicast)
-                reason = "a load it covers multicasts, so the bytes each CTA "
+              else if (unit.multicastUndecided)
+                reason = "a load it covers multicasts and the CTAs that issue "
+                         "it cannot be told (a mask that is not the whole "
+                         "cluster, a condition on the CTA's position, or an "
+                         "unknown cluster size), so the bytes each CTA "
                          "receives depend on the other CTAs' loads";
               else if (unit.expects.size() != 1)
                 reason = "another arrive.expect_tx announces bytes in the "

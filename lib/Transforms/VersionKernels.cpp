@@ -54,6 +54,17 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
              "buffer a static type";
       return WalkResult::interrupt();
     }
+    if (op.getMulticastMask()) {
+      withRule(op.emitError(), RuleId::Guard)
+          << "guard: this multicast load's plan relies on run-time guards "
+             "(the first: "
+          << ::tile::ruleIdName(plan->guards.front().rule) << ": "
+          << plan->guards.front().str()
+          << "), but a multicast has no fallback variant (per-thread "
+             "stores cannot reach other CTAs' shared memory): give the "
+             "buffer a static type";
+      return WalkResult::interrupt();
+    }
     guarded.push_back(position);
     return WalkResult::advance();
   });

@@ -87,7 +87,7 @@ module attributes {gpu.container_module} {
       tile.arrive_expect_tx %bar[%c0] : !bars
       tile.copy_async %s[0, 0] [8, 256], %A[0, 0] [8, 256] barrier(%bar[%c1]) multicast(%mask)
           : !half, memref<8x256xf16>, !bars
-      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 1 of %1: a load it covers multicasts, so the bytes each CTA receives depend on the other CTAs' loads}}
+      // expected-error @+1 {{async-tx-bytes: cannot derive the bytes to expect on barrier 1 of %1: a load it covers multicasts and the CTAs that issue it cannot be told (a mask that is not the whole cluster, a condition on the CTA's position, or an unknown cluster size), so the bytes each CTA receives depend on the other CTAs' loads}}
       tile.arrive_expect_tx %bar[%c1] : !bars
       gpu.return
     }

@@ -184,3 +184,84 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// async-tx-bytes with multicast: in a cluster of 2 every CTA's thread 0
+// issues its half of the tile (4 rows, 2048 bytes) to both CTAs, so each
+// CTA's barrier receives both halves, 4096 bytes; announcing one half leaves
+// the phase to complete before the peer's half landed.
+!smem = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @tx_multicast_wrong(%A: memref<8x256xf16>) kernel
+        attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %half = arith.constant 2048 : index
+      %ticks = arith.constant 10000000 : index
+      %s = tile.arena_view [0] : !smem
+      %bar = nvgpu.mbarrier.create -> !bars
+      %tid = gpu.thread_id x
+      %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      %rank = arith.index_cast %rank32 : i32 to index
+      %row = arith.muli %rank, %c4 : index
+      %leader = arith.cmpi eq, %tid, %c0 : index
+      scf.if %leader {
+        nvgpu.mbarrier.init %bar[%c0], %c1 : !bars
+        nvvm.fence.mbarrier.init
+      }
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      scf.if %leader {
+        // expected-error @+1 {{async-tx-bytes: arrive.expect_tx announces 2048 bytes on barrier 0 of %1, but the 1 load(s) signalling it in this phase deliver 4096 bytes (2 CTAs x 2048)}}
+        nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %half : !bars
+        %mask = arith.constant 3 : i16
+        // expected-note @+1 {{this load delivers 2048 bytes from each of the cluster's 2 CTAs}}
+        tile.copy_async %s[%row, 0] [4, 256], %A[%row, 0] [4, 256]
+            barrier(%bar[%c0]) multicast(%mask)
+            : !smem, memref<8x256xf16>, !bars
+      }
+      %phase = arith.constant false
+      nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !bars
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      gpu.return
+    }
+    gpu.func @tx_multicast_right(%A: memref<8x256xf16>) kernel
+        attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %both = arith.constant 4096 : index
+      %ticks = arith.constant 10000000 : index
+      %s = tile.arena_view [0] : !smem
+      %bar = nvgpu.mbarrier.create -> !bars
+      %tid = gpu.thread_id x
+      %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      %rank = arith.index_cast %rank32 : i32 to index
+      %row = arith.muli %rank, %c4 : index
+      %leader = arith.cmpi eq, %tid, %c0 : index
+      scf.if %leader {
+        nvgpu.mbarrier.init %bar[%c0], %c1 : !bars
+        nvvm.fence.mbarrier.init
+      }
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      scf.if %leader {
+        nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %both : !bars
+        %mask = arith.constant 3 : i16
+        tile.copy_async %s[%row, 0] [4, 256], %A[%row, 0] [4, 256]
+            barrier(%bar[%c0]) multicast(%mask)
+            : !smem, memref<8x256xf16>, !bars
+      }
+      %phase = arith.constant false
+      nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !bars
+      nvvm.cluster.arrive
+      nvvm.cluster.wait
+      gpu.return
+    }
+  }
+}

@@ -82,6 +82,7 @@ void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
   populateTileTypeConversions(converter);
   populateArenaLoweringPatterns(converter, patterns);
   populateBulkGroupLoweringPatterns(converter, patterns);
+  populateArriveRemoteLoweringPatterns(converter, patterns);
   populateIm2colLoweringPatterns(converter, patterns);
   populateWgmmaDescriptorLoweringPatterns(converter, patterns);
   populateCopyLoweringPatterns(converter, patterns, recalled);

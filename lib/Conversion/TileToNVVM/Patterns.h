@@ -22,6 +22,10 @@ FailureOr<DispatchResult> recallLowerableDecision(Operation *op);
 void populateArenaLoweringPatterns(const LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// `tile.arrive_remote`: an arrival on a peer CTA's mbarrier.
+void populateArriveRemoteLoweringPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
 /// `tile.bulk_commit_group` and `tile.bulk_wait_group`.
 void populateBulkGroupLoweringPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);

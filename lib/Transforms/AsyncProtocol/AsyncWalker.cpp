@@ -620,7 +620,8 @@ private:
       return;
     }
     if (isa<nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierArriveOp,
-            nvgpu::MBarrierCreateOp, ArriveExpectTxOp, ArenaViewOp, StageOp,
+            nvgpu::MBarrierCreateOp, ArriveExpectTxOp, ArriveRemoteOp,
+            ArenaViewOp, StageOp,
             gpu::BarrierOp, NVVM::BarrierOp>(op)) {
       known.evaluate(op);
       return;

@@ -2,6 +2,8 @@
 
 #include "TxBytesScan.h"
 #include "KnownValues.h"
+#include "PositionDependence.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
@@ -43,17 +45,42 @@ static IndexKey indexKey(Value index) {
   return {index, std::nullopt};
 }
 
+/// The CTAs whose issue of the multicast `copy` signals each CTA's barrier:
+/// the whole cluster when the mask names every CTA of it and no control
+/// around the load depends on the CTA's position (every CTA issues it, each
+/// to all); unknown otherwise.
+static std::optional<int64_t> multicastIssuers(CopyAsyncOp copy) {
+  APInt mask;
+  std::optional<int64_t> ctas = getKernelClusterSize(copy);
+  if (!ctas || *ctas > 16 ||
+      !matchPattern(copy.getMulticastMask(), m_ConstantInt(&mask)) ||
+      mask.getZExtValue() != (uint64_t(1) << *ctas) - 1)
+    return std::nullopt;
+  Operation *kernel = copy->getParentOfType<gpu::GPUFuncOp>();
+  if (!kernel)
+    kernel = copy->getParentOfType<gpu::LaunchOp>();
+  PositionDependence cta(kernel->getRegion(0), Position::Cta);
+  if (cta.divergentControl(copy))
+    return std::nullopt;
+  return *ctas;
+}
+
 static std::optional<BarrierLoad> getBarrierLoad(Operation *op) {
   if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
     if (!copy.getBarrier())
       return std::nullopt;
-    return BarrierLoad{op, copy.getBarrier(), copy.getBarrierIndex(),
-                       copy.getTransactionBytes(),
-                       static_cast<bool>(copy.getMulticastMask())};
+    BarrierLoad load{op, copy.getBarrier(), copy.getBarrierIndex(),
+                     copy.getTransactionBytes()};
+    if (copy.getMulticastMask()) {
+      std::optional<int64_t> issuers = multicastIssuers(copy);
+      load.issuers = issuers.value_or(1);
+      load.multicastUndecided = !issuers;
+    }
+    return load;
   }
   if (auto im2col = dyn_cast<CopyIm2colOp>(op))
     return BarrierLoad{op, im2col.getBarrier(), im2col.getBarrierIndex(),
-                       im2col.getTransactionBytes(), false};
+                       im2col.getTransactionBytes()};
   return std::nullopt;
 }
 
@@ -130,8 +157,9 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
         return failure();
       TxUnit &unit = units[*key];
       unit.loads.push_back({*load, 1});
-      unit.multicast |= load->multicast;
-      unit.delivered += load->bytes;
+      unit.multicastUndecided |= load->multicastUndecided;
+      if (llvm::AddOverflow(unit.delivered, load->received(), unit.delivered))
+        return failure();
       continue;
     }
     if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
@@ -186,9 +214,9 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
           return failure();
         TxUnit &unit = units[*key];
         unit.loads.push_back({load, times});
-        unit.multicast |= load.multicast;
+        unit.multicastUndecided |= load.multicastUndecided;
         int64_t bytes;
-        if (llvm::MulOverflow(load.bytes, times, bytes) ||
+        if (llvm::MulOverflow(load.received(), times, bytes) ||
             llvm::AddOverflow(unit.delivered, bytes, unit.delivered))
           return failure();
       }
@@ -209,6 +237,8 @@ static void describeLoads(const TxUnit &unit, llvm::raw_ostream &os) {
       [&](const std::pair<BarrierLoad, int64_t> &load) {
         if (load.second != 1)
           os << load.second << " x ";
+        if (load.first.issuers != 1)
+          os << load.first.issuers << " CTAs x ";
         os << load.first.bytes;
       },
       " + ");
@@ -257,7 +287,8 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
         return;
     }
     (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
-      if (unit.expects.empty() || !unit.announcedKnown || unit.multicast ||
+      if (unit.expects.empty() || !unit.announcedKnown ||
+          unit.multicastUndecided ||
           unit.announced == unit.delivered)
         return;
       InFlightDiagnostic diag =
@@ -277,7 +308,11 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
       for (auto [load, times] : unit.loads)
         diag.attachNote(load.op->getLoc())
             << "this load delivers " << load.bytes << " bytes"
-            << (times != 1 ? " per iteration" : "");
+            << (times != 1 ? " per iteration" : "")
+            << (load.issuers != 1
+                    ? " from each of the cluster's " +
+                          std::to_string(load.issuers) + " CTAs"
+                    : "");
       ok = false;
     });
   });

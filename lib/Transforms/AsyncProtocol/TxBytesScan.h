@@ -45,8 +45,18 @@ struct IndexKey {
 struct BarrierLoad {
   Operation *op = nullptr;
   Value group, index;
+  /// The bytes one issue of the load moves.
   int64_t bytes = 0;
-  bool multicast = false;
+  /// The CTAs whose issue of the load signals this CTA's barrier: 1 for a
+  /// load without multicast, the cluster size for a multicast to every CTA
+  /// that every CTA issues.
+  int64_t issuers = 1;
+  /// A multicast whose issuers the scan cannot tell (a mask that is not the
+  /// whole cluster, a condition on the CTA's position, an unknown cluster):
+  /// the bytes this CTA receives depend on the other CTAs' control flow.
+  bool multicastUndecided = false;
+  /// The bytes this CTA's barrier receives per issue in this CTA.
+  int64_t received() const { return bytes * issuers; }
 };
 
 /// The loads and announcements of one barrier in one phase of one block.
@@ -56,7 +66,7 @@ struct TxUnit {
   int64_t delivered = 0;
   int64_t announced = 0;
   bool announcedKnown = true;
-  bool multicast = false;
+  bool multicastUndecided = false;
 };
 
 /// Scans `block` for the phases of the barriers of `group`, calling

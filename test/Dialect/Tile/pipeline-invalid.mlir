@@ -408,7 +408,7 @@ gpu.module @k {
     tile.pipeline (%n) stages(%s : !S) produce {
     ^bb0(%k: index, %t: !T):
       %mask = arith.constant 3 : i16
-      // expected-error @below {{pipeline-copy: multicast loads in a pipeline are not supported}}
+      // expected-error @below {{pipeline-cluster: a multicast load in a pipeline of cluster_size = 1; state the cluster the stage is shared across (cluster_size)}}
       tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
       tile.yield
     } consume {
@@ -680,6 +680,179 @@ gpu.module @k {
     tile.pipeline (%n) stages(%s : !S) attributes {reads = #tile.consumer_reads<wgmma>, in_flight = 9223372036854775807} produce {
     ^bb0(%k: index, %t: !T):
       tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-cluster: cluster_size = 17; a cluster holds 1 to 16 CTAs}}
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 17} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-cluster: cluster_size = 2 but no load in produce multicasts; the CTAs of a cluster pipeline share the operands their multicast loads fill}}
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 1 : i16
+      // expected-error @below {{pipeline-cluster: multicast mask 1 does not name every CTA of a cluster of 2 (mask 3); each CTA issues one slice of the shared stage}}
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.index_cast %k : index to i16
+      // expected-error @below {{pipeline-cluster: the multicast mask is not a constant; a pipeline load multicasts to every CTA of the cluster (mask 3)}}
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 4} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 15 : i16
+      // expected-error @below {{pipeline-cluster: the multicast load's shared box [6, 64] has outermost size 6, not a multiple of cluster_size = 4; each CTA of the cluster issues one of 4 equal slices}}
+      tile.copy_async %t[0, 0] [6, 64], %A[0, 0] [6, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 4} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 15 : i16
+      // expected-error @below {{pipeline-cluster: the multicast load's global box [2, 256] has outermost size 2, not a multiple of cluster_size = 4; each CTA of the cluster issues one of 4 equal slices}}
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [2, 256] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel attributes {known_cluster_size = array<i32: 4, 1, 1>} {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-cluster: the kernel's cluster is 4 x 1 x 1 CTAs; the pipeline's cluster_size is 2}}
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 3 : i16
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
       tile.yield
     } consume {
     ^bb0(%k: index, %t: !T, %c: index):

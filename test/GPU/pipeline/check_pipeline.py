@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the pipelined copies of gen_pipeline.py on the GPU and checks them
 exactly: for trip counts 0 .. S + 1 and 3S + 1, B's first 8n rows equal A's and
-the rows after them keep their NaN sentinel. Prints PASS/FAIL per kernel and
+the rows after them keep their NaN sentinel; for the cluster kernels, each
+CTA's rows hold the shared (multicast) and its private stages. Prints PASS/FAIL per kernel and
 trip count and a SUMMARY line; SKIP where there is no CUDA device.
 
     python3 test/GPU/pipeline/check_pipeline.py --dir .gpu/pipeline
@@ -15,6 +16,57 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "bench"))
 import gen_pipeline  # noqa: E402
+
+
+def check_cluster(lib, rt, torch, memref, name, stages, sync):
+    """The cluster kernels: B's rows [16(2k + r), +8) equal A's shared rows
+    [8k, +8) and the 8 rows after them P's rows [8(2k + r), +8), for both
+    CTAs r and every k < n (n < MAX_TRIPS); the rows past 32n keep their NaN
+    sentinel."""
+    rows, cols = gen_pipeline.ROWS, gen_pipeline.COLS
+    ctas = gen_pipeline.CLUSTER
+    entry = "_mlir_ciface_run_" + name + ("" if sync else "_async")
+    fn = getattr(lib, entry)
+    fn.argtypes = [C.c_void_p] * 3 + [C.c_int64] + ([] if sync else
+                                                     [C.c_void_p])
+    fn.restype = None if sync else C.c_void_p
+    passed = failed = 0
+    for n in list(range(stages + 2)) + [3 * stages + 1]:
+        A = torch.randn(gen_pipeline.A_ROWS, cols, device="cuda")
+        P = torch.randn(gen_pipeline.P_ROWS, cols, device="cuda")
+        B = torch.full((gen_pipeline.B_ROWS, cols), float("nan"),
+                       device="cuda")
+        want = torch.empty(n * ctas * 2 * rows, cols, device="cuda")
+        for k in range(n):
+            for r in range(ctas):
+                o = (ctas * k + r) * 2 * rows
+                want[o:o + rows] = A[k * rows:(k + 1) * rows]
+                p = (ctas * k + r) * rows
+                want[o + rows:o + 2 * rows] = P[p:p + rows]
+        da, dp, db = memref(A), memref(P), memref(B)
+        call = [C.addressof(da), C.addressof(dp), C.addressof(db), n]
+        if sync:
+            torch.cuda.synchronize()
+        else:
+            call.append(torch.cuda.current_stream().cuda_stream)
+        fn(*call)
+        torch.cuda.synchronize()
+        status = rt.tileRuntimeConsumeStatus()
+        done = want.shape[0]
+        if status != 0:
+            good, why = False, rt.tileRuntimeLastError().decode()
+        else:
+            copied = torch.equal(B[:done], want)
+            untouched = bool(torch.isnan(B[done:]).all())
+            good = copied and untouched
+            why = "" if good else (
+                f"{int((B[:done] != want).sum())} of {done * cols} elements "
+                f"differ" if not copied else "rows past the trip count written")
+        print(f"  {'PASS' if good else 'FAIL'} {name} trip count {n}"
+              + (f": {why}" if why else ""), flush=True)
+        passed += good
+        failed += not good
+    return passed, failed
 
 
 def main():
@@ -82,6 +134,13 @@ def main():
                   + (f": {why}" if why else ""), flush=True)
             passed += good
             failed += not good
+    for name, stages, _ in gen_pipeline.cluster_names():
+        if args.only and name != args.only:
+            continue
+        good_count = check_cluster(lib, rt, torch, memref, name, stages,
+                                   args.sync)
+        passed += good_count[0]
+        failed += good_count[1]
     print(f"SUMMARY pipeline {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

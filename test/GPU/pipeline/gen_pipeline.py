@@ -14,6 +14,16 @@ Each kernel has host entries `run_<name>(A, B, n)`, launching one CTA for a
 run-time trip count n and waiting for it, and `run_<name>_async(A, B, n,
 stream) -> stream`, launching on the caller's stream.
 
+The cluster kernels (`<form>_c2_s<S>`, cluster_size = 2) run one cluster of
+2 CTAs: iteration k loads rows [8k, 8k + 8) of A, which both CTAs share
+(multicast: each CTA issues 4 of the rows to both), and CTA r's private rows
+[8(2k + r), 8(2k + r) + 8) of P; the consumers store the shared stage to rows
+[16(2k + r), +8) of B and the private one to the 8 rows after. A stage
+refilled before the peer CTA released it shows as wrong data in the peer's
+rows. A, P and B have static shapes (room for MAX_TRIPS iterations): a
+multicast load has no fallback version, so its plan must need no run-time
+guard. Entries `run_<name>(A, P, B, n)` and `run_<name>_async(..., stream)`.
+
     python3 test/GPU/pipeline/gen_pipeline.py > pipeline.mlir
 """
 
@@ -96,14 +106,122 @@ def names():
     return [(f"{form}_s{s}", s, c) for form, c in FORMS.items() for s in STAGES]
 
 
+CLUSTER_FORMS = {"sw_c2": 0, "ws1_c2": 1}
+CLUSTER = 2
+MAX_TRIPS = 8
+A_ROWS = MAX_TRIPS * ROWS
+P_ROWS = MAX_TRIPS * CLUSTER * ROWS
+B_ROWS = MAX_TRIPS * CLUSTER * 2 * ROWS
+
+
+def cluster_names():
+    return [(f"{form}_s{s}", s, c) for form, c in CLUSTER_FORMS.items()
+            for s in (1, 2)]
+
+
+def cluster_kernel(name, stages, consumers):
+    ws = "#gpu.address_space<workgroup>"
+    per_thread = ROWS * COLS // 128
+    tile = f"memref<{ROWS}x{COLS}xf32, {ws}>"
+    ring = f"memref<{stages}x{ROWS}x{COLS}xf32, {ws}>"
+    ga = f"memref<{A_ROWS}x{COLS}xf32>"
+    gp = f"memref<{P_ROWS}x{COLS}xf32>"
+    gb = f"memref<{B_ROWS}x{COLS}xf32>"
+    return f"""    gpu.func @{name}(%A: {ga}, %P: {gp}, %B: {gb}, %n: index) kernel {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant {CLUSTER} : index
+      %c8 = arith.constant {ROWS} : index
+      %c16 = arith.constant {2 * ROWS} : index
+      %c64 = arith.constant {COLS} : index
+      %c128 = arith.constant 128 : index
+      %each = arith.constant {per_thread} : index
+      %tid = gpu.thread_id x
+      %cta = gpu.block_id x
+      %local = arith.remui %tid, %c128 : index
+      %s = tile.arena_view [0] : {ring}
+      %p = tile.arena_view [{stages * ROWS * COLS * 4}] : {ring}
+      tile.pipeline (%n) stages(%s, %p : {ring}, {ring})
+          attributes {{consumers = {consumers}, cluster_size = {CLUSTER}}} produce {{
+      ^bb0(%k: index, %t: {tile}, %q: {tile}):
+        %mask = arith.constant {(1 << CLUSTER) - 1} : i16
+        %row = arith.muli %k, %c8 : index
+        tile.copy_async %t[0, 0] [{ROWS}, {COLS}], %A[%row, 0] [{ROWS}, {COLS}]
+            multicast(%mask) : {tile}, {ga}
+        %k2 = arith.muli %k, %c2 : index
+        %pk = arith.addi %k2, %cta : index
+        %prow = arith.muli %pk, %c8 : index
+        tile.copy_async %q[0, 0] [{ROWS}, {COLS}], %P[%prow, 0] [{ROWS}, {COLS}]
+            : {tile}, {gp}
+        tile.yield
+      }} consume {{
+      ^bb0(%k: index, %t: {tile}, %q: {tile}, %c: index):
+        %k2 = arith.muli %k, %c2 : index
+        %ok = arith.addi %k2, %cta : index
+        %orow = arith.muli %ok, %c16 : index
+        scf.for %i = %c0 to %each step %c1 {{
+          %base = arith.muli %i, %c128 : index
+          %e = arith.addi %base, %local : index
+          %r = arith.divui %e, %c64 : index
+          %col = arith.remui %e, %c64 : index
+          %v = memref.load %t[%r, %col] : {tile}
+          %w = memref.load %q[%r, %col] : {tile}
+          %gr = arith.addi %orow, %r : index
+          %gq = arith.addi %gr, %c8 : index
+          memref.store %v, %B[%gr, %col] : {gb}
+          memref.store %w, %B[%gq, %col] : {gb}
+        }}
+        tile.yield
+      }} epilogue {{
+      ^bb0(%c: index):
+        tile.yield
+      }}
+      gpu.return
+    }}
+"""
+
+
+def cluster_host(name, stages, consumers):
+    threads = 128 * (consumers + 1)
+    smem = 2 * stages * ROWS * COLS * 4
+    ga = f"memref<{A_ROWS}x{COLS}xf32>"
+    gp = f"memref<{P_ROWS}x{COLS}xf32>"
+    gb = f"memref<{B_ROWS}x{COLS}xf32>"
+    args = f"%A: {ga}, %P: {gp}, %B: {gb}, %n: index"
+    launch = f"""    %c1 = arith.constant 1 : index
+    %c2 = arith.constant {CLUSTER} : index
+    %threads = arith.constant {threads} : index
+    %smem = arith.constant {smem} : i32"""
+    grid = "clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1)"
+    operands = f"""        threads in (%threads, %c1, %c1) dynamic_shared_memory_size %smem
+        args(%A : {ga}, %P : {gp}, %B : {gb}, %n : index)"""
+    return f"""  func.func @run_{name}({args})
+      attributes {{llvm.emit_c_interface}} {{
+{launch}
+    gpu.launch_func @pipelines::@{name} {grid}
+{operands}
+    return
+  }}
+  func.func @run_{name}_async({args}, %stream: !gpu.async.token)
+      -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
+{launch}
+    %done = gpu.launch_func async [%stream] @pipelines::@{name} {grid}
+{operands}
+    return %done : !gpu.async.token
+  }}
+"""
+
+
 def main():
     out = ["// Generated by test/GPU/pipeline/gen_pipeline.py: pipelined copies "
            "(docs/pipelines.md).",
            "module attributes {gpu.container_module} {",
            "  gpu.module @pipelines {"]
     out += [kernel(*n) for n in names()]
+    out += [cluster_kernel(*n) for n in cluster_names()]
     out.append("  }")
     out += [host(*n) for n in names()]
+    out += [cluster_host(*n) for n in cluster_names()]
     out.append("}")
     print("\n".join(out))
 

@@ -160,6 +160,109 @@ static LogicalResult verifyStageBuffers(PipelineOp op) {
   return success();
 }
 
+/// A cluster holds at most 16 CTAs (8 portably); a multicast mask has 16
+/// bits.
+static constexpr int64_t kMaxClusterSize = 16;
+
+SmallVector<CopyAsyncOp> PipelineOp::getMulticastLoads() {
+  SmallVector<CopyAsyncOp> loads;
+  getProduce().walk([&](CopyAsyncOp copy) {
+    if (copy.getMulticastMask())
+      loads.push_back(copy);
+  });
+  return loads;
+}
+
+/// The cluster size the kernel around `op` states: a gpu.launch's constant
+/// cluster sizes (1 without clusters), a gpu.func's known_cluster_size.
+static std::optional<SmallVector<int64_t, 3>>
+statedClusterSize(PipelineOp op) {
+  SmallVector<int64_t, 3> size;
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp())) {
+    if (!func.getKnownClusterSizeAttr())
+      return std::nullopt;
+    for (int32_t d : func.getKnownClusterSizeAttr().asArrayRef())
+      size.push_back(d);
+    return size;
+  }
+  auto launch = dyn_cast<gpu::LaunchOp>(op->getParentOp());
+  if (!launch)
+    return std::nullopt;
+  if (!launch.hasClusterSize())
+    return SmallVector<int64_t, 3>{1, 1, 1};
+  for (Value v : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                  launch.getClusterSizeZ()}) {
+    APInt c;
+    if (!matchPattern(v, m_ConstantInt(&c)))
+      return std::nullopt;
+    size.push_back(c.getSExtValue());
+  }
+  return size;
+}
+
+/// Rule pipeline-cluster: the cluster the pipeline shares its multicast
+/// operands across.
+static LogicalResult verifyCluster(PipelineOp op) {
+  int64_t c = op.getClusterSize();
+  if (c < 1 || c > kMaxClusterSize)
+    return emitRuleError(op.getOperation(), RuleId::PipelineCluster)
+           << "cluster_size = " << c << "; a cluster holds 1 to "
+           << kMaxClusterSize << " CTAs";
+  SmallVector<CopyAsyncOp> multicast = op.getMulticastLoads();
+  if (c > 1 && multicast.empty())
+    return emitRuleError(op.getOperation(), RuleId::PipelineCluster)
+           << "cluster_size = " << c
+           << " but no load in produce multicasts; the CTAs of a cluster "
+              "pipeline share the operands their multicast loads fill";
+  for (CopyAsyncOp copy : multicast) {
+    if (c == 1)
+      return emitRuleError(copy, RuleId::PipelineCluster)
+             << "a multicast load in a pipeline of cluster_size = 1; state "
+                "the cluster the stage is shared across (cluster_size)";
+    int64_t all = (int64_t(1) << c) - 1;
+    APInt mask;
+    if (!matchPattern(copy.getMulticastMask(), m_ConstantInt(&mask)))
+      return emitRuleError(copy, RuleId::PipelineCluster)
+             << "the multicast mask is not a constant; a pipeline load "
+                "multicasts to every CTA of the cluster (mask "
+             << all << ")";
+    if (int64_t m = mask.getZExtValue(); m != all)
+      return emitRuleError(copy, RuleId::PipelineCluster)
+             << "multicast mask " << m << " does not name every CTA of a "
+             << "cluster of " << c << " (mask " << all
+             << "); each CTA issues one slice of the shared stage";
+    for (auto [side, sizes] :
+         {std::pair<StringRef, ArrayRef<int64_t>>{"shared",
+                                                  copy.getDstSizes()},
+          {"global", copy.getSrcSizes()}}) {
+      if (!sizes.empty() && sizes.front() % c == 0)
+        continue;
+      InFlightDiagnostic diag = emitRuleError(copy, RuleId::PipelineCluster)
+                                << "the multicast load's " << side << " box [";
+      llvm::interleaveComma(sizes, diag);
+      return diag << "] has outermost size "
+                  << (sizes.empty() ? 0 : sizes.front())
+                  << ", not a multiple of cluster_size = " << c
+                  << "; each CTA of the cluster issues one of " << c
+                  << " equal slices";
+    }
+  }
+  std::optional<SmallVector<int64_t, 3>> stated = statedClusterSize(op);
+  if (!stated)
+    return success();
+  int64_t ctas = 1;
+  for (int64_t d : *stated)
+    if (llvm::MulOverflow(ctas, d, ctas))
+      ctas = -1;
+  if (ctas == c)
+    return success();
+  InFlightDiagnostic diag =
+      emitRuleError(op.getOperation(), RuleId::PipelineCluster)
+      << "the kernel's cluster is ";
+  llvm::interleave(*stated, diag, " x ");
+  return diag << " CTAs; the pipeline's cluster_size is " << c;
+}
+
 static LogicalResult verifyRegisters(PipelineOp op) {
   std::optional<int64_t> producer = op.getProducerRegisters();
   std::optional<int64_t> consumer = op.getConsumerRegisters();
@@ -288,7 +391,9 @@ static bool writesView(Operation *user, Value view) {
 /// Ops that are part of the protocol the construct generates.
 static bool isProtocolOp(Operation *op) {
   return op->getName().getStringRef().starts_with("nvgpu.mbarrier.") ||
-         isa<ArriveExpectTxOp, NVVM::WgmmaWaitGroupSyncOp>(op);
+         isa<ArriveExpectTxOp, ArriveRemoteOp, NVVM::WgmmaWaitGroupSyncOp,
+             NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
+             NVVM::ClusterWaitOp>(op);
 }
 
 static LogicalResult verifyNoHandWrittenProtocol(PipelineOp op) {
@@ -351,10 +456,6 @@ static LogicalResult verifyProduceCopies(PipelineOp op) {
     if (copy.getBarrier())
       return fail("a pipeline load names no barrier; the construct completes "
                   "it on the stage's full barrier");
-    if (copy.getMulticastMask())
-      return fail("multicast loads in a pipeline are not supported: the "
-                  "stage's empty barrier would have to collect every "
-                  "receiving CTA's release");
     ++loads;
     return WalkResult::advance();
   });
@@ -385,7 +486,7 @@ static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
 LogicalResult PipelineOp::verifyRegions() {
   if (failed(verifyRegionArguments(*this)) ||
       failed(verifyNoHandWrittenProtocol(*this)) ||
-      failed(verifyProduceCopies(*this)) ||
+      failed(verifyProduceCopies(*this)) || failed(verifyCluster(*this)) ||
       failed(verifyConsumeReadsOnly(*this)))
     return failure();
   return success();

@@ -372,8 +372,14 @@ def Tile_ArriveExpectTxOp : Tile_Op<"arrive_expect_tx"> {
     with constant trip counts nested in the block, each counted once per
     iteration. `tile-materialize-expect-tx` (run by `--tile-gpu-pipeline`)
     replaces the op with `nvgpu.mbarrier.arrive.expect_tx` and that constant;
-    it declines (`async-tx-bytes`) when no load is covered, a covered load
-    multicasts, or another `arrive.expect_tx` shares the phase.
+    it declines (`async-tx-bytes`) when no load is covered, another
+    `arrive.expect_tx` shares the phase, or a covered load multicasts and
+    the CTAs that issue it cannot be told. A multicast load counts once per
+    CTA of the cluster when its mask is a constant naming every CTA of the
+    cluster (the gpu.launch's constant cluster size or the gpu.func's
+    `known_cluster_size`) and no control around it depends on the CTA's
+    position (block ids, the rank in the cluster): every CTA then issues it
+    to every CTA.
 
     ```mlir
     tile.copy_async %a[0, 0] [128, 64], %A[%m, %k] [128, 64] barrier(%full[%s])
@@ -499,6 +505,20 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     consumer warpgroup's index (0..N-1; the warpgroup index in the
     software-pipelined form).
 
+    `cluster_size = C` (2..16) runs the pipeline in every CTA of a cluster
+    of C CTAs (the kernel's cluster size; `tile-expand-pipelines` sets a
+    gpu.func's `known_cluster_size`). A load in `produce` with
+    `multicast(%mask)`, the mask a constant naming every CTA of the cluster
+    ((1 << C) - 1), is a stage operand the CTAs share: CTA `r` issues slice
+    `r` of the C equal slices along the outermost dimension of the load's
+    box and multicasts it, so each CTA's stage holds the whole box and its
+    full barrier expects the whole box's bytes. Every CTA's release of a
+    stage arrives on the empty barrier of every CTA of the cluster
+    (`tile.arrive_remote`), so no CTA refills a stage a peer still reads;
+    the barriers are initialised and fenced before a cluster barrier, and
+    the kernel ends on one, so no CTA exits while a peer's multicast still
+    writes into it. Loads without `multicast` stay private to their CTA.
+
     The construct owns the protocol: its regions write no mbarrier op,
     `tile.arrive_expect_tx` or wgmma wait, `produce`'s loads name no barrier,
     and nothing writes a stage view but those loads (rules `pipeline-*`).
@@ -534,7 +554,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
                       "::mlir::tile::ConsumerReads::Generic">:$reads,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$in_flight,
     OptionalAttr<I64Attr>:$producer_registers,
-    OptionalAttr<I64Attr>:$consumer_registers
+    OptionalAttr<I64Attr>:$consumer_registers,
+    DefaultValuedAttr<I64Attr, "1">:$cluster_size
   );
   let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
                         SizedRegion<1>:$epilogue);
@@ -551,11 +572,35 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     int64_t getStageCount();
     /// Threads the warp-specialized form runs in: 128 x (consumers + 1).
     int64_t getSpecializedBlockThreads();
+    /// The multicast loads of `produce` (the cluster's shared operands).
+    ::llvm::SmallVector<CopyAsyncOp> getMulticastLoads();
     /// Threads that arrive on a stage's empty barrier to release it, when
     /// known statically (the specialized form); the software-pipelined form
     /// counts every thread of the block at run time.
     std::optional<int64_t> getStaticReleaseCount();
   }];
+}
+
+def Tile_ArriveRemoteOp : Tile_Op<"arrive_remote"> {
+  let summary = "Arrives on an mbarrier of a CTA of the cluster";
+  let description = [{
+    Arrives once on barrier `%index` of `%barriers` in the CTA of rank
+    `%cta` of the cluster (the executing CTA's own rank included), with
+    release semantics at cluster scope: the executing thread's reads and
+    writes before it happen before the phase it completes is observed in
+    that CTA. The barrier is addressed through the cluster's shared window
+    (`mapa`), so the barrier group sits at the same offset in every CTA, as
+    one kernel's barriers do. `tile-expand-pipelines` emits it to release a
+    multicast stage to every CTA that writes into it.
+
+    ```mlir
+    tile.arrive_remote %empty[%slot] on(%cta) : !barriers
+    ```
+  }];
+  let arguments = (ins NVGPU_MBarrierGroup:$barriers, Index:$index,
+                       Index:$cta);
+  let assemblyFormat = "$barriers `[` $index `]` `on` `(` $cta `)` attr-dict "
+                       "`:` type($barriers)";
 }
 
 def Tile_YieldOp : Tile_Op<"yield", [

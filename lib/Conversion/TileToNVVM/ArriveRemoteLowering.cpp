@@ -1,0 +1,47 @@
+//===- ArriveRemoteLowering.cpp - tile.arrive_remote ----------------------===//
+//
+// An arrival on a peer CTA's mbarrier: the barrier's shared address mapped
+// into the cluster's shared window of the peer (`mapa`), then a release
+// arrive at cluster scope, so the peer's waiter observes this thread's prior
+// reads as complete.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct ArriveRemoteLowering : public ConvertOpToLLVMPattern<ArriveRemoteOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(ArriveRemoteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value local =
+        getMBarrierPtr(rewriter, loc, adaptor.getBarriers(), op.getIndex());
+    Value cta = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                           op.getCta());
+    auto window = LLVM::LLVMPointerType::get(
+        op.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+    Value remote = NVVM::MapaOp::create(rewriter, loc, window, local, cta);
+    NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote,
+                                   /*count=*/Value(),
+                                   NVVM::MemScopeKind::CLUSTER,
+                                   /*relaxed=*/false);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateArriveRemoteLoweringPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ArriveRemoteLowering>(converter);
+}

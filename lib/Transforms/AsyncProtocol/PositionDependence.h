@@ -1,0 +1,59 @@
+//===- PositionDependence.h - Values that differ between threads -*- C++ -*-===//
+//
+// Part of the checks of the asynchronous protocol (docs/async-protocol.md):
+// which values, and so which control flow, differ between the threads of a
+// cluster. The cluster rules ask about any position (thread or CTA): a
+// cluster barrier needs every thread. The transaction-byte scan asks about
+// the CTA's position only: a multicast load issued under thread-dependent
+// but CTA-independent control is issued once by every CTA of the cluster.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_POSITIONDEPENDENCE_H
+#define TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_POSITIONDEPENDENCE_H
+
+#include "mlir/IR/Region.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include <optional>
+
+namespace mlir::tile::async_protocol {
+
+/// The positions a dependence is traced to.
+enum class Position {
+  /// A thread's position in its CTA or the CTA's in the grid or cluster.
+  ThreadOrCta,
+  /// The CTA's position only (block ids, the rank in the cluster).
+  Cta,
+};
+
+/// Which values of a kernel body are computed from a position. Memoized over
+/// the values asked about, so the analysis stays linear in the kernel.
+class PositionDependence {
+public:
+  PositionDependence(Region &body, Position position);
+
+  /// Whether `v` may differ between the threads (or the CTAs) of a cluster.
+  bool dependsOnPosition(Value v);
+
+  /// The innermost op between `op` and the kernel body whose control depends
+  /// on the position: an scf.if on such a condition, an scf.for with such a
+  /// bound, or any scf.while (its trip count is data); null if none.
+  Operation *divergentControl(Operation *op);
+
+private:
+  bool isPositionOp(Operation *op) const;
+
+  Region &body;
+  Position position;
+  llvm::DenseMap<Value, bool> known;
+};
+
+/// The CTAs of the cluster the kernel around `op` runs in: a gpu.launch's
+/// constant cluster sizes (1 without clusters), a gpu.func's
+/// known_cluster_size; unknown otherwise.
+std::optional<int64_t> getKernelClusterSize(Operation *op);
+
+} // namespace mlir::tile::async_protocol
+
+#endif // TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_POSITIONDEPENDENCE_H
