@@ -9,6 +9,20 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- verifiers and type queries -----------------------------------------
+    M("pipe-cluster-mask", "PipelineOp.cpp",
+      "if (int64_t m = mask.getZExtValue(); m != all)",
+      "if (int64_t m = mask.getZExtValue(); m == 0 && m != all)",
+      "a pipeline multicast to part of the cluster is accepted: the CTAs "
+      "outside the mask never receive the slices their full barrier expects",
+      function="verifyCluster",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-cluster-divides", "PipelineOp.cpp",
+      "if (!sizes.empty() && sizes.front() % c == 0)",
+      "if (!sizes.empty())",
+      "a box whose outermost size the cluster does not divide is sliced "
+      "anyway: the slices miss rows",
+      function="verifyCluster",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-empty-count", "PipelineOp.cpp",
       "             ? getConsumers()\n", "             ? 1\n",
       "the empty barrier completes after the first consumer warpgroup's "
