@@ -1,9 +1,10 @@
-//===- ArgumentCheck.cpp - Memref arguments against their static types ----===//
+//===- ArgumentCheck.cpp - Launch preconditions the host code checks ------===//
 //
 // A compiled entry takes memref descriptors from its caller; one whose sizes,
 // strides or offset differ from the entry's static type would make the
 // kernels read and write outside the buffer. The entry compares the fields
-// and reports a mismatch here.
+// and reports a mismatch here. A launch of a kernel whose guards must hold (it
+// has no fallback version) is skipped where one fails, and reported here.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,4 +26,12 @@ extern "C" int32_t tileRuntimeCheckArgument(const char *function,
                   function ? function : "?", argument, type ? type : "?",
                   field ? field : "?", static_cast<long long>(received),
                   static_cast<long long>(expected));
+}
+
+extern "C" void tileRuntimeRefuseLaunch(const char *site,
+                                        const char *failedGuard) {
+  setError(TILE_ERROR_INVALID_VALUE,
+           "%s: guard failed (%s) and the kernel has no fallback version; "
+           "nothing was launched",
+           site ? site : "<unknown>", failedGuard ? failedGuard : "<unknown>");
 }

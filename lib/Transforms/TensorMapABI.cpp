@@ -16,7 +16,10 @@
 // and encodes only when they hold. A launch of a kernel with a fallback
 // version (tile-version-kernels) launches the kernel when every guard holds
 // and the fallback version otherwise, and tells the runtime which one ran
-// (`tileRuntimeNoteLaunchVersion`, which counts and can log).
+// (`tileRuntimeNoteLaunchVersion`, which counts and can log). A launch of a
+// guarded kernel without one (a guarded multicast load has no other variant)
+// is skipped where a guard fails, and the runtime records why
+// (`tileRuntimeRefuseLaunch`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +53,7 @@ using namespace mlir::tile;
 using namespace mlir::tile::host;
 
 static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
+static constexpr StringLiteral kRefuseLaunchFn = "tileRuntimeRefuseLaunch";
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
 
@@ -236,9 +240,13 @@ struct TensorMapABIPass
     SmallVector<EncodedMap> encoded;
     if (failed(encodeMaps(launch, maps, encoded)))
       return failure();
-    if (auto fallback = kernel->getAttrOfType<FlatSymbolRefAttr>(kFallbackAttr))
+    if (auto fallback =
+            kernel->getAttrOfType<FlatSymbolRefAttr>(kFallbackAttr)) {
       if (failed(chooseVersion(launch, fallback, encoded)))
         return failure();
+    } else if (failed(refuseWhereGuardsFail(launch, encoded))) {
+      return failure();
+    }
     SmallVector<Value> mapPtrs;
     for (const EncodedMap &map : encoded)
       mapPtrs.push_back(map.ptr);
@@ -252,13 +260,10 @@ struct TensorMapABIPass
     return success();
   }
 
-  /// Wraps `launch` in `scf.if all guards hold { launch } else { launch the
-  /// fallback version }`, each side telling the runtime which version ran.
-  LogicalResult chooseVersion(gpu::LaunchFuncOp launch,
-                              FlatSymbolRefAttr fallback,
-                              ArrayRef<EncodedMap> encoded) {
-    Location loc = launch.getLoc();
-    OpBuilder b(launch);
+  /// Whether every guard of `encoded` holds (null without guards), and the
+  /// text of the first that fails (null when all hold), built at `b`.
+  static std::pair<Value, Value> evaluateGuards(OpBuilder &b, Location loc,
+                                                ArrayRef<EncodedMap> encoded) {
     Value ok;
     SmallVector<std::pair<Value, std::string>> guards;
     for (const EncodedMap &map : encoded) {
@@ -267,6 +272,65 @@ struct TensorMapABIPass
       ok = ok ? arith::AndIOp::create(b, loc, ok, map.ok).getResult() : map.ok;
       guards.append(map.guards.begin(), map.guards.end());
     }
+    if (!ok)
+      return {};
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value failed = LLVM::ZeroOp::create(b, loc, ptrType);
+    for (auto &[holds, text] : llvm::reverse(guards))
+      failed = LLVM::SelectOp::create(b, loc, holds, failed,
+                                      getStringAddress(b, loc, text));
+    return {ok, failed};
+  }
+
+  /// "@<host>: launch of @<module>::@<kernel>", the runtime's name for the
+  /// launch site.
+  static std::string siteText(gpu::LaunchFuncOp launch) {
+    auto host = launch->getParentOfType<FunctionOpInterface>();
+    return "@" + (host ? host.getName().str() : std::string("?")) +
+           ": launch of @" + launch.getKernel().getRootReference().str() +
+           "::@" + launch.getKernelName().str();
+  }
+
+  /// A kernel with guards but no fallback version (its guarded copies have
+  /// no other variant, as a multicast load): where a guard fails the maps
+  /// are not encoded, so the launch is skipped; after it, the runtime
+  /// records the refusal with the guard's text.
+  LogicalResult refuseWhereGuardsFail(gpu::LaunchFuncOp launch,
+                                      ArrayRef<EncodedMap> encoded) {
+    Location loc = launch.getLoc();
+    OpBuilder b(launch);
+    auto [ok, failedGuard] = evaluateGuards(b, loc, encoded);
+    if (!ok)
+      return success();
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    FailureOr<func::FuncOp> refuseFn = getOrDeclareRuntimeFn(
+        b, symbolModuleOf(launch), kRefuseLaunchFn,
+        b.getFunctionType({ptrType, ptrType}, {}),
+        "the runtime's record of a launch refused because a guard failed, "
+        "which the host calls where a kernel without a fallback version "
+        "cannot run");
+    if (failed(refuseFn))
+      return failure();
+    Value site = getStringAddress(b, loc, siteText(launch));
+    // After the launch: an async launch refused with an empty grid records
+    // its own error first, and this one, naming the guard, is the latest.
+    b.setInsertionPointAfter(launch);
+    Value fails = arith::XOrIOp::create(
+        b, loc, ok, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto ifOp = scf::IfOp::create(b, loc, fails, /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    func::CallOp::create(b, loc, *refuseFn, ValueRange{site, failedGuard});
+    return success();
+  }
+
+  /// Wraps `launch` in `scf.if all guards hold { launch } else { launch the
+  /// fallback version }`, each side telling the runtime which version ran.
+  LogicalResult chooseVersion(gpu::LaunchFuncOp launch,
+                              FlatSymbolRefAttr fallback,
+                              ArrayRef<EncodedMap> encoded) {
+    Location loc = launch.getLoc();
+    OpBuilder b(launch);
+    auto [ok, failedGuard] = evaluateGuards(b, loc, encoded);
     if (!ok)
       return success();
     // An async launch on one stream returns that stream as its token (what
@@ -286,18 +350,8 @@ struct TensorMapABIPass
         getOrCreateNoteFn(b, symbolModuleOf(launch));
     if (failed(noteFn))
       return failure();
-    // The first failed guard's text, for the runtime's log.
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    Value failed = LLVM::ZeroOp::create(b, loc, ptrType);
-    for (auto &[holds, text] : llvm::reverse(guards))
-      failed = LLVM::SelectOp::create(b, loc, holds, failed,
-                                      getStringAddress(b, loc, text));
-    auto host = launch->getParentOfType<FunctionOpInterface>();
-    std::string siteText =
-        "@" + (host ? host.getName().str() : std::string("?")) +
-        ": launch of @" + launch.getKernel().getRootReference().str() + "::@" +
-        launch.getKernelName().str();
-    Value site = getStringAddress(b, loc, siteText);
+    Value site = getStringAddress(b, loc, siteText(launch));
 
     auto choice = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
     choice->setAttr(kVersionChoiceAttr, b.getUnitAttr());
@@ -310,7 +364,8 @@ struct TensorMapABIPass
 
     b.setInsertionPoint(choice.elseBlock()->getTerminator());
     Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-    func::CallOp::create(b, loc, *noteFn, ValueRange{site, version, failed});
+    func::CallOp::create(b, loc, *noteFn,
+                         ValueRange{site, version, failedGuard});
     auto other = cast<gpu::LaunchFuncOp>(b.clone(*launch));
     other.setKernelAttr(
         SymbolRefAttr::get(launch.getKernel().getRootReference(), {fallback}));

@@ -5,7 +5,9 @@
 // decision tile-plan-copies recorded beside their own (or, for a fallback
 // variant that records a plan, are decided again with `tma` excluded). The host
 // evaluates the guards before each launch (TensorMapABI.cpp) and launches one
-// version or the other.
+// version or the other. A kernel with a guarded multicast load gets none (no
+// other variant reaches a peer CTA's shared memory): its guards must hold,
+// and the host refuses a launch where one fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,10 +28,18 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Positions (in walk order) of the kernel's copies whose plans have guards.
-static FailureOr<SmallVector<unsigned>>
-findGuardedCopies(gpu::GPUFuncOp kernel) {
-  SmallVector<unsigned> guarded;
+/// The kernel's copies whose plans have guards.
+struct GuardedCopies {
+  /// Their positions in walk order.
+  SmallVector<unsigned> positions;
+  /// A multicast among them: no other variant can run it, so the kernel gets
+  /// no fallback version and its guards become the launch's preconditions
+  /// (tile-tensor-map-abi refuses a launch whose guard fails).
+  bool withoutFallback = false;
+};
+
+static FailureOr<GuardedCopies> findGuardedCopies(gpu::GPUFuncOp kernel) {
+  GuardedCopies guarded;
   unsigned index = 0;
   WalkResult walk = kernel.walk([&](CopyAsyncOp op) -> WalkResult {
     unsigned position = index++;
@@ -54,18 +64,8 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
              "buffer a static type";
       return WalkResult::interrupt();
     }
-    if (op.getMulticastMask()) {
-      withRule(op.emitError(), RuleId::Guard)
-          << "guard: this multicast load's plan relies on run-time guards "
-             "(the first: "
-          << ::tile::ruleIdName(plan->guards.front().rule) << ": "
-          << plan->guards.front().str()
-          << "), but a multicast has no fallback variant (per-thread "
-             "stores cannot reach other CTAs' shared memory): give the "
-             "buffer a static type";
-      return WalkResult::interrupt();
-    }
-    guarded.push_back(position);
+    guarded.withoutFallback |= static_cast<bool>(op.getMulticastMask());
+    guarded.positions.push_back(position);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -93,10 +93,10 @@ struct VersionKernelsPass
   }
 
   LogicalResult version(gpu::GPUFuncOp kernel) {
-    FailureOr<SmallVector<unsigned>> guarded = findGuardedCopies(kernel);
+    FailureOr<GuardedCopies> guarded = findGuardedCopies(kernel);
     if (failed(guarded))
       return failure();
-    if (guarded->empty())
+    if (guarded->positions.empty() || guarded->withoutFallback)
       return success();
     auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
     if (!module)
@@ -108,7 +108,7 @@ struct VersionKernelsPass
 
     SmallVector<CopyAsyncOp> copies;
     fallback.walk([&](CopyAsyncOp op) { copies.push_back(op); });
-    for (unsigned position : *guarded) {
+    for (unsigned position : guarded->positions) {
       // A prefetch is a hint only TMA gives: the fallback drops it.
       if (copies[position].getPrefetch()) {
         copies[position].erase();

@@ -113,6 +113,17 @@ TILE_RUNTIME_API void tileRuntimeNoteLaunchVersion(const char *site,
                                                    int32_t version,
                                                    const char *failedGuard);
 
+/* Called by compiled host code after a launch it skipped because a guard of a
+ * kernel without a fallback version failed (a kernel whose guarded copies
+ * have no other variant, such as a multicast load): records
+ * TILE_ERROR_INVALID_VALUE with
+ *   "<site>: guard failed (<failedGuard>) and the kernel has no fallback
+ *   version; nothing was launched"
+ * (NULL site or guard reads "<unknown>"). Never aborts; the message is this
+ * thread's, as every error. */
+TILE_RUNTIME_API void tileRuntimeRefuseLaunch(const char *site,
+                                              const char *failedGuard);
+
 /* Launches counted for version since the process started or the last reset,
  * over all sites; 0 for an unknown version. */
 TILE_RUNTIME_API int64_t tileRuntimeLaunchVersionCount(int32_t version);
