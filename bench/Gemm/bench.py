@@ -134,6 +134,10 @@ def main():
                     help="only the correctness shapes (for compute-sanitizer)")
     ap.add_argument("--small", action="store_true",
                     help="with --check-only: shapes up to 1000 only")
+    ap.add_argument("--shapes", default=None, metavar="MxNxK,...",
+                    help="the timed shapes (default: "
+                         + ",".join("x".join(map(str, s)) for s in BENCH_SHAPES)
+                         + ")")
     ap.add_argument("--profile", type=int, metavar="S",
                     help="only two launches of our kernel at S^3 (for ncu)")
     args = ap.parse_args()
@@ -183,7 +187,11 @@ def main():
 
     tri = triton_matmul()
     print(f"TFLOP/s (CUDA events, 20 launches per round, {ROUNDS} alternating rounds, median)")
-    for M, N, K in BENCH_SHAPES:
+    bench_shapes = BENCH_SHAPES
+    if args.shapes:
+        bench_shapes = [tuple(int(d) for d in shape.split("x"))
+                        for shape in args.shapes.split(",")]
+    for M, N, K in bench_shapes:
         A, Bt = inputs(M, N, K, 7)
         flops = 2.0 * M * N * K
         Cout = torch.empty(M, N, device="cuda")

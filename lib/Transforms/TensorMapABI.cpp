@@ -291,10 +291,11 @@ struct TensorMapABIPass
            "::@" + launch.getKernelName().str();
   }
 
-  /// A kernel with guards but no fallback version (its guarded copies have
-  /// no other variant, as a multicast load): where a guard fails the maps
-  /// are not encoded, so the launch is skipped; after it, the runtime
-  /// records the refusal with the guard's text.
+  /// A kernel with guards but no fallback version (the guarded copies left
+  /// have no other variant, as a multicast load; a fallback version keeps
+  /// those): where a guard fails the maps are not encoded, so the launch is
+  /// skipped; after it, the runtime records the refusal with the guard's
+  /// text.
   LogicalResult refuseWhereGuardsFail(gpu::LaunchFuncOp launch,
                                       ArrayRef<EncodedMap> encoded) {
     Location loc = launch.getLoc();

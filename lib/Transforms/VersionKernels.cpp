@@ -5,9 +5,9 @@
 // decision tile-plan-copies recorded beside their own (or, for a fallback
 // variant that records a plan, are decided again with `tma` excluded). The host
 // evaluates the guards before each launch (TensorMapABI.cpp) and launches one
-// version or the other. A kernel with a guarded multicast load gets none (no
-// other variant reaches a peer CTA's shared memory): its guards must hold,
-// and the host refuses a launch where one fails.
+// version or the other. A guarded multicast load stays TMA in both versions
+// (no other variant reaches a peer CTA's shared memory): its guards must
+// hold, and the host refuses a launch where one fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,18 +28,14 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The kernel's copies whose plans have guards.
-struct GuardedCopies {
-  /// Their positions in walk order.
-  SmallVector<unsigned> positions;
-  /// A multicast among them: no other variant can run it, so the kernel gets
-  /// no fallback version and its guards become the launch's preconditions
-  /// (tile-tensor-map-abi refuses a launch whose guard fails).
-  bool withoutFallback = false;
-};
-
-static FailureOr<GuardedCopies> findGuardedCopies(gpu::GPUFuncOp kernel) {
-  GuardedCopies guarded;
+/// Positions (in walk order) of the kernel's copies whose plans have guards
+/// and that another variant can run. A guarded multicast load has none (no
+/// other variant reaches a peer CTA's shared memory): it stays a TMA copy in
+/// the fallback version too, so its guards are the preconditions of both
+/// versions, which tile-tensor-map-abi checks before launching either.
+static FailureOr<SmallVector<unsigned>>
+findGuardedCopies(gpu::GPUFuncOp kernel) {
+  SmallVector<unsigned> guarded;
   unsigned index = 0;
   WalkResult walk = kernel.walk([&](CopyAsyncOp op) -> WalkResult {
     unsigned position = index++;
@@ -64,8 +60,8 @@ static FailureOr<GuardedCopies> findGuardedCopies(gpu::GPUFuncOp kernel) {
              "buffer a static type";
       return WalkResult::interrupt();
     }
-    guarded.withoutFallback |= static_cast<bool>(op.getMulticastMask());
-    guarded.positions.push_back(position);
+    if (!op.getMulticastMask())
+      guarded.push_back(position);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -93,10 +89,10 @@ struct VersionKernelsPass
   }
 
   LogicalResult version(gpu::GPUFuncOp kernel) {
-    FailureOr<GuardedCopies> guarded = findGuardedCopies(kernel);
+    FailureOr<SmallVector<unsigned>> guarded = findGuardedCopies(kernel);
     if (failed(guarded))
       return failure();
-    if (guarded->positions.empty() || guarded->withoutFallback)
+    if (guarded->empty())
       return success();
     auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
     if (!module)
@@ -108,7 +104,7 @@ struct VersionKernelsPass
 
     SmallVector<CopyAsyncOp> copies;
     fallback.walk([&](CopyAsyncOp op) { copies.push_back(op); });
-    for (unsigned position : guarded->positions) {
+    for (unsigned position : *guarded) {
       // A prefetch is a hint only TMA gives: the fallback drops it.
       if (copies[position].getPrefetch()) {
         copies[position].erase();

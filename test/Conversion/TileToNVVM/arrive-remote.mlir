@@ -1,12 +1,13 @@
 // RUN: tile-opt %s --convert-tile-to-nvvm | FileCheck %s
 
 // tile.arrive_remote: barrier 1 of the group, mapped into CTA 1's shared
-// window (mapa), then a release arrive at cluster scope on that address.
+// window (mapa), then the arrive (release at CTA scope, the default) on that
+// address.
 // CHECK-LABEL: gpu.func @release_to_peer
 // CHECK: %[[GEP:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i64
 // CHECK: %[[CTA:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: %[[REMOTE:.*]] = nvvm.mapa %[[GEP]], %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
-// CHECK: nvvm.mbarrier.arrive %[[REMOTE]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+// CHECK: nvvm.mbarrier.arrive %[[REMOTE]] : !llvm.ptr<7>
 // CHECK-NOT: tile.arrive_remote
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 gpu.module @k {

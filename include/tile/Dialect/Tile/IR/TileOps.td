@@ -585,10 +585,13 @@ def Tile_ArriveRemoteOp : Tile_Op<"arrive_remote"> {
   let summary = "Arrives on an mbarrier of a CTA of the cluster";
   let description = [{
     Arrives once on barrier `%index` of `%barriers` in the CTA of rank
-    `%cta` of the cluster (the executing CTA's own rank included), with
-    release semantics at cluster scope: the executing thread's reads and
-    writes before it happen before the phase it completes is observed in
-    that CTA. The barrier is addressed through the cluster's shared window
+    `%cta` of the cluster (the executing CTA's own rank included), with the
+    arrive's default release semantics at CTA scope: the executing thread's
+    shared-memory reads before it are performed before the arrival, which
+    is what a stage release needs (the peer overwrites the stage only after
+    observing it). A cluster-scoped release would also order the thread's
+    global memory for the peer, which no stage needs, and cost the GEMM 40%
+    of its throughput on the H200 (docs/pipelines.md). The barrier is addressed through the cluster's shared window
     (`mapa`), so the barrier group sits at the same offset in every CTA, as
     one kernel's barriers do. `tile-expand-pipelines` emits it to release a
     multicast stage to every CTA that writes into it.
