@@ -1,5 +1,6 @@
-"""The C interface's rank-2 memref descriptor, filled from a torch tensor
-(what the benchmarks pass to `_mlir_ciface_` entries through ctypes)."""
+"""The C interface's rank-1 and rank-2 memref descriptors, filled from a
+torch tensor (what the benchmarks pass to `_mlir_ciface_` entries through
+ctypes)."""
 import ctypes as C
 
 
@@ -9,8 +10,15 @@ class MemRef2(C.Structure):
                 ("strides", C.c_int64 * 2)]
 
 
+class MemRef1(C.Structure):
+    _fields_ = [("allocated", C.c_void_p), ("aligned", C.c_void_p),
+                ("offset", C.c_int64), ("sizes", C.c_int64 * 1),
+                ("strides", C.c_int64 * 1)]
+
+
 def memref(t):
-    """The descriptor of a 2-D tensor (element strides, no offset)."""
-    assert t.dim() == 2
+    """The descriptor of a 1-D or 2-D tensor (element strides, no offset)."""
+    assert t.dim() in (1, 2)
     p = t.data_ptr()
-    return MemRef2(p, p, 0, tuple(t.shape), tuple(t.stride()))
+    kind = MemRef1 if t.dim() == 1 else MemRef2
+    return kind(p, p, 0, tuple(t.shape), tuple(t.stride()))

@@ -142,7 +142,8 @@ def main():
                     help="only two launches of our kernel at S^3 (for ncu)")
     args = ap.parse_args()
     libs = sorted(f for f in os.listdir(args.dir)
-                  if f.startswith("gemm") and f.endswith(".so"))
+                  if f.startswith("gemm") and f.endswith(".so")
+                  and not f.startswith("gemm_fp8"))  # bench_fp8.py's
     tiles = [Tile(args.dir, lib) for lib in libs]
     tile = tiles[0]
     if args.profile:

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""FP8 GEMM benchmark and check, run on the GPU machine from .gpu/gemm/
+(build.sh builds gemm_fp8*.so from `gen_gemm.py --fp8`).
+
+Ours: C = scale_a * scale_b * (A @ Bt^T), A (M x K) and Bt (N x K) e4m3,
+K-major, f32 accumulation in the tensor cores, per-tensor f32 scales read
+from device memory, bf16 output. Against torch._scaled_mm (cuBLASLt FP8, the
+same operands: mat2 = Bt.T, column-major) with use_fast_accum off and on, in
+the same run.
+
+Check: max |C - ref| <= TOL * max |ref|, ref the f32 GEMM of the e4m3 values
+(widened exactly) times the scales, TF32 off; bf16 output rounding is
+2^-9 relative. Timing as bench.py: CUDA events, 20 launches per round,
+alternating rounds, median; TFLOP/s = 2 M N K / time.
+
+    python3 bench/Gemm/bench_fp8.py [--dir .gpu/gemm] [--json OUT] [--shapes ...]
+"""
+import argparse
+import ctypes as C
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from memrefs import memref  # noqa: E402
+from timing import event_ms  # noqa: E402
+
+TOL = 1e-2
+ROUNDS = 3
+CHECK_SHAPES = [(128, 256, 128), (200, 136, 144), (1000, 1000, 1024),
+                (129, 264, 528), (4096, 4096, 4096), (256, 384, 8192)]
+BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096),
+                (256, 8192, 8192)]
+
+
+class Fp8Gemm:
+    """A gemm_fp8*.so's async entry on torch's current stream."""
+
+    def __init__(self, folder, lib):
+        self.rt = C.CDLL(os.path.join(folder, "libtile_runtime.so"),
+                         mode=C.RTLD_GLOBAL)
+        self.rt.tileRuntimeConsumeStatus.restype = C.c_int32
+        self.rt.tileRuntimeLastError.restype = C.c_char_p
+        self.name = lib
+        self.fn = C.CDLL(os.path.join(folder, lib))._mlir_ciface_gemm_async
+        self.fn.argtypes = [C.c_void_p] * 6
+        self.fn.restype = C.c_void_p
+
+    def status(self):
+        if self.rt.tileRuntimeConsumeStatus() != 0:
+            raise RuntimeError(self.rt.tileRuntimeLastError().decode())
+
+    def prepare(self, A, Bt, Cout, sa, sb):
+        descs = [memref(t) for t in (A, Bt, Cout, sa, sb)]
+        ptrs = [C.addressof(d) for d in descs]
+        stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        def run():
+            self.fn(*ptrs, stream)
+        run.keep = descs
+        return run
+
+
+def inputs(M, N, K, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    A = (torch.randn(M, K, device="cuda", generator=g) * 2).to(torch.float8_e4m3fn)
+    Bt = (torch.randn(N, K, device="cuda", generator=g) * 2).to(torch.float8_e4m3fn)
+    sa = torch.tensor([0.5], device="cuda")
+    sb = torch.tensor([0.25], device="cuda")
+    return A, Bt, sa, sb
+
+
+def reference(A, Bt, sa, sb):
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return (A.float() @ Bt.float().T) * (sa * sb)
+
+
+def error(Cout, ref):
+    return ((Cout.float() - ref).abs().max()
+            / ref.abs().max().clamp_min(1e-30)).item()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=".gpu/gemm")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--shapes", default=None, metavar="MxNxK,...")
+    args = ap.parse_args()
+    libs = sorted(f for f in os.listdir(args.dir)
+                  if f.startswith("gemm_fp8") and f.endswith(".so"))
+    kernels = [Fp8Gemm(args.dir, lib) for lib in libs]
+    results = {"check": [], "bench": []}
+    ok = True
+    print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print(f"check: max |C - ref| / max |ref| <= {TOL} (ref: f32 GEMM of the "
+          "e4m3 values times the scales, TF32 off)")
+    for i, (M, N, K) in enumerate(CHECK_SHAPES):
+        A, Bt, sa, sb = inputs(M, N, K, i)
+        ref = reference(A, Bt, sa, sb)
+        for t in kernels:
+            Cout = torch.full((M, N), float("nan"), device="cuda",
+                              dtype=torch.bfloat16)
+            t.prepare(A, Bt, Cout, sa, sb)()
+            torch.cuda.synchronize()
+            t.status()
+            err = error(Cout, ref)
+            good = err <= TOL
+            ok &= good
+            print(f"  {'PASS' if good else 'FAIL'} {t.name} {M}x{N}x{K}: "
+                  f"relative max error {err:.2e}")
+            results["check"].append({"lib": t.name, "shape": [M, N, K],
+                                     "error": err, "pass": good})
+    if args.check_only:
+        print(f"SUMMARY fp8 check {'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
+    shapes = BENCH_SHAPES
+    if args.shapes:
+        shapes = [tuple(int(d) for d in s.split("x"))
+                  for s in args.shapes.split(",")]
+    print(f"TFLOP/s (CUDA events, 20 launches per round, {ROUNDS} alternating "
+          "rounds, median)")
+    for M, N, K in shapes:
+        A, Bt, sa, sb = inputs(M, N, K, 7)
+        flops = 2.0 * M * N * K
+        Cout = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+        B = Bt.T
+
+        def scaled(fast):
+            return lambda: torch._scaled_mm(A, B, scale_a=sa, scale_b=sb,
+                                            out_dtype=torch.bfloat16,
+                                            use_fast_accum=fast)
+        contenders = [(t.name, t.prepare(A, Bt, Cout, sa, sb)) for t in kernels]
+        contenders += [("cublaslt", scaled(False)),
+                       ("cublaslt_fast_accum", scaled(True))]
+        times = {n: [] for n, _ in contenders}
+        for _ in range(ROUNDS):
+            for n, fn in contenders:
+                times[n].append(event_ms(fn, warm=5))
+        for t in kernels:
+            t.status()
+        ref = reference(A, Bt, sa, sb)
+        row = {"shape": [M, N, K]}
+        for n in times:
+            ms = statistics.median(times[n])
+            row[n] = {"ms": ms, "tflops": flops / ms / 1e9}
+        for t in kernels:
+            t.prepare(A, Bt, Cout, sa, sb)()
+            torch.cuda.synchronize()
+            row[t.name]["error"] = error(Cout, ref)
+        row["cublaslt"]["error"] = error(scaled(False)(), ref)
+        row["cublaslt_fast_accum"]["error"] = error(scaled(True)(), ref)
+        results["bench"].append(row)
+        print(f"  {M}x{N}x{K}: " + ", ".join(
+            f"{n} {row[n]['tflops']:.0f} (err {row[n]['error']:.1e})"
+            for n in times))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    print(f"SUMMARY fp8 check {'ok' if ok else 'FAILED'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
