@@ -40,7 +40,8 @@ def acc_type(n):
 
 
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
-         protocol="pipeline", registers=None, cluster=1, fp8=False):
+         protocol="pipeline", registers=None, cluster=1, fp8=False,
+         split_k=1):
     consumers = bm // 64
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
@@ -116,6 +117,18 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %pid_mc = arith.muli %pair_m, %ccl : index
       %pid_m = arith.addi %pid_mc, %member : index
       %pid_n = arith.divui %pair_in, %group_m : index"""
+    # Split-K: grid z splits the K steps; each split adds its partial tile
+    # into C with a TMA reduce-add store (C zeroed first by the host).
+    split = """      %ktiles = arith.divui %k63, %cbk : index""" if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index
+      // Split-K: this CTA's share [lo, hi) of the K steps.
+      %bz = gpu.block_id z
+      %gz = gpu.grid_dim z
+      %lo_n = arith.muli %bz, %ktiles_all : index
+      %kt_lo = arith.divui %lo_n, %gz : index
+      %bz1 = arith.addi %bz, %c1 : index
+      %hi_n = arith.muli %bz1, %ktiles_all : index
+      %kt_hi = arith.divui %hi_n, %gz : index
+      %ktiles = arith.subi %kt_hi, %kt_lo : index"""
     out = []
     w = out.append
     what = ("C = scale_a * scale_b * (A @ Bt^T), e4m3 inputs, f32 "
@@ -170,13 +183,13 @@ module attributes {{gpu.container_module}} {{
       %n0 = arith.muli %pid_n, %cbn : index
       %K = memref.dim %A, %c1 : !A
       %k63 = arith.addi %K, %c63 : index
-      %ktiles = arith.divui %k63, %cbk : index
+{split}
       %sa = tile.arena_view [0] : !stagesA
       %sb = tile.arena_view [{a_bytes}] : !stagesB
       %sc = tile.arena_view [{c_off}] : !tileC""")
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
-                           cluster, fp8)
+                           cluster, fp8, split_k)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
@@ -229,6 +242,10 @@ module attributes {{gpu.container_module}} {{
     %gx = arith.divui %np, %cbn : index
 """
     launch_grid = "blocks in (%gx, %gy, %c1)"
+    if split_k > 1:
+        grid += f"""    %csplit = arith.constant {split_k} : index
+"""
+        launch_grid = "blocks in (%gx, %gy, %csplit)"
     if cluster > 1:
         grid += f"""    %ccl = arith.constant {cluster} : index
     %ccl1 = arith.constant {cluster - 1} : index
@@ -238,6 +255,29 @@ module attributes {{gpu.container_module}} {{
 """
         launch_grid = "clusters in (%ccl, %c1, %c1) blocks in (%gxc, %gyc, %c1)"
     end_consumers = "        tile.yield\n" if protocol == "pipeline" else ""
+    reduce = ' {reduce = "add"}' if split_k > 1 else ""
+    # Split-K adds into C: the host zeroes it first, on the launch's stream.
+    zero_async, after = "", "%stream"
+    if split_k > 1:
+        zero_async = """    %f0 = arith.constant 0.0 : f32
+    %zeroed = gpu.memset async [%stream] %C, %f0 : !C, f32
+"""
+        after = "%zeroed"
+    sync_launch = f"""    gpu.launch_func @gemm_kernels::@gemm
+        {launch_grid} threads in (%threads, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
+"""
+    if split_k > 1:
+        sync_launch = f"""    %s0 = gpu.wait async
+    %f0 = arith.constant 0.0 : f32
+    %zeroed = gpu.memset async [%s0] %C, %f0 : !C, f32
+    %done = gpu.launch_func async [%zeroed] @gemm_kernels::@gemm
+        {launch_grid} threads in (%threads, %c1, %c1)
+        dynamic_shared_memory_size %smem
+        args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
+    gpu.wait [%done]
+"""
     w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
         nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         %barrier_id = arith.constant 1 : i32
@@ -245,7 +285,7 @@ module attributes {{gpu.container_module}} {{
         nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
         %storer = arith.cmpi eq, %tid, %cwg : index
         scf.if %storer {{
-          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}] : !C, !tileC
+          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC
           tile.bulk_commit_group
           tile.bulk_wait_group 0
         }}
@@ -257,7 +297,7 @@ module attributes {{gpu.container_module}} {{
   // C = A @ Bt^T, launched on `stream` (no synchronisation).
   func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C{scale_decl}, %stream: !gpu.async.token)
       -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
-{grid}    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
+{grid}{zero_async}    %done = gpu.launch_func async [{after}] @gemm_kernels::@gemm
         {launch_grid} threads in (%threads, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
@@ -266,11 +306,7 @@ module attributes {{gpu.container_module}} {{
 
   // The same, synchronous: returns when C is written.
   func.func @gemm(%A: !A, %Bt: !Bt, %C: !C{scale_decl}) attributes {{llvm.emit_c_interface}} {{
-{grid}    gpu.launch_func @gemm_kernels::@gemm
-        {launch_grid} threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
-    return
+{grid}{sync_launch}    return
   }}
 }}""")
     return "\n".join(out) + "\n"
@@ -379,7 +415,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
-                       cluster=1, fp8=False):
+                       cluster=1, fp8=False, split_k=1):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast."""
     regs = (f", producer_registers = {registers[0]} : i64, "
@@ -390,12 +426,15 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
         %all = arith.constant {(1 << cluster) - 1} : i16""" if cluster > 1
             else "")
     multicast = " multicast(%all)" if cluster > 1 else ""
+    kglobal = ("""
+        %ktg = arith.addi %kt, %kt_lo : index""" if split_k > 1 else "")
+    kvar = "%ktg" if split_k > 1 else "%kt"
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
       tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
           attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}} produce {{
-      ^bb0(%kt: index, %a: !tileA, %b: !tileB):{mask}
-        %k0 = arith.muli %kt, %cbk : index
+      ^bb0(%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
+        %k0 = arith.muli {kvar}, %cbk : index
         tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
         tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
         tile.yield
@@ -424,6 +463,10 @@ def main():
                     help="e4m3 operands (BK 128 by default), per-tensor scales "
                          "(scale_a, scale_b: memref<1xf32>), bf16 output")
     ap.add_argument("--bk", type=int, default=None)
+    ap.add_argument("--split-k", type=int, default=1, metavar="S",
+                    help="with the pipeline and f32 output: S CTAs (grid z) "
+                         "share each tile's K steps and add their partial "
+                         "tiles into C (TMA reduce-add; the entry zeroes C)")
     ap.add_argument("--cluster", type=int, default=1, metavar="C",
                     help="with the pipeline: clusters of C CTAs along M that "
                          "share (multicast) their B tile")
@@ -436,7 +479,8 @@ def main():
     bk = args.bk or (128 if args.fp8 else BK)
     print(emit(bn=args.bn, bk=bk, stages=args.stages, group_m=args.group_m,
                protocol=args.protocol, registers=registers,
-               cluster=args.cluster, fp8=args.fp8), end="")
+               cluster=args.cluster, fp8=args.fp8, split_k=args.split_k),
+          end="")
 
 
 if __name__ == "__main__":
