@@ -144,11 +144,10 @@ private:
   }
 
   /// `offsets` with the outermost one moved by this CTA's slice of `size`.
-  SmallVector<OpFoldResult> shiftOuter(OpBuilder &b,
-                                       SmallVector<OpFoldResult> offsets,
-                                       int64_t size) {
-    Value shift = arith::MulIOp::create(b, loc, rank,
-                                        index(b, size / clusterSize));
+  SmallVector<OpFoldResult>
+  shiftOuter(OpBuilder &b, SmallVector<OpFoldResult> offsets, int64_t size) {
+    Value shift =
+        arith::MulIOp::create(b, loc, rank, index(b, size / clusterSize));
     OpFoldResult &outer = offsets.front();
     if (auto v = dyn_cast<Value>(outer))
       outer = arith::AddIOp::create(b, loc, v, shift).getResult();
@@ -169,8 +168,8 @@ private:
     auto slice = [&](ArrayRef<int64_t> statics, ValueRange dynamics,
                      ArrayRef<int64_t> sizes, MutableOperandRange operands,
                      auto setStatics, auto setSizes) {
-      SmallVector<OpFoldResult> offsets = shiftOuter(
-          b, getMixedValues(statics, dynamics, b), sizes.front());
+      SmallVector<OpFoldResult> offsets =
+          shiftOuter(b, getMixedValues(statics, dynamics, b), sizes.front());
       SmallVector<Value> newDynamics;
       SmallVector<int64_t> newStatics;
       dispatchIndexOpFoldResults(offsets, newDynamics, newStatics);
@@ -310,8 +309,7 @@ void Expansion::emitInit(OpBuilder &b) {
   Value releases = releaseCount ? index(b, *releaseCount) : blockThreads(b);
   // Every CTA of the cluster releases a stage its multicasts fill.
   if (clusterSize > 1)
-    releases =
-        arith::MulIOp::create(b, loc, releases, index(b, clusterSize));
+    releases = arith::MulIOp::create(b, loc, releases, index(b, clusterSize));
   Value first = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
   auto ifOp = scf::IfOp::create(b, loc, first, /*withElse=*/false);
   {
@@ -418,8 +416,8 @@ void Expansion::expand(OpBuilder &b) {
   if (func && op.getProducerRegisters())
     func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
   if (func && clusterSize > 1 && !func.getKnownClusterSizeAttr())
-    func.setKnownClusterSizeAttr(b.getDenseI32ArrayAttr(
-        {static_cast<int32_t>(clusterSize), 1, 1}));
+    func.setKnownClusterSizeAttr(
+        b.getDenseI32ArrayAttr({static_cast<int32_t>(clusterSize), 1, 1}));
   emitInit(b);
   if (op.getConsumers() > 0)
     emitSpecialized(b);

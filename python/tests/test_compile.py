@@ -314,8 +314,13 @@ def test_pipeline_compiles():
     assert {plan.selected for plan in module.plans} == {"tma"}
     assert ".maxntid 384, 1, 1" in module.ptx
     assert "setmaxnreg.inc.sync.aligned.u32" in module.ptx
-    assert sorted(module.entries)[:2] == ["run_sw_s1", "run_sw_s1_async"]
-    assert len(module.entries) == 18
+    # The cluster kernels ask for clusters of 2 and multicast.
+    assert ".reqnctapercluster 2, 1, 1" in module.ptx
+    assert "multicast::cluster" in module.ptx
+    assert {"run_sw_s1", "run_sw_s1_async", "run_ws1_c2_s2",
+            "run_ws1_c2_s2_async"} <= set(module.entries)
+    # 9 one-CTA kernels and 4 cluster kernels, two entries each.
+    assert len(module.entries) == 26
 
 
 def test_pipeline_misuse_rule():

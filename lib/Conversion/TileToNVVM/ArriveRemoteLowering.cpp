@@ -31,11 +31,11 @@ struct ArriveRemoteLowering : public ConvertOpToLLVMPattern<ArriveRemoteOp> {
     Value cta = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
                                            op.getCta());
     auto window = LLVM::LLVMPointerType::get(
-        op.getContext(), static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+        op.getContext(),
+        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
     Value remote = NVVM::MapaOp::create(rewriter, loc, window, local, cta);
     NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote,
-                                   /*count=*/Value(),
-                                   NVVM::MemScopeKind::CTA,
+                                   /*count=*/Value(), NVVM::MemScopeKind::CTA,
                                    /*relaxed=*/false);
     rewriter.eraseOp(op);
     return success();

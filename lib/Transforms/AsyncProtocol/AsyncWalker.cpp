@@ -621,8 +621,7 @@ private:
     }
     if (isa<nvgpu::MBarrierArriveExpectTxOp, nvgpu::MBarrierArriveOp,
             nvgpu::MBarrierCreateOp, ArriveExpectTxOp, ArriveRemoteOp,
-            ArenaViewOp, StageOp,
-            gpu::BarrierOp, NVVM::BarrierOp>(op)) {
+            ArenaViewOp, StageOp, gpu::BarrierOp, NVVM::BarrierOp>(op)) {
       known.evaluate(op);
       return;
     }

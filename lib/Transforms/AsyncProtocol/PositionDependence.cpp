@@ -53,10 +53,10 @@ bool PositionDependence::dependsOnPosition(Value v) {
 
 bool PositionDependence::isPositionOp(Operation *op) const {
   if (isa<gpu::BlockIdOp, gpu::ClusterBlockIdOp, gpu::ClusterIdOp,
-          gpu::GlobalIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp,
-          NVVM::BlockIdZOp, NVVM::ClusterId, NVVM::BlockInClusterIdXOp,
-          NVVM::BlockInClusterIdYOp, NVVM::BlockInClusterIdZOp,
-          NVVM::ClusterIdXOp, NVVM::ClusterIdYOp, NVVM::ClusterIdZOp>(op))
+          gpu::GlobalIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp,
+          NVVM::ClusterId, NVVM::BlockInClusterIdXOp, NVVM::BlockInClusterIdYOp,
+          NVVM::BlockInClusterIdZOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
+          NVVM::ClusterIdZOp>(op))
     return true;
   return position == Position::ThreadOrCta &&
          isa<gpu::ThreadIdOp, gpu::LaneIdOp, NVVM::ThreadIdXOp,

@@ -1,4 +1,5 @@
-//===- PositionDependence.h - Values that differ between threads -*- C++ -*-===//
+//===- PositionDependence.h - Values that differ between threads -*- C++
+//-*-===//
 //
 // Part of the checks of the asynchronous protocol (docs/async-protocol.md):
 // which values, and so which control flow, differ between the threads of a

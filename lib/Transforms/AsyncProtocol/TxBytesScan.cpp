@@ -288,8 +288,7 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
     }
     (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
       if (unit.expects.empty() || !unit.announcedKnown ||
-          unit.multicastUndecided ||
-          unit.announced == unit.delivered)
+          unit.multicastUndecided || unit.announced == unit.delivered)
         return;
       InFlightDiagnostic diag =
           emitRuleErrorAt(unit.expects.back(), ::tile::RuleId::AsyncTxBytes);
@@ -309,10 +308,9 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
         diag.attachNote(load.op->getLoc())
             << "this load delivers " << load.bytes << " bytes"
             << (times != 1 ? " per iteration" : "")
-            << (load.issuers != 1
-                    ? " from each of the cluster's " +
-                          std::to_string(load.issuers) + " CTAs"
-                    : "");
+            << (load.issuers != 1 ? " from each of the cluster's " +
+                                        std::to_string(load.issuers) + " CTAs"
+                                  : "");
       ok = false;
     });
   });

@@ -864,3 +864,61 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// The cluster barriers and remote releases of a cluster pipeline are the
+// construct's too.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 3 : i16
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      // expected-error @below {{pipeline-protocol: 'nvvm.cluster.arrive' inside tile.pipeline}}
+      nvvm.cluster.arrive
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %bars = nvgpu.mbarrier.create -> !bars
+    tile.pipeline (%n) stages(%s : !S) attributes {cluster_size = 2} produce {
+    ^bb0(%k: index, %t: !T):
+      %mask = arith.constant 3 : i16
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] multicast(%mask) : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      // expected-error @below {{pipeline-protocol: 'tile.arrive_remote' inside tile.pipeline}}
+      tile.arrive_remote %bars[%c0] on(%c1) : !bars
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}

@@ -175,8 +175,7 @@ SmallVector<CopyAsyncOp> PipelineOp::getMulticastLoads() {
 
 /// The cluster size the kernel around `op` states: a gpu.launch's constant
 /// cluster sizes (1 without clusters), a gpu.func's known_cluster_size.
-static std::optional<SmallVector<int64_t, 3>>
-statedClusterSize(PipelineOp op) {
+static std::optional<SmallVector<int64_t, 3>> statedClusterSize(PipelineOp op) {
   SmallVector<int64_t, 3> size;
   if (auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp())) {
     if (!func.getKnownClusterSizeAttr())
@@ -232,8 +231,7 @@ static LogicalResult verifyCluster(PipelineOp op) {
              << "cluster of " << c << " (mask " << all
              << "); each CTA issues one slice of the shared stage";
     for (auto [side, sizes] :
-         {std::pair<StringRef, ArrayRef<int64_t>>{"shared",
-                                                  copy.getDstSizes()},
+         {std::pair<StringRef, ArrayRef<int64_t>>{"shared", copy.getDstSizes()},
           {"global", copy.getSrcSizes()}}) {
       if (!sizes.empty() && sizes.front() % c == 0)
         continue;
