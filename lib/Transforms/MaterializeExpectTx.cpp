@@ -35,12 +35,13 @@ struct MaterializeExpectTxPass
       scans.insert({{op->getBlock(), op.getBarriers()}, true});
     });
     bool ok = true;
+    MulticastIssuers issuers;
     for (auto &entry : scans) {
       Block *block = entry.first.first;
       Value group = entry.first.second;
       SmallVector<std::pair<ArriveExpectTxOp, int64_t>> rewrites;
-      LogicalResult scanned =
-          scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
+      LogicalResult scanned = scanPhases(
+          *block, group, issuers, [&](const IndexKey &key, TxUnit &unit) {
             for (Operation *op : unit.expects) {
               auto implicit = dyn_cast<ArriveExpectTxOp>(op);
               if (!implicit)

@@ -291,7 +291,7 @@ MUTANTS = [
       function="PositionDependence::dependsOnPosition",
       tests=["lit:Transforms/verify-async-cluster.mlir"]),
     M("async-tx-multicast-once", "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",
-      "load.issuers = issuers.value_or(1);", "load.issuers = 1;",
+      "load.issuers = ctas.value_or(1);", "load.issuers = 1;",
       "a multicast every CTA of the cluster issues counts once: each CTA "
       "expects one slice and its waiters read a stage a peer still fills",
       function="getBarrierLoad",
@@ -299,11 +299,10 @@ MUTANTS = [
              "lit:Transforms/expand-pipelines-cluster.mlir"]),
     M("async-tx-multicast-thread-position",
       "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",
-      "PositionDependence cta(kernel->getRegion(0), Position::Cta);",
-      "PositionDependence cta(kernel->getRegion(0), Position::ThreadOrCta);",
+      "Position::Cta);", "Position::ThreadOrCta);",
       "a multicast under `tid == 0` counts as not issued by every CTA: the "
       "pipeline's byte count is declined",
-      function="multicastIssuers",
+      function="MulticastIssuers::of",
       tests=["lit:Transforms/verify-async-cluster.mlir",
              "lit:Transforms/expand-pipelines-cluster.mlir"]),
     M("async-cluster-exit-any-wait",

@@ -45,11 +45,10 @@ static IndexKey indexKey(Value index) {
   return {index, std::nullopt};
 }
 
-/// The CTAs whose issue of the multicast `copy` signals each CTA's barrier:
-/// the whole cluster when the mask names every CTA of it and no control
-/// around the load depends on the CTA's position (every CTA issues it, each
-/// to all); unknown otherwise.
-static std::optional<int64_t> multicastIssuers(CopyAsyncOp copy) {
+MulticastIssuers::MulticastIssuers() = default;
+MulticastIssuers::~MulticastIssuers() = default;
+
+std::optional<int64_t> MulticastIssuers::of(CopyAsyncOp copy) {
   APInt mask;
   std::optional<int64_t> ctas = getKernelClusterSize(copy);
   if (!ctas || *ctas > 16 ||
@@ -59,22 +58,26 @@ static std::optional<int64_t> multicastIssuers(CopyAsyncOp copy) {
   Operation *kernel = copy->getParentOfType<gpu::GPUFuncOp>();
   if (!kernel)
     kernel = copy->getParentOfType<gpu::LaunchOp>();
-  PositionDependence cta(kernel->getRegion(0), Position::Cta);
-  if (cta.divergentControl(copy))
+  std::unique_ptr<PositionDependence> &cta = kernels[kernel];
+  if (!cta)
+    cta = std::make_unique<PositionDependence>(kernel->getRegion(0),
+                                               Position::Cta);
+  if (cta->divergentControl(copy))
     return std::nullopt;
   return *ctas;
 }
 
-static std::optional<BarrierLoad> getBarrierLoad(Operation *op) {
+static std::optional<BarrierLoad> getBarrierLoad(Operation *op,
+                                                 MulticastIssuers &issuers) {
   if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
     if (!copy.getBarrier())
       return std::nullopt;
     BarrierLoad load{op, copy.getBarrier(), copy.getBarrierIndex(),
                      copy.getTransactionBytes()};
     if (copy.getMulticastMask()) {
-      std::optional<int64_t> issuers = multicastIssuers(copy);
-      load.issuers = issuers.value_or(1);
-      load.multicastUndecided = !issuers;
+      std::optional<int64_t> ctas = issuers.of(copy);
+      load.issuers = ctas.value_or(1);
+      load.multicastUndecided = !ctas;
     }
     return load;
   }
@@ -100,6 +103,7 @@ static bool usesGroup(Operation *op, Value group) {
 /// Fails where something else in `loop` uses the group.
 static LogicalResult
 collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
+                 MulticastIssuers &issuers,
                  SmallVectorImpl<std::pair<BarrierLoad, int64_t>> &out) {
   std::optional<int64_t> trip = tripCount(loop);
   if (!trip)
@@ -108,13 +112,13 @@ collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
   if (llvm::MulOverflow(times, *trip, total))
     return failure();
   for (Operation &op : loop.getBody()->without_terminator()) {
-    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op, issuers)) {
       if (load->group == group)
         out.push_back({*load, total});
       continue;
     }
     if (auto inner = dyn_cast<scf::ForOp>(op)) {
-      if (failed(collectIssueLoop(inner, group, total, out)))
+      if (failed(collectIssueLoop(inner, group, total, issuers, out)))
         return failure();
       continue;
     }
@@ -125,7 +129,7 @@ collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
 }
 
 LogicalResult mlir::tile::async_protocol::scanPhases(
-    Block &block, Value group,
+    Block &block, Value group, MulticastIssuers &issuers,
     function_ref<void(const IndexKey &, TxUnit &)> closeUnit) {
   std::map<IndexKey, TxUnit> units;
   auto close = [&](const IndexKey &key) {
@@ -149,7 +153,7 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
     return key;
   };
   for (Operation &op : block) {
-    if (std::optional<BarrierLoad> load = getBarrierLoad(&op)) {
+    if (std::optional<BarrierLoad> load = getBarrierLoad(&op, issuers)) {
       if (load->group != group)
         continue;
       std::optional<IndexKey> key = noteKey(load->index);
@@ -202,7 +206,7 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
       if (!usesGroup(loop, group))
         continue;
       SmallVector<std::pair<BarrierLoad, int64_t>> loads;
-      if (failed(collectIssueLoop(loop, group, 1, loads)))
+      if (failed(collectIssueLoop(loop, group, 1, issuers, loads)))
         return failure();
       for (auto [load, times] : loads) {
         // A loop-variant index is not one barrier.
@@ -258,6 +262,7 @@ void mlir::tile::async_protocol::printKey(llvm::raw_ostream &os, Value group,
 
 bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
   bool ok = true;
+  MulticastIssuers issuers;
   kernel->walk([&](nvgpu::MBarrierCreateOp create) {
     Value group = create.getBarriers();
     Block *block = nullptr;
@@ -279,40 +284,42 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
       return;
     // Every load on the group lies in the block, or in an issue loop in it.
     for (Operation *user : group.getUsers()) {
-      std::optional<BarrierLoad> load = getBarrierLoad(user);
+      std::optional<BarrierLoad> load = getBarrierLoad(user, issuers);
       if (!load || load->group != group)
         continue;
       Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (!ancestor || (ancestor != user && !isa<scf::ForOp>(ancestor)))
         return;
     }
-    (void)scanPhases(*block, group, [&](const IndexKey &key, TxUnit &unit) {
-      if (unit.expects.empty() || !unit.announcedKnown ||
-          unit.multicastUndecided || unit.announced == unit.delivered)
-        return;
-      InFlightDiagnostic diag =
-          emitRuleErrorAt(unit.expects.back(), ::tile::RuleId::AsyncTxBytes);
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "arrive.expect_tx announces " << unit.announced << " bytes on ";
-      printKey(os, group, key);
-      os << ", but the " << unit.loads.size()
-         << " load(s) signalling it in this phase deliver " << unit.delivered
-         << " bytes";
-      if (!unit.loads.empty()) {
-        os << " ";
-        describeLoads(unit, os);
-      }
-      diag << text;
-      for (auto [load, times] : unit.loads)
-        diag.attachNote(load.op->getLoc())
-            << "this load delivers " << load.bytes << " bytes"
-            << (times != 1 ? " per iteration" : "")
-            << (load.issuers != 1 ? " from each of the cluster's " +
-                                        std::to_string(load.issuers) + " CTAs"
-                                  : "");
-      ok = false;
-    });
+    (void)scanPhases(
+        *block, group, issuers, [&](const IndexKey &key, TxUnit &unit) {
+          if (unit.expects.empty() || !unit.announcedKnown ||
+              unit.multicastUndecided || unit.announced == unit.delivered)
+            return;
+          InFlightDiagnostic diag = emitRuleErrorAt(
+              unit.expects.back(), ::tile::RuleId::AsyncTxBytes);
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << "arrive.expect_tx announces " << unit.announced << " bytes on ";
+          printKey(os, group, key);
+          os << ", but the " << unit.loads.size()
+             << " load(s) signalling it in this phase deliver "
+             << unit.delivered << " bytes";
+          if (!unit.loads.empty()) {
+            os << " ";
+            describeLoads(unit, os);
+          }
+          diag << text;
+          for (auto [load, times] : unit.loads)
+            diag.attachNote(load.op->getLoc())
+                << "this load delivers " << load.bytes << " bytes"
+                << (times != 1 ? " per iteration" : "")
+                << (load.issuers != 1
+                        ? " from each of the cluster's " +
+                              std::to_string(load.issuers) + " CTAs"
+                        : "");
+          ok = false;
+        });
   });
   return ok;
 }

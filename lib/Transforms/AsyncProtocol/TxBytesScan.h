@@ -17,14 +17,38 @@
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <utility>
 
+namespace mlir::tile {
+class CopyAsyncOp;
+} // namespace mlir::tile
+
 namespace mlir::tile::async_protocol {
+
+class PositionDependence;
+
+/// The CTAs whose issue of a multicast load signals each CTA's barrier,
+/// memoized per kernel: the kernel's position dependence is computed once
+/// however many loads ask, so a scan stays linear in the kernel.
+class MulticastIssuers {
+public:
+  MulticastIssuers();
+  ~MulticastIssuers();
+  /// The whole cluster when the mask names every CTA of it and no control
+  /// around the load depends on the CTA's position (every CTA issues it,
+  /// each to all); unknown otherwise.
+  std::optional<int64_t> of(CopyAsyncOp copy);
+
+private:
+  llvm::DenseMap<Operation *, std::unique_ptr<PositionDependence>> kernels;
+};
 
 /// The key of a barrier index within one block's scan: a constant, or the
 /// SSA value itself.
@@ -75,7 +99,7 @@ struct TxUnit {
 /// scan cannot attribute (nested regions other than issue loops, unknown
 /// barrier indices next to others).
 LogicalResult
-scanPhases(Block &block, Value group,
+scanPhases(Block &block, Value group, MulticastIssuers &issuers,
            function_ref<void(const IndexKey &, TxUnit &)> closeUnit);
 
 /// Prints "barrier <index> of <group>".
