@@ -32,7 +32,7 @@ fi
   --runtime-dir "$out"
 # Variants of the generator measured next to the example (name:flags).
 # The fp8 variants (gemm_fp8*.so) are bench_fp8.py's.
-IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4;handwritten:--protocol handwritten;regs:--registers 40,232;cluster2:--cluster 2;splitk2:--split-k 2;splitk4:--split-k 4;bf16out:--bf16-out;fp8:--fp8;fp8s4:--fp8 --stages 4;fp8c2:--fp8 --cluster 2}"
+IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4;handwritten:--protocol handwritten;regs:--registers 40,232;cluster2:--cluster 2;splitk2:--split-k 2;splitk4:--split-k 4;bf16out:--bf16-out;choose:--choose;fp8:--fp8;fp8s4:--fp8 --stages 4;fp8c2:--fp8 --cluster 2}"
 for v in "${variants[@]}"; do
   name=${v%%:*}
   flags=${v#*:}
