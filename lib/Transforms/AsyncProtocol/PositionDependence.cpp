@@ -4,7 +4,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -84,30 +84,12 @@ Operation *PositionDependence::divergentControl(Operation *op) {
 
 std::optional<int64_t>
 mlir::tile::async_protocol::getKernelClusterSize(Operation *op) {
-  auto product = [](auto dims) -> std::optional<int64_t> {
-    int64_t n = 1;
-    for (int64_t d : dims)
-      if (d < 1 || llvm::MulOverflow(n, d, n))
-        return std::nullopt;
-    return n;
-  };
-  if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
-    if (DenseI32ArrayAttr size = func.getKnownClusterSizeAttr())
-      return product(size.asArrayRef());
+  std::optional<SmallVector<int64_t, 3>> dims = getStatedClusterSize(op);
+  if (!dims)
     return std::nullopt;
-  }
-  auto launch = op->getParentOfType<gpu::LaunchOp>();
-  if (!launch)
-    return std::nullopt;
-  if (!launch.hasClusterSize())
-    return 1;
-  SmallVector<int64_t, 3> dims;
-  for (Value v : {launch.getClusterSizeX(), launch.getClusterSizeY(),
-                  launch.getClusterSizeZ()}) {
-    APInt c;
-    if (!matchPattern(v, m_ConstantInt(&c)))
+  int64_t n = 1;
+  for (int64_t d : *dims)
+    if (d < 1 || llvm::MulOverflow(n, d, n))
       return std::nullopt;
-    dims.push_back(c.getSExtValue());
-  }
-  return product(dims);
+  return n;
 }

@@ -50,9 +50,8 @@ private:
   llvm::DenseMap<Value, bool> known;
 };
 
-/// The CTAs of the cluster the kernel around `op` runs in: a gpu.launch's
-/// constant cluster sizes (1 without clusters), a gpu.func's
-/// known_cluster_size; unknown otherwise.
+/// The CTAs of the cluster the kernel around `op` runs in (the product of
+/// getStatedClusterSize); unknown where the kernel states none.
 std::optional<int64_t> getKernelClusterSize(Operation *op);
 
 } // namespace mlir::tile::async_protocol

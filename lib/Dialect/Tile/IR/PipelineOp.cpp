@@ -70,28 +70,46 @@ static LogicalResult verifyPlacement(PipelineOp op) {
          << "'; every thread of the block initialises and uses its barriers";
 }
 
-/// The block size the kernel around `op` states: a gpu.func's
-/// known_block_size or a gpu.launch's constant sizes.
-static std::optional<SmallVector<int64_t, 3>> statedBlockSize(PipelineOp op) {
-  SmallVector<int64_t, 3> size;
-  if (auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp())) {
-    if (!func.getKnownBlockSizeAttr())
-      return std::nullopt;
-    for (int32_t d : func.getKnownBlockSizeAttr().asArrayRef())
-      size.push_back(d);
-    return size;
-  }
-  auto launch = dyn_cast<gpu::LaunchOp>(op->getParentOp());
-  if (!launch)
+/// The innermost gpu.func or gpu.launch around `op` (null outside one).
+static Operation *getEnclosingKernel(Operation *op) {
+  Operation *kernel = op->getParentOp();
+  while (kernel && !isa<gpu::GPUFuncOp, gpu::LaunchOp>(kernel))
+    kernel = kernel->getParentOp();
+  return kernel;
+}
+
+/// A gpu.func's size hint as sizes; none without one.
+static std::optional<SmallVector<int64_t, 3>>
+getHintSizes(DenseI32ArrayAttr hint) {
+  if (!hint)
     return std::nullopt;
-  for (Value v : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                  launch.getBlockSizeZ()}) {
+  return llvm::map_to_vector<3>(hint.asArrayRef(),
+                                [](int32_t d) { return int64_t(d); });
+}
+
+/// A gpu.launch's three sizes, where all are constants.
+static std::optional<SmallVector<int64_t, 3>>
+getConstantSizes(std::array<Value, 3> values) {
+  SmallVector<int64_t, 3> size;
+  for (Value v : values) {
     APInt c;
     if (!matchPattern(v, m_ConstantInt(&c)))
       return std::nullopt;
     size.push_back(c.getSExtValue());
   }
   return size;
+}
+
+/// The block size the kernel around `op` states: a gpu.func's
+/// known_block_size or a gpu.launch's constant sizes.
+static std::optional<SmallVector<int64_t, 3>> statedBlockSize(PipelineOp op) {
+  Operation *kernel = getEnclosingKernel(op);
+  if (auto func = dyn_cast_or_null<gpu::GPUFuncOp>(kernel))
+    return getHintSizes(func.getKnownBlockSizeAttr());
+  if (auto launch = dyn_cast_or_null<gpu::LaunchOp>(kernel))
+    return getConstantSizes({launch.getBlockSizeX(), launch.getBlockSizeY(),
+                             launch.getBlockSizeZ()});
+  return std::nullopt;
 }
 
 static LogicalResult verifyThreads(PipelineOp op) {
@@ -173,30 +191,18 @@ SmallVector<CopyAsyncOp> PipelineOp::getMulticastLoads() {
   return loads;
 }
 
-/// The cluster size the kernel around `op` states: a gpu.launch's constant
-/// cluster sizes (1 without clusters), a gpu.func's known_cluster_size.
-static std::optional<SmallVector<int64_t, 3>> statedClusterSize(PipelineOp op) {
-  SmallVector<int64_t, 3> size;
-  if (auto func = dyn_cast<gpu::GPUFuncOp>(op->getParentOp())) {
-    if (!func.getKnownClusterSizeAttr())
-      return std::nullopt;
-    for (int32_t d : func.getKnownClusterSizeAttr().asArrayRef())
-      size.push_back(d);
-    return size;
-  }
-  auto launch = dyn_cast<gpu::LaunchOp>(op->getParentOp());
+std::optional<SmallVector<int64_t, 3>>
+mlir::tile::getStatedClusterSize(Operation *op) {
+  Operation *kernel = getEnclosingKernel(op);
+  if (auto func = dyn_cast_or_null<gpu::GPUFuncOp>(kernel))
+    return getHintSizes(func.getKnownClusterSizeAttr());
+  auto launch = dyn_cast_or_null<gpu::LaunchOp>(kernel);
   if (!launch)
     return std::nullopt;
   if (!launch.hasClusterSize())
     return SmallVector<int64_t, 3>{1, 1, 1};
-  for (Value v : {launch.getClusterSizeX(), launch.getClusterSizeY(),
-                  launch.getClusterSizeZ()}) {
-    APInt c;
-    if (!matchPattern(v, m_ConstantInt(&c)))
-      return std::nullopt;
-    size.push_back(c.getSExtValue());
-  }
-  return size;
+  return getConstantSizes({launch.getClusterSizeX(), launch.getClusterSizeY(),
+                           launch.getClusterSizeZ()});
 }
 
 /// Rule pipeline-cluster: the cluster the pipeline shares its multicast
@@ -245,7 +251,7 @@ static LogicalResult verifyCluster(PipelineOp op) {
                   << " equal slices";
     }
   }
-  std::optional<SmallVector<int64_t, 3>> stated = statedClusterSize(op);
+  std::optional<SmallVector<int64_t, 3>> stated = getStatedClusterSize(op);
   if (!stated)
     return success();
   int64_t ctas = 1;

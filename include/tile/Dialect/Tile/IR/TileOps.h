@@ -38,6 +38,12 @@ LogicalResult verifyStageView(Operation *op, MemRefType srcType,
 
 /// Whether `op` lies in the `produce` region of a `tile.pipeline`.
 bool isPipelineProduceOp(Operation *op);
+
+/// The cluster size the kernel around `op` states: the constant cluster
+/// sizes of the innermost enclosing gpu.launch (1 x 1 x 1 without clusters)
+/// or the known_cluster_size of the enclosing gpu.func; none when it states
+/// none (or a size is not a constant).
+std::optional<SmallVector<int64_t, 3>> getStatedClusterSize(Operation *op);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES
