@@ -159,8 +159,14 @@ struct CheckPipelineInputPass
   /// Kernel outlining takes the gpu.launch ops of the outermost module only;
   /// one in a nested module would reach the host lowering with its body.
   static LogicalResult checkNestedLaunch(Operation *op, ModuleOp top) {
-    if (!isa<gpu::LaunchOp>(op) || op->getParentOfType<ModuleOp>() == top)
+    if (!isa<gpu::LaunchOp, gpu::GPUModuleOp>(op) ||
+        op->getParentOfType<ModuleOp>() == top)
       return success();
+    if (isa<gpu::GPUModuleOp>(op))
+      return emitRuleError(op, RuleId::Placement)
+             << "a gpu.module in a nested module is not lowered by the "
+                "pipeline (it lowers the outermost module's gpu.modules); "
+                "move it and its host functions into the outermost module";
     return emitRuleError(op, RuleId::Placement)
            << "a gpu.launch in a nested module is not outlined by "
               "the pipeline; move its host function into the outermost "

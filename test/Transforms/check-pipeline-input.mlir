@@ -325,3 +325,19 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The device lowering runs on the outermost module's gpu.modules only: one
+// in a nested module is an error here, not a kernel left unlowered beside a
+// host launch that no longer matches it (a fuzzer finding).
+module attributes {gpu.container_module} {
+  module attributes {gpu.container_module} {
+    // expected-error @+1 {{'gpu.module' op placement: a gpu.module in a nested module is not lowered by the pipeline (it lowers the outermost module's gpu.modules); move it and its host functions into the outermost module}}
+    gpu.module @k {
+      gpu.func @load(%A: memref<8x256xf16>) kernel {
+        gpu.return
+      }
+    }
+  }
+}
