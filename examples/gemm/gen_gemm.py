@@ -40,6 +40,21 @@ def acc_type(n):
     return "!llvm.struct<(" + ", ".join(["f32"] * (n // 2)) + ")>"
 
 
+def grouped_order(unit, cols, within, row0, row, col):
+    """The grouped order of `unit` (a CTA's or a cluster's index) over a grid
+    of `%gy` rows and `cols` columns, in groups of `%group` rows: its row in
+    `row` and column in `col`."""
+    return f"""      %in_group = arith.muli %group, {cols} : index
+      %group_id = arith.divui {unit}, %in_group : index
+      %first_m = arith.muli %group_id, %group : index
+      %left_m = arith.subi %gy, %first_m : index
+      %group_m = arith.minui %left_m, %group : index
+      %{within} = arith.remui {unit}, %in_group : index
+      {row0} = arith.remui %{within}, %group_m : index
+      {row} = arith.addi %first_m, {row0} : index
+      {col} = arith.divui %{within}, %group_m : index"""
+
+
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False):
@@ -88,15 +103,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %group = arith.constant {group_m} : index
       %pid0 = arith.muli %by, %gx : index
       %pid = arith.addi %pid0, %bx : index
-      %in_group = arith.muli %group, %gx : index
-      %group_id = arith.divui %pid, %in_group : index
-      %first_m = arith.muli %group_id, %group : index
-      %left_m = arith.subi %gy, %first_m : index
-      %group_m = arith.minui %left_m, %group : index
-      %pid_in = arith.remui %pid, %in_group : index
-      %pid_m0 = arith.remui %pid_in, %group_m : index
-      %pid_m = arith.addi %first_m, %pid_m0 : index
-      %pid_n = arith.divui %pid_in, %group_m : index"""
+""" + grouped_order("%pid", "%gx", "pid_in", "%pid_m0", "%pid_m", "%pid_n")
     else:
         raster = f"""      // Clusters of {cluster} CTAs along x share one B tile (the pipeline
       // multicasts it) and take {cluster} consecutive tile rows. The grouped
@@ -110,17 +117,10 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %pair = arith.divui %pid, %ccl : index
       %member = arith.remui %pid, %ccl : index
       %gxp = arith.divui %gx, %ccl : index
-      %in_group = arith.muli %group, %gxp : index
-      %group_id = arith.divui %pair, %in_group : index
-      %first_m = arith.muli %group_id, %group : index
-      %left_m = arith.subi %gy, %first_m : index
-      %group_m = arith.minui %left_m, %group : index
-      %pair_in = arith.remui %pair, %in_group : index
-      %pair_m0 = arith.remui %pair_in, %group_m : index
-      %pair_m = arith.addi %first_m, %pair_m0 : index
+""" + grouped_order("%pair", "%gxp", "pair_in", "%pair_m0", "%pair_m",
+                    "%pid_n") + """
       %pid_mc = arith.muli %pair_m, %ccl : index
-      %pid_m = arith.addi %pid_mc, %member : index
-      %pid_n = arith.divui %pair_in, %group_m : index"""
+      %pid_m = arith.addi %pid_mc, %member : index"""
     # Split-K: grid z splits the K steps; each split adds its partial tile
     # into C with a TMA reduce-add store (C zeroed first by the host).
     split = """      %ktiles = arith.divui %k63, %cbk : index""" if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index

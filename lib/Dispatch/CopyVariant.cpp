@@ -232,7 +232,8 @@ static void recordFallbackDecision(Operation *op,
   excluded[decision.selected->getName()] =
       "guard: the fallback version of @" + kernel.getName().str() +
       ", launched when a guard of this copy's TMA plan fails at run time";
-  // A copy no other variant takes is reported by tile-version-kernels.
+  // A copy no other variant takes stays as planned in the fallback version
+  // (tile-version-kernels).
   ScopedDiagnosticHandler quiet(op->getContext(),
                                 [](Diagnostic &) { return success(); });
   FailureOr<DispatchResult> fallback = dispatchCopy(op, &excluded);

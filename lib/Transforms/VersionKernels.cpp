@@ -5,13 +5,15 @@
 // decision tile-plan-copies recorded beside their own (or, for a fallback
 // variant that records a plan, are decided again with `tma` excluded). The host
 // evaluates the guards before each launch (TensorMapABI.cpp) and launches one
-// version or the other. A guarded multicast load stays TMA in both versions
-// (no other variant reaches a peer CTA's shared memory): its guards must
-// hold, and the host refuses a launch where one fails.
+// version or the other. A guarded copy no other variant takes (a multicast
+// load) stays as planned in both versions, and a kernel with nothing but such
+// copies gets none: their guards must hold, and the host refuses a launch
+// where one fails.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
@@ -28,11 +30,7 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Positions (in walk order) of the kernel's copies whose plans have guards
-/// and that another variant can run. A guarded multicast load has none (no
-/// other variant reaches a peer CTA's shared memory): it stays a TMA copy in
-/// the fallback version too, so its guards are the preconditions of both
-/// versions, which tile-tensor-map-abi checks before launching either.
+/// Positions (in walk order) of the kernel's copies whose plans have guards.
 static FailureOr<SmallVector<unsigned>>
 findGuardedCopies(gpu::GPUFuncOp kernel) {
   SmallVector<unsigned> guarded;
@@ -60,13 +58,22 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
              "buffer a static type";
       return WalkResult::interrupt();
     }
-    if (!op.getMulticastMask())
-      guarded.push_back(position);
+    guarded.push_back(position);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
   return guarded;
+}
+
+/// Whether a variant outside `excluded` takes `op` (asked quietly: a copy no
+/// other variant takes is not an error here).
+static bool hasOtherVariant(Operation *op,
+                            const llvm::StringMap<std::string> &excluded) {
+  ScopedDiagnosticHandler quiet(op->getContext(),
+                                [](Diagnostic &) { return success(); });
+  FailureOr<DispatchResult> other = dispatchCopy(op, &excluded);
+  return succeeded(other) && other->selected;
 }
 
 namespace {
@@ -104,15 +111,19 @@ struct VersionKernelsPass
 
     SmallVector<CopyAsyncOp> copies;
     fallback.walk([&](CopyAsyncOp op) { copies.push_back(op); });
+    unsigned replaced = 0;
     for (unsigned position : *guarded) {
       // A prefetch is a hint only TMA gives: the fallback drops it.
       if (copies[position].getPrefetch()) {
         copies[position].erase();
+        ++replaced;
         continue;
       }
       // tile-plan-copies recorded the fallback's decision where it could.
-      if (applyRecordedFallback(copies[position]))
+      if (applyRecordedFallback(copies[position])) {
+        ++replaced;
         continue;
+      }
       // Else the fallback excludes the variant whose plan carries the
       // guards (the one recorded on the copy) and decides again.
       llvm::StringMap<std::string> excluded;
@@ -121,8 +132,20 @@ struct VersionKernelsPass
         excluded[variant.getValue()] =
             "guard: the fallback version of @" + kernel.getName().str() +
             ", launched when a guard of this copy's TMA plan fails at run time";
+      // A copy no other variant takes (a multicast load: per-thread stores
+      // cannot reach a peer CTA's shared memory) stays as planned, and its
+      // guards gate this version's launch as well (tile-tensor-map-abi
+      // refuses a launch whose guard fails).
+      if (!hasOtherVariant(copies[position], excluded))
+        continue;
       if (failed(decideAndRecordCopy(copies[position], &excluded)))
         return failure();
+      ++replaced;
+    }
+    // Nothing another variant could take: the clone would be the kernel.
+    if (replaced == 0) {
+      symbols.erase(fallback);
+      return success();
     }
     kernel->setAttr(kFallbackAttr,
                     FlatSymbolRefAttr::get(fallback.getNameAttr()));

@@ -159,8 +159,8 @@ MUTANTS = [
       function="PlanCopiesPass::runOnOperation",
       tests=["lit:Conversion/TileToNVVM/wgmma-descriptor.mlir"]),
     M("version-ignores-recorded-fallback", "VersionKernels.cpp",
-      "      if (applyRecordedFallback(copies[position]))\n        continue;",
-      "      if (false)\n        continue;",
+      "      if (applyRecordedFallback(copies[position])) {",
+      "      if (false) {",
       "tile-version-kernels dispatches every fallback copy again instead of "
       "reading the decision tile-plan-copies recorded",
       function="VersionKernelsPass::version",

@@ -18,20 +18,64 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "bench"))
 import gen_pipeline  # noqa: E402
 
 
+def entry(lib, name, sync, buffers):
+    """The host entry of kernel `name`: run_<name>(buffers..., n), or with
+    --sync off run_<name>_async(buffers..., n, stream) -> stream."""
+    fn = getattr(lib, "_mlir_ciface_run_" + name + ("" if sync else "_async"))
+    fn.argtypes = ([C.c_void_p] * buffers + [C.c_int64]
+                   + ([] if sync else [C.c_void_p]))
+    fn.restype = None if sync else C.c_void_p
+    return fn
+
+
+def run_and_compare(torch, rt, memref, fn, buffers, n, want, sync):
+    """Calls `fn` on `buffers` (the output B last) and trip count `n`, then
+    compares B's first rows with `want` and the rest with the NaN sentinel.
+    Returns (good, why)."""
+    descs = [memref(t) for t in buffers]
+    call = [C.addressof(d) for d in descs] + [n]
+    if sync:
+        # A synchronous entry launches on a non-blocking stream of its own
+        # (docs/runtime.md): torch's fills of the buffers on the default
+        # stream must be done first.
+        torch.cuda.synchronize()
+    else:
+        call.append(torch.cuda.current_stream().cuda_stream)
+    fn(*call)
+    torch.cuda.synchronize()
+    if rt.tileRuntimeConsumeStatus() != 0:
+        return False, rt.tileRuntimeLastError().decode()
+    B = buffers[-1]
+    done = want.shape[0]
+    if not torch.equal(B[:done], want):
+        wrong = int((B[:done] != want).sum())
+        unwritten = int(torch.isnan(B[:done]).sum())
+        return False, (f"{wrong} of {B[:done].numel()} elements differ "
+                       f"({unwritten} unwritten)")
+    if not bool(torch.isnan(B[done:]).all()):
+        return False, "rows past the trip count written"
+    return True, ""
+
+
+def report(name, n, good, why):
+    print(f"  {'PASS' if good else 'FAIL'} {name} trip count {n}"
+          + (f": {why}" if why else ""), flush=True)
+
+
+def trip_counts(stages):
+    return list(range(stages + 2)) + [3 * stages + 1]
+
+
 def check_cluster(lib, rt, torch, memref, name, stages, sync):
     """The cluster kernels: B's rows [16(2k + r), +8) equal A's shared rows
     [8k, +8) and the 8 rows after them P's rows [8(2k + r), +8), for both
     CTAs r and every k < n (n < MAX_TRIPS); the rows past 32n keep their NaN
-    sentinel."""
+    sentinel. Returns (passed, failed)."""
     rows, cols = gen_pipeline.ROWS, gen_pipeline.COLS
     ctas = gen_pipeline.CLUSTER
-    entry = "_mlir_ciface_run_" + name + ("" if sync else "_async")
-    fn = getattr(lib, entry)
-    fn.argtypes = [C.c_void_p] * 3 + [C.c_int64] + ([] if sync else
-                                                     [C.c_void_p])
-    fn.restype = None if sync else C.c_void_p
+    fn = entry(lib, name, sync, 3)
     passed = failed = 0
-    for n in list(range(stages + 2)) + [3 * stages + 1]:
+    for n in trip_counts(stages):
         A = torch.randn(gen_pipeline.A_ROWS, cols, device="cuda")
         P = torch.randn(gen_pipeline.P_ROWS, cols, device="cuda")
         B = torch.full((gen_pipeline.B_ROWS, cols), float("nan"),
@@ -43,27 +87,9 @@ def check_cluster(lib, rt, torch, memref, name, stages, sync):
                 want[o:o + rows] = A[k * rows:(k + 1) * rows]
                 p = (ctas * k + r) * rows
                 want[o + rows:o + 2 * rows] = P[p:p + rows]
-        da, dp, db = memref(A), memref(P), memref(B)
-        call = [C.addressof(da), C.addressof(dp), C.addressof(db), n]
-        if sync:
-            torch.cuda.synchronize()
-        else:
-            call.append(torch.cuda.current_stream().cuda_stream)
-        fn(*call)
-        torch.cuda.synchronize()
-        status = rt.tileRuntimeConsumeStatus()
-        done = want.shape[0]
-        if status != 0:
-            good, why = False, rt.tileRuntimeLastError().decode()
-        else:
-            copied = torch.equal(B[:done], want)
-            untouched = bool(torch.isnan(B[done:]).all())
-            good = copied and untouched
-            why = "" if good else (
-                f"{int((B[:done] != want).sum())} of {done * cols} elements "
-                f"differ" if not copied else "rows past the trip count written")
-        print(f"  {'PASS' if good else 'FAIL'} {name} trip count {n}"
-              + (f": {why}" if why else ""), flush=True)
+        good, why = run_and_compare(torch, rt, memref, fn, [A, P, B], n, want,
+                                    sync)
+        report(name, n, good, why)
         passed += good
         failed += not good
     return passed, failed
@@ -95,52 +121,22 @@ def main():
     for name, stages, _ in gen_pipeline.names():
         if args.only and name != args.only:
             continue
-        if args.sync:
-            fn = getattr(lib, "_mlir_ciface_run_" + name)
-            fn.argtypes = [C.c_void_p, C.c_void_p, C.c_int64]
-            fn.restype = None
-        else:
-            fn = getattr(lib, "_mlir_ciface_run_%s_async" % name)
-            fn.argtypes = [C.c_void_p, C.c_void_p, C.c_int64, C.c_void_p]
-            fn.restype = C.c_void_p
-        for n in list(range(stages + 2)) + [3 * stages + 1]:
+        fn = entry(lib, name, args.sync, 2)
+        for n in trip_counts(stages):
             A = torch.randn(max(n, 1) * rows, cols, device="cuda")
             B = torch.full(((n + 1) * rows, cols), float("nan"), device="cuda")
-            da, db = memref(A), memref(B)
-            call = [C.addressof(da), C.addressof(db), n]
-            if args.sync:
-                # A synchronous entry launches on a non-blocking stream of its
-                # own (docs/runtime.md): torch's fills of A and B on the
-                # default stream must be done first.
-                torch.cuda.synchronize()
-            else:
-                call.append(torch.cuda.current_stream().cuda_stream)
-            fn(*call)
-            torch.cuda.synchronize()
-            status = rt.tileRuntimeConsumeStatus()
-            if status != 0:
-                good, why = False, rt.tileRuntimeLastError().decode()
-            else:
-                copied = torch.equal(B[:n * rows], A[:n * rows])
-                untouched = bool(torch.isnan(B[n * rows:]).all())
-                good = copied and untouched
-                wrong = (B[:n * rows] != A[:n * rows])
-                unwritten = torch.isnan(B[:n * rows])
-                why = "" if good else (
-                    f"{int(wrong.sum())} of {n * rows * cols} elements differ "
-                    f"({int(unwritten.sum())} unwritten)" if not copied else
-                    "rows past the trip count written")
-            print(f"  {'PASS' if good else 'FAIL'} {name} trip count {n}"
-                  + (f": {why}" if why else ""), flush=True)
+            good, why = run_and_compare(torch, rt, memref, fn, [A, B], n,
+                                        A[:n * rows], args.sync)
+            report(name, n, good, why)
             passed += good
             failed += not good
     for name, stages, _ in gen_pipeline.cluster_names():
         if args.only and name != args.only:
             continue
-        good_count = check_cluster(lib, rt, torch, memref, name, stages,
-                                   args.sync)
-        passed += good_count[0]
-        failed += good_count[1]
+        good, bad = check_cluster(lib, rt, torch, memref, name, stages,
+                                  args.sync)
+        passed += good
+        failed += bad
     print(f"SUMMARY pipeline {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
