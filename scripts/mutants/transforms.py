@@ -165,6 +165,14 @@ MUTANTS = [
       "reading the decision tile-plan-copies recorded",
       function="VersionKernelsPass::version",
       tests=["lit:Transforms/version-kernels-reads-record.mlir"]),
+    M("version-fallback-replaces-every-copy", "VersionKernels.cpp",
+      "      if (!hasOtherVariant(copies[position], excluded))\n        continue;\n",
+      "",
+      "a guarded multicast load is decided again for the fallback version, "
+      "where no variant takes it: a cluster kernel over a run-time-sized "
+      "tensor no longer compiles",
+      function="VersionKernelsPass::version",
+      tests=["lit:Transforms/tensor-map-abi-no-fallback.mlir"]),
     # ---- arena size, pipeline, report ---------------------------------------
     M("arena-size-offset", "ArenaSize.cpp",
       "std::max<int64_t>(bytes, view.getOffset() + view.getSpanBytes());",
