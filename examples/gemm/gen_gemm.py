@@ -55,9 +55,35 @@ def grouped_order(unit, cols, within, row0, row, col):
       {col} = arith.divui %{within}, %group_m : index"""
 
 
+# The non-persistent kernels' tile grid is the launch grid.
+GRID_IDS = """      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %gx = gpu.grid_dim x
+      %gy = gpu.grid_dim y
+"""
+
+# Tile starts: multiples of the tile sizes, so the planner proves the TMA
+# coordinates aligned.
+TILE_STARTS = """      // Tile starts: multiples of the tile sizes, so the planner proves the
+      // TMA coordinates aligned.
+      %m0 = arith.muli %pid_m, %cbm : index
+      %n0 = arith.muli %pid_n, %cbn : index"""
+
+
+def work_tile(indent):
+    """The persistent kernel's t-th work tile: output tile cta + t x CTAs
+    in the grouped order, and its starts %m0, %n0."""
+    text = ("""      %stride = arith.muli %t, %ctas : index
+      %lin = arith.addi %cta, %stride : index
+""" + grouped_order("%lin", "%gx", "lin_in", "%pid_m0", "%pid_m", "%pid_n")
+            + "\n" + TILE_STARTS)
+    return "\n".join(indent + line[6:] if line.strip() else line
+                     for line in text.splitlines())
+
+
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
-         split_k=1, bf16_out=False):
+         split_k=1, bf16_out=False, persistent=False, sms=None):
     consumers = bm // 64
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
@@ -78,6 +104,13 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # Without room for a separate C tile, it reuses the stages once every
     # consumer's last wgmma has completed (a consumer barrier first).
     alias_c = c_off + bm * bn * obytes > 232448
+    if alias_c and persistent:
+        # The producer loads the next tile's stages while the epilogue
+        # writes C, so C needs its own buffer.
+        raise ValueError(
+            f"a persistent {bm} x {bn} kernel needs {c_off + bm * bn * obytes}"
+            " bytes of shared memory (stages and a C tile); use --bf16-out, "
+            "fewer --stages or a smaller --bn")
     if alias_c:
         c_off = 0
     smem = max(c_off + bm * bn * obytes, a_bytes + b_bytes)
@@ -96,7 +129,30 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # The K offsets of the wgmma steps inside a stage.
     kconsts = "\n".join(f"      %kc{j} = arith.constant {kstep * j} : index"
                          for j in range(ksteps))
-    if cluster == 1:
+    if persistent:
+        raster = f"""      // Persistent: the grid's CTAs walk the output tiles, CTA c taking
+      // tiles c, c + CTAs, c + 2 CTAs, ... in the grouped order below.
+      %M = memref.dim %A, %c0 : !A
+      %N = memref.dim %Bt, %c0 : !Bt
+      %cbm1 = arith.constant {bm - 1} : index
+      %cbn1 = arith.constant {bn - 1} : index
+      %mp = arith.addi %M, %cbm1 : index
+      %gy = arith.divui %mp, %cbm : index
+      %np = arith.addi %N, %cbn1 : index
+      %gx = arith.divui %np, %cbn : index
+      %total = arith.muli %gx, %gy : index
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %group = arith.constant {group_m} : index
+      // This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
+      // last tile.
+      %some = arith.cmpi ult, %cta, %total : index
+      %left = arith.subi %total, %cta : index
+      %ctas1 = arith.subi %ctas, %c1 : index
+      %left_up = arith.addi %left, %ctas1 : index
+      %share = arith.divui %left_up, %ctas : index
+      %mine = arith.select %some, %share, %c0 : index"""
+    elif cluster == 1:
         raster = f"""      // Grouped tile order: consecutive CTAs walk {group_m} tile rows down one
       // tile column before moving right, so the A and B tiles they share stay
       // in L2.
@@ -177,15 +233,8 @@ module attributes {{gpu.container_module}} {{
       %cbn = arith.constant {bn} : index
 {kconsts}
       %tid = gpu.thread_id x
-      %bx = gpu.block_id x
-      %by = gpu.block_id y
-      %gx = gpu.grid_dim x
-      %gy = gpu.grid_dim y
-{raster}
-      // Tile starts: multiples of the tile sizes, so the planner proves the
-      // TMA coordinates aligned.
-      %m0 = arith.muli %pid_m, %cbm : index
-      %n0 = arith.muli %pid_n, %cbn : index
+{"" if persistent else GRID_IDS}{raster}
+{"" if persistent else TILE_STARTS}
       %K = memref.dim %A, %c1 : !A
       %k63 = arith.addi %K, %c63 : index
 {split}
@@ -194,9 +243,18 @@ module attributes {{gpu.container_module}} {{
       %sc = tile.arena_view [{c_off}] : !tileC""")
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
-                           cluster, fp8, split_k)
+                           cluster, fp8, split_k, persistent)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
+    if persistent:
+        w("""        // The C tile is free once the previous tile's store has read it.
+        %storer = arith.cmpi eq, %tid, %cwg : index
+        scf.if %storer {
+          tile.bulk_wait_group 0 {read}
+        }
+        %free_id = arith.constant 1 : i32
+        %free_threads = arith.constant """ + str(WG * consumers) + """ : i32
+        nvvm.barrier id = %free_id number_of_threads = %free_threads""")
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
         // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
         // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
@@ -247,6 +305,14 @@ module attributes {{gpu.container_module}} {{
     %gx = arith.divui %np, %cbn : index
 """
     launch_grid = "blocks in (%gx, %gy, %c1)"
+    if persistent:
+        # One CTA per SM, or per tile where there are fewer tiles.
+        grid += f"""    %sms = arith.constant {sms or SMS} : index
+    %tiles = arith.muli %gx, %gy : index
+    %fill = arith.minui %tiles, %sms : index
+    %ctas = arith.maxui %fill, %c1 : index
+"""
+        launch_grid = "blocks in (%ctas, %c1, %c1)"
     if split_k > 1:
         grid += f"""    %csplit = arith.constant {split_k} : index
 """
@@ -261,6 +327,29 @@ module attributes {{gpu.container_module}} {{
         launch_grid = "clusters in (%ccl, %c1, %c1) blocks in (%gxc, %gyc, %c1)"
     end_consumers = "        tile.yield\n" if protocol == "pipeline" else ""
     reduce = ' {reduce = "add"}' if split_k > 1 else ""
+    # The store; a persistent kernel leaves it in flight while the next tile
+    # runs (the epilogue waits for its read before reusing the C tile) and
+    # waits for the last one before exiting.
+    store = f"""        %storer = arith.cmpi eq, %tid, %cwg : index
+        scf.if %storer {{
+          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC
+          tile.bulk_commit_group
+          tile.bulk_wait_group 0
+        }}
+"""
+    drain = ""
+    if persistent:
+        store = f"""{work_tile(" " * 8)}
+        scf.if %storer {{
+          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}] : !C, !tileC
+          tile.bulk_commit_group
+        }}
+"""
+        drain = """      %last_storer = arith.cmpi eq, %tid, %cwg : index
+      scf.if %last_storer {
+        tile.bulk_wait_group 0
+      }
+"""
     # Split-K adds into C: the host zeroes it first, on the launch's stream.
     zero_async, after = "", "%stream"
     if split_k > 1:
@@ -288,14 +377,8 @@ module attributes {{gpu.container_module}} {{
         %barrier_id = arith.constant 1 : i32
         %consumer_threads = arith.constant {WG * consumers} : i32
         nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
-        %storer = arith.cmpi eq, %tid, %cwg : index
-        scf.if %storer {{
-          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC
-          tile.bulk_commit_group
-          tile.bulk_wait_group 0
-        }}
-{end_consumers}      }}
-      gpu.return
+{store}{end_consumers}      }}
+{drain}      gpu.return
     }}
   }}
 
@@ -420,7 +503,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
-                       cluster=1, fp8=False, split_k=1):
+                       cluster=1, fp8=False, split_k=1, persistent=False):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast."""
     regs = (f", producer_registers = {registers[0]} : i64, "
@@ -434,24 +517,27 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     kglobal = ("""
         %ktg = arith.addi %kt, %kt_lo : index""" if split_k > 1 else "")
     kvar = "%ktg" if split_k > 1 else "%kt"
+    tiles, targ = (" tiles(%mine)", "%t: index, ") if persistent else ("", "")
+    if persistent:
+        kglobal += "\n" + work_tile(" " * 8)
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
-      tile.pipeline (%ktiles) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
+      tile.pipeline (%ktiles){tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
           attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}} produce {{
-      ^bb0(%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
+      ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
         tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
         tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
         tile.yield
       }} consume {{
-      ^bb0(%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
+      ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
         %row0 = arith.muli %cidx, %c64 : index
         nvvm.wgmma.fence.aligned""")
     prev = emit_mma_steps(w, bn, ksteps, " " * 8, fp8)
     w(f"""        nvvm.wgmma.commit.group.sync.aligned
         tile.yield {prev} : !acc
       }} epilogue {{
-      ^bb0(%cidx: index, %accum: !acc):
+      ^bb0({targ}%cidx: index, %accum: !acc):
         %row0 = arith.muli %cidx, %c64 : index""")
 
 SMS = 132  # SMs of an H100 or H200 SXM
@@ -572,6 +658,13 @@ def main():
     ap.add_argument("--cluster", type=int, default=1, metavar="C",
                     help="with the pipeline: clusters of C CTAs along M that "
                          "share (multicast) their B tile")
+    ap.add_argument("--persistent", action="store_true",
+                    help="with the pipeline: one CTA per SM walks the output "
+                         "tiles (tile.pipeline tiles(...)); the epilogue's "
+                         "store overlaps the next tile")
+    ap.add_argument("--sms", type=int, default=SMS,
+                    help="with --persistent: the CTAs to launch at most "
+                         "(the GPU's SM count)")
     ap.add_argument("--registers", default=None, metavar="P,C",
                     help="with the pipeline: setmaxnreg the producer down to "
                          "P and the consumers up to C registers per thread")
@@ -581,13 +674,18 @@ def main():
     if args.choose:
         print(emit_chooser(), end="")
         return
+    if args.persistent and (args.cluster > 1 or args.split_k > 1 or
+                            args.protocol != "pipeline"):
+        ap.error("--persistent is a one-CTA tile.pipeline kernel (no "
+                 "--cluster, --split-k or handwritten protocol)")
     if args.split_k > 1 and (args.fp8 or args.bf16_out):
         ap.error("--split-k adds partial tiles into an f32 C")
     bk = args.bk or (128 if args.fp8 else BK)
     print(emit(bn=args.bn, bk=bk, stages=args.stages, group_m=args.group_m,
                protocol=args.protocol, registers=registers,
                cluster=args.cluster, fp8=args.fp8, split_k=args.split_k,
-               bf16_out=args.bf16_out),
+               bf16_out=args.bf16_out, persistent=args.persistent,
+               sms=args.sms),
           end="")
 
 

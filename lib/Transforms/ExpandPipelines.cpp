@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
 
@@ -119,8 +120,9 @@ private:
   SmallVector<Value> stageViews(OpBuilder &b, Value slot) {
     SmallVector<Value> views;
     Block &produce = op.getProduce().front();
-    for (auto [buffer, arg] :
-         llvm::zip(op.getBuffers(), produce.getArguments().drop_front()))
+    for (auto [buffer, arg] : llvm::zip(
+             op.getBuffers(),
+             produce.getArguments().drop_front(op.getIterationArgCount())))
       views.push_back(
           StageOp::create(b, loc, arg.getType(), buffer, slot).getResult());
     return views;
@@ -129,11 +131,16 @@ private:
   /// Clones `region`'s body with its arguments bound to `args`; returns the
   /// values its yield names.
   SmallVector<Value> inlineBody(OpBuilder &b, Region &region, ValueRange args,
-                                function_ref<void(Operation *)> onClone = {}) {
+                                function_ref<void(Operation *)> onClone = {},
+                                const IRMapping *hoisted = nullptr) {
     Block &block = region.front();
     IRMapping map;
+    if (hoisted)
+      map = *hoisted;
     map.map(block.getArguments(), args);
     for (Operation &inner : block.without_terminator()) {
+      if (hoisted && hoisted->contains(&inner))
+        continue;
       Operation *clone = b.clone(inner, map);
       if (onClone)
         onClone(clone);
@@ -191,51 +198,127 @@ private:
         [&](ArrayRef<int64_t> v) { copy.setSrcSizes(v); });
   }
 
-  /// Iteration k's loads into stage k % S, completing on full[k % S], then
-  /// the arrival that announces their bytes.
-  void emitProduce(OpBuilder &b, Value k) {
-    Value slot = stageOf(b, k);
-    SmallVector<Value> args{k};
+  /// The regions' leading arguments: the tile (persistent form) and the
+  /// iteration within it.
+  SmallVector<Value> iterationArgs(Value tile, Value k) {
+    SmallVector<Value> args;
+    if (tile)
+      args.push_back(tile);
+    args.push_back(k);
+    return args;
+  }
+
+  /// The position of iteration k of tile t in the one ring of stages all
+  /// tiles share: t x count + k (k itself without tiles).
+  Value ringIndex(OpBuilder &b, Value tile, Value k) {
+    if (!tile)
+      return k;
+    Value base = arith::MulIOp::create(b, loc, tile, op.getCount());
+    return arith::AddIOp::create(b, loc, base, k);
+  }
+
+  /// Iteration k of tile t (ring position g) loads into stage g % S,
+  /// completing on full[g % S], then the arrival that announces their bytes.
+  void emitProduce(OpBuilder &b, Value g, Value tile, Value k,
+                   const IRMapping *hoisted = nullptr) {
+    Value slot = stageOf(b, g);
+    SmallVector<Value> args = iterationArgs(tile, k);
     llvm::append_range(args, stageViews(b, slot));
-    inlineBody(b, op.getProduce(), args, [&](Operation *clone) {
-      clone->walk([&](CopyAsyncOp copy) {
-        copy.getBarrierMutable().assign(full);
-        copy.getBarrierIndexMutable().assign(slot);
-        if (copy.getMulticastMask())
-          sliceForRank(b, copy);
-      });
-    });
+    inlineBody(
+        b, op.getProduce(), args,
+        [&](Operation *clone) {
+          clone->walk([&](CopyAsyncOp copy) {
+            copy.getBarrierMutable().assign(full);
+            copy.getBarrierIndexMutable().assign(slot);
+            if (copy.getMulticastMask())
+              sliceForRank(b, copy);
+          });
+        },
+        hoisted);
     ArriveExpectTxOp::create(b, loc, full, slot);
   }
 
-  /// The producer of iteration k after the first round: the stage's previous
-  /// round must have been released.
-  void emitProduceAfterRelease(OpBuilder &b, Value k) {
-    waitPhase(b, empty, k, /*back=*/1);
-    emitProduce(b, k);
+  /// Clones the ops of `produce` that depend on nothing but the tile
+  /// (free of memory effects, their operands the tile, values from outside
+  /// the pipeline or other such ops) at `b`, where the tile's loop over its
+  /// iterations is about to run at least once; `hoisted` maps them (and
+  /// their results) for the inlined bodies, which then skip them. Per-tile
+  /// work such as a tile scheduler's divisions then runs once per tile, not
+  /// once per iteration on the producer's critical path. Only what the
+  /// first iteration would compute anyway is computed, so nothing runs that
+  /// the user's program would not.
+  SmallVector<Operation *> tileInvariants() {
+    Block &block = op.getProduce().front();
+    llvm::SmallPtrSet<Operation *, 16> found;
+    auto invariant = [&](Value v) {
+      if (auto arg = dyn_cast<BlockArgument>(v))
+        return arg.getOwner() != &block ||
+               (op.getTiles() && arg.getArgNumber() == 0);
+      Operation *def = v.getDefiningOp();
+      return found.contains(def) || !op->isAncestor(def);
+    };
+    SmallVector<Operation *> ops;
+    for (Operation &inner : block.without_terminator()) {
+      // Constants are left where they are (canonicalization hoists them).
+      if (inner.getNumRegions() || inner.getNumOperands() == 0 ||
+          !isMemoryEffectFree(&inner) ||
+          !llvm::all_of(inner.getOperands(), invariant))
+        continue;
+      found.insert(&inner);
+      ops.push_back(&inner);
+    }
+    return ops;
   }
 
-  /// Iteration k of a consumer: wait for the stage, consume, and release the
-  /// stage whose reads are now complete (iteration k - in_flight).
+  void hoistTileInvariants(OpBuilder &b, Value tile,
+                           ArrayRef<Operation *> invariants,
+                           IRMapping &hoisted) {
+    if (tile)
+      hoisted.map(op.getProduce().front().getArgument(0), tile);
+    for (Operation *inner : invariants)
+      hoisted.map(inner, b.clone(*inner, hoisted));
+  }
+
+  /// The producer of ring position g after the first round: the stage's
+  /// previous round must have been released.
+  void emitProduceAfterRelease(OpBuilder &b, Value g) {
+    waitPhase(b, empty, g, /*back=*/1);
+    auto [tile, k] = tileAndIteration(b, g);
+    emitProduce(b, g, tile, k);
+  }
+
+  /// The tile and iteration of ring position g (g itself without tiles).
+  std::pair<Value, Value> tileAndIteration(OpBuilder &b, Value g) {
+    if (!op.getTiles())
+      return {Value(), g};
+    return {arith::DivUIOp::create(b, loc, g, op.getCount()),
+            arith::RemUIOp::create(b, loc, g, op.getCount())};
+  }
+
+  /// Iteration k of tile t (ring position g) of a consumer: wait for the
+  /// stage, consume, and release the stage whose reads are now complete
+  /// (iteration k - in_flight of the tile; the tile's last ones are
+  /// released at its end).
   SmallVector<Value>
-  emitConsume(OpBuilder &b, Value k, Value consumer, ValueRange carried,
-              Value releases,
+  emitConsume(OpBuilder &b, Value tile, Value k, Value consumer,
+              ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
-    waitPhase(b, full, k, /*back=*/0);
-    SmallVector<Value> args{k};
-    llvm::append_range(args, stageViews(b, stageOf(b, k)));
+    Value g = ringIndex(b, tile, k);
+    waitPhase(b, full, g, /*back=*/0);
+    SmallVector<Value> args = iterationArgs(tile, k);
+    llvm::append_range(args, stageViews(b, stageOf(b, g)));
     args.push_back(consumer);
     llvm::append_range(args, carried);
     SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
     int64_t inFlight = op.getInFlight();
     if (op.getReads() == ConsumerReads::Wgmma)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
-    // The iteration whose reads are complete now, from iteration in_flight
-    // on (`started`).
-    Value done = k, started;
+    // The ring position whose reads are complete now, from the tile's
+    // iteration in_flight on (`started`).
+    Value done = g, started;
     if (inFlight > 0) {
       started = cmp(b, arith::CmpIPredicate::uge, k, index(b, inFlight));
-      done = arith::SubIOp::create(b, loc, k, index(b, inFlight));
+      done = arith::SubIOp::create(b, loc, g, index(b, inFlight));
     }
     Value ready = releases;
     if (started)
@@ -270,25 +353,78 @@ private:
     NVVM::ClusterWaitOp::create(b, loc, /*aligned=*/UnitAttr());
   }
 
-  void emitEpilogue(OpBuilder &b, Value consumer, ValueRange carried) {
+  /// A persistent pipeline's tile ends with the stages of its last
+  /// in_flight iterations still held (their reads completed at the wait
+  /// before the epilogue): iteration count - F + i, where it exists, is
+  /// released now, so the producer refills them during the epilogue.
+  void releaseTileTail(OpBuilder &b, Value tile, Value releases,
+                       function_ref<void(OpBuilder &, Value, Value)> refill) {
+    int64_t inFlight = op.getInFlight();
+    for (int64_t i = 0; i < inFlight; ++i) {
+      Value held = arith::AddIOp::create(b, loc, op.getCount(), index(b, i));
+      Value exists =
+          cmp(b, arith::CmpIPredicate::uge, held, index(b, inFlight));
+      Value k = arith::SubIOp::create(b, loc, held, index(b, inFlight));
+      Value g = ringIndex(b, tile, k);
+      Value ready =
+          releases ? arith::AndIOp::create(b, loc, releases, exists).getResult()
+                   : exists;
+      auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+      OpBuilder rb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      release(rb, stageOf(rb, g));
+      if (refill)
+        refill(b, g, exists);
+    }
+  }
+
+  void emitEpilogue(OpBuilder &b, Value tile, Value consumer,
+                    ValueRange carried, Value releases,
+                    function_ref<void(OpBuilder &, Value, Value)> refill) {
     if (op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    SmallVector<Value> args{consumer};
+    if (tile)
+      releaseTileTail(b, tile, releases, refill);
+    SmallVector<Value> args;
+    if (tile)
+      args.push_back(tile);
+    args.push_back(consumer);
     llvm::append_range(args, carried);
     inlineBody(b, op.getEpilogue(), args);
   }
 
-  /// The consumers' loop over every iteration, then the epilogue.
-  void emitConsumers(OpBuilder &b, Value consumer, Value releases,
-                     function_ref<void(OpBuilder &, Value, Value)> refill) {
+  /// One tile's loop over its iterations, then its epilogue.
+  void emitTile(OpBuilder &b, Value tile, Value consumer, Value releases,
+                function_ref<void(OpBuilder &, Value, Value)> refill) {
     auto loop = scf::ForOp::create(
         b, loc, index(b, 0), op.getCount(), index(b, 1), op.getInits(),
         [&](OpBuilder &lb, Location, Value k, ValueRange carried) {
           SmallVector<Value> next =
-              emitConsume(lb, k, consumer, carried, releases, refill);
+              emitConsume(lb, tile, k, consumer, carried, releases, refill);
           scf::YieldOp::create(lb, loc, next);
         });
-    emitEpilogue(b, consumer, loop.getResults());
+    emitEpilogue(b, tile, consumer, loop.getResults(), releases, refill);
+  }
+
+  /// The consumers: every tile's iterations and epilogue, in order.
+  void emitConsumers(OpBuilder &b, Value consumer, Value releases,
+                     function_ref<void(OpBuilder &, Value, Value)> refill) {
+    if (!op.getTiles()) {
+      emitTile(b, Value(), consumer, releases, refill);
+      return;
+    }
+    scf::ForOp::create(b, loc, index(b, 0), op.getTiles(), index(b, 1),
+                       ValueRange{},
+                       [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+                         emitTile(tb, tile, consumer, releases, refill);
+                         scf::YieldOp::create(tb, loc);
+                       });
+  }
+
+  /// The ring positions of the whole pipeline: count, times the tiles.
+  Value ringSize(OpBuilder &b) {
+    if (!op.getTiles())
+      return op.getCount();
+    return arith::MulIOp::create(b, loc, op.getCount(), op.getTiles());
   }
 
   void emitInit(OpBuilder &b);
@@ -345,18 +481,42 @@ void Expansion::emitSpecialized(OpBuilder &b) {
     Value elected = cmp(pb, arith::CmpIPredicate::eq, tid, index(pb, 0));
     auto ifOp = scf::IfOp::create(pb, loc, elected, /*withElse=*/false);
     OpBuilder eb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    scf::ForOp::create(
-        eb, loc, index(eb, 0), op.getCount(), index(eb, 1), ValueRange{},
-        [&](OpBuilder &lb, Location, Value k, ValueRange) {
-          // The first round's stages are free; later rounds wait for them.
-          Value reuse =
-              cmp(lb, arith::CmpIPredicate::uge, k, index(lb, stages));
-          auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
-          OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
-          waitPhase(wb, empty, k, /*back=*/1);
-          emitProduce(lb, k);
-          scf::YieldOp::create(lb, loc);
-        });
+    auto produceTile = [&](OpBuilder &tb, Value tile) {
+      // The tile's invariants first, where the tile has iterations.
+      SmallVector<Operation *> invariants = tileInvariants();
+      IRMapping hoisted;
+      OpBuilder gb = tb;
+      if (!invariants.empty()) {
+        Value some =
+            cmp(tb, arith::CmpIPredicate::ugt, op.getCount(), index(tb, 0));
+        auto guard = scf::IfOp::create(tb, loc, some, /*withElse=*/false);
+        gb.setInsertionPointToStart(guard.thenBlock());
+        hoistTileInvariants(gb, tile, invariants, hoisted);
+      }
+      scf::ForOp::create(
+          gb, loc, index(gb, 0), op.getCount(), index(gb, 1), ValueRange{},
+          [&](OpBuilder &lb, Location, Value k, ValueRange) {
+            Value g = ringIndex(lb, tile, k);
+            // The first round's stages are free; later rounds wait for them.
+            Value reuse =
+                cmp(lb, arith::CmpIPredicate::uge, g, index(lb, stages));
+            auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
+            OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
+            waitPhase(wb, empty, g, /*back=*/1);
+            emitProduce(lb, g, tile, k,
+                        invariants.empty() ? nullptr : &hoisted);
+            scf::YieldOp::create(lb, loc);
+          });
+    };
+    if (!op.getTiles())
+      produceTile(eb, Value());
+    else
+      scf::ForOp::create(eb, loc, index(eb, 0), op.getTiles(), index(eb, 1),
+                         ValueRange{},
+                         [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+                           produceTile(tb, tile);
+                           scf::YieldOp::create(tb, loc);
+                         });
   }
   {
     OpBuilder cb = OpBuilder::atBlockBegin(roles.elseBlock());
@@ -376,16 +536,18 @@ void Expansion::emitSpecialized(OpBuilder &b) {
 
 void Expansion::emitSoftwarePipelined(OpBuilder &b) {
   Value producer = cmp(b, arith::CmpIPredicate::eq, tid, index(b, 0));
+  Value total = ringSize(b);
   // Prologue: the loads of iterations 0..S-1 that exist. A loop of constant
   // trip count S, so tile-verify-async follows it stage by stage.
   scf::ForOp::create(
       b, loc, index(b, 0), index(b, stages), index(b, 1), ValueRange{},
       [&](OpBuilder &lb, Location, Value j, ValueRange) {
-        Value exists = cmp(lb, arith::CmpIPredicate::ult, j, op.getCount());
+        Value exists = cmp(lb, arith::CmpIPredicate::ult, j, total);
         Value mine = arith::AndIOp::create(lb, loc, producer, exists);
         auto ifOp = scf::IfOp::create(lb, loc, mine, /*withElse=*/false);
         OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-        emitProduce(ib, j);
+        auto [tile, k] = tileAndIteration(ib, j);
+        emitProduce(ib, j, tile, k);
         scf::YieldOp::create(lb, loc);
       });
   Value wg = uniformWarpgroup(b);
@@ -393,7 +555,7 @@ void Expansion::emitSoftwarePipelined(OpBuilder &b) {
   // iteration done + S, once every thread has released it.
   auto refill = [&](OpBuilder &rb, Value done, Value started) {
     Value j = arith::AddIOp::create(rb, loc, done, index(rb, stages));
-    Value more = cmp(rb, arith::CmpIPredicate::ult, j, op.getCount());
+    Value more = cmp(rb, arith::CmpIPredicate::ult, j, total);
     Value mine = arith::AndIOp::create(rb, loc, producer, more);
     if (started)
       mine = arith::AndIOp::create(rb, loc, mine, started);

@@ -342,15 +342,21 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   Builder b(op.getContext());
   Type index = b.getIndexType();
   Block &produce = op.getProduce().front();
-  if (produce.getNumArguments() != op.getBuffers().size() + 1)
+  unsigned lead = op.getIterationArgCount();
+  StringRef leading =
+      op.getTiles() ? "the tile, the iteration" : "the iteration";
+  if (produce.getNumArguments() != op.getBuffers().size() + lead)
     return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
-           << "produce takes the iteration and one stage view per buffer ("
-           << op.getBuffers().size() + 1 << " arguments), has "
+           << "produce takes " << leading << " and one stage view per buffer ("
+           << op.getBuffers().size() + lead << " arguments), has "
            << produce.getNumArguments();
-  SmallVector<std::pair<Type, StringRef>> produceArgs = {
-      {index, "the iteration"}};
+  SmallVector<std::pair<Type, StringRef>> tileArg;
+  if (op.getTiles())
+    tileArg.push_back({index, "the tile"});
+  SmallVector<std::pair<Type, StringRef>> produceArgs = tileArg;
+  produceArgs.push_back({index, "the iteration"});
   for (auto [buffer, view] :
-       llvm::zip(op.getBuffers(), produce.getArguments().drop_front())) {
+       llvm::zip(op.getBuffers(), produce.getArguments().drop_front(lead))) {
     auto viewType = dyn_cast<MemRefType>(view.getType());
     if (!viewType)
       return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
@@ -364,8 +370,8 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   }
   SmallVector<std::pair<Type, StringRef>> consumeArgs = produceArgs;
   consumeArgs.push_back({index, "the consumer warpgroup's index"});
-  SmallVector<std::pair<Type, StringRef>> epilogueArgs = {
-      {index, "the consumer warpgroup's index"}};
+  SmallVector<std::pair<Type, StringRef>> epilogueArgs = tileArg;
+  epilogueArgs.push_back({index, "the consumer warpgroup's index"});
   for (Type t : op.getInits().getTypes()) {
     consumeArgs.push_back({t, "a carried value"});
     epilogueArgs.push_back({t, "a carried value"});
@@ -417,7 +423,8 @@ static LogicalResult verifyProduceCopies(PipelineOp op) {
   Block &produce = op.getProduce().front();
   auto isStageView = [&](Value v) {
     auto arg = dyn_cast<BlockArgument>(v);
-    return arg && arg.getOwner() == &produce && arg.getArgNumber() > 0;
+    return arg && arg.getOwner() == &produce &&
+           arg.getArgNumber() >= op.getIterationArgCount();
   };
   int64_t loads = 0;
   WalkResult result = op.getProduce().walk([&](Operation *inner) {
@@ -431,11 +438,13 @@ static LogicalResult verifyProduceCopies(PipelineOp op) {
     if (!copy) {
       // Anything else that writes a stage would need a proxy fence before
       // the TMA's next write, and races with the consumers' reads.
-      for (Value v : produce.getArguments().drop_front())
+      for (Value v :
+           produce.getArguments().drop_front(op.getIterationArgCount()))
         if (writesView(inner, v)) {
           emitRuleError(inner, RuleId::PipelineCopy)
               << "'" << inner->getName() << "' writes stage view "
-              << cast<BlockArgument>(v).getArgNumber() - 1
+              << cast<BlockArgument>(v).getArgNumber() -
+                     op.getIterationArgCount()
               << " in produce; only tile.copy_async loads fill a stage";
           return WalkResult::interrupt();
         }
@@ -476,7 +485,7 @@ static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
   Block &consume = op.getConsume().front();
   unsigned views = op.getBuffers().size();
   for (unsigned i = 0; i < views; ++i) {
-    Value view = consume.getArgument(1 + i);
+    Value view = consume.getArgument(op.getIterationArgCount() + i);
     for (Operation *user : view.getUsers()) {
       if (writesView(user, view))
         return emitRuleError(user, RuleId::PipelineStageWrite)

@@ -503,7 +503,18 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     `consume(%k, %stage..., %consumer, %carried...)` yielding the carried
     values, `epilogue(%consumer, %carried...)`, where `%consumer` is the
     consumer warpgroup's index (0..N-1; the warpgroup index in the
-    software-pipelined form).
+    software-pipelined form); with `tiles`, each is preceded by `%tile`.
+
+    `tiles(%tiles)` makes the pipeline persistent: it runs `%count`
+    iterations for each of `%tiles` work tiles (both run-time, possibly 0),
+    one ring of stages across all of them, so the producer loads the next
+    tile's stages while the consumers finish the current one. Every region
+    then takes the tile (0..tiles-1) as its first argument; the carried
+    values start from `iter_args` at every tile, and `epilogue` runs after
+    each tile's last iteration, once the stages that tile's consumer still
+    read are released (with wgmma reads, after all its groups completed).
+    Which output tile the t-th work tile is, is the regions' to compute
+    (for example a grid-strided walk over the output tiles).
 
     `cluster_size = C` (2..16) runs the pipeline in every CTA of a cluster
     of C CTAs (the kernel's cluster size; `tile-expand-pipelines` sets a
@@ -547,6 +558,7 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
   }];
   let arguments = (ins
     Index:$count,
+    Optional<Index>:$tiles,
     Variadic<AnyStaticShapeMemRef>:$buffers,
     Variadic<AnyType>:$inits,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$consumers,
@@ -560,7 +572,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
   let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
                         SizedRegion<1>:$epilogue);
   let assemblyFormat = [{
-    `(` $count `)` `stages` `(` $buffers `:` type($buffers) `)`
+    `(` $count `)` (`tiles` `(` $tiles^ `)`)?
+    `stages` `(` $buffers `:` type($buffers) `)`
     (`iter_args` `(` $inits^ `:` type($inits) `)`)?
     attr-dict-with-keyword
     `produce` $produce `consume` $consume `epilogue` $epilogue
@@ -572,6 +585,9 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     int64_t getStageCount();
     /// Threads the warp-specialized form runs in: 128 x (consumers + 1).
     int64_t getSpecializedBlockThreads();
+    /// The regions' leading index arguments before the stage views: the
+    /// iteration, preceded by the tile in the persistent form.
+    unsigned getIterationArgCount() { return getTiles() ? 2 : 1; }
     /// The multicast loads of `produce` (the cluster's shared operands).
     ::llvm::SmallVector<CopyAsyncOp> getMulticastLoads();
     /// Threads that arrive on a stage's empty barrier to release it, when
