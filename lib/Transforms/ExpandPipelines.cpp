@@ -89,17 +89,45 @@ private:
     return arith::CmpIOp::create(b, loc, p, l, r);
   }
 
+  /// `v` (an i32) as lane 0 of the warp holds it: a value ptxas knows is
+  /// warp-uniform.
+  Value fromLane0(OpBuilder &b, Value v) {
+    Value lane0 = arith::ConstantIntOp::create(b, loc, 0, 32);
+    Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
+    return gpu::ShuffleOp::create(b, loc, v, lane0, width,
+                                  gpu::ShuffleMode::IDX)
+        .getShuffleResult();
+  }
+
   /// The warpgroup index, made warp-uniform by a shuffle from lane 0 so that
   /// ptxas sees branches on it as uniform (wgmma must not diverge).
   Value uniformWarpgroup(OpBuilder &b) {
     Value wg = arith::DivUIOp::create(b, loc, tid, index(b, kWarpgroupThreads));
     Value wg32 = arith::IndexCastOp::create(b, loc, b.getI32Type(), wg);
-    Value lane0 = arith::ConstantIntOp::create(b, loc, 0, 32);
-    Value width = arith::ConstantIntOp::create(b, loc, 32, 32);
-    auto shuffle = gpu::ShuffleOp::create(b, loc, wg32, lane0, width,
-                                          gpu::ShuffleMode::IDX);
     return arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                      shuffle.getShuffleResult());
+                                      fromLane0(b, wg32));
+  }
+
+  /// An index that is the same in every thread, made warp-uniform for ptxas
+  /// by shuffling its two 32-bit halves from lane 0. The consumers' tile
+  /// loop needs it: its body diverges (the epilogue's elected store), after
+  /// which ptxas no longer proves the tile uniform and computes the wgmma
+  /// descriptors in vector registers, moving each to a uniform one before
+  /// its wgmma (a fifth slower main loop on the H200).
+  Value uniformIndex(OpBuilder &b, Value v) {
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    Value wide = arith::IndexCastUIOp::create(b, loc, i64, v);
+    Value lo = arith::TruncIOp::create(b, loc, i32, wide);
+    Value hi = arith::TruncIOp::create(
+        b, loc, i32,
+        arith::ShRUIOp::create(b, loc, wide,
+                               arith::ConstantIntOp::create(b, loc, 32, 64)));
+    Value lo64 = arith::ExtUIOp::create(b, loc, i64, fromLane0(b, lo));
+    Value hi64 = arith::ShLIOp::create(
+        b, loc, arith::ExtUIOp::create(b, loc, i64, fromLane0(b, hi)),
+        arith::ConstantIntOp::create(b, loc, 32, 64));
+    Value joined = arith::OrIOp::create(b, loc, hi64, lo64);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), joined);
   }
 
   Value stageOf(OpBuilder &b, Value k) {
@@ -412,12 +440,16 @@ private:
       emitTile(b, Value(), consumer, releases, refill);
       return;
     }
-    scf::ForOp::create(b, loc, index(b, 0), op.getTiles(), index(b, 1),
-                       ValueRange{},
-                       [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-                         emitTile(tb, tile, consumer, releases, refill);
-                         scf::YieldOp::create(tb, loc);
-                       });
+    scf::ForOp::create(
+        b, loc, index(b, 0), op.getTiles(), index(b, 1), ValueRange{},
+        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
+          // The previous tile's epilogue may have diverged (an elected
+          // store); the warp reconverges here.
+          NVVM::SyncWarpOp::create(
+              tb, loc, arith::ConstantIntOp::create(tb, loc, -1, 32));
+          emitTile(tb, uniformIndex(tb, tile), consumer, releases, refill);
+          scf::YieldOp::create(tb, loc);
+        });
   }
 
   /// The ring positions of the whole pipeline: count, times the tiles.
