@@ -681,12 +681,15 @@ def main():
     if args.split_k > 1 and (args.fp8 or args.bf16_out):
         ap.error("--split-k adds partial tiles into an f32 C")
     bk = args.bk or (128 if args.fp8 else BK)
-    print(emit(bn=args.bn, bk=bk, stages=args.stages, group_m=args.group_m,
-               protocol=args.protocol, registers=registers,
-               cluster=args.cluster, fp8=args.fp8, split_k=args.split_k,
-               bf16_out=args.bf16_out, persistent=args.persistent,
-               sms=args.sms),
-          end="")
+    try:
+        text = emit(bn=args.bn, bk=bk, stages=args.stages,
+                    group_m=args.group_m, protocol=args.protocol,
+                    registers=registers, cluster=args.cluster, fp8=args.fp8,
+                    split_k=args.split_k, bf16_out=args.bf16_out,
+                    persistent=args.persistent, sms=args.sms)
+    except ValueError as error:
+        ap.error(str(error))
+    print(text, end="")
 
 
 if __name__ == "__main__":

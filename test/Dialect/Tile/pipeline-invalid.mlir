@@ -922,3 +922,111 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A persistent pipeline's regions take the tile first: produce without it.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %tiles: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-regions: produce takes the tile, the iteration and one stage view per buffer (3 arguments), has 2}}
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%tile: index, %c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// ... and the epilogue, which runs once per tile, takes it too.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %tiles: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %zero = arith.constant 0.0 : f32
+    // expected-error @below {{pipeline-regions: epilogue takes 3 argument(s) (the tile, the consumer warpgroup's index, a carried value), has 2}}
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) iter_args(%zero : f32) produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index, %acc: f32):
+      tile.yield %acc : f32
+    } epilogue {
+    ^bb0(%c: index, %acc: f32):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A persistent pipeline's stage views follow the tile and the iteration: a
+// write into one in produce is still caught.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %tiles: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 1.0 : f32
+      // expected-error @below {{pipeline-copy: 'memref.store' writes stage view 0 in produce; only tile.copy_async loads fill a stage}}
+      memref.store %v, %t[%c0, %c0] : !T
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%tile: index, %c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// ... and so is a write in consume.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %tiles: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+      %c0 = arith.constant 0 : index
+      %v = arith.constant 1.0 : f32
+      // expected-error @below {{pipeline-stage-write: consume writes stage view 0 ('memref.store'); the next round's load overwrites it concurrently}}
+      memref.store %v, %t[%c0, %c0] : !T
+      tile.yield
+    } epilogue {
+    ^bb0(%tile: index, %c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}

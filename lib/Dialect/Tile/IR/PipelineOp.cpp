@@ -314,10 +314,14 @@ static LogicalResult
 verifyArguments(PipelineOp op, Region &region, StringRef name,
                 ArrayRef<std::pair<Type, StringRef>> expected) {
   Block &block = region.front();
-  if (block.getNumArguments() != expected.size())
-    return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
-           << name << " takes " << expected.size() << " argument(s), has "
-           << block.getNumArguments();
+  if (block.getNumArguments() != expected.size()) {
+    InFlightDiagnostic diag =
+        emitRuleError(op.getOperation(), RuleId::PipelineRegions)
+        << name << " takes " << expected.size() << " argument(s) (";
+    llvm::interleaveComma(expected, diag,
+                          [&](const auto &want) { diag << want.second; });
+    return diag << "), has " << block.getNumArguments();
+  }
   for (auto [i, want] : llvm::enumerate(expected))
     if (block.getArgument(i).getType() != want.first)
       return emitRuleError(op.getOperation(), RuleId::PipelineRegions)

@@ -1,0 +1,144 @@
+// tile.pipeline tiles(%n): the persistent form. One ring of stages runs
+// through every tile's iterations (ring position t x count + k), the carried
+// values restart from iter_args at each tile, and the epilogue runs per tile.
+// RUN: tile-opt %s -split-input-file --tile-expand-pipelines --tile-materialize-expect-tx --canonicalize --cse | FileCheck %s
+// The generated protocol passes tile-verify-async.
+// RUN: tile-opt %s -split-input-file --tile-expand-pipelines --tile-materialize-expect-tx --tile-plan-copies --tile-verify-async -o /dev/null
+
+// Software-pipelined: the prologue and the refills load ring positions,
+// split into (tile, iteration) for produce; the consumers loop over the
+// tiles and, in each, over its iterations; the epilogue gets the tile.
+// CHECK-LABEL: gpu.func @software
+// CHECK: gpu.barrier
+// CHECK-NEXT: %[[RING:.*]] = arith.muli %[[N:arg1]], %[[TILES:arg2]] : index
+// CHECK-NEXT: scf.for %[[J:.*]] = %c0 to %c3 step %c1 {
+// CHECK-NEXT: %[[EXISTS:.*]] = arith.cmpi ult, %[[J]], %[[RING]] : index
+// CHECK: scf.if
+// CHECK-NEXT: %[[PT:.*]] = arith.divui %[[J]], %[[N]] : index
+// CHECK-NEXT: %[[PK:.*]] = arith.remui %[[J]], %[[N]] : index
+// CHECK-NEXT: %[[PS:.*]] = arith.remui %[[J]], %c3 : index
+// CHECK: scf.for %{{.*}} = %c0 to %[[TILES]] step %c1 {
+// CHECK-NEXT: nvvm.bar.warp.sync
+// CHECK: %[[T:.*]] = arith.index_castui %{{.*}} : i64 to index
+// CHECK-NEXT: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %cst) -> (f32) {
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[T]], %[[N]] : index
+// CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
+// CHECK-NEXT: %[[ROUND:.*]] = arith.divui %[[G]], %c3 : index
+// CHECK: nvgpu.mbarrier.try_wait.parity %{{.*}}[%{{.*}}], %{{.*}}, %c10000000
+// CHECK: nvgpu.mbarrier.arrive
+// The refill: ring position g + 3, if the ring has it.
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[G]], %c3 : index
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %[[RING]] : index
+// CHECK: arith.divui %[[NEXT]], %[[N]] : index
+// CHECK: scf.yield
+// CHECK: memref.store %[[SUM]], %{{.*}}[%[[T]], %thread_id_x]
+!A = memref<?x64xf32>
+!stages = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!stage = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @software(%A: !A, %n: index, %tiles: index, %out: memref<?x128xf32>) kernel {
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %col = arith.remui %tid, %c64 : index
+    %buf = tile.arena_view [0] : !stages
+    tile.pipeline (%n) tiles(%tiles) stages(%buf : !stages) iter_args(%zero : f32) produce {
+    ^bb0(%t: index, %k: index, %s: !stage):
+      %base = arith.muli %t, %n : index
+      %kk = arith.addi %base, %k : index
+      %row = arith.muli %kk, %c8 : index
+      tile.copy_async %s[0, 0] [8, 64], %A[%row, 0] [8, 64] : !stage, !A
+      tile.yield
+    } consume {
+    ^bb0(%t: index, %k: index, %s: !stage, %wg: index, %sum: f32):
+      %c0 = arith.constant 0 : index
+      %v = memref.load %s[%c0, %col] : !stage
+      %next = arith.addf %sum, %v : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%t: index, %wg: index, %sum: f32):
+      memref.store %sum, %out[%t, %tid] : memref<?x128xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Warp-specialized with wgmma reads, one group in flight. The producer
+// computes what produce does per tile (here the tile's row) once per tile,
+// before the tile's iterations, where it has any. The consumers make the
+// tile warp-uniform (a warp sync, then lane 0's value), release the tile's
+// last stage after the wait for all groups, and then run the epilogue, so
+// the producer refills that stage during it.
+// CHECK-LABEL: gpu.func @persistent
+// CHECK: scf.for %[[PT:.*]] = %c0 to %[[TILES:arg2]] step %c1 {
+// CHECK-NEXT: %[[SOME:.*]] = arith.cmpi ugt, %[[N:arg1]], %c0 : index
+// CHECK-NEXT: scf.if %[[SOME]] {
+// CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[PT]], %grid_dim_x : index
+// CHECK-NEXT: %[[WHICH:.*]] = arith.addi %block_id_x, %[[STRIDE]] : index
+// CHECK-NEXT: scf.for %[[PK:.*]] = %c0 to %[[N]] step %c1 {
+// CHECK-NEXT: %[[PBASE:.*]] = arith.muli %[[PT]], %[[N]] : index
+// CHECK-NEXT: %[[PG:.*]] = arith.addi %[[PBASE]], %[[PK]] : index
+// CHECK-NEXT: %[[REUSE:.*]] = arith.cmpi uge, %[[PG]], %c3 : index
+// CHECK: %[[ROW:.*]] = arith.muli %[[WHICH]], %c8 : index
+// CHECK: tile.copy_async %{{.*}}[0, 0] [8, 64], %arg0[%[[ROW]], %{{.*}}] [8, 64] barrier
+// CHECK: } else {
+// CHECK: scf.for %[[T:.*]] = %c0 to %[[TILES]] step %c1 {
+// CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
+// CHECK: gpu.shuffle  idx
+// CHECK: gpu.shuffle  idx
+// CHECK: %[[TU:.*]] = arith.index_castui %{{.*}} : i64 to index
+// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64) {
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[TU]], %[[N]] : index
+// CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: %[[STARTED:.*]] = arith.cmpi uge, %[[K]], %c1 : index
+// CHECK-NEXT: %[[DONE:.*]] = arith.subi %[[G]], %c1 : index
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
+// CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[N]], %c1 : index
+// CHECK-NEXT: %[[LBASE:.*]] = arith.muli %[[TU]], %[[N]] : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[LBASE]], %[[LASTK]] : index
+// CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
+// CHECK-NEXT: scf.if %[[TAIL]] {
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LAST]], %c3 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive %{{.*}}[%[[LSLOT]]]
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[R]], %arg3[%[[TU]], %{{.*}}] : memref<?x2xi64>
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @persistent(%A: !A, %n: index, %tiles: index, %out: memref<?x2xi64>) kernel {
+    %s = tile.arena_view [0] : !S
+    %z = arith.constant 0 : i64
+    %cta = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) iter_args(%z : i64)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      %c8 = arith.constant 8 : index
+      %stride = arith.muli %tile, %ctas : index
+      %which = arith.addi %cta, %stride : index
+      %row = arith.muli %which, %c8 : index
+      %col = arith.muli %k, %c8 : index
+      tile.copy_async %t[0, 0] [8, 64], %A[%row, %col] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index, %acc: i64):
+      %one = arith.constant 1 : i64
+      %next = arith.addi %acc, %one : i64
+      tile.yield %next : i64
+    } epilogue {
+    ^bb0(%tile: index, %c: index, %acc: i64):
+      memref.store %acc, %out[%tile, %c] : memref<?x2xi64>
+      tile.yield
+    }
+    gpu.return
+  }
+}
