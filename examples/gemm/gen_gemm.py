@@ -83,7 +83,8 @@ def work_tile(indent):
 
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
-         split_k=1, bf16_out=False, persistent=False, sms=None):
+         split_k=1, bf16_out=False, persistent=False, sms=None,
+         swizzle_c=False):
     consumers = bm // 64
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
@@ -189,6 +190,25 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %hi_n = arith.muli %bz1, %ktiles_all : index
       %kt_hi = arith.divui %hi_n, %gz : index
       %ktiles = arith.subi %kt_hi, %kt_lo : index"""
+    # The C tile: plain row-major (its fragment stores conflict 8-way on the
+    # banks), or with --swizzle-c in 128-byte column chunks, 128B-swizzled
+    # (conflict-free), each stored by its own TMA store. Fragment pairs go in
+    # as one packed word through a second view of the same bytes.
+    chunk = 128 // obytes
+    chunks = bn // chunk
+    packed = "i32" if obytes == 2 else "i64"
+    c_types = ""
+    c_views = f"      %sc = tile.arena_view [{c_off}] : !tileC"
+    if swizzle_c:
+        sw = ", swizzle = 128B>"
+        c_types = (f"\n!tileCs = memref<{bm}x{chunk}x{out_elem}, #tile.layout<"
+                   f"({bm}, {chunk}) : ({chunk}, 1){sw}, {ws}>\n"
+                   f"!tileCp = memref<{bm}x{chunk // 2}x{packed}, #tile.layout<"
+                   f"({bm}, {chunk // 2}) : ({chunk // 2}, 1){sw}, {ws}>")
+        c_views = "\n".join(
+            f"      %sc{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCs\n"
+            f"      %scp{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCp"
+            for j in range(chunks))
     out = []
     w = out.append
     what = ("C = scale_a * scale_b * (A @ Bt^T), e4m3 inputs, f32 "
@@ -210,7 +230,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
 !stagesB = memref<{stages}x{bn}x{bk}x{elem}, {lb}, {ws}>
 !tileA = {ta}
 !tileB = {tb}
-!tileC = memref<{bm}x{bn}x{out_elem}, {ws}>
+!tileC = memref<{bm}x{bn}x{out_elem}, {ws}>{c_types}
 !bars = !nvgpu.mbarrier.group<memorySpace = {ws}, num_barriers = {stages}>
 !acc = {acc}
 
@@ -240,7 +260,7 @@ module attributes {{gpu.container_module}} {{
 {split}
       %sa = tile.arena_view [0] : !stagesA
       %sb = tile.arena_view [{a_bytes}] : !stagesB
-      %sc = tile.arena_view [{c_off}] : !tileC""")
+{c_views}""")
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent)
@@ -272,7 +292,30 @@ module attributes {{gpu.container_module}} {{
         %sa0 = memref.load %scale_a[%c0] : memref<1xf32>
         %sb0 = memref.load %scale_b[%c0] : memref<1xf32>
         %alpha = arith.mulf %sa0, %sb0 : f32""")
-    for i in range(bn // 8):
+    for i in range(bn // 8) if swizzle_c else ():
+        # Columns 8i + 2(l%4) + 0..1: the pair (l%4) + (8i % chunk) / 2 of
+        # chunk 8i / chunk.
+        j, pair = 8 * i // chunk, (8 * i % chunk) // 2
+        w(f"""        %cp{i} = arith.constant {pair} : index
+        %pc{i} = arith.addi %lcol, %cp{i} : index""")
+        for h, row in ((0, "%r0"), (1, "%r1")):
+            v = 4 * i + 2 * h
+            if bf16_out:
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
+        %s{v} = arith.mulf %v{v}, %alpha : f32
+        %s{v + 1} = arith.mulf %v{v + 1}, %alpha : f32
+        %h{v} = arith.truncf %s{v} : f32 to bf16
+        %h{v + 1} = arith.truncf %s{v + 1} : f32 to bf16
+        %p{v} = vector.from_elements %h{v}, %h{v + 1} : vector<2xbf16>""")
+            else:
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
+        %p{v} = vector.from_elements %v{v}, %v{v + 1} : vector<2x{out_elem}>""")
+            w(f"""        %b{v} = vector.bitcast %p{v} : vector<2x{out_elem}> to vector<1x{packed}>
+        %w{v} = vector.extract %b{v}[0] : {packed} from vector<1x{packed}>
+        memref.store %w{v}, %scp{j}[{row}, %pc{i}] : !tileCp""")
+    for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
         %col{i}_1 = arith.addi %col{i}_0, %c1 : index""")
@@ -330,9 +373,16 @@ module attributes {{gpu.container_module}} {{
     # The store; a persistent kernel leaves it in flight while the next tile
     # runs (the epilogue waits for its read before reusing the C tile) and
     # waits for the last one before exiting.
+    stores = f"""          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC"""
+    if swizzle_c:
+        stores = "\n".join(
+            f"""          %cn{j} = arith.constant {j * chunk} : index
+          %n0_{j} = arith.addi %n0, %cn{j} : index
+          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {chunk}], %sc{j}[0, 0] [{bm}, {chunk}]{reduce} : !C, !tileCs"""
+            for j in range(chunks))
     store = f"""        %storer = arith.cmpi eq, %tid, %cwg : index
         scf.if %storer {{
-          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC
+{stores}
           tile.bulk_commit_group
           tile.bulk_wait_group 0
         }}
@@ -341,7 +391,7 @@ module attributes {{gpu.container_module}} {{
     if persistent:
         store = f"""{work_tile(" " * 8)}
         scf.if %storer {{
-          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}] : !C, !tileC
+{stores}
           tile.bulk_commit_group
         }}
 """
@@ -548,7 +598,8 @@ def emit_chooser(choices=CHOICES, sms=SMS):
     """One module with a kernel per tile shape and entries that pick one per
     problem: the 128 x 256 tiles, unless there are fewer of them than half
     the SMs (small M or N), where 128 x 128 tiles give twice the CTAs."""
-    aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileC", "bars", "acc")
+    aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
+               "tileC", "bars", "acc")
     heads, kernels, launches = [], [], {}
     for suffix, kwargs in choices:
         text = emit(**kwargs)
@@ -665,6 +716,10 @@ def main():
     ap.add_argument("--sms", type=int, default=SMS,
                     help="with --persistent: the CTAs to launch at most "
                          "(the GPU's SM count)")
+    ap.add_argument("--swizzle-c", action="store_true",
+                    help="a 128B-swizzled C tile in 128-byte column chunks "
+                         "(conflict-free fragment stores, one TMA store per "
+                         "chunk)")
     ap.add_argument("--registers", default=None, metavar="P,C",
                     help="with the pipeline: setmaxnreg the producer down to "
                          "P and the consumers up to C registers per thread")
@@ -686,7 +741,8 @@ def main():
                     group_m=args.group_m, protocol=args.protocol,
                     registers=registers, cluster=args.cluster, fp8=args.fp8,
                     split_k=args.split_k, bf16_out=args.bf16_out,
-                    persistent=args.persistent, sms=args.sms)
+                    persistent=args.persistent, sms=args.sms,
+                    swizzle_c=args.swizzle_c)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

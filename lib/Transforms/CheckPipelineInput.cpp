@@ -185,22 +185,29 @@ struct CheckPipelineInputPass
   }
 
   /// A buffer typed with a `#tile.layout` lowers to a bare shared pointer
-  /// that only tile ops address (they apply the layout and its swizzle);
-  /// upstream loads and stores would index it as a strided memref.
+  /// that only the ops that apply the layout and its swizzle address: tile
+  /// ops, memref.load/store and vector.load/store of 1-D vectors. Other
+  /// upstream accesses would index it as a strided memref.
   static LogicalResult checkLayoutAccess(Operation *op) {
-    if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp,
-             vector::TransferReadOp, vector::TransferWriteOp, memref::CopyOp,
-             memref::SubViewOp>(op))
+    bool element = isa<memref::LoadOp, memref::StoreOp>(op);
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      element = load.getVectorType().getRank() == 1;
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      element = store.getVectorType().getRank() == 1;
+    if (element ||
+        !isa<vector::LoadOp, vector::StoreOp, vector::TransferReadOp,
+             vector::TransferWriteOp, memref::CopyOp, memref::SubViewOp>(op))
       return success();
     for (Value operand : op->getOperands()) {
       auto type = dyn_cast<MemRefType>(operand.getType());
       if (!type || !isa<LayoutAttr>(type.getLayout()))
         continue;
       return emitRuleError(op, RuleId::SmemLayout)
-             << "cannot access the buffer of type " << type
-             << ": a #tile.layout buffer is addressed by tile ops only "
-                "(tile.copy, tile.copy_async, tile.stage); give the buffer a "
-                "plain memref type to load and store it element by element";
+             << "cannot access the buffer of type " << type << " with '"
+             << op->getName()
+             << "': a #tile.layout buffer is addressed by tile ops, "
+                "memref.load/store and vector.load/store of 1-D vectors only "
+                "(they apply the layout and its swizzle)";
     }
     return success();
   }

@@ -285,21 +285,26 @@ func.func @launch_sizes() {
 
 // -----
 
-// A #tile.layout buffer lowers to a bare shared pointer that only tile ops
-// address: an upstream load or store of it is an error here, not a crash or
-// a verifier failure deep in the lowering. A plain shared memref is fine.
+// A #tile.layout buffer lowers to a bare shared pointer that only the ops
+// applying its layout address (tile ops, memref.load/store, 1-D
+// vector.load/store): another upstream access of it is an error here, not a
+// crash or a verifier failure deep in the lowering. A plain shared memref is
+// fine.
 !tile = memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>
 !plain = memref<8x64xf16, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @k() kernel {
+    gpu.func @k(%w: vector<2x4xf16>) kernel {
       %c0 = arith.constant 0 : index
       %v = arith.constant 1.0 : f16
       %s = tile.arena_view [0] : !tile
-      // expected-error @+1 {{'memref.store' op smem-layout: cannot access the buffer of type 'memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>': a #tile.layout buffer is addressed by tile ops only (tile.copy, tile.copy_async, tile.stage); give the buffer a plain memref type to load and store it element by element}}
       memref.store %v, %s[%c0, %c0] : !tile
-      // expected-error @+1 {{'memref.load' op smem-layout: cannot access the buffer of type}}
       %x = memref.load %s[%c0, %c0] : !tile
+      %y = vector.load %s[%c0, %c0] : !tile, vector<4xf16>
+      // expected-error @+1 {{'vector.store' op smem-layout: cannot access the buffer of type 'memref<8x64xf16, #tile.layout<(8, 64)>, #gpu.address_space<workgroup>>' with 'vector.store': a #tile.layout buffer is addressed by tile ops, memref.load/store and vector.load/store of 1-D vectors only (they apply the layout and its swizzle)}}
+      vector.store %w, %s[%c0, %c0] : !tile, vector<2x4xf16>
+      // expected-error @+1 {{'vector.transfer_read' op smem-layout: cannot access the buffer of type}}
+      %z = vector.transfer_read %s[%c0, %c0], %v : !tile, vector<4xf16>
       %p = tile.arena_view [1024] : !plain
       memref.store %x, %p[%c0, %c0] : !plain
       gpu.return

@@ -81,6 +81,7 @@ void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
                                             const RecalledDecisions *recalled) {
   populateTileTypeConversions(converter);
   populateArenaLoweringPatterns(converter, patterns);
+  populateLayoutAccessLoweringPatterns(converter, patterns);
   populateBulkGroupLoweringPatterns(converter, patterns);
   populateArriveRemoteLoweringPatterns(converter, patterns);
   populateIm2colLoweringPatterns(converter, patterns);

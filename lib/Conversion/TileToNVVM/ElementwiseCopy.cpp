@@ -64,35 +64,8 @@ static Value elementAddress(I64Builder &ib, const ElementwiseSide &side,
   OpBuilder &b = ib.b;
   Location loc = ib.loc;
   int64_t eb = *getElementBytes(side.type);
-  if (isa<LayoutAttr>(side.type.getLayout())) {
-    ::tile::GroupedLayout grouped = *getGroupedLayout(side.type);
-    Value offset = ib.c(grouped.elementOffset);
-    for (auto [d, group] : llvm::enumerate(grouped.groups)) {
-      int64_t inner = 1;
-      for (auto it = group.rbegin(); it != group.rend(); ++it) {
-        if (it->extent > 1) {
-          Value digit = ib.div(idx[d], inner);
-          if (std::next(it) != group.rend())
-            digit = ib.rem(digit, it->extent);
-          offset = ib.add(offset, ib.mul(digit, it->stride));
-        }
-        inner *= it->extent;
-      }
-    }
-    Value bytes = ib.mul(offset, eb);
-    if (std::optional<::tile::SwizzleXor> swizzle =
-            ::tile::getSwizzleXor(grouped.swizzle)) {
-      // The buffer starts on the swizzle repeat, so the XOR of the relative
-      // offset equals the hardware's XOR of the absolute address.
-      Value row =
-          arith::ShRUIOp::create(b, loc, bytes, ib.c(swizzle->rowShift));
-      Value sel = arith::AndIOp::create(b, loc, row, ib.c(swizzle->rowMask));
-      Value mask =
-          arith::ShLIOp::create(b, loc, sel, ib.c(swizzle->chunkShift));
-      bytes = arith::XOrIOp::create(b, loc, bytes, mask);
-    }
-    return emitBytePtrAdd(b, loc, side.converted, bytes);
-  }
+  if (isa<LayoutAttr>(side.type.getLayout()))
+    return emitLayoutElementAddress(b, loc, side.converted, side.type, idx);
   MemRefDescriptor desc(side.converted);
   Value offset = desc.offset(b, loc);
   for (auto [d, i] : llvm::enumerate(idx))

@@ -19,6 +19,13 @@ using RecalledDecisions = llvm::DenseMap<Operation *, DispatchResult>;
 FailureOr<DispatchResult> recallLowerableDecision(Operation *op);
 
 /// `tile.arena_view` and `tile.stage`: views of the kernel's arena.
+/// Whether `type` is a memref typed with a `#tile.layout`.
+bool hasTileLayout(Type type);
+
+/// memref.load/store and vector.load/store of `#tile.layout` buffers.
+void populateLayoutAccessLoweringPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
 void populateArenaLoweringPatterns(const LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 

@@ -9,6 +9,8 @@
 #include "Patterns.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/Conversion/Passes.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
@@ -61,6 +63,13 @@ struct TileToNVVMPass
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // Loads and stores of #tile.layout buffers address them through the
+    // layout; others are upstream's.
+    target.addDynamicallyLegalOp<memref::LoadOp, memref::StoreOp,
+                                 vector::LoadOp, vector::StoreOp>(
+        [](Operation *op) {
+          return llvm::none_of(op->getOperandTypes(), hasTileLayout);
+        });
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();
