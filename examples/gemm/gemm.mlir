@@ -42,18 +42,9 @@ module attributes {gpu.container_module} {
       // Grouped tile order: consecutive CTAs walk 8 tile rows down one
       // tile column before moving right, so the A and B tiles they share stay
       // in L2.
-      %group = arith.constant 8 : index
       %pid0 = arith.muli %by, %gx : index
       %pid = arith.addi %pid0, %bx : index
-      %in_group = arith.muli %group, %gx : index
-      %group_id = arith.divui %pid, %in_group : index
-      %first_m = arith.muli %group_id, %group : index
-      %left_m = arith.subi %gy, %first_m : index
-      %group_m = arith.minui %left_m, %group : index
-      %pid_in = arith.remui %pid, %in_group : index
-      %pid_m0 = arith.remui %pid_in, %group_m : index
-      %pid_m = arith.addi %first_m, %pid_m0 : index
-      %pid_n = arith.divui %pid_in, %group_m : index
+      %pid_m, %pid_n = tile.grouped_tile %pid of (%gy, %gx) {group_rows = 8}
       // Tile starts: multiples of the tile sizes, so the planner proves the
       // TMA coordinates aligned.
       %m0 = arith.muli %pid_m, %cbm : index

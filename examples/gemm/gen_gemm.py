@@ -40,19 +40,12 @@ def acc_type(n):
     return "!llvm.struct<(" + ", ".join(["f32"] * (n // 2)) + ")>"
 
 
-def grouped_order(unit, cols, within, row0, row, col):
-    """The grouped order of `unit` (a CTA's or a cluster's index) over a grid
-    of `%gy` rows and `cols` columns, in groups of `%group` rows: its row in
-    `row` and column in `col`."""
-    return f"""      %in_group = arith.muli %group, {cols} : index
-      %group_id = arith.divui {unit}, %in_group : index
-      %first_m = arith.muli %group_id, %group : index
-      %left_m = arith.subi %gy, %first_m : index
-      %group_m = arith.minui %left_m, %group : index
-      %{within} = arith.remui {unit}, %in_group : index
-      {row0} = arith.remui %{within}, %group_m : index
-      {row} = arith.addi %first_m, {row0} : index
-      {col} = arith.divui %{within}, %group_m : index"""
+def grouped_order(unit, cols, row, col, group_m):
+    """The grouped order (tile.grouped_tile) of `unit` (a CTA's or a
+    cluster's index) over a grid of `%gy` rows and `cols` columns, in groups
+    of `group_m` rows: its row in `row` and column in `col`."""
+    return (f"      {row}, {col} = tile.grouped_tile {unit} of (%gy, {cols}) "
+            f"{{group_rows = {group_m}}}")
 
 
 # The non-persistent kernels' tile grid is the launch grid.
@@ -70,12 +63,12 @@ TILE_STARTS = """      // Tile starts: multiples of the tile sizes, so the plann
       %n0 = arith.muli %pid_n, %cbn : index"""
 
 
-def work_tile(indent):
+def work_tile(indent, group_m):
     """The persistent kernel's t-th work tile: output tile cta + t x CTAs
     in the grouped order, and its starts %m0, %n0."""
     text = ("""      %stride = arith.muli %t, %ctas : index
       %lin = arith.addi %cta, %stride : index
-""" + grouped_order("%lin", "%gx", "lin_in", "%pid_m0", "%pid_m", "%pid_n")
+""" + grouped_order("%lin", "%gx", "%pid_m", "%pid_n", group_m)
             + "\n" + TILE_STARTS)
     return "\n".join(indent + line[6:] if line.strip() else line
                      for line in text.splitlines())
@@ -144,7 +137,6 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %total = arith.muli %gx, %gy : index
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
-      %group = arith.constant {group_m} : index
       // This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
       // last tile.
       %some = arith.cmpi ult, %cta, %total : index
@@ -157,10 +149,9 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         raster = f"""      // Grouped tile order: consecutive CTAs walk {group_m} tile rows down one
       // tile column before moving right, so the A and B tiles they share stay
       // in L2.
-      %group = arith.constant {group_m} : index
       %pid0 = arith.muli %by, %gx : index
       %pid = arith.addi %pid0, %bx : index
-""" + grouped_order("%pid", "%gx", "pid_in", "%pid_m0", "%pid_m", "%pid_n")
+""" + grouped_order("%pid", "%gx", "%pid_m", "%pid_n", group_m)
     else:
         raster = f"""      // Clusters of {cluster} CTAs along x share one B tile (the pipeline
       // multicasts it) and take {cluster} consecutive tile rows. The grouped
@@ -168,14 +159,12 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       // then right. The grid is ({cluster} x tile columns, cluster rows); a
       // CTA past the last tile row loads zeros and stores nothing.
       %ccl = arith.constant {cluster} : index
-      %group = arith.constant {group_m} : index
       %pid0 = arith.muli %by, %gx : index
       %pid = arith.addi %pid0, %bx : index
       %pair = arith.divui %pid, %ccl : index
       %member = arith.remui %pid, %ccl : index
       %gxp = arith.divui %gx, %ccl : index
-""" + grouped_order("%pair", "%gxp", "pair_in", "%pair_m0", "%pair_m",
-                    "%pid_n") + """
+""" + grouped_order("%pair", "%gxp", "%pair_m", "%pid_n", group_m) + """
       %pid_mc = arith.muli %pair_m, %ccl : index
       %pid_m = arith.addi %pid_mc, %member : index"""
     # Split-K: grid z splits the K steps; each split adds its partial tile
@@ -263,7 +252,7 @@ module attributes {{gpu.container_module}} {{
 {c_views}""")
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
-                           cluster, fp8, split_k, persistent)
+                           cluster, fp8, split_k, persistent, group_m)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if persistent:
@@ -389,7 +378,7 @@ module attributes {{gpu.container_module}} {{
 """
     drain = ""
     if persistent:
-        store = f"""{work_tile(" " * 8)}
+        store = f"""{work_tile(" " * 8, group_m)}
         scf.if %storer {{
 {stores}
           tile.bulk_commit_group
@@ -553,7 +542,8 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
-                       cluster=1, fp8=False, split_k=1, persistent=False):
+                       cluster=1, fp8=False, split_k=1, persistent=False,
+                       group_m=GROUP_M):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast."""
     regs = (f", producer_registers = {registers[0]} : i64, "
@@ -569,7 +559,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     kvar = "%ktg" if split_k > 1 else "%kt"
     tiles, targ = (" tiles(%mine)", "%t: index, ") if persistent else ("", "")
     if persistent:
-        kglobal += "\n" + work_tile(" " * 8)
+        kglobal += "\n" + work_tile(" " * 8, group_m)
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
       tile.pipeline (%ktiles){tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)

@@ -82,6 +82,7 @@ void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
   populateTileTypeConversions(converter);
   populateArenaLoweringPatterns(converter, patterns);
   populateLayoutAccessLoweringPatterns(converter, patterns);
+  populateGroupedTileLoweringPatterns(patterns);
   populateBulkGroupLoweringPatterns(converter, patterns);
   populateArriveRemoteLoweringPatterns(converter, patterns);
   populateIm2colLoweringPatterns(converter, patterns);

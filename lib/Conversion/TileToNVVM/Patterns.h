@@ -26,6 +26,9 @@ bool hasTileLayout(Type type);
 void populateLayoutAccessLoweringPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns);
 
+/// tile.grouped_tile as index arithmetic.
+void populateGroupedTileLoweringPatterns(RewritePatternSet &patterns);
+
 void populateArenaLoweringPatterns(const LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 

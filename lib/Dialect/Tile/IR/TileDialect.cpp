@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - The tile dialect ---------------------------------===//
 
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -14,4 +15,12 @@ void TileDialect::initialize() {
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
   registerAttributes();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto integer = dyn_cast<IntegerAttr>(value);
+  if (!integer || !type.isIndex())
+    return nullptr;
+  return arith::ConstantOp::create(builder, loc, type, integer);
 }

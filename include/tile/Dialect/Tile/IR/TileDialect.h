@@ -3,6 +3,7 @@
 #ifndef TILE_DIALECT_TILE_IR_TILEDIALECT_H
 #define TILE_DIALECT_TILE_IR_TILEDIALECT_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"

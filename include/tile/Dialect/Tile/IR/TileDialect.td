@@ -58,10 +58,13 @@ def Tile_Dialect : Dialect {
   );
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  // Folded index results (tile.grouped_tile) become arith constants.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::nvgpu::NVGPUDialect"];
 }
 

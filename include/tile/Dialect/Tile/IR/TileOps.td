@@ -597,6 +597,34 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
   }];
 }
 
+def Tile_GroupedTileOp : Tile_Op<"grouped_tile", [Pure]> {
+  let summary = "The output tile at a position of the grouped tile order";
+  let description = [{
+    The tile (`%row`, `%col`) at position `%index` of the grouped order over
+    a `%rows` x `%cols` grid of output tiles: the order walks `group_rows`
+    tile rows down one column, then the next column, and the next group of
+    rows after the last column (the last group holds the rows that remain).
+    Tiles at neighbouring positions share operand rows and columns, so CTAs
+    that run at the same time find them in L2. A kernel that walks tiles (a
+    persistent `tile.pipeline` with `tiles`, CTA `c` taking positions
+    `c, c + CTAs, ...`) or a grid of one CTA per tile asks it for its tile.
+
+    The result is defined for `0 <= %index < %rows * %cols`. With constant
+    operands it folds (the model in `include/tile/Schedule/TileOrder.h`,
+    whose unit test checks that every tile comes exactly once); otherwise it
+    lowers to index arithmetic (two divisions and two remainders).
+
+    ```mlir
+    %row, %col = tile.grouped_tile %index of (%rows, %cols) {group_rows = 8}
+    ```
+  }];
+  let arguments = (ins Index:$index, Index:$rows, Index:$cols,
+                       ConfinedAttr<I64Attr, [IntPositive]>:$group_rows);
+  let results = (outs Index:$row, Index:$col);
+  let assemblyFormat = "$index `of` ` ` `(` $rows `,` $cols `)` attr-dict";
+  let hasFolder = 1;
+}
+
 def Tile_ArriveRemoteOp : Tile_Op<"arrive_remote"> {
   let summary = "Arrives on an mbarrier of a CTA of the cluster";
   let description = [{
