@@ -581,21 +581,35 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
         %row0 = arith.muli %cidx, %c64 : index""")
 
 SMS = 132  # SMs of an H100 or H200 SXM
-CHOICES = (("", {}), ("_n128", {"bn": 128, "stages": 4}))
+# The kernels of --choose, each with the rule that picks it (tried in order,
+# the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
+# tile where M fills at most one 128-row tile (one consumer warpgroup; 64
+# columns for M <= 64, 128 for M <= 128, so more CTAs stream B), 128 x 128
+# where there are fewer 128 x 256 tiles than half the SMs, else 128 x 256.
+CHOICES = (
+    ("_m64n64", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
+     "m_le_64"),
+    ("_m64n128", {"bm": 64, "bn": 128, "stages": 6, "persistent": False},
+     "m_le_128"),
+    ("_n128", {"bn": 128, "stages": 4}, "few_wide_tiles"),
+    ("", {}, None),
+)
 
 
 def emit_chooser(choices=CHOICES, sms=SMS, common=None):
     """One module with a kernel per tile shape and entries that pick one per
-    problem: the 128 x 256 tiles, unless there are fewer of them than half
-    the SMs (small M or N), where 128 x 128 tiles give twice the CTAs.
-    `common` holds the options both kernels take (bf16 output, FP8,
-    persistent, swizzled C)."""
+    problem by the rules of CHOICES. `common` holds the options every kernel
+    takes (bf16 output, FP8, persistent, swizzled C); a choice may override
+    them."""
     common = dict(common or {})
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
                "tileC", "bars", "acc")
-    heads, kernels, launches = [], [], {}
-    for suffix, kwargs in choices:
-        text = emit(**dict(common, **kwargs))
+    heads, kernels, launches = [], [], []
+    for suffix, kwargs, rule in choices:
+        options = dict(common, **kwargs)
+        if options.get("fp8") and options.get("bn", BN) < 128:
+            continue  # FP8's 128-byte K rows want at least 128 columns
+        text = emit(**options)
         for name in aliases:
             text = re.sub(rf"!{name}\b", f"!{name}{suffix}", text)
         heads += [line for line in text.splitlines()
@@ -607,91 +621,104 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
         smem = re.search(r"%smem = arith.constant (\d+) : i32", text).group(1)
         threads = re.search(r"%threads = arith.constant (\d+) : index",
                             text).group(1)
-        launches[suffix] = (kwargs.get("bm", BM), kwargs.get("bn", BN),
-                            smem, threads)
-    (wide, (bm, bn, smem_w, thr_w)), (narrow, (_, bn2, smem_n, thr_n)) = \
-        launches.items()
+        launches.append((suffix, rule, options.get("bm", BM),
+                         options.get("bn", BN), smem, threads,
+                         options.get("persistent", False)))
     fp8 = common.get("fp8", False)
     extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
              ", %alpha: f32" if common.get("bf16_out") else "")
     extra_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
                  if fp8 else ", %alpha : f32" if common.get("bf16_out")
                  else "")
+    # The rules, on M and the count of 128 x 256 tiles.
+    conditions = {
+        "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
+        "m_le_128": "%m_le_128 = arith.cmpi ule, %M, %c128 : index",
+        "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
+    }
 
-    def grid(gx):
-        """The grid of a kernel over gx x %gy tiles: one CTA per tile, or
-        for a persistent kernel one per SM (at most one per tile)."""
-        if not common.get("persistent"):
-            return "", f"blocks in ({gx}, %gy, %c1)"
-        return f"""      %sms = arith.constant {sms} : index
-      %all = arith.muli {gx}, %gy : index
+    def launch(suffix, bm, bn, smem, threads, persistent, is_async):
+        """Launch of one kernel over its own grid of bm x bn tiles: one CTA
+        per tile, or for a persistent kernel one per SM (at most one per
+        tile)."""
+        grid = f"""      %cbm{suffix} = arith.constant {bm} : index
+      %cbn{suffix} = arith.constant {bn} : index
+      %mp{suffix} = arith.addi %M, %cbm{suffix} : index
+      %mq{suffix} = arith.subi %mp{suffix}, %c1 : index
+      %gy{suffix} = arith.divui %mq{suffix}, %cbm{suffix} : index
+      %np{suffix} = arith.addi %N, %cbn{suffix} : index
+      %nq{suffix} = arith.subi %np{suffix}, %c1 : index
+      %gx{suffix} = arith.divui %nq{suffix}, %cbn{suffix} : index
+"""
+        blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %c1)"
+        if persistent:
+            grid += f"""      %sms = arith.constant {sms} : index
+      %all = arith.muli %gx{suffix}, %gy{suffix} : index
       %fill = arith.minui %all, %sms : index
       %ctas = arith.maxui %fill, %c1 : index
-""", "blocks in (%ctas, %c1, %c1)"
+"""
+            blocks = "blocks in (%ctas, %c1, %c1)"
+        head = ("%t = gpu.launch_func async [%stream]" if is_async
+                else "gpu.launch_func")
+        return f"""{grid}      %threads = arith.constant {threads} : index
+      %smem = arith.constant {smem} : i32
+      {head} @gemm_kernels::@gemm{suffix}
+          {blocks} threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : !A, %Bt : !Bt, %C : !C{extra_use})"""
 
-    def entry(name, tail, launch, ret, result):
+    def select(rest, is_async, depth):
+        """Nested scf.if over the rules, in order; the last kernel is the
+        default."""
+        suffix, rule, *shape = rest[0]
+        pad = "  " * depth
+        body = launch(suffix, *shape, is_async)
+        if len(rest) == 1:
+            return "\n".join(pad + line for line in body.splitlines())
+        inner = select(rest[1:], is_async, depth + 1)
+        text = "\n".join(pad + line for line in body.splitlines())
+        return (f"{pad}    {conditions[rule]}\n{pad}    scf.if %{rule} {{\n"
+                f"{pad}  {text.lstrip()}\n{pad}    }} else {{\n"
+                f"{inner}\n{pad}    }}")
+
+    def entry(name, tail, is_async, ret, result):
         return f"""  func.func @{name}(%A: !A, %Bt: !Bt, %C: !C{extra}{tail}){ret} attributes {{llvm.emit_c_interface}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
-    %cbm1 = arith.constant {bm - 1} : index
-    %cbm = arith.constant {bm} : index
-    %cbn1 = arith.constant {bn - 1} : index
-    %cbn = arith.constant {bn} : index
-    %cbn21 = arith.constant {bn2 - 1} : index
-    %cbn2 = arith.constant {bn2} : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c255 = arith.constant 255 : index
+    %c256 = arith.constant 256 : index
     %half_sms = arith.constant {sms // 2} : index
     %M = memref.dim %A, %c0 : !A
     %N = memref.dim %Bt, %c0 : !Bt
-    %mp = arith.addi %M, %cbm1 : index
-    %gy = arith.divui %mp, %cbm : index
-    %np = arith.addi %N, %cbn1 : index
-    %gx = arith.divui %np, %cbn : index
-    %np2 = arith.addi %N, %cbn21 : index
-    %gx2 = arith.divui %np2, %cbn2 : index
-    %tiles = arith.muli %gx, %gy : index
-    %few = arith.cmpi ult, %tiles, %half_sms : index
-    scf.if %few {{
-{launch(narrow, "%gx2", smem_n, thr_n)}
-    }} else {{
-{launch(wide, "%gx", smem_w, thr_w)}
-    }}
+    // The count of 128 x 256 tiles.
+    %mw = arith.addi %M, %c128 : index
+    %mw1 = arith.subi %mw, %c1 : index
+    %rows = arith.divui %mw1, %c128 : index
+    %nw = arith.addi %N, %c255 : index
+    %cols = arith.divui %nw, %c256 : index
+    %tiles = arith.muli %rows, %cols : index
+{select(launches, is_async, 0)}
     return{result}
   }}
 """
-
-    def launch_async(suffix, gx, smem, threads):
-        sizes, blocks = grid(gx)
-        return f"""{sizes}      %threads = arith.constant {threads} : index
-      %smem = arith.constant {smem} : i32
-      %t = gpu.launch_func async [%stream] @gemm_kernels::@gemm{suffix}
-          {blocks} threads in (%threads, %c1, %c1)
-          dynamic_shared_memory_size %smem
-          args(%A : !A, %Bt : !Bt, %C : !C{extra_use})"""
-
-    def launch_sync(suffix, gx, smem, threads):
-        sizes, blocks = grid(gx)
-        return f"""{sizes}      %threads = arith.constant {threads} : index
-      %smem = arith.constant {smem} : i32
-      gpu.launch_func @gemm_kernels::@gemm{suffix}
-          {blocks} threads in (%threads, %c1, %c1)
-          dynamic_shared_memory_size %smem
-          args(%A : !A, %Bt : !Bt, %C : !C{extra_use})"""
 
     flags = "".join(f" --{k.replace('_', '-')}" for k, v in common.items()
                     if v is True)
     out = [f"// Generated by examples/gemm/gen_gemm.py --choose{flags}: a "
            "kernel per tile shape",
-           f"// ({', '.join('BN=' + str(v[1]) for v in launches.values())}), "
-           "the entries pick one per problem. See docs/gemm.md.", ""]
+           "// (" + ", ".join(f"{bm}x{bn}" for _, _, bm, bn, *_ in launches)
+           + "), the entries pick one per problem. See docs/gemm.md.", ""]
     out += heads + ["", "module attributes {gpu.container_module} {",
                     "  gpu.module @gemm_kernels {"]
     out += kernels
     out += ["  }", "",
             "  // C = A @ Bt^T on `stream`, with the tile shape for M and N.",
-            entry("gemm_async", ", %stream: !gpu.async.token", launch_async,
+            entry("gemm_async", ", %stream: !gpu.async.token", True,
                   " -> !gpu.async.token", " %stream : !gpu.async.token"),
             "  // The same, synchronous.",
-            entry("gemm", "", launch_sync, "", ""),
+            entry("gemm", "", False, "", ""),
             "}"]
     return "\n".join(out) + "\n"
 
@@ -699,6 +726,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--bm", type=int, default=BM, choices=(64, 128, 192),
+                    help="tile rows: 64 per consumer warpgroup")
     ap.add_argument("--bn", type=int, default=BN)
     ap.add_argument("--stages", type=int, default=STAGES)
     ap.add_argument("--group-m", type=int, default=GROUP_M)
@@ -755,7 +784,7 @@ def main():
         ap.error("--split-k adds partial tiles into an f32 C")
     bk = args.bk or (128 if args.fp8 else BK)
     try:
-        text = emit(bn=args.bn, bk=bk, stages=args.stages,
+        text = emit(bm=args.bm, bn=args.bn, bk=bk, stages=args.stages,
                     group_m=args.group_m, protocol=args.protocol,
                     registers=registers, cluster=args.cluster, fp8=args.fp8,
                     split_k=args.split_k, bf16_out=args.bf16_out,
