@@ -18,6 +18,7 @@ alternating rounds, median; TFLOP/s = 2 M N K / time.
 import argparse
 import ctypes as C
 import json
+import math
 import os
 import statistics
 import sys
@@ -33,7 +34,8 @@ ROUNDS = 3
 CHECK_SHAPES = [(128, 256, 128), (200, 136, 144), (1000, 1000, 1024),
                 (129, 264, 528), (4096, 4096, 4096), (256, 384, 8192)]
 BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096),
-                (256, 8192, 8192)]
+                (14336, 4096, 4096), (2048, 2048, 2048), (256, 8192, 8192),
+                (64, 8192, 8192)]
 
 
 class Fp8Gemm:
@@ -157,6 +159,16 @@ def main():
         print(f"  {M}x{N}x{K}: " + ", ".join(
             f"{n} {row[n]['tflops']:.0f} (err {row[n]['error']:.1e})"
             for n in times))
+    # Ours (the best kernel per shape) against cuBLASLt FP8, both
+    # accumulation modes.
+    names = [t.name for t in kernels]
+    for base in ("cublaslt", "cublaslt_fast_accum"):
+        ratios = [max(r[n]["tflops"] for n in names) / r[base]["tflops"]
+                  for r in results["bench"]]
+        if ratios:
+            geomean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+            print(f"best tile kernel / {base} over {len(ratios)} shapes: "
+                  f"geometric mean {geomean:.3f}, lowest {min(ratios):.3f}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
