@@ -299,13 +299,13 @@ def main():
         contenders = [(t.name, t.prepare(A, Bt, outs[t.name])) for t in tiles]
         contenders += [("cublas", lambda: torch.matmul(A, B)),
                        ("triton", run_triton)]
-        if hasattr(torch.mm, "__call__"):
-            try:
-                torch.mm(A, B, out_dtype=torch.float32)
-                contenders.append(("cublas_f32", lambda: torch.mm(
-                    A, B, out_dtype=torch.float32)))
-            except (TypeError, RuntimeError):
-                pass
+        # cuBLAS with f32 output, where this torch has out_dtype.
+        try:
+            torch.mm(A, B, out_dtype=torch.float32)
+            contenders.append(("cublas_f32", lambda: torch.mm(
+                A, B, out_dtype=torch.float32)))
+        except (TypeError, RuntimeError):
+            pass
         if run_tma:
             contenders.append(("triton_tma", run_tma))
         # Rounds alternate the contenders so clocks and temperature treat

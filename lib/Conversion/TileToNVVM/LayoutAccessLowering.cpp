@@ -62,6 +62,25 @@ static SmallVector<Value> stepInner(OpBuilder &b, Location loc,
   return moved;
 }
 
+/// The addresses a 1-D vector access of a `#tile.layout` buffer goes
+/// through: one where the access is wide, one per element otherwise.
+static SmallVector<Value> vectorAddresses(OpBuilder &b, Location loc,
+                                          Value buffer, ValueRange indices,
+                                          Value converted,
+                                          ValueRange convertedIndices,
+                                          VectorType vector) {
+  auto type = cast<MemRefType>(buffer.getType());
+  int64_t n = vector.getNumElements();
+  if (accessWidth(buffer, indices, vector) == n)
+    return {
+        emitLayoutElementAddress(b, loc, converted, type, convertedIndices)};
+  SmallVector<Value> addresses;
+  for (int64_t i = 0; i < n; ++i)
+    addresses.push_back(emitLayoutElementAddress(
+        b, loc, converted, type, stepInner(b, loc, convertedIndices, i)));
+  return addresses;
+}
+
 namespace {
 struct LayoutLoadLowering : public ConvertOpToLLVMPattern<memref::LoadOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -109,23 +128,20 @@ struct LayoutVectorLoadLowering
     Location loc = op.getLoc();
     Type converted = getTypeConverter()->convertType(vector);
     int64_t eb = *getElementBytes(type);
-    int64_t width = accessWidth(op.getBase(), op.getIndices(), vector);
-    if (width == vector.getNumElements()) {
-      Value addr = emitLayoutElementAddress(rewriter, loc, adaptor.getBase(),
-                                            type, adaptor.getIndices());
-      rewriter.replaceOpWithNewOp<LLVM::LoadOp>(op, converted, addr,
-                                                width * eb);
+    SmallVector<Value> addresses =
+        vectorAddresses(rewriter, loc, op.getBase(), op.getIndices(),
+                        adaptor.getBase(), adaptor.getIndices(), vector);
+    if (addresses.size() == 1) {
+      rewriter.replaceOpWithNewOp<LLVM::LoadOp>(
+          op, converted, addresses.front(), vector.getNumElements() * eb);
       return success();
     }
     Type elem = getTypeConverter()->convertType(vector.getElementType());
     Value result = LLVM::PoisonOp::create(rewriter, loc, converted);
-    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
-      Value addr = emitLayoutElementAddress(
-          rewriter, loc, adaptor.getBase(), type,
-          stepInner(rewriter, loc, adaptor.getIndices(), i));
+    for (auto [i, addr] : llvm::enumerate(addresses)) {
       Value value = LLVM::LoadOp::create(rewriter, loc, elem, addr, eb);
-      Value at =
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
+      Value at = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          static_cast<int64_t>(i));
       result = LLVM::InsertElementOp::create(rewriter, loc, result, value, at);
     }
     rewriter.replaceOp(op, result);
@@ -145,22 +161,20 @@ struct LayoutVectorStoreLowering
       return failure();
     Location loc = op.getLoc();
     int64_t eb = *getElementBytes(type);
-    int64_t width = accessWidth(op.getBase(), op.getIndices(), vector);
-    if (width == vector.getNumElements()) {
-      Value addr = emitLayoutElementAddress(rewriter, loc, adaptor.getBase(),
-                                            type, adaptor.getIndices());
+    SmallVector<Value> addresses =
+        vectorAddresses(rewriter, loc, op.getBase(), op.getIndices(),
+                        adaptor.getBase(), adaptor.getIndices(), vector);
+    if (addresses.size() == 1) {
       rewriter.replaceOpWithNewOp<LLVM::StoreOp>(op, adaptor.getValueToStore(),
-                                                 addr, width * eb);
+                                                 addresses.front(),
+                                                 vector.getNumElements() * eb);
       return success();
     }
-    for (int64_t i = 0; i < vector.getNumElements(); ++i) {
-      Value at =
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
+    for (auto [i, addr] : llvm::enumerate(addresses)) {
+      Value at = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(),
+                                          static_cast<int64_t>(i));
       Value value = LLVM::ExtractElementOp::create(
           rewriter, loc, adaptor.getValueToStore(), at);
-      Value addr = emitLayoutElementAddress(
-          rewriter, loc, adaptor.getBase(), type,
-          stepInner(rewriter, loc, adaptor.getIndices(), i));
       LLVM::StoreOp::create(rewriter, loc, value, addr, eb);
     }
     rewriter.eraseOp(op);
