@@ -63,6 +63,16 @@ TILE_STARTS = """      // Tile starts: multiples of the tile sizes, so the plann
       %n0 = arith.muli %pid_n, %cbn : index"""
 
 
+def persistent_ctas(gx, gy, sms, tiles, indent):
+    """The host's %ctas for a persistent kernel over gx x gy tiles (their
+    count in `tiles`): one CTA per SM, or per tile where there are fewer, and
+    at least one."""
+    return (f"{indent}%sms = arith.constant {sms} : index\n"
+            f"{indent}{tiles} = arith.muli {gx}, {gy} : index\n"
+            f"{indent}%fill = arith.minui {tiles}, %sms : index\n"
+            f"{indent}%ctas = arith.maxui %fill, %c1 : index\n")
+
+
 def work_tile(indent, group_m):
     """The persistent kernel's t-th work tile: output tile cta + t x CTAs
     in the grouped order, and its starts %m0, %n0."""
@@ -338,12 +348,7 @@ module attributes {{gpu.container_module}} {{
 """
     launch_grid = "blocks in (%gx, %gy, %c1)"
     if persistent:
-        # One CTA per SM, or per tile where there are fewer tiles.
-        grid += f"""    %sms = arith.constant {sms or SMS} : index
-    %tiles = arith.muli %gx, %gy : index
-    %fill = arith.minui %tiles, %sms : index
-    %ctas = arith.maxui %fill, %c1 : index
-"""
+        grid += persistent_ctas("%gx", "%gy", sms or SMS, "%tiles", " " * 4)
         launch_grid = "blocks in (%ctas, %c1, %c1)"
     if split_k > 1:
         grid += f"""    %csplit = arith.constant {split_k} : index
@@ -652,11 +657,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
 """
         blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %c1)"
         if persistent:
-            grid += f"""      %sms = arith.constant {sms} : index
-      %all = arith.muli %gx{suffix}, %gy{suffix} : index
-      %fill = arith.minui %all, %sms : index
-      %ctas = arith.maxui %fill, %c1 : index
-"""
+            grid += persistent_ctas(f"%gx{suffix}", f"%gy{suffix}", sms,
+                                    "%all", " " * 6)
             blocks = "blocks in (%ctas, %c1, %c1)"
         head = ("%t = gpu.launch_func async [%stream]" if is_async
                 else "gpu.launch_func")
