@@ -41,7 +41,8 @@ struct MaterializeExpectTxPass
       Value group = entry.first.second;
       SmallVector<std::pair<ArriveExpectTxOp, int64_t>> rewrites;
       LogicalResult scanned = scanPhases(
-          *block, group, issuers, [&](const IndexKey &key, TxUnit &unit) {
+          *block, group, issuers,
+          [&](const BarrierIdentity &barrier, TxUnit &unit) {
             for (Operation *op : unit.expects) {
               auto implicit = dyn_cast<ArriveExpectTxOp>(op);
               if (!implicit)
@@ -62,9 +63,8 @@ struct MaterializeExpectTxPass
               if (!reason.empty()) {
                 std::string text;
                 llvm::raw_string_ostream os(text);
-                os << "cannot derive the bytes to expect on ";
-                printKey(os, group, key);
-                os << ": " << reason;
+                os << "cannot derive the bytes to expect on " << barrier << ": "
+                   << reason;
                 emitRuleErrorAt(implicit, ::tile::RuleId::AsyncTxBytes) << text;
                 ok = false;
                 continue;

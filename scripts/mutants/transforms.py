@@ -348,10 +348,21 @@ MUTANTS = [
       "a kernel whose CTAs may leave during a peer's multicast passes",
       function="checkClusterRules",
       tests=["lit:Transforms/verify-async-cluster.mlir"]),
-    M("async-wait-ends-group", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
-      "*load.index == *index;", "true;",
-      "a wait on one barrier of a group ends the loads of all its barriers: "
-      "reading the stage being prefetched goes unreported",
-      function="Walker::wait",
-      tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-barrier-index-constant-only",
+      "lib/Transforms/AsyncProtocol/BarrierIdentity.cpp",
+      "known.resolve(index)", "known.get(index)",
+      "an index computed from constants is symbolic where no walk evaluated "
+      "it: the scan no longer sees `arith.addi %c1, %c1` as barrier 2 and "
+      "declines to derive the bytes tile.arrive_expect_tx expects",
+      function="BarrierIdentity::get",
+      tests=["lit:Transforms/barrier-identity.mlir"]),
+    M("async-wait-ends-group",
+      "lib/Transforms/AsyncProtocol/BarrierIdentity.cpp",
+      "*knownIndex == *o.knownIndex;", "true;",
+      "any two barriers of a group may alias: a wait on one ends the loads "
+      "of all, reading the stage being prefetched goes unreported, and the "
+      "scan declines the byte count of every block with two barriers",
+      function="BarrierIdentity::mayAlias",
+      tests=["lit:Transforms/verify-async.mlir",
+             "lit:Transforms/barrier-identity.mlir"]),
 ]

@@ -1,6 +1,7 @@
 //===- AsyncWalker.cpp - The path walk of the async protocol --------------===//
 
 #include "AsyncWalker.h"
+#include "BarrierIdentity.h"
 #include "KnownValues.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -132,21 +133,6 @@ static bool isShared(Value v) {
   return type && getMemorySpaceKind(type) == MemorySpaceKind::Shared;
 }
 
-/// A barrier: its group and its index within the group.
-using BarrierKey = std::pair<Value, int64_t>;
-struct BarrierKeyLess {
-  bool operator()(const BarrierKey &a, const BarrierKey &b) const {
-    if (a.first != b.first)
-      return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
-    return a.second < b.second;
-  }
-};
-
-static void printBarrier(llvm::raw_ostream &os, Value group, int64_t index) {
-  os << "barrier " << index << " of ";
-  group.printAsOperand(os, OpPrintingFlags());
-}
-
 static StringRef opLabel(Operation *op) {
   if (isa<CopyOp>(op))
     return "tile.copy";
@@ -187,10 +173,9 @@ struct Access {
 
 struct PendingLoad {
   Access access;
-  Value group;
-  std::optional<int64_t> index;
+  BarrierIdentity barrier;
   bool operator==(const PendingLoad &o) const {
-    return access == o.access && group == o.group && index == o.index;
+    return access == o.access && barrier == o.barrier;
   }
 };
 
@@ -211,20 +196,20 @@ struct State {
   SmallVector<Access> uncommitted;
   /// Committed bulk groups, oldest first.
   SmallVector<SmallVector<Access>> groups;
-  /// Waits so far per barrier; a barrier absent here has seen none, unless
-  /// it is in `unknownWaits`, its group in `unknownGroups`, or
-  /// `allWaitsUnknown` holds.
-  std::map<BarrierKey, int64_t, BarrierKeyLess> waits;
-  std::set<BarrierKey, BarrierKeyLess> unknownWaits;
+  /// Waits so far per barrier of known index; a barrier absent here has
+  /// seen none, unless it is in `unknownWaits`, its group in
+  /// `unknownGroups` (a wait or init on a symbolic index may have been on
+  /// it), or `allWaitsUnknown` holds.
+  std::map<BarrierIdentity, int64_t> waits;
+  std::set<BarrierIdentity> unknownWaits;
   llvm::SmallDenseSet<Value> unknownGroups;
   bool allWaitsUnknown = false;
 
-  std::optional<int64_t> waitCount(Value group, int64_t index) const {
-    BarrierKey key{group, index};
-    if (allWaitsUnknown || unknownGroups.contains(group) ||
-        unknownWaits.count(key))
+  std::optional<int64_t> waitCount(const BarrierIdentity &barrier) const {
+    if (allWaitsUnknown || unknownGroups.contains(barrier.getGroup()) ||
+        unknownWaits.count(barrier))
       return std::nullopt;
-    auto it = waits.find(key);
+    auto it = waits.find(barrier);
     return it == waits.end() ? 0 : it->second;
   }
 
@@ -258,12 +243,12 @@ struct State {
     for (Value g : o.unknownGroups)
       unknownGroups.insert(g);
     unknownWaits.insert(o.unknownWaits.begin(), o.unknownWaits.end());
-    std::set<BarrierKey, BarrierKeyLess> keys;
+    std::set<BarrierIdentity> keys;
     for (auto &[k, v] : waits)
       keys.insert(k);
     for (auto &[k, v] : o.waits)
       keys.insert(k);
-    for (const BarrierKey &k : keys) {
+    for (const BarrierIdentity &k : keys) {
       auto a = waits.find(k);
       auto b = o.waits.find(k);
       int64_t x = a == waits.end() ? 0 : a->second;
@@ -333,13 +318,7 @@ private:
       if (!load.access.range.overlaps(range))
         continue;
       std::string barrier;
-      llvm::raw_string_ostream os(barrier);
-      if (load.index)
-        printBarrier(os, load.group, *load.index);
-      else {
-        os << "its barrier in ";
-        load.group.printAsOperand(os, OpPrintingFlags());
-      }
+      llvm::raw_string_ostream(barrier) << load.barrier;
       report(op, ::tile::RuleId::AsyncLoadWait,
              "this " + what + " of shared bytes " + rangeText(range) +
                  " comes before any wait on " + barrier +
@@ -412,40 +391,38 @@ private:
     checkPendingStores(op, range, state);
     if (!group || !index)
       return;
-    state.loads.push_back({{op, range}, group, known.get(index)});
+    state.loads.push_back(
+        {{op, range}, BarrierIdentity::get(group, index, known)});
   }
 
   void wait(Value group, Value indexValue, std::optional<Value> parityValue,
             Operation *op, State &state) {
-    std::optional<int64_t> index = known.get(indexValue);
-    // A wait on this barrier completes its loads; a wait on another group's
-    // barrier may order them through the threads that waited (a consumer's
-    // release of a stage), so it ends them too.
+    BarrierIdentity barrier = BarrierIdentity::get(group, indexValue, known);
+    // A wait on a barrier completes the loads on every barrier it may be; a
+    // wait on another group's barrier may order them through the threads
+    // that waited (a consumer's release of a stage), so it ends them too.
     llvm::erase_if(state.loads, [&](const PendingLoad &load) {
-      return load.group != group || !index || !load.index ||
-             *load.index == *index;
+      return load.barrier.getGroup() != group || load.barrier.mayAlias(barrier);
     });
     if (!parityValue)
       return;
-    if (!index) {
+    if (!barrier.isKnown()) {
       state.unknownGroups.insert(group);
       return;
     }
-    std::optional<int64_t> count = state.waitCount(group, *index);
+    std::optional<int64_t> count = state.waitCount(barrier);
     std::optional<int64_t> parity = known.get(*parityValue);
-    BarrierKey key{group, *index};
     if (count && parity && *parity != *count % 2) {
       std::string text;
       llvm::raw_string_ostream os(text);
-      os << "waits for parity " << *parity << " of ";
-      printBarrier(os, group, *index);
-      os << ", but this thread has waited for " << *count
+      os << "waits for parity " << *parity << " of " << barrier
+         << ", but this thread has waited for " << *count
          << " completion(s) of it, so the phase to wait for has parity "
          << *count % 2;
       report(op, ::tile::RuleId::AsyncPhase, text, nullptr, "");
     }
     if (count)
-      state.waits[key] = *count + 1;
+      state.waits[barrier] = *count + 1;
   }
 
   void walkFor(scf::ForOp loop, State &state) {
@@ -610,10 +587,11 @@ private:
       return;
     }
     if (auto init = dyn_cast<nvgpu::MBarrierInitOp>(op)) {
-      if (std::optional<int64_t> index = known.get(init.getMbarId())) {
-        BarrierKey key{init.getBarriers(), *index};
-        state.waits.erase(key);
-        state.unknownWaits.erase(key);
+      BarrierIdentity barrier =
+          BarrierIdentity::get(init.getBarriers(), init.getMbarId(), known);
+      if (barrier.isKnown()) {
+        state.waits.erase(barrier);
+        state.unknownWaits.erase(barrier);
       } else {
         state.unknownGroups.insert(init.getBarriers());
       }

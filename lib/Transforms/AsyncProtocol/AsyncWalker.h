@@ -10,9 +10,10 @@
 // stage indices and parities of pipelines are known. The state holds "may"
 // facts: shared byte ranges written by the generic proxy and not fenced, TMA
 // loads not waited for, bulk stores not covered by a bulk_wait_group; and per
-// barrier the number of waits so far. A fact the walk cannot follow (calls,
-// unknown region ops, loops it stops following) is dropped, so every report
-// names a path the kernel has.
+// barrier (BarrierIdentity.h, as the transaction-byte scan names them) the
+// number of waits so far. A fact the walk cannot follow (calls, unknown region
+// ops, loops it stops following) is dropped, so every report names a path the
+// kernel has.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,6 +2,7 @@
 
 #include "KnownValues.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -119,4 +120,37 @@ void KnownValues::evaluate(Operation *op) {
     }
   }
   set(r, x);
+}
+
+std::optional<int64_t> KnownValues::resolve(Value v) {
+  if (std::optional<int64_t> x = get(v))
+    return x;
+  // Post-order over the arithmetic ops defining `v`, each expanded once and
+  // without recursion: an index may end a long chain. An op may sit on the
+  // stack twice; its deeper copy finds it expanded.
+  SmallVector<std::pair<Operation *, bool>> stack;
+  llvm::SmallDenseSet<Operation *> expanded;
+  auto push = [&](Value x) {
+    Operation *def = x.getDefiningOp();
+    if (def && isa_and_present<arith::ArithDialect>(def->getDialect()) &&
+        !get(x) && !expanded.contains(def))
+      stack.push_back({def, false});
+  };
+  push(v);
+  while (!stack.empty()) {
+    auto [op, operandsPushed] = stack.back();
+    if (operandsPushed) {
+      stack.pop_back();
+      evaluate(op);
+      continue;
+    }
+    if (!expanded.insert(op).second) {
+      stack.pop_back();
+      continue;
+    }
+    stack.back().second = true;
+    for (Value operand : op->getOperands())
+      push(operand);
+  }
+  return get(v);
 }

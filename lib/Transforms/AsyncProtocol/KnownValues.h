@@ -3,7 +3,8 @@
 // Part of the checks of the asynchronous protocol (docs/async-protocol.md):
 // integers as both engines read them (toInt64, tripOf), and the values the
 // walk knows (KnownValues): constants and arithmetic on known values, so that
-// the stage indices, barrier indices and parities of pipelines are known.
+// the stage indices, barrier indices (BarrierIdentity.h) and parities of
+// pipelines are known.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,10 @@ public:
   /// Evaluates `op`'s results from its operands where it is arithmetic the
   /// walk knows; forgets them otherwise.
   void evaluate(Operation *op);
+  /// `v`, evaluating the arithmetic that defines it where it is not known
+  /// yet: a value computed from constants is known however far from its use
+  /// it was defined (above a gpu.launch, outside the block a scan reads).
+  std::optional<int64_t> resolve(Value v);
 
 private:
   DenseMap<Value, int64_t> values;

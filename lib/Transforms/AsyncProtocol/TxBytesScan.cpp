@@ -37,14 +37,6 @@ static std::optional<int64_t> tripCount(scf::ForOp loop) {
   return tripOf(*l, *u, *s);
 }
 
-static IndexKey indexKey(Value index) {
-  APInt c;
-  if (matchPattern(index, m_ConstantInt(&c)))
-    if (std::optional<int64_t> x = toInt64(c))
-      return {Value(), *x};
-  return {index, std::nullopt};
-}
-
 MulticastIssuers::MulticastIssuers() = default;
 MulticastIssuers::~MulticastIssuers() = default;
 
@@ -130,36 +122,40 @@ collectIssueLoop(scf::ForOp loop, Value group, int64_t times,
 
 LogicalResult mlir::tile::async_protocol::scanPhases(
     Block &block, Value group, MulticastIssuers &issuers,
-    function_ref<void(const IndexKey &, TxUnit &)> closeUnit) {
-  std::map<IndexKey, TxUnit> units;
-  auto close = [&](const IndexKey &key) {
-    auto it = units.find(key);
+    function_ref<void(const BarrierIdentity &, TxUnit &)> closeUnit) {
+  // The index values of the block are the same on every path through it:
+  // resolved with no bindings.
+  KnownValues known;
+  std::map<BarrierIdentity, TxUnit> units;
+  auto close = [&](const BarrierIdentity &barrier) {
+    auto it = units.find(barrier);
     if (it == units.end())
       return;
-    closeUnit(key, it->second);
+    closeUnit(barrier, it->second);
     units.erase(it);
   };
-  // Keys that are not constants must be the only key of the block.
-  SmallVector<IndexKey> keys;
-  auto noteKey = [&](Value index) -> std::optional<IndexKey> {
-    IndexKey key = indexKey(index);
-    for (const IndexKey &k : keys)
-      if (!(k < key) && !(key < k))
-        return key;
-    keys.push_back(key);
-    if (keys.size() > 1 &&
-        llvm::any_of(keys, [](const IndexKey &k) { return !k.constant; }))
+  // The bytes of two barriers that may alias without being one cannot be
+  // attributed to either.
+  SmallVector<BarrierIdentity> seen;
+  auto identify = [&](Value index) -> std::optional<BarrierIdentity> {
+    BarrierIdentity barrier = BarrierIdentity::get(group, index, known);
+    if (llvm::is_contained(seen, barrier))
+      return barrier;
+    if (llvm::any_of(seen, [&](const BarrierIdentity &other) {
+          return other.mayAlias(barrier);
+        }))
       return std::nullopt;
-    return key;
+    seen.push_back(barrier);
+    return barrier;
   };
   for (Operation &op : block) {
     if (std::optional<BarrierLoad> load = getBarrierLoad(&op, issuers)) {
       if (load->group != group)
         continue;
-      std::optional<IndexKey> key = noteKey(load->index);
-      if (!key)
+      std::optional<BarrierIdentity> barrier = identify(load->index);
+      if (!barrier)
         return failure();
-      TxUnit &unit = units[*key];
+      TxUnit &unit = units[*barrier];
       unit.loads.push_back({*load, 1});
       unit.multicastUndecided |= load->multicastUndecided;
       if (llvm::AddOverflow(unit.delivered, load->received(), unit.delivered))
@@ -169,10 +165,10 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
     if (auto expect = dyn_cast<nvgpu::MBarrierArriveExpectTxOp>(op)) {
       if (expect.getBarriers() != group)
         continue;
-      std::optional<IndexKey> key = noteKey(expect.getMbarId());
-      if (!key || expect.getPredicate())
+      std::optional<BarrierIdentity> barrier = identify(expect.getMbarId());
+      if (!barrier || expect.getPredicate())
         return failure();
-      TxUnit &unit = units[*key];
+      TxUnit &unit = units[*barrier];
       unit.expects.push_back(expect);
       APInt bytes;
       std::optional<int64_t> n;
@@ -185,10 +181,10 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
     if (auto expect = dyn_cast<ArriveExpectTxOp>(op)) {
       if (expect.getBarriers() != group)
         continue;
-      std::optional<IndexKey> key = noteKey(expect.getMbarId());
-      if (!key)
+      std::optional<BarrierIdentity> barrier = identify(expect.getMbarId());
+      if (!barrier)
         return failure();
-      TxUnit &unit = units[*key];
+      TxUnit &unit = units[*barrier];
       unit.expects.push_back(expect);
       unit.announcedKnown = false;
       continue;
@@ -196,10 +192,10 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
     if (auto wait = dyn_cast<nvgpu::MBarrierTryWaitParityOp>(op)) {
       if (wait.getBarriers() != group)
         continue;
-      std::optional<IndexKey> key = noteKey(wait.getMbarId());
-      if (!key)
+      std::optional<BarrierIdentity> barrier = identify(wait.getMbarId());
+      if (!barrier)
         return failure();
-      close(*key);
+      close(*barrier);
       continue;
     }
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -209,14 +205,12 @@ LogicalResult mlir::tile::async_protocol::scanPhases(
       if (failed(collectIssueLoop(loop, group, 1, issuers, loads)))
         return failure();
       for (auto [load, times] : loads) {
+        std::optional<BarrierIdentity> barrier = identify(load.index);
         // A loop-variant index is not one barrier.
-        if (!indexKey(load.index).constant &&
-            !loop.isDefinedOutsideOfLoop(load.index))
+        if (!barrier ||
+            (!barrier->isKnown() && !loop.isDefinedOutsideOfLoop(load.index)))
           return failure();
-        std::optional<IndexKey> key = noteKey(load.index);
-        if (!key)
-          return failure();
-        TxUnit &unit = units[*key];
+        TxUnit &unit = units[*barrier];
         unit.loads.push_back({load, times});
         unit.multicastUndecided |= load.multicastUndecided;
         int64_t bytes;
@@ -247,17 +241,6 @@ static void describeLoads(const TxUnit &unit, llvm::raw_ostream &os) {
       },
       " + ");
   os << ")";
-}
-
-void mlir::tile::async_protocol::printKey(llvm::raw_ostream &os, Value group,
-                                          const IndexKey &key) {
-  os << "barrier ";
-  if (key.constant)
-    os << *key.constant;
-  else
-    key.value.printAsOperand(os, OpPrintingFlags());
-  os << " of ";
-  group.printAsOperand(os, OpPrintingFlags());
 }
 
 bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
@@ -292,7 +275,8 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
         return;
     }
     (void)scanPhases(
-        *block, group, issuers, [&](const IndexKey &key, TxUnit &unit) {
+        *block, group, issuers,
+        [&](const BarrierIdentity &barrier, TxUnit &unit) {
           if (unit.expects.empty() || !unit.announcedKnown ||
               unit.multicastUndecided || unit.announced == unit.delivered)
             return;
@@ -300,9 +284,8 @@ bool mlir::tile::async_protocol::checkTransactionBytes(Operation *kernel) {
               unit.expects.back(), ::tile::RuleId::AsyncTxBytes);
           std::string text;
           llvm::raw_string_ostream os(text);
-          os << "arrive.expect_tx announces " << unit.announced << " bytes on ";
-          printKey(os, group, key);
-          os << ", but the " << unit.loads.size()
+          os << "arrive.expect_tx announces " << unit.announced << " bytes on "
+             << barrier << ", but the " << unit.loads.size()
              << " load(s) signalling it in this phase deliver "
              << unit.delivered << " bytes";
           if (!unit.loads.empty()) {

@@ -14,13 +14,13 @@
 #ifndef TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_TXBYTESSCAN_H
 #define TILE_LIB_TRANSFORMS_ASYNCPROTOCOL_TXBYTESSCAN_H
 
+#include "BarrierIdentity.h"
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -48,20 +48,6 @@ public:
 
 private:
   llvm::DenseMap<Operation *, std::unique_ptr<PositionDependence>> kernels;
-};
-
-/// The key of a barrier index within one block's scan: a constant, or the
-/// SSA value itself.
-struct IndexKey {
-  Value value;
-  std::optional<int64_t> constant;
-  bool operator<(const IndexKey &o) const {
-    if (constant.has_value() != o.constant.has_value())
-      return constant.has_value();
-    if (constant)
-      return *constant < *o.constant;
-    return value.getAsOpaquePointer() < o.value.getAsOpaquePointer();
-  }
 };
 
 /// A load that completes on an mbarrier: a tile.copy_async load or a
@@ -94,16 +80,13 @@ struct TxUnit {
 };
 
 /// Scans `block` for the phases of the barriers of `group`, calling
-/// `closeUnit(key, unit)` at the end of each phase (a wait on the barrier,
-/// or the block's end). Fails where the block uses the group in a way the
-/// scan cannot attribute (nested regions other than issue loops, unknown
-/// barrier indices next to others).
+/// `closeUnit(barrier, unit)` at the end of each phase (a wait on the
+/// barrier, or the block's end). Fails where the block uses the group in a
+/// way the scan cannot attribute (nested regions other than issue loops,
+/// barriers that may alias without being one, loop-variant indices).
 LogicalResult
 scanPhases(Block &block, Value group, MulticastIssuers &issuers,
-           function_ref<void(const IndexKey &, TxUnit &)> closeUnit);
-
-/// Prints "barrier <index> of <group>".
-void printKey(llvm::raw_ostream &os, Value group, const IndexKey &key);
+           function_ref<void(const BarrierIdentity &, TxUnit &)> closeUnit);
 
 /// Reports `async-tx-bytes` for the groups whose loads and announcements
 /// all sit in one block. Returns false where it reported.
