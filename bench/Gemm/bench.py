@@ -35,7 +35,10 @@ ROUNDS = 3
 CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000),
                 (129, 257, 520), (4000, 4000, 4000), (256, 384, 8192),
                 # M = 1, K below one stage, few rows over a long K
-                (1, 4096, 4096), (300, 520, 40), (7, 264, 4096)]
+                (1, 4096, 4096), (300, 520, 40), (7, 264, 4096),
+                # split-K through the workspace (--choose --split-k): 2, 4
+                # and 3 shares, edge tiles in M, N and K
+                (256, 512, 1000), (200, 1000, 3000), (129, 520, 1544)]
 # The suite: squares, LLM projection and MLP shapes (and transposes), small
 # M against 8192 x 8192, odd sizes.
 BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
@@ -43,6 +46,28 @@ BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
                 (14336, 4096, 4096), (8192, 4096, 14336),
                 (16384, 1024, 4096), (64, 8192, 8192), (128, 8192, 8192),
                 (256, 8192, 8192), (4000, 4000, 4000), (3000, 5000, 2000)]
+
+
+class Workspace:
+    """Split-K's workspace for one problem's output (kept for the last M x
+    N): up to 4 f32 partial 128 x 256 tiles per 128 x 256 output tile and a
+    counter per tile, zeroed once (the kernels leave the counters zero)."""
+
+    MAX_SPLITS = 4
+
+    def __init__(self):
+        self.key = None
+        self.buffers = None
+
+    def get(self, M, N):
+        if self.key != (M, N):
+            tiles = -(-M // 128) * -(-N // 256)
+            self.buffers = (
+                torch.empty(tiles * self.MAX_SPLITS * 128 * 256,
+                            device="cuda", dtype=torch.float32),
+                torch.zeros(tiles, device="cuda", dtype=torch.int32))
+            self.key = (M, N)
+        return self.buffers
 
 
 class Tile:
@@ -59,7 +84,11 @@ class Tile:
         self.fn = self.lib._mlir_ciface_gemm_async
         # gen_gemm.py --bf16-out: C is bf16 and alpha (f32) follows it.
         self.bf16_out = lib.startswith("gemm_bf16out")
+        # Split-K with bf16 output (--split-k, also in --choose): the
+        # workspace (partials, counters) follows alpha.
+        self.workspace = Workspace() if (self.bf16_out and "splitk" in lib) else None
         self.fn.argtypes = ([C.c_void_p] * 3 + [C.c_float] * self.bf16_out
+                            + [C.c_void_p] * (2 if self.workspace else 0)
                             + [C.c_void_p])
         self.fn.restype = C.c_void_p
         self.tol = TOL_BF16 if self.bf16_out else TOL
@@ -77,13 +106,16 @@ class Tile:
 
     def prepare(self, A, Bt, Cout):
         descs = [memref(A), memref(Bt), memref(Cout)]
+        if self.workspace:
+            descs += [memref(t) for t in self.workspace.get(A.shape[0],
+                                                            Bt.shape[0])]
         stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
         ptrs = [C.addressof(d) for d in descs]
 
         alpha = [C.c_float(1.0)] if self.bf16_out else []
 
         def run():
-            self.fn(ptrs[0], ptrs[1], ptrs[2], *alpha, stream)
+            self.fn(ptrs[0], ptrs[1], ptrs[2], *alpha, *ptrs[3:], stream)
         run.keep = descs
         return run
 

@@ -28,11 +28,14 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
 from timing import event_ms  # noqa: E402
+from bench import Workspace  # noqa: E402
 
 TOL = 1e-2
 ROUNDS = 3
 CHECK_SHAPES = [(128, 256, 128), (200, 136, 144), (1000, 1000, 1024),
-                (129, 264, 528), (4096, 4096, 4096), (256, 384, 8192)]
+                (129, 264, 528), (4096, 4096, 4096), (256, 384, 8192),
+                # M = 1, K below one stage, split-K in 3 shares with edges
+                (1, 4096, 4096), (300, 520, 64), (200, 1000, 3072)]
 BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096),
                 (14336, 4096, 4096), (2048, 2048, 2048), (256, 8192, 8192),
                 (64, 8192, 8192)]
@@ -48,7 +51,10 @@ class Fp8Gemm:
         self.rt.tileRuntimeLastError.restype = C.c_char_p
         self.name = lib
         self.fn = C.CDLL(os.path.join(folder, lib))._mlir_ciface_gemm_async
-        self.fn.argtypes = [C.c_void_p] * 6
+        # Split-K (--split-k, also in --choose): the workspace (partials,
+        # counters) follows the scales.
+        self.workspace = Workspace() if "splitk" in lib else None
+        self.fn.argtypes = [C.c_void_p] * (8 if self.workspace else 6)
         self.fn.restype = C.c_void_p
 
     def status(self):
@@ -57,6 +63,9 @@ class Fp8Gemm:
 
     def prepare(self, A, Bt, Cout, sa, sb):
         descs = [memref(t) for t in (A, Bt, Cout, sa, sb)]
+        if self.workspace:
+            descs += [memref(t) for t in self.workspace.get(A.shape[0],
+                                                            Bt.shape[0])]
         ptrs = [C.addressof(d) for d in descs]
         stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
 

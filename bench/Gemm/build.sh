@@ -32,7 +32,7 @@ fi
   --runtime-dir "$out"
 # Variants of the generator measured next to the example (name:flags).
 # The fp8 variants (gemm_fp8*.so) are bench_fp8.py's.
-IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4;handwritten:--protocol handwritten;regs:--registers 40,232;cluster2:--cluster 2;splitk2:--split-k 2;splitk4:--split-k 4;bf16out:--bf16-out;choose:--choose;fp8:--fp8;fp8s4:--fp8 --stages 4;fp8c2:--fp8 --cluster 2;bf16out_swz:--bf16-out --swizzle-c;bf16out_persistent_swz:--persistent --bf16-out --swizzle-c;bf16out_choose_swz:--choose --bf16-out --swizzle-c;bf16out_choose_persistent_swz:--choose --bf16-out --persistent --swizzle-c;fp8_persistent_swz:--fp8 --persistent --swizzle-c;fp8_choose_persistent_swz:--choose --fp8 --persistent --swizzle-c}"
+IFS=";" read -ra variants <<< "${VARIANTS:-n128s4:--bn 128 --stages 4;handwritten:--protocol handwritten;regs:--registers 40,232;cluster2:--cluster 2;splitk2:--split-k 2;splitk4:--split-k 4;bf16out:--bf16-out;choose:--choose;fp8:--fp8;fp8s4:--fp8 --stages 4;fp8c2:--fp8 --cluster 2;bf16out_swz:--bf16-out --swizzle-c;bf16out_persistent_swz:--persistent --bf16-out --swizzle-c;bf16out_choose_swz:--choose --bf16-out --swizzle-c;bf16out_choose_persistent_swz:--choose --bf16-out --persistent --swizzle-c;fp8_persistent_swz:--fp8 --persistent --swizzle-c;fp8_choose_persistent_swz:--choose --fp8 --persistent --swizzle-c;bf16out_swz_splitk2:--bf16-out --swizzle-c --split-k 2;bf16out_choose_persistent_swz_splitk:--choose --bf16-out --persistent --swizzle-c --split-k 4;fp8_swz_splitk2:--fp8 --swizzle-c --split-k 2;fp8_choose_persistent_swz_splitk:--choose --fp8 --persistent --swizzle-c --split-k 4}"
 for v in "${variants[@]}"; do
   name=${v%%:*}
   flags=${v#*:}

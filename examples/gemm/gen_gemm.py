@@ -84,6 +84,136 @@ def work_tile(indent, group_m):
                      for line in text.splitlines())
 
 
+# Split-K through a workspace (bf16 or FP8 output): the kernel's arguments
+# after C and its scales. `partials` holds S f32 partial tiles per output
+# tile, `counters` one i32 per output tile; the counters must be zero before
+# the first launch, and every launch leaves them zero (a tile's last CTA
+# resets its counter). One workspace per stream: launches that run at the
+# same time must not share one.
+WORKSPACE_DECL = ", %partials: memref<?xf32>, %counters: memref<?xi32>"
+WORKSPACE_USE = ", %partials : memref<?xf32>, %counters : memref<?xi32>"
+
+
+def split_fits(gx, gy, want, tile_elems, result, indent):
+    """The host's split count: `want` shares where the workspace holds
+    gx x gy x want partial tiles of `tile_elems` values and gx x gy counters,
+    else 1."""
+    text = f"""%ws_tiles = arith.muli {gx}, {gy} : index
+%ws_slots = arith.muli %ws_tiles, {want} : index
+%ws_elems = arith.constant {tile_elems} : index
+%ws_need = arith.muli %ws_slots, %ws_elems : index
+%ws_have = memref.dim %partials, %c0 : memref<?xf32>
+%ws_counters = memref.dim %counters, %c0 : memref<?xi32>
+%ws_fit = arith.cmpi ule, %ws_need, %ws_have : index
+%ws_fit_c = arith.cmpi ule, %ws_tiles, %ws_counters : index
+%ws_ok = arith.andi %ws_fit, %ws_fit_c : i1
+{result} = arith.select %ws_ok, {want}, %c1 : index"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+def emit_split_combine(w, bn, consumers):
+    """Split-K's combination, at the top of the epilogue (every consumer
+    thread, its partial accumulator in %accum_part): each CTA writes its
+    partial to its workspace slot (tile * S + share,
+    tile::schedule::splitKSlot) and arrives on the tile's counter; the last
+    to arrive adds the other shares' partials to its own in increasing share
+    order (splitKCombineOrder) and alone runs the epilogue (%last), with the
+    sum in %accum. A slot holds the partial in fragment order: value group g
+    (the thread's values 4g..4g+3) of consumer thread t at
+    g x 4 x threads + 4t, so each warp's 16-byte accesses cover 512
+    contiguous bytes."""
+    threads = WG * consumers
+    groups = bn // 8  # 4-value groups of the bn / 2 values per thread
+    tile_elems = threads * bn // 2
+    inner = []
+    outer = w
+    w = inner.append
+    w(f"""        // Split-K: this CTA's partial tile to its workspace slot, then
+        // the tile's counter; the last CTA of the tile combines.
+        %ct_base = arith.muli %cidx, %cwg : index
+        %ct = arith.addi %ct_base, %local : index
+        %ct4 = arith.muli %ct, %c4 : index
+        %slot_first = arith.muli %pid, %gz : index
+        %slot = arith.addi %slot_first, %bz : index
+        %tile_elems = arith.constant {tile_elems} : index
+        %slot_at = arith.muli %slot, %tile_elems : index
+        %mine_at = arith.addi %slot_at, %ct4 : index""")
+    for g in range(groups):
+        vals = ", ".join(f"%pv{4 * g + j}" for j in range(4))
+        lines = [f"%pv{4 * g + j} = llvm.extractvalue %accum_part[{4 * g + j}] : !acc"
+                 for j in range(4)]
+        lines += [f"%pq{g} = vector.from_elements {vals} : vector<4xf32>",
+                  f"%po{g} = arith.constant {4 * threads * g} : index",
+                  f"%pa{g} = arith.addi %mine_at, %po{g} : index",
+                  f"vector.store %pq{g}, %partials[%pa{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
+        w("\n".join(" " * 8 + line for line in lines))
+    w(f"""        // Every thread's partial is visible device-wide before the
+        // arrival (fence, then the consumers' barrier).
+        nvvm.memory.barrier #nvvm.mem_scope<gpu>
+        %ws_bar = arith.constant 1 : i32
+        %ws_threads = arith.constant {threads} : i32
+        nvvm.barrier id = %ws_bar number_of_threads = %ws_threads
+        %arriver = arith.cmpi eq, %tid, %cwg : index
+        scf.if %arriver {{
+          %one = arith.constant 1 : i32
+          %arrived = memref.atomic_rmw addi %one, %counters[%pid] : (i32, memref<?xi32>) -> i32
+          %gz_i = arith.index_cast %gz : index to i32
+          %gz_last = arith.subi %gz_i, %one : i32
+          %is_last = arith.cmpi eq, %arrived, %gz_last : i32
+          // The last arrival resets the counter for the next launch.
+          %zero_i = arith.constant 0 : i32
+          scf.if %is_last {{
+            memref.store %zero_i, %counters[%pid] : memref<?xi32>
+            nvvm.memory.barrier #nvvm.mem_scope<gpu>
+          }}
+          %is_last_i = arith.extui %is_last : i1 to i32
+          memref.store %is_last_i, %flag[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
+        }}
+        nvvm.barrier id = %ws_bar number_of_threads = %ws_threads
+        %last_i = memref.load %flag[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
+        %last_cta = arith.trunci %last_i : i32 to i1
+        %combined = scf.if %last_cta -> (!acc) {{
+          %sum = scf.for %zz = %c0 to %gz step %c1 iter_args(%s0 = %accum_part) -> (!acc) {{
+            %other = arith.cmpi ne, %zz, %bz : index
+            %next = scf.if %other -> (!acc) {{
+              %oslot = arith.addi %slot_first, %zz : index
+              %oslot_at = arith.muli %oslot, %tile_elems : index
+              %theirs_at = arith.addi %oslot_at, %ct4 : index""")
+    prev = "%s0"
+    for g in range(groups):
+        lines = [f"%qa{g} = arith.addi %theirs_at, %po{g} : index",
+                 f"%qv{g} = vector.load %partials[%qa{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
+        for j in range(4):
+            v = 4 * g + j
+            lines += [f"%qe{v} = vector.extract %qv{g}[{j}] : f32 from vector<4xf32>",
+                      f"%qs{v} = llvm.extractvalue {prev}[{v}] : !acc",
+                      f"%qt{v} = arith.addf %qs{v}, %qe{v} : f32",
+                      f"%qi{v} = llvm.insertvalue %qt{v}, {prev}[{v}] : !acc"]
+            prev = f"%qi{v}"
+        w("\n".join(" " * 14 + line for line in lines))
+    w(f"""              scf.yield {prev} : !acc
+            }} else {{
+              scf.yield %s0 : !acc
+            }}
+            scf.yield %next : !acc
+          }}
+          scf.yield %sum : !acc
+        }} else {{
+          scf.yield %accum_part : !acc
+        }}
+        scf.yield %combined, %last_cta : !acc, i1""")
+    # Unsplit (one share, e.g. where the workspace is too small): no slot,
+    # no counter.
+    body = "\n".join(inner).splitlines()
+    outer("""        %splitting = arith.cmpi ugt, %gz, %c1 : index
+        %accum, %last = scf.if %splitting -> (!acc, i1) {
+""" + "\n".join("  " + line if line.strip() else line for line in body) + """
+        } else {
+          %whole = arith.constant true
+          scf.yield %accum_part, %whole : !acc, i1
+        }""")
+
+
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
@@ -118,6 +248,16 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     if alias_c:
         c_off = 0
     smem = max(c_off + bm * bn * obytes, a_bytes + b_bytes)
+    # Split-K with bf16 (or FP8) output: the shares' f32 partial tiles meet in
+    # a workspace and the tile's last CTA combines them (no reduce-add into a
+    # bf16 C). Its CTA-wide "last" flag lives in one word past the C tile.
+    workspace = split_k > 1 and bf16_out
+    if workspace and (persistent or cluster > 1 or protocol != "pipeline"):
+        raise ValueError("split-K through a workspace is a one-CTA, "
+                         "non-persistent tile.pipeline kernel")
+    flag_off = (smem + 15) // 16 * 16
+    if workspace:
+        smem = flag_off + 16
     ksteps = bk // kstep
     ws = "#gpu.address_space<workgroup>"
     la = f"#tile.layout<({stages}, {bm}, {bk}) : ({bm * bk}, {bk}, 1), swizzle = 128B>"
@@ -177,8 +317,10 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
 """ + grouped_order("%pair", "%gxp", "%pair_m", "%pid_n", group_m) + """
       %pid_mc = arith.muli %pair_m, %ccl : index
       %pid_m = arith.addi %pid_mc, %member : index"""
-    # Split-K: grid z splits the K steps; each split adds its partial tile
-    # into C with a TMA reduce-add store (C zeroed first by the host).
+    # Split-K: grid z splits the K steps (tile::schedule::splitKRange); with
+    # f32 output each split adds its partial tile into C with a TMA
+    # reduce-add store (C zeroed first by the host), with bf16 output the
+    # partials meet in the workspace (below).
     split = """      %ktiles = arith.divui %k63, %cbk : index""" if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index
       // Split-K: this CTA's share [lo, hi) of the K steps.
       %bz = gpu.block_id z
@@ -218,6 +360,9 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                   if fp8 else ", %alpha: f32" if bf16_out else "")
     scale_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
                  if fp8 else ", %alpha : f32" if bf16_out else "")
+    if workspace:
+        scale_decl += WORKSPACE_DECL
+        scale_use += WORKSPACE_USE
     w(f"""// Generated by examples/gemm/gen_gemm.py (BM={bm}, BN={bn}, BK={bk}, {stages} stages, groups of {group_m}):
 // {what}, for run-time M, N, K.
 // See docs/gemm.md.
@@ -260,9 +405,12 @@ module attributes {{gpu.container_module}} {{
       %sa = tile.arena_view [0] : !stagesA
       %sb = tile.arena_view [{a_bytes}] : !stagesB
 {c_views}""")
+    if workspace:
+        w(f"""      %flag = tile.arena_view [{flag_off}] : memref<4xi32, {ws}>""")
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
-                           cluster, fp8, split_k, persistent, group_m)
+                           cluster, fp8, split_k, persistent, group_m,
+                           "%accum_part" if workspace else "%accum")
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if persistent:
@@ -274,6 +422,9 @@ module attributes {{gpu.container_module}} {{
         %free_id = arith.constant 1 : i32
         %free_threads = arith.constant """ + str(WG * consumers) + """ : i32
         nvvm.barrier id = %free_id number_of_threads = %free_threads""")
+    if workspace:
+        emit_split_combine(w, bn, consumers)
+    epilogue_start = len(out)
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
         // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
         // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
@@ -354,6 +505,11 @@ module attributes {{gpu.container_module}} {{
         grid += f"""    %csplit = arith.constant {split_k} : index
 """
         launch_grid = "blocks in (%gx, %gy, %csplit)"
+    if workspace:
+        # The S shares need S partial tiles per tile and a counter per tile;
+        # with a smaller workspace the kernel runs unsplit.
+        grid += split_fits("%gx", "%gy", "%csplit", bm * bn, "%splits", " " * 4)
+        launch_grid = "blocks in (%gx, %gy, %splits)"
     if cluster > 1:
         grid += f"""    %ccl = arith.constant {cluster} : index
     %ccl1 = arith.constant {cluster - 1} : index
@@ -363,7 +519,7 @@ module attributes {{gpu.container_module}} {{
 """
         launch_grid = "clusters in (%ccl, %c1, %c1) blocks in (%gxc, %gyc, %c1)"
     end_consumers = "        tile.yield\n" if protocol == "pipeline" else ""
-    reduce = ' {reduce = "add"}' if split_k > 1 else ""
+    reduce = ' {reduce = "add"}' if split_k > 1 and not workspace else ""
     # The store; a persistent kernel leaves it in flight while the next tile
     # runs (the epilogue waits for its read before reusing the C tile) and
     # waits for the last one before exiting.
@@ -396,7 +552,7 @@ module attributes {{gpu.container_module}} {{
 """
     # Split-K adds into C: the host zeroes it first, on the launch's stream.
     zero_async, after = "", "%stream"
-    if split_k > 1:
+    if split_k > 1 and not workspace:
         zero_async = """    %f0 = arith.constant 0.0 : f32
     %zeroed = gpu.memset async [%stream] %C, %f0 : !C, f32
 """
@@ -406,7 +562,7 @@ module attributes {{gpu.container_module}} {{
         dynamic_shared_memory_size %smem
         args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
 """
-    if split_k > 1:
+    if split_k > 1 and not workspace:
         sync_launch = f"""    %s0 = gpu.wait async
     %f0 = arith.constant 0.0 : f32
     %zeroed = gpu.memset async [%s0] %C, %f0 : !C, f32
@@ -421,7 +577,15 @@ module attributes {{gpu.container_module}} {{
         %barrier_id = arith.constant 1 : i32
         %consumer_threads = arith.constant {WG * consumers} : i32
         nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
-{store}{end_consumers}      }}
+{store}""".rstrip("\n"))
+    if workspace:
+        # Only the tile's last CTA runs the epilogue.
+        body = "\n".join(out[epilogue_start:]).splitlines()
+        del out[epilogue_start:]
+        w("        scf.if %last {\n" + "\n".join(
+            "  " + line if line.strip() else line for line in body)
+          + "\n        }")
+    w(f"""{end_consumers}      }}
 {drain}      gpu.return
     }}
   }}
@@ -548,7 +712,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
-                       group_m=GROUP_M):
+                       group_m=GROUP_M, accum="%accum"):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast."""
     regs = (f", producer_registers = {registers[0]} : i64, "
@@ -582,7 +746,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     w(f"""        nvvm.wgmma.commit.group.sync.aligned
         tile.yield {prev} : !acc
       }} epilogue {{
-      ^bb0({targ}%cidx: index, %accum: !acc):
+      ^bb0({targ}%cidx: index, {accum}: !acc):
         %row0 = arith.muli %cidx, %c64 : index""")
 
 SMS = 132  # SMs of an H100 or H200 SXM
@@ -601,12 +765,28 @@ CHOICES = (
 )
 
 
-def emit_chooser(choices=CHOICES, sms=SMS, common=None):
+# With --choose --split-k S (bf16 or FP8 output), before the 128 x 128 rule:
+# a 128 x 256 kernel whose CTAs share each tile's k-steps, where the 128 x 256
+# tiles fill at most half the SMs (tile::schedule::chooseSplitK).
+SPLIT_CHOICE = ("_splitk", {"persistent": False}, "split")
+SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
+
+
+def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
-    them."""
+    them. With split_k > 1 (bf16 or FP8 output), a split-K kernel of up to
+    split_k shares joins them and the entries take its workspace."""
     common = dict(common or {})
+    if split_k > 1:
+        if not (common.get("bf16_out") or common.get("fp8")):
+            raise ValueError("--choose --split-k combines partials in a "
+                             "workspace: use --bf16-out or --fp8")
+        name, kwargs, rule = SPLIT_CHOICE
+        at = [c[0] for c in choices].index("_n128")
+        choices = (choices[:at] + ((name, dict(kwargs, split_k=split_k), rule),)
+                   + choices[at:])
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
                "tileC", "bars", "acc")
     heads, kernels, launches = [], [], []
@@ -628,21 +808,49 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
                             text).group(1)
         launches.append((suffix, rule, options.get("bm", BM),
                          options.get("bn", BN), smem, threads,
-                         options.get("persistent", False)))
+                         options.get("persistent", False),
+                         options.get("split_k", 1) > 1))
     fp8 = common.get("fp8", False)
     extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
              ", %alpha: f32" if common.get("bf16_out") else "")
     extra_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
                  if fp8 else ", %alpha : f32" if common.get("bf16_out")
                  else "")
+    if split_k > 1:
+        extra += WORKSPACE_DECL
+    bk = common.get("bk", BK)
+    # The split rule, on the count of 128 x 256 tiles and the k-steps: as
+    # many shares as fill the SMs, at most split_k, each of at least
+    # SPLIT_MIN_KSTEPS k-steps, where the tiles fill at most half the SMs and
+    # the workspace holds the partials and counters.
+    split_rule = f"""%cbk_split = arith.constant {bk} : index
+%cbk_split1 = arith.constant {bk - 1} : index
+%K = memref.dim %A, %c1 : !A
+%kp = arith.addi %K, %cbk_split1 : index
+%ksteps = arith.divui %kp, %cbk_split : index
+%sms_split = arith.constant {sms} : index
+%c2s = arith.constant 2 : index
+%tiles2 = arith.muli %tiles, %c2s : index
+%half_full = arith.cmpi ule, %tiles2, %sms_split : index
+%tiles1 = arith.maxui %tiles, %c1 : index
+%per_sm = arith.divui %sms_split, %tiles1 : index
+%min_k = arith.constant {SPLIT_MIN_KSTEPS} : index
+%by_k = arith.divui %ksteps, %min_k : index
+%max_split = arith.constant {split_k} : index
+%by_sm = arith.minui %max_split, %per_sm : index
+%want = arith.minui %by_sm, %by_k : index
+{split_fits("%cols", "%rows", "%want", BM * BN, "%splits", "").rstrip()}
+%two_plus = arith.cmpi uge, %splits, %c2s : index
+%split = arith.andi %half_full, %two_plus : i1"""
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
         "m_le_128": "%m_le_128 = arith.cmpi ule, %M, %c128 : index",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
+        "split": split_rule,
     }
 
-    def launch(suffix, bm, bn, smem, threads, persistent, is_async):
+    def launch(suffix, bm, bn, smem, threads, persistent, split, is_async):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
         tile)."""
@@ -656,6 +864,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
       %gx{suffix} = arith.divui %nq{suffix}, %cbn{suffix} : index
 """
         blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %c1)"
+        args = extra_use
+        if split:
+            blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %splits)"
+            args += WORKSPACE_USE
         if persistent:
             grid += persistent_ctas(f"%gx{suffix}", f"%gy{suffix}", sms,
                                     "%all", " " * 6)
@@ -667,7 +879,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
       {head} @gemm_kernels::@gemm{suffix}
           {blocks} threads in (%threads, %c1, %c1)
           dynamic_shared_memory_size %smem
-          args(%A : !A, %Bt : !Bt, %C : !C{extra_use})"""
+          args(%A : !A, %Bt : !Bt, %C : !C{args})"""
 
     def select(rest, is_async, depth):
         """Nested scf.if over the rules, in order; the last kernel is the
@@ -679,7 +891,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None):
             return "\n".join(pad + line for line in body.splitlines())
         inner = select(rest[1:], is_async, depth + 1)
         text = "\n".join(pad + line for line in body.splitlines())
-        return (f"{pad}    {conditions[rule]}\n{pad}    scf.if %{rule} {{\n"
+        condition = "\n".join(f"{pad}    {line}"
+                              for line in conditions[rule].splitlines())
+        return (f"{condition}\n{pad}    scf.if %{rule} {{\n"
                 f"{pad}  {text.lstrip()}\n{pad}    }} else {{\n"
                 f"{inner}\n{pad}    }}")
 
@@ -748,9 +962,14 @@ def main():
                          "argument after C")
     ap.add_argument("--bk", type=int, default=None)
     ap.add_argument("--split-k", type=int, default=1, metavar="S",
-                    help="with the pipeline and f32 output: S CTAs (grid z) "
-                         "share each tile's K steps and add their partial "
-                         "tiles into C (TMA reduce-add; the entry zeroes C)")
+                    help="with the pipeline: S CTAs (grid z) share each "
+                         "tile's K steps; with f32 output they add their "
+                         "partial tiles into C (TMA reduce-add; the entry "
+                         "zeroes C), with bf16 or FP8 output they meet in a "
+                         "workspace (partials, counters: arguments after the "
+                         "scales) and the tile's last CTA combines them. "
+                         "With --choose: up to S shares where the tiles are "
+                         "few (the rule in docs/gemm.md)")
     ap.add_argument("--cluster", type=int, default=1, metavar="C",
                     help="with the pipeline: clusters of C CTAs along M that "
                          "share (multicast) their B tile")
@@ -776,14 +995,15 @@ def main():
                                     "swizzle_c") if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
-        print(emit_chooser(common=common), end="")
+        try:
+            print(emit_chooser(common=common, split_k=args.split_k), end="")
+        except ValueError as error:
+            ap.error(str(error))
         return
     if args.persistent and (args.cluster > 1 or args.split_k > 1 or
                             args.protocol != "pipeline"):
         ap.error("--persistent is a one-CTA tile.pipeline kernel (no "
                  "--cluster, --split-k or handwritten protocol)")
-    if args.split_k > 1 and (args.fp8 or args.bf16_out):
-        ap.error("--split-k adds partial tiles into an f32 C")
     bk = args.bk or (128 if args.fp8 else BK)
     try:
         text = emit(bm=args.bm, bn=args.bn, bk=bk, stages=args.stages,
