@@ -1,11 +1,14 @@
 //===- LoweringUtils.cpp - Helpers shared by the copy lowerings -----------===//
 
 #include "LoweringUtils.h"
+#include "GroupedOffset.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 
@@ -46,39 +49,12 @@ void mlir::tile::populateTileTypeConversions(LLVMTypeConverter &converter) {
 Value mlir::tile::emitLayoutElementAddress(OpBuilder &b, Location loc,
                                            Value base, MemRefType type,
                                            ValueRange indices) {
-  Type i64 = b.getI64Type();
-  auto c = [&](int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
-  };
-  ::tile::GroupedLayout grouped = *getGroupedLayout(type);
-  Value offset = c(grouped.elementOffset);
-  for (auto [d, group] : llvm::enumerate(grouped.groups)) {
-    int64_t inner = 1;
-    for (auto it = group.rbegin(); it != group.rend(); ++it) {
-      if (it->extent > 1) {
-        Value digit = indices[d];
-        if (inner != 1)
-          digit = arith::DivSIOp::create(b, loc, digit, c(inner));
-        if (std::next(it) != group.rend())
-          digit = arith::RemSIOp::create(b, loc, digit, c(it->extent));
-        if (it->stride != 1)
-          digit = arith::MulIOp::create(b, loc, digit, c(it->stride));
-        offset = arith::AddIOp::create(b, loc, offset, digit);
-      }
-      inner *= it->extent;
-    }
-  }
-  Value bytes = offset;
-  if (int64_t eb = *getElementBytes(type); eb != 1)
-    bytes = arith::MulIOp::create(b, loc, offset, c(eb));
-  if (std::optional<::tile::SwizzleXor> swizzle =
-          ::tile::getSwizzleXor(grouped.swizzle)) {
-    Value row = arith::ShRUIOp::create(b, loc, bytes, c(swizzle->rowShift));
-    Value sel = arith::AndIOp::create(b, loc, row, c(swizzle->rowMask));
-    Value mask = arith::ShLIOp::create(b, loc, sel, c(swizzle->chunkShift));
-    bytes = arith::XOrIOp::create(b, loc, bytes, mask);
-  }
-  return emitBytePtrAdd(b, loc, base, bytes);
+  OpFoldResult offset = emitGroupedByteOffset(b, loc, *getGroupedLayout(type),
+                                              *getElementBytes(type), indices);
+  if (isZeroInteger(offset))
+    return base;
+  return emitBytePtrAdd(b, loc, base,
+                        getValueOrCreateConstantIntOp(b, loc, offset));
 }
 
 Value mlir::tile::getBufferBasePtr(OpBuilder &b, Location loc, Value converted,

@@ -35,11 +35,11 @@ void populateTileTypeConversions(LLVMTypeConverter &converter);
 Value getBufferBasePtr(OpBuilder &b, Location loc, Value converted,
                        MemRefType type, const LLVMTypeConverter &converter);
 
-/// Address of the element at `indices` (i64 values, one per dimension) of a
-/// `#tile.layout` buffer starting at `base`: the indices split over the
-/// layout's shards, the byte offset swizzled as the hardware does (the
-/// buffer starts on the swizzle's repeat, so the XOR of the relative offset
-/// equals the XOR of the absolute address).
+/// Address of the element at `indices` (i64 values, one per dimension, each
+/// within its dimension) of a `#tile.layout` buffer starting at `base`: the
+/// swizzled byte offset of emitGroupedByteOffset (GroupedOffset.h; the buffer
+/// starts on the swizzle's repeat, so the XOR of the relative offset equals
+/// the XOR of the absolute address).
 Value emitLayoutElementAddress(OpBuilder &b, Location loc, Value base,
                                MemRefType type, ValueRange indices);
 

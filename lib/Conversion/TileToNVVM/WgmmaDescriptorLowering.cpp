@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GroupedOffset.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
@@ -17,53 +19,6 @@
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// An i64 byte offset: the sum of run-time terms (null when none) and a
-/// constant.
-struct ByteOffset {
-  Value dynamic;
-  int64_t constant = 0;
-};
-
-/// Adds the byte offset of `index` along a dimension whose shards are
-/// `group` (outer to inner): mixed radix, the outermost shard taking the
-/// quotient; `elementBytes` scales the strides. Constant indices fold.
-static void addGroupOffset(OpBuilder &b, Location loc,
-                           ArrayRef<::tile::Shard> group, Value index,
-                           int64_t elementBytes, ByteOffset &sum) {
-  Type i64 = b.getI64Type();
-  auto constant = [&](int64_t v) -> Value {
-    return arith::ConstantIntOp::create(b, loc, i64, v);
-  };
-  if (std::optional<int64_t> known = getConstantIntValue(index)) {
-    int64_t rest = *known;
-    for (size_t k = group.size(); k-- > 0;) {
-      int64_t digit = k == 0 ? rest : rest % group[k].extent;
-      sum.constant += digit * group[k].stride * elementBytes;
-      rest /= group[k].extent;
-    }
-    return;
-  }
-  Value rest = arith::IndexCastUIOp::create(b, loc, i64, index);
-  for (size_t k = group.size(); k-- > 0;) {
-    const ::tile::Shard &shard = group[k];
-    if (shard.extent == 1)
-      continue;
-    Value digit = rest;
-    if (k != 0) {
-      Value extent = constant(shard.extent);
-      digit = arith::RemUIOp::create(b, loc, rest, extent);
-      rest = arith::DivUIOp::create(b, loc, rest, extent);
-    }
-    int64_t strideBytes = shard.stride * elementBytes;
-    Value term =
-        strideBytes == 1
-            ? digit
-            : arith::MulIOp::create(b, loc, digit, constant(strideBytes));
-    sum.dynamic =
-        sum.dynamic ? arith::AddIOp::create(b, loc, sum.dynamic, term) : term;
-  }
-}
 
 namespace {
 struct WgmmaDescriptorLowering
@@ -87,22 +42,21 @@ struct WgmmaDescriptorLowering
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIntOp::create(rewriter, loc, i64, v);
     };
-    // The block's shared address (unswizzled): the buffer's address plus
-    // the block's byte offset.
-    ByteOffset offset;
-    offset.constant = grouped->elementOffset * *elementBytes;
-    addGroupOffset(rewriter, loc, grouped->groups[0], op.getRow(),
-                   *elementBytes, offset);
-    addGroupOffset(rewriter, loc, grouped->groups[1], op.getCol(),
-                   *elementBytes, offset);
+    // The block's shared address, unswizzled (the hardware applies the
+    // descriptor's swizzle mode itself): the buffer's address plus the
+    // block's byte offset.
+    ::tile::GroupedLayout unswizzled = *grouped;
+    unswizzled.swizzle = ::tile::Swizzle::None;
+    OpFoldResult offset =
+        emitGroupedByteOffset(rewriter, loc, unswizzled, *elementBytes,
+                              ValueRange{op.getRow(), op.getCol()});
     Value base = getBufferBasePtr(rewriter, loc, adaptor.getSource(), type,
                                   *getTypeConverter());
     Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, base);
-    if (offset.dynamic)
-      address = arith::AddIOp::create(rewriter, loc, address, offset.dynamic);
-    if (offset.constant != 0)
-      address = arith::AddIOp::create(rewriter, loc, address,
-                                      constant(offset.constant));
+    if (!isZeroInteger(offset))
+      address = arith::AddIOp::create(
+          rewriter, loc, address,
+          getValueOrCreateConstantIntOp(rewriter, loc, offset));
     // Bits 0-13: the address >> 4.
     Value start = arith::AndIOp::create(
         rewriter, loc,

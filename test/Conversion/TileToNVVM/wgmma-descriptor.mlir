@@ -43,23 +43,24 @@ func.func @static_start() -> (i64, i64) {
   return %d0, %d1 : i64, i64
 }
 
-// A run-time column over two 64B-swizzled K panels of 32 elements (8 KiB
-// apart): column c is at (c % 32) x 2 B + (c / 32) x 8192 B. Fields: LBO
-// 16 B, SBO 512 B (32 << 32), swizzle mode 2 (2 << 62):
-// 0x8000002000010000 = -9223371899415756800 as i64.
+// A run-time column over two 64B-swizzled K panels of 32 elements (4096
+// elements, 8 KiB apart): column c is at ((c % 32) + (c / 32) x 4096) x 2 B,
+// unswizzled. Fields: LBO 16 B, SBO 512 B (32 << 32), swizzle mode 2
+// (2 << 62): 0x8000002000010000 = -9223371899415756800 as i64.
 // CHECK-LABEL: func.func @dynamic_column
 // CHECK: %[[BASE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8
 // CHECK: %[[COL:.*]] = arith.index_castui %{{.*}} : index to i64
-// CHECK: %[[C32:.*]] = arith.constant 32 : i64
-// CHECK: %[[IN:.*]] = arith.remui %[[COL]], %[[C32]] : i64
-// CHECK: %[[PANEL:.*]] = arith.divui %[[COL]], %[[C32]] : i64
-// CHECK: %[[C2:.*]] = arith.constant 2 : i64
-// CHECK: %[[INB:.*]] = arith.muli %[[IN]], %[[C2]] : i64
-// CHECK: %[[C8192:.*]] = arith.constant 8192 : i64
-// CHECK: %[[PANELB:.*]] = arith.muli %[[PANEL]], %[[C8192]] : i64
-// CHECK: %[[OFF:.*]] = arith.addi %[[INB]], %[[PANELB]] : i64
-// CHECK: %[[P:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr<3> to i64
-// CHECK: %[[ADDR:.*]] = arith.addi %[[P]], %[[OFF]] : i64
+// CHECK-NEXT: %[[C32:.*]] = arith.constant 32 : i64
+// CHECK-NEXT: %[[IN:.*]] = arith.remui %[[COL]], %[[C32]] : i64
+// CHECK-NEXT: %[[C32B:.*]] = arith.constant 32 : i64
+// CHECK-NEXT: %[[PANEL:.*]] = arith.divui %[[COL]], %[[C32B]] : i64
+// CHECK-NEXT: %[[C4096:.*]] = arith.constant 4096 : i64
+// CHECK-NEXT: %[[PANELE:.*]] = arith.muli %[[PANEL]], %[[C4096]] : i64
+// CHECK-NEXT: %[[E:.*]] = arith.addi %[[IN]], %[[PANELE]] : i64
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[E]], %[[C2]] : i64
+// CHECK-NEXT: %[[P:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr<3> to i64
+// CHECK-NEXT: %[[ADDR:.*]] = arith.addi %[[P]], %[[OFF]] : i64
 // CHECK: %[[S:.*]] = arith.shrui %[[ADDR]], %{{.*}} : i64
 // CHECK: %[[F:.*]] = arith.andi %[[S]], %{{.*}} : i64
 // CHECK: %[[H:.*]] = arith.constant -9223371899415756800 : i64
