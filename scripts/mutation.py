@@ -76,6 +76,8 @@ RELATED = [
      ["gtest:TileConversionTests", "lit:Transforms/report-copy-plans.mlir",
       "lit:Conversion"]),
     ("lib/Conversion/KernelABI/", ["lit:Conversion/KernelABI", "lit:Pipeline"]),
+    ("lib/Conversion/HostToLLVM/", ["lit:Conversion/HostToLLVM",
+                                    "lit:Pipeline"]),
     ("lib/Transforms/", ["lit:Transforms", "lit:Pipeline"]),
     ("lib/Pipelines/", ["lit:Pipeline", "lit:Tools"]),
     ("lib/Transforms/CheckHostArguments.cpp",

@@ -71,7 +71,8 @@ static void addDevicePasses(OpPassManager &pm,
   device.addPass(createCSEPass());
 }
 
-// Host, per function where the pass allows it.
+// Host, per function where the pass allows it; the module-level lowering
+// leaves the (already lowered) gpu.modules alone.
 static void addHostPasses(OpPassManager &pm) {
   OpPassManager &hostFunc = pm.nest<func::FuncOp>();
   hostFunc.addPass(createSCFToControlFlowPass());
@@ -79,12 +80,9 @@ static void addHostPasses(OpPassManager &pm) {
   hostFunc.addPass(createLowerAffinePass());
   hostFunc.addPass(createArithToLLVMConversionPass());
   hostFunc.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(createGpuToLLVMConversionPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createTileHostToLLVM());
   OpPassManager &hostLLVM = pm.nest<LLVM::LLVMFuncOp>();
+  hostLLVM.addPass(createReconcileUnrealizedCastsPass());
   hostLLVM.addPass(createCanonicalizerPass());
   hostLLVM.addPass(createCSEPass());
 }

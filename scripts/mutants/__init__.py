@@ -29,13 +29,14 @@ Each module names its library's folders (LIBRARY) and lists its mutants
 names the ones that no longer match, with what to change.
 """
 from . import (capi, compiler, conversion, dialect, dispatch, draw,
-               kernel_abi, layout, mma, pipelines, runtime, support, tma,
-               transforms)
+               host_to_llvm, kernel_abi, layout, mma, pipelines, runtime,
+               support, tma, transforms)
 
 # The catalog's order: the libraries from the layout algebra up to the
 # runtime and the compiler, each module's entries in its own order.
 MODULES = [support, layout, tma, mma, dialect, dispatch, conversion,
-           kernel_abi, transforms, pipelines, draw, capi, runtime, compiler]
+           kernel_abi, host_to_llvm, transforms, pipelines, draw, capi,
+           runtime, compiler]
 
 MUTANTS = []
 for _module in MODULES:

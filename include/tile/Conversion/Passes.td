@@ -45,4 +45,22 @@ def TileFinalizeKernelABI : Pass<"tile-finalize-kernel-abi"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def TileHostToLLVM : Pass<"convert-tile-host-to-llvm", "ModuleOp"> {
+  let summary = "Lowers the host code (functions, memref descriptors, control "
+                "flow, launches) to LLVM in one conversion that never enters "
+                "a gpu.module";
+  let description = [{
+    One partial conversion with the patterns of `finalize-memref-to-llvm`,
+    `convert-cf-to-llvm`, `convert-func-to-llvm`, `convert-arith-to-llvm`,
+    `convert-index-to-llvm` and `gpu-to-llvm` (a `gpu.launch_func` keeps its
+    form with LLVM operands; translation emits the runtime calls).
+    `gpu.module` and `gpu.binary` ops are legal with everything they hold:
+    the device code has its own nested pipeline. Run as five module passes,
+    the upstream conversions each walk (and check the legality of) every op
+    of every kernel, which cost most of the host lowering's time in modules
+    with many kernels.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

@@ -1,0 +1,75 @@
+//===- HostToLLVM.cpp - The host side of the pipeline, in one conversion --===//
+//
+// The upstream host conversions (memref, cf, func, arith, index, gpu launches)
+// applied as one partial conversion over the module, with every gpu.module
+// and gpu.binary legal as a whole. The kernels are lowered before this by
+// their own nested pipeline; walking them again from five module-level
+// conversions (each checking every kernel op's legality, then the verifier
+// after each) was most of the host lowering's time with many kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Analysis/DataLayoutAnalysis.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "tile/Conversion/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEHOSTTOLLVM
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+struct TileHostToLLVMPass
+    : public tile::impl::TileHostToLLVMBase<TileHostToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    const auto &dataLayout = getAnalysis<DataLayoutAnalysis>();
+    LowerToLLVMOptions options(ctx, dataLayout.getAtOrAbove(module));
+    LLVMTypeConverter converter(ctx, options, &dataLayout);
+
+    LLVMConversionTarget target(*ctx);
+    target.addLegalOp<gpu::GPUModuleOp, gpu::BinaryOp>();
+    target.markOpRecursivelyLegal<gpu::GPUModuleOp, gpu::BinaryOp>();
+    // As in gpu-to-llvm: a launch stays a gpu.launch_func once its operands
+    // are LLVM values; the binary's offloading handler emits the runtime
+    // calls at translation.
+    target.addDynamicallyLegalOp<gpu::LaunchFuncOp>(
+        [&](gpu::LaunchFuncOp op) {
+          return converter.isLegal(op->getOperandTypes());
+        });
+
+    // The standalone passes' patterns first (with their symbol tables), then
+    // what gpu-to-llvm takes from every loaded dialect's interface.
+    SymbolTableCollection symbolTables;
+    RewritePatternSet patterns(ctx);
+    populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns,
+                                                   &symbolTables);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    cf::populateAssertToLLVMConversionPattern(converter, patterns,
+                                              /*abortOnFailure=*/true,
+                                              &symbolTables);
+    populateFuncToLLVMConversionPatterns(converter, patterns, &symbolTables);
+    for (Dialect *dialect : ctx->getLoadedDialects())
+      if (auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect))
+        iface->populateConvertToLLVMConversionPatterns(target, converter,
+                                                       patterns);
+    populateVectorToLLVMConversionPatterns(converter, patterns);
+    populateGpuToLLVMConversionPatterns(converter, patterns);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
