@@ -11,12 +11,12 @@
 
 #include "mlir/Analysis/DataLayoutAnalysis.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -46,10 +46,9 @@ struct TileHostToLLVMPass
     // As in gpu-to-llvm: a launch stays a gpu.launch_func once its operands
     // are LLVM values; the binary's offloading handler emits the runtime
     // calls at translation.
-    target.addDynamicallyLegalOp<gpu::LaunchFuncOp>(
-        [&](gpu::LaunchFuncOp op) {
-          return converter.isLegal(op->getOperandTypes());
-        });
+    target.addDynamicallyLegalOp<gpu::LaunchFuncOp>([&](gpu::LaunchFuncOp op) {
+      return converter.isLegal(op->getOperandTypes());
+    });
 
     // The standalone passes' patterns first (with their symbol tables), then
     // what gpu-to-llvm takes from every loaded dialect's interface.
