@@ -4,7 +4,8 @@
 // format=none`: outlining, tensor-map ABI, tile-to-nvvm, host lowering; no
 // PTX serialisation) in process, on modules written by gen_copies.py.
 //
-//   bench-compile [--reps=N] [--timing] [--no-verify] FILE...
+//   bench-compile [--reps=N] [--timing] [--no-verify] [--to-nvvm] [--threads]
+//                 [--pipeline=TEXTFILE] FILE...
 //
 // Prints, per file, the number of tile.copy_async ops and the median over N
 // repetitions (fresh context each time, threading off) of parse and pipeline
@@ -12,6 +13,9 @@
 // --timing prints MLIR's per-pass timing report of the last repetition;
 // --no-verify turns off the verifier between passes (on by default, as in
 // tile-opt and tile-compile) to show its share.
+// --pipeline=TEXTFILE runs the textual pass pipeline in TEXTFILE (as
+// `tile-opt --pass-pipeline` takes it) instead, so an earlier form of the
+// pipeline can be timed by the same binary in the same run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +24,16 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "tile/InitAllTile.h"
 #include "tile/Pipelines/Pipelines.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -64,6 +71,7 @@ int main(int argc, char **argv) {
   int reps = 3;
   bool timing = false, verify = true, deviceOnly = false, threads = false;
   std::vector<std::string> files;
+  std::string pipelineText;
   for (int i = 1; i < argc; ++i) {
     if (!std::strncmp(argv[i], "--reps=", 7))
       reps = std::max(1, std::atoi(argv[i] + 7));
@@ -75,12 +83,19 @@ int main(int argc, char **argv) {
       deviceOnly = true;
     else if (!std::strcmp(argv[i], "--threads"))
       threads = true;
-    else
+    else if (!std::strncmp(argv[i], "--pipeline=", 11)) {
+      auto text = llvm::MemoryBuffer::getFile(argv[i] + 11);
+      if (!text) {
+        llvm::errs() << argv[i] + 11 << ": cannot read\n";
+        return 2;
+      }
+      pipelineText = (*text)->getBuffer().trim().str();
+    } else
       files.push_back(argv[i]);
   }
   if (files.empty()) {
     llvm::errs() << "usage: bench-compile [--reps=N] [--timing] [--no-verify] "
-                    "[--to-nvvm] [--threads] FILE...\n";
+                    "[--to-nvvm] [--threads] [--pipeline=TEXTFILE] FILE...\n";
     return 2;
   }
 
@@ -89,6 +104,8 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   registerAllGPUToLLVMIRTranslations(registry);
   tile::registerAllTileDialects(registry);
+  registerAllPasses();
+  tile::registerAllTilePasses();
 
   llvm::outs()
       << "file\tcopies\tparse_s\tpipeline_s\ttotal_s\tpipeline_cpu_s\n";
@@ -117,7 +134,12 @@ int main(int argc, char **argv) {
       tile::TileGPUPipelineOptions options;
       options.format = "none";
       options.deviceOnly = deviceOnly;
-      tile::buildTileGPUPipeline(pm, options);
+      if (pipelineText.empty()) {
+        tile::buildTileGPUPipeline(pm, options);
+      } else if (failed(parsePassPipeline(pipelineText, pm, llvm::errs()))) {
+        llvm::errs() << "bench-compile: the pipeline does not parse\n";
+        return 2;
+      }
       if (timing && r == reps - 1) {
         auto tm = std::make_unique<DefaultTimingManager>();
         tm->setEnabled(true);
