@@ -272,7 +272,7 @@ static LogicalResult emitPlans(ModuleOp module, const Products &products,
     products.emit("plan", "", line);
     // A copy whose lowering needs a tensor map reads its global through TMA.
     if (result->selected && result->match &&
-        result->match->getTensorMapRequest())
+        result->match->getTensorMapPlan())
       tmaGlobals.push_back(cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
     return WalkResult::advance();
   });

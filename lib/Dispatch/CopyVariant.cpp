@@ -224,7 +224,7 @@ static void recordFallbackDecision(Operation *op,
   if (!decision.selected || !decision.match || !kernel || !kernel.isKernel() ||
       op->hasAttr("dispatch"))
     return;
-  const ::tile::tma::TmaPlan *plan = decision.match->getTensorMapRequest();
+  const ::tile::tma::TmaPlan *plan = decision.match->getTensorMapPlan();
   if (!plan || plan->guards.empty())
     return;
   // The same exclusion tile-version-kernels makes for the fallback clone.

@@ -36,12 +36,12 @@ public:
       return PredicateResult::success();
     });
     addPredicate("sm100-form", [](Operation *op) {
-      std::string form = cast<CopyAsyncOp>(op).getSm100FormName();
-      if (!form.empty())
-        return PredicateResult::failure(
-            ::tile::Decline{::tile::RuleId::Sm100Form,
-                            "only the tma variant issues " + form +
-                                " (cp.async.bulk.tensor on sm_100a)"});
+      auto copy = cast<CopyAsyncOp>(op);
+      if (copy.getSm100Form() != Sm100Form::None)
+        return PredicateResult::failure(::tile::Decline{
+            ::tile::RuleId::Sm100Form,
+            "only the tma variant issues " + copy.describeSm100Form() +
+                " (cp.async.bulk.tensor on sm_100a)"});
       return PredicateResult::success();
     });
     addPredicate("reduce-type", [](Operation *op) {

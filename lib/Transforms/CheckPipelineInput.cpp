@@ -144,16 +144,9 @@ struct CheckPipelineInputPass
   /// instruction selection on other chips).
   LogicalResult checkSm100Forms(Operation *op) {
     auto copy = dyn_cast<CopyAsyncOp>(op);
-    if (!copy || chipHasSm100Forms(chip))
+    if (!copy)
       return success();
-    std::string form = copy.getSm100FormName();
-    if (form.empty())
-      return success();
-    return emitRuleError(copy.getOperation(), RuleId::Sm100Form)
-           << form
-           << " needs chip sm_100a or sm_100f; the "
-              "pipeline's chip is "
-           << chip;
+    return verifySm100FormChip(copy, chip, "the pipeline's chip");
   }
 
   /// Kernel outlining takes the gpu.launch ops of the outermost module only;

@@ -44,7 +44,7 @@ std::string mlir::tile::drawCopyDecision(CopyAsyncOp op,
   else
     picture.requestError = reason.message();
   if (result.selected && result.match)
-    if (const ::tile::tma::TmaPlan *plan = result.match->getTensorMapRequest())
+    if (const ::tile::tma::TmaPlan *plan = result.match->getTensorMapPlan())
       picture.plan = *plan;
   return ::tile::draw::drawCopy(picture);
 }

@@ -1,7 +1,7 @@
 //===- PlanCopies.cpp - --tile-plan-copies --------------------------------===//
 //
 // The one place copies are dispatched and planned: every later pass reads the
-// decision this pass records on the op (see CopyDecision.cpp for its
+// decision this pass records on the op (see RecordedDecisionVerifier.cpp for its
 // verifier), and the plans it records on each im2col load and wgmma
 // descriptor.
 //

@@ -158,7 +158,7 @@ struct TensorMapABIPass
         return WalkResult::interrupt();
       const ::tile::tma::TmaPlan *plan =
           result->selected && result->match
-              ? result->match->getTensorMapRequest()
+              ? result->match->getTensorMapPlan()
               : nullptr;
       if (!plan)
         return WalkResult::advance();

@@ -42,7 +42,7 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
       return WalkResult::interrupt();
     const ::tile::tma::TmaPlan *plan =
         decision->selected && decision->match
-            ? decision->match->getTensorMapRequest()
+            ? decision->match->getTensorMapPlan()
             : nullptr;
     if (!plan || plan->guards.empty())
       return WalkResult::advance();

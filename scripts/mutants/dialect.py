@@ -225,6 +225,11 @@ MUTANTS = [
       'return !chip.empty();',
       "the sm_100a forms are accepted on every chip",
       function="chipHasSm100Forms"),
+    M("sm100-scatter-as-gather", "TileOps.cpp",
+      "return isLoad() ? Sm100Form::Gather4 : Sm100Form::Scatter4;",
+      "return Sm100Form::Gather4;",
+      "a four-row store is named (and declined) as tile::gather4",
+      function="CopyAsyncOp::getSm100Form"),
     # ---- tensor-map records, recorded plans ---------------------------------
     M("tmap-kernel-arg-order", "TensorMapsVerifier.cpp",
       "if (map.getArg() != expectedArg)", "if (false)",

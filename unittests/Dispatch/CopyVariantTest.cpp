@@ -143,8 +143,8 @@ class MapRequestMatch : public VariantMatch {
 public:
   explicit MapRequestMatch(std::unique_ptr<VariantMatch> inner)
       : inner(std::move(inner)) {}
-  const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
-    return inner->getTensorMapRequest();
+  const ::tile::tma::TmaPlan *getTensorMapPlan() const override {
+    return inner->getTensorMapPlan();
   }
   std::unique_ptr<VariantMatch> inner;
 };
@@ -170,7 +170,7 @@ public:
   LogicalResult rewrite(Operation *op, const VariantMatch *match,
                         ConversionPatternRewriter &rewriter,
                         const LLVMTypeConverter &) const override {
-    EXPECT_NE(match->getTensorMapRequest(), nullptr);
+    EXPECT_NE(match->getTensorMapPlan(), nullptr);
     EXPECT_TRUE(op->hasAttr("tile.tensor_map_arg"));
     ++rewrites;
     rewriter.eraseOp(op);

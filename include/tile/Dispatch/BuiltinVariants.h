@@ -39,7 +39,7 @@ public:
   /// getPlanInputFingerprint of the request and the plan made for it.
   uint64_t planInputFingerprint = 0;
 
-  const ::tile::tma::TmaPlan *getTensorMapRequest() const override {
+  const ::tile::tma::TmaPlan *getTensorMapPlan() const override {
     return &plan;
   }
 };

@@ -61,7 +61,7 @@ public:
   virtual ~VariantMatch();
   /// The plan of the tensor map the host must encode and pass to the kernel
   /// for this copy, or null when the lowering needs none.
-  virtual const ::tile::tma::TmaPlan *getTensorMapRequest() const {
+  virtual const ::tile::tma::TmaPlan *getTensorMapPlan() const {
     return nullptr;
   }
 };

@@ -26,7 +26,7 @@ FailureOr<DispatchResult> mlir::tile::recallLowerableDecision(Operation *op) {
     emitNoVariantError(op, *result);
     return failure();
   }
-  if (result->match && result->match->getTensorMapRequest() &&
+  if (result->match && result->match->getTensorMapPlan() &&
       !op->hasAttr(kTensorMapArgAttr))
     return withRule(op->emitError(), RuleId::Tma)
            << "tma: this copy has no tensor-map kernel argument; run "

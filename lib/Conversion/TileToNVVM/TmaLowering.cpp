@@ -58,17 +58,7 @@ static NVVM::TMAReduxKind getReduxKind(ReduceMode mode) {
 /// The sm_100a forms reach LLVM's instruction selection as an abort on other
 /// chips: the target the kernel's gpu.module names must have them.
 static LogicalResult checkTargetForms(CopyAsyncOp op) {
-  std::string form = op.getSm100FormName();
-  if (form.empty())
-    return success();
-  std::string chip = getTargetChip(op);
-  if (chipHasSm100Forms(chip))
-    return success();
-  return emitRuleError(op.getOperation(), RuleId::Sm100Form)
-         << form << " needs chip sm_100a or sm_100f; the target chip is "
-         << (chip.empty() ? std::string("not set (the gpu.module has no "
-                                        "#nvvm.target)")
-                          : chip);
+  return verifySm100FormChip(op, getTargetChip(op), "the target chip");
 }
 
 LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,

@@ -465,12 +465,26 @@ static LogicalResult verifyCopyModifiers(CopyAsyncOp op, bool load,
   return verifyCacheHintName(op, op.getCacheHint());
 }
 
-std::string CopyAsyncOp::getSm100FormName() {
+Sm100Form CopyAsyncOp::getSm100Form() {
   if (isRowGather())
-    return isLoad() ? "tile::gather4" : "tile::scatter4";
-  if (std::optional<uint32_t> group = getCtaGroup())
-    return "cta_group = " + std::to_string(*group);
-  return "";
+    return isLoad() ? Sm100Form::Gather4 : Sm100Form::Scatter4;
+  if (getCtaGroup())
+    return Sm100Form::CtaGroup;
+  return Sm100Form::None;
+}
+
+std::string CopyAsyncOp::describeSm100Form() {
+  switch (getSm100Form()) {
+  case Sm100Form::None:
+    return "";
+  case Sm100Form::CtaGroup:
+    return "cta_group = " + std::to_string(*getCtaGroup());
+  case Sm100Form::Gather4:
+    return "tile::gather4";
+  case Sm100Form::Scatter4:
+    return "tile::scatter4";
+  }
+  llvm_unreachable("an Sm100Form the switch does not name");
 }
 
 /// The chip of the first NVVM target of the enclosing gpu.module, or "" when
@@ -488,6 +502,18 @@ std::string mlir::tile::getTargetChip(Operation *op) {
 
 bool mlir::tile::chipHasSm100Forms(StringRef chip) {
   return chip == "sm_100a" || chip == "sm_100f";
+}
+
+LogicalResult mlir::tile::verifySm100FormChip(CopyAsyncOp op, StringRef chip,
+                                              StringRef chipSource) {
+  if (op.getSm100Form() == Sm100Form::None || chipHasSm100Forms(chip))
+    return success();
+  return emitRuleError(op.getOperation(), RuleId::Sm100Form)
+         << op.describeSm100Form() << " needs chip sm_100a or sm_100f; "
+         << chipSource << " is "
+         << (chip.empty() ? StringRef("not set (the gpu.module has no "
+                                      "#nvvm.target)")
+                          : chip);
 }
 
 /// `cta_group` and `rows(...)`: the forms only sm_100a has. The chip is
@@ -532,17 +558,11 @@ static LogicalResult verifySm100Forms(CopyAsyncOp op, bool load,
                  : op.getMulticastMask() ? "multicast"
                                          : "reduce");
   }
-  std::string form = op.getSm100FormName();
-  if (form.empty())
-    return success();
+  // Before the pipeline attaches a target there is no chip to check.
   std::string chip = getTargetChip(op);
-  if (!chip.empty() && !chipHasSm100Forms(chip))
-    return emitRuleError(op.getOperation(), RuleId::Sm100Form)
-           << form
-           << " needs chip sm_100a or sm_100f; the target "
-              "chip of the gpu.module is "
-           << chip;
-  return success();
+  if (chip.empty())
+    return success();
+  return verifySm100FormChip(op, chip, "the target chip of the gpu.module");
 }
 
 LogicalResult CopyAsyncOp::verify() {

@@ -47,7 +47,7 @@ uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
                                  const ::tile::tma::TmaPlan &plan);
 
 /// Checks the decision tile-plan-copies recorded on a verified `op`, if any
-/// (CopyDecision.cpp): the recorded `#tile.tma_plan` must still describe the
+/// (RecordedDecisionVerifier.cpp): the recorded `#tile.tma_plan` must still describe the
 /// copy (`plan-stale`), emitting the error at the op. The `tma` variant's
 /// recall calls it (so every pass that reads the record does), and so does
 /// tile-check-recorded-plans; the op verifier does not (it may run the

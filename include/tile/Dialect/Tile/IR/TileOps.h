@@ -18,6 +18,10 @@ constexpr int64_t kMaxDynamicSharedBytes = 232448;
 /// Threads of a warpgroup, the unit of wgmma and of a tile.pipeline's roles.
 constexpr int64_t kWarpgroupThreads = 128;
 
+/// The forms of cp.async.bulk.tensor only sm_100a and sm_100f have (LLVM
+/// aborts in instruction selection elsewhere).
+enum class Sm100Form { None, CtaGroup, Gather4, Scatter4 };
+
 /// The TMA core's name for a copy's reduction.
 ::tile::tma::ReduceKind toTmaReduceKind(ReduceMode mode);
 
@@ -48,5 +52,13 @@ std::optional<SmallVector<int64_t, 3>> getStatedClusterSize(Operation *op);
 
 #define GET_OP_CLASSES
 #include "tile/Dialect/Tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+/// The one check of rule `sm100-form`: a copy using an sm_100a form targets
+/// a chip that has it. `chip` is "" when none is known; `chipSource` names
+/// where the chip comes from in the message ("the pipeline's chip").
+LogicalResult verifySm100FormChip(CopyAsyncOp op, StringRef chip,
+                                  StringRef chipSource);
+} // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

@@ -147,9 +147,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     /// True for the four-row forms (`rows(...)`: tile::gather4 loads,
     /// tile::scatter4 stores).
     bool isRowGather() { return !getRows().empty(); }
-    /// The name of the sm_100a form the copy uses ("cta_group = 2",
-    /// "tile::gather4", "tile::scatter4"), or "" for the sm_90 forms.
-    std::string getSm100FormName();
+    /// The sm_100a-only form of cp.async.bulk.tensor the copy uses, if any.
+    ::mlir::tile::Sm100Form getSm100Form();
+    /// The form as diagnostics name it ("cta_group = 2", "tile::gather4",
+    /// "tile::scatter4"); "" for Sm100Form::None.
+    std::string describeSm100Form();
   }];
 }
 

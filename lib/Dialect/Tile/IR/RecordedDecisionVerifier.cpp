@@ -1,14 +1,17 @@
-//===- CopyDecision.cpp - Verifier of the recorded copy decision ----------===//
+//===- RecordedDecisionVerifier.cpp - Checks of the recorded decision -----===//
 //
 // `tile-plan-copies` records on each copy the variant it selected
 // (`tile.variant`), the variants it declined first (`tile.declined`) and, for
 // a variant that needs a tensor map, the plan (`tile.tma_plan`). Later passes
-// read only the record, so the record must stay true to the copy: this
-// verifier rebuilds the planner's view of the op and runs the hardware model
-// on the recorded plan (at the end of the op's own verifier, so a request is
-// only built from valid operands). A pass that changes a copy after planning
-// (its offsets, sizes, buffers or types) gets a `plan-stale` error here instead
-// of a host map that no longer matches the device's instructions.
+// read only the record, so the record must stay true to the copy. Here:
+// the dialect's structural checks of the record attributes (run by the
+// verifier, cheap and local), and `verifyRecordedPlan`, which rebuilds the
+// planner's view of the op and compares it with the plan's fingerprint (the
+// hardware model runs only when the copy changed). The op verifier does not
+// call it: the passes that read a record (the `tma` variant's recall) and
+// `tile-check-recorded-plans` do. A pass that changes a copy after planning
+// (its offsets, sizes, buffers or types) gets a `plan-stale` error there
+// instead of a host map that no longer matches the device's instructions.
 //
 //===----------------------------------------------------------------------===//
 
