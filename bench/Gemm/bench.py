@@ -10,9 +10,12 @@ Check: every result against a reference computed the same way (bf16 inputs
 widened to f32, an f32 GEMM with TF32 off): max |C - ref| <= TOL * max |ref|.
 Shapes include edge tiles in M, N and K (out-of-bounds fill on the loads,
 clipped stores). Timing: CUDA events around each launch on one stream, warm-up
-then a median; TFLOP/s = 2 M N K / time.
+then a median; TFLOP/s = 2 M N K / time. Each shape also prints the fewest
+bytes it must move (A, Bt read once, C written once) over our best time and
+cuBLAS's, against a 2 GiB device-to-device copy timed in the same run.
 
     python3 bench/Gemm/bench.py [--dir .gpu/gemm] [--json OUT] [--check-only]
+                                [--shapes MxNxK,...] [--no-triton]
 """
 import argparse
 import ctypes as C
@@ -220,6 +223,24 @@ def triton_persistent_tma():
     return run_for
 
 
+def copy_tbps():
+    """The memory ceiling: a 2 GiB device-to-device copy's rate in TB/s,
+    bytes read plus bytes written (median of 3 rounds of 10 copies)."""
+    x = torch.empty(1 << 30, dtype=torch.int16, device="cuda")
+    y = torch.empty_like(x)
+    ms = statistics.median(event_ms(lambda: y.copy_(x), reps=10, warm=2)
+                           for _ in range(3))
+    rate = 2 * x.numel() * x.element_size() / ms / 1e9
+    del x, y
+    return rate
+
+
+def least_bytes(M, N, K, in_bytes, out_bytes):
+    """The fewest bytes a GEMM moves through device memory: each operand
+    read once, C written once."""
+    return (M * K + N * K) * in_bytes + M * N * out_bytes
+
+
 def reference(A, Bt):
     torch.backends.cuda.matmul.allow_tf32 = False
     return A.float() @ Bt.float().T
@@ -249,6 +270,8 @@ def main():
                     help="the timed shapes (default: "
                          + ",".join("x".join(map(str, s)) for s in BENCH_SHAPES)
                          + ")")
+    ap.add_argument("--no-triton", action="store_true",
+                    help="time our kernels and cuBLAS only")
     ap.add_argument("--profile", type=int, metavar="S",
                     help="only two launches of our kernel at S^3 (for ncu)")
     args = ap.parse_args()
@@ -298,12 +321,16 @@ def main():
         print(f"SUMMARY check {'ok' if ok else 'FAILED'}")
         return 0 if ok else 1
 
-    tri = triton_matmul()
-    try:
-        tri_tma = triton_persistent_tma()
-    except Exception as e:  # noqa: BLE001 - report, do not fail the run
-        print(f"  Triton persistent TMA kernel unavailable: {e}")
-        tri_tma = None
+    tri = tri_tma = None
+    if not args.no_triton:
+        tri = triton_matmul()
+        try:
+            tri_tma = triton_persistent_tma()
+        except Exception as e:  # noqa: BLE001 - report, do not fail the run
+            print(f"  Triton persistent TMA kernel unavailable: {e}")
+    copy = copy_tbps()
+    results["copy_tbps"] = copy
+    print(f"memory: 2 GiB device-to-device copy {copy:.2f} TB/s (read + write)")
     print(f"TFLOP/s (CUDA events, 20 launches per round, {ROUNDS} alternating rounds, median)")
     bench_shapes = BENCH_SHAPES
     if args.shapes:
@@ -317,8 +344,10 @@ def main():
         ref = reference(A, Bt)
         B = Bt.T
         Ct = torch.empty(M, N, device="cuda")
-        run_triton, kernel = tri(A, Bt, Ct)
-        run_triton()  # autotune outside the timed rounds
+        run_triton = None
+        if tri:
+            run_triton, kernel = tri(A, Bt, Ct)
+            run_triton()  # autotune outside the timed rounds
         Ctt = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
         run_tma = None
         if tri_tma:
@@ -329,8 +358,9 @@ def main():
                 print(f"  Triton persistent TMA kernel failed: {e}")
                 run_tma = tri_tma = None
         contenders = [(t.name, t.prepare(A, Bt, outs[t.name])) for t in tiles]
-        contenders += [("cublas", lambda: torch.matmul(A, B)),
-                       ("triton", run_triton)]
+        contenders.append(("cublas", lambda: torch.matmul(A, B)))
+        if run_triton:
+            contenders.append(("triton", run_triton))
         # cuBLAS with f32 output, where this torch has out_dtype.
         try:
             torch.mm(A, B, out_dtype=torch.float32)
@@ -356,8 +386,9 @@ def main():
             torch.cuda.synchronize()
             row[t.name]["error"] = error(outs[t.name], ref)
         row["cublas"]["error"] = error(torch.matmul(A, B).float(), ref)
-        row["triton"]["error"] = error(Ct, ref)
-        row["triton"]["config"] = str(kernel.best_config)
+        if run_triton:
+            row["triton"]["error"] = error(Ct, ref)
+            row["triton"]["config"] = str(kernel.best_config)
         if run_tma:
             row["triton_tma"]["error"] = error(Ctt.float(), ref)
             row["triton_tma"]["config"] = str(kernel_tma.best_config)
@@ -365,7 +396,7 @@ def main():
         row["tile"] = dict(row[best], lib=best)
         results["bench"].append(row)
         ratio = row["tile"]["tflops"] / row["cublas"]["tflops"]
-        tr = row["triton"].get("tflops")
+        tr = row.get("triton", {}).get("tflops")
         for n in libs:
             print(f"    {n}: {row[n]['tflops']:.0f} TFLOP/s (err {row[n]['error']:.1e})")
         others = "".join(
@@ -375,8 +406,15 @@ def main():
               f"(err {row['tile']['error']:.1e}), cuBLAS bf16 {row['cublas']['tflops']:.0f} "
               f"(err {row['cublas']['error']:.1e}), Triton "
               f"{tr if tr is None else round(tr)} "
-              f"({row['triton'].get('config', row['triton'].get('error'))}){others}; "
+              f"({row.get('triton', {}).get('config')}){others}; "
               f"tile / cuBLAS {ratio:.3f}")
+        # Against the memory ceiling: the fewest bytes (bf16 operands and
+        # output) over each time.
+        least = least_bytes(M, N, K, 2, 2)
+        row["least_bytes"] = least
+        print(f"    fewest bytes {least / 1e6:.0f} MB: ours at "
+              f"{least / row['tile']['ms'] / 1e9:.2f} TB/s, cuBLAS at "
+              f"{least / row['cublas']['ms'] / 1e9:.2f} (copy {copy:.2f})")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)

@@ -28,7 +28,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
 from timing import event_ms  # noqa: E402
-from bench import Workspace  # noqa: E402
+from bench import Workspace, copy_tbps, least_bytes  # noqa: E402
 
 TOL = 1e-2
 ROUNDS = 3
@@ -132,6 +132,9 @@ def main():
     if args.shapes:
         shapes = [tuple(int(d) for d in s.split("x"))
                   for s in args.shapes.split(",")]
+    copy = copy_tbps()
+    results["copy_tbps"] = copy
+    print(f"memory: 2 GiB device-to-device copy {copy:.2f} TB/s (read + write)")
     print(f"TFLOP/s (CUDA events, 20 launches per round, {ROUNDS} alternating "
           "rounds, median)")
     for M, N, K in shapes:
@@ -168,6 +171,14 @@ def main():
         print(f"  {M}x{N}x{K}: " + ", ".join(
             f"{n} {row[n]['tflops']:.0f} (err {row[n]['error']:.1e})"
             for n in times))
+        # Against the memory ceiling: the fewest bytes (e4m3 operands, bf16
+        # output) over the best time of ours and of cuBLASLt.
+        least = least_bytes(M, N, K, 1, 2)
+        row["least_bytes"] = least
+        ours = min(row[t.name]["ms"] for t in kernels)
+        print(f"    fewest bytes {least / 1e6:.0f} MB: ours at "
+              f"{least / ours / 1e9:.2f} TB/s, cuBLASLt at "
+              f"{least / row['cublaslt']['ms'] / 1e9:.2f} (copy {copy:.2f})")
     # Ours (the best kernel per shape) against cuBLASLt FP8, both
     # accumulation modes.
     names = [t.name for t in kernels]
