@@ -113,6 +113,7 @@ mlir::tile::lowerModule(ModuleOp module, const CompilerOptions &options,
   pipeline.format = "none";
   pipeline.toolkit = options.toolkit;
   pipeline.verifyAsync = options.verifyAsync;
+  pipeline.convertUpstreamCopies = options.convertUpstreamCopies;
   buildTileGPUPipeline(pm, pipeline);
   // Verifying between passes is a third of the pipeline's time; the passes'
   // own invariants are covered by tile-opt's tests, so verify once at the end.

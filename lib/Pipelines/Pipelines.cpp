@@ -23,7 +23,10 @@ static void addKernelPasses(OpPassManager &pm,
   check.format =
       options.deviceOnly ? std::string("none") : std::string(options.format);
   check.toolkit = options.toolkit;
-  // Pipelines first: what they generate is checked like hand-written code.
+  // Upstream copies and pipelines first: what they become is checked like
+  // hand-written code.
+  if (options.convertUpstreamCopies)
+    pm.addPass(createTileConvertUpstreamCopies());
   pm.addPass(createTileExpandPipelines());
   pm.addPass(createTileCheckPipelineInput(check));
   pm.addPass(createGpuKernelOutliningPass());

@@ -365,4 +365,21 @@ MUTANTS = [
       function="BarrierIdentity::mayAlias",
       tests=["lit:Transforms/verify-async.mlir",
              "lit:Transforms/barrier-identity.mlir"]),
+    # ---- tile-convert-upstream-copies ---------------------------------------
+    M("upstream-divergent-copy", "ConvertUpstreamCopies.cpp",
+      "if (Operation *control = threads->divergentControl(copy.op))",
+      "if (Operation *control = nullptr)",
+      "a copy under thread-dependent control becomes a CTA-wide tile.copy "
+      "that not every thread reaches",
+      function="ConvertUpstreamCopiesPass::runOnOperation"),
+    M("upstream-any-spaces", "ConvertUpstreamCopies.cpp",
+      "  if (!globalShared)", "  if (false)",
+      "global-to-global and shared-to-shared copies are converted too",
+      function="checkBuffers"),
+    M("position-thread-blocks",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "  if (position != Position::Thread &&\n      isa<gpu::BlockIdOp,",
+      "  if (isa<gpu::BlockIdOp,",
+      "block-dependent control counts as divergent inside a CTA",
+      function="PositionDependence::isPositionOp"),
 ]

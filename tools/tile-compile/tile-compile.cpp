@@ -70,6 +70,11 @@ cl::opt<bool>
                 cl::desc("Check the asynchronous protocol around the copies "
                          "(tile-verify-async; default true, =false to skip)"),
                 cl::init(true), cl::cat(toolCategory));
+cl::opt<bool> convertUpstreamCopies(
+    "convert-upstream-copies",
+    cl::desc("Turn global <-> shared memref.copy and linalg.copy inside "
+             "kernels into CTA-wide tile.copy (tile-convert-upstream-copies)"),
+    cl::init(false), cl::cat(toolCategory));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
                         cl::init(false), cl::cat(toolCategory));
 } // namespace
@@ -153,6 +158,7 @@ int main(int argc, char **argv) {
   options.linker = linker;
   options.verifyEach = verifyEach;
   options.verifyAsync = verifyAsync;
+  options.convertUpstreamCopies = convertUpstreamCopies;
   options.keepTemps = keepTemps;
 
   // The handler reports the parser's and the passes' diagnostics with their

@@ -48,6 +48,9 @@ struct CompilerOptions {
   bool verifyEach = false;
   /// Check the asynchronous protocol around the copies (tile-verify-async).
   bool verifyAsync = true;
+  /// Convert global <-> shared memref.copy and linalg.copy inside kernels
+  /// into CTA-wide tile.copy first (tile-convert-upstream-copies).
+  bool convertUpstreamCopies = false;
   /// Keep the temporary object of a shared library.
   bool keepTemps = false;
   /// Also keep the PTX of every kernel module (`CompileProducts::ptx`).

@@ -46,6 +46,12 @@ struct TileGPUPipelineOptions
       llvm::cl::desc("Insert missing fence.proxy.async instead of reporting "
                      "async-proxy-fence"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> convertUpstreamCopies{
+      *this, "convert-upstream-copies",
+      llvm::cl::desc("Turn global <-> shared memref.copy and linalg.copy "
+                     "inside kernels into CTA-wide tile.copy first "
+                     "(tile-convert-upstream-copies)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> prefetchTensorMaps{
       *this, "prefetch-tensor-maps",
       llvm::cl::desc("Prefetch each tensor map once per CTA"),

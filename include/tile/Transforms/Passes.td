@@ -248,6 +248,34 @@ def TileExpandPipelines : Pass<"tile-expand-pipelines"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileConvertUpstreamCopies : Pass<"tile-convert-upstream-copies"> {
+  let summary = "Turns memref.copy and linalg.copy between global and shared "
+                "memory inside kernels into CTA-wide tile.copy";
+  let description = [{
+    Inside a kernel (a `gpu.func` kernel or a `gpu.launch` body) every thread
+    executes an upstream `memref.copy` or `linalg.copy` on its own, so each
+    thread copies the whole buffer. Between a global and a shared
+    (`#gpu.address_space<workgroup>`) buffer this pass replaces the copy with
+    `tile.copy %dst[0, ...] [shape], %src[0, ...] [shape] {scope = "cta"}`:
+    the threads of the CTA share the work, and every thread sees the whole
+    copy when it returns, as before. The copy is then planned and lowered
+    like any other `tile.copy`. Any rank and layout the tile ops take are
+    converted: strided subviews, `#tile.layout` shared buffers.
+
+    A copy stays as it is, with an `upstream-copy` remark naming the reason,
+    when both buffers are in the same memory space, when a shape is dynamic,
+    when it sits under control flow that differs between the threads of a
+    CTA (a CTA-wide copy needs every thread; block-dependent control is
+    fine), or when the `tile.copy` would break one of that op's rules (the
+    remark quotes it). Copies in host code are not touched.
+
+    ```
+    tile-opt --tile-convert-upstream-copies input.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 def TileMaterializeExpectTx : Pass<"tile-materialize-expect-tx"> {
   let summary = "Replaces tile.arrive_expect_tx with arrive.expect_tx of the "
                 "bytes its loads deliver";

@@ -17,11 +17,14 @@ PositionDependence::PositionDependence(Region &body, Position position)
   auto launch = dyn_cast<gpu::LaunchOp>(body.getParentOp());
   if (!launch)
     return;
-  SmallVector<gpu::KernelDim3, 3> ids{launch.getBlockIds()};
-  if (position == Position::ThreadOrCta)
+  SmallVector<gpu::KernelDim3, 3> ids;
+  if (position != Position::Thread) {
+    ids.push_back(launch.getBlockIds());
+    if (std::optional<gpu::KernelDim3> cluster = launch.getClusterIds())
+      ids.push_back(*cluster);
+  }
+  if (position != Position::Cta)
     ids.push_back(launch.getThreadIds());
-  if (std::optional<gpu::KernelDim3> cluster = launch.getClusterIds())
-    ids.push_back(*cluster);
   for (const gpu::KernelDim3 &d : ids)
     for (Value v : {d.x, d.y, d.z})
       known[v] = true;
@@ -52,14 +55,15 @@ bool PositionDependence::dependsOnPosition(Value v) {
 }
 
 bool PositionDependence::isPositionOp(Operation *op) const {
-  if (isa<gpu::BlockIdOp, gpu::ClusterBlockIdOp, gpu::ClusterIdOp,
+  if (position != Position::Thread &&
+      isa<gpu::BlockIdOp, gpu::ClusterBlockIdOp, gpu::ClusterIdOp,
           gpu::GlobalIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp,
           NVVM::ClusterId, NVVM::BlockInClusterIdXOp, NVVM::BlockInClusterIdYOp,
           NVVM::BlockInClusterIdZOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
           NVVM::ClusterIdZOp>(op))
     return true;
-  return position == Position::ThreadOrCta &&
-         isa<gpu::ThreadIdOp, gpu::LaneIdOp, NVVM::ThreadIdXOp,
+  return position != Position::Cta &&
+         isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, NVVM::ThreadIdXOp,
              NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp,
              NVVM::WarpIdOp>(op);
 }

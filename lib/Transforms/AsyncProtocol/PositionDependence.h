@@ -26,6 +26,9 @@ enum class Position {
   ThreadOrCta,
   /// The CTA's position only (block ids, the rank in the cluster).
   Cta,
+  /// A thread's position in its CTA only (thread, lane and warp ids): what
+  /// differs between the threads that a CTA-wide collective needs.
+  Thread,
 };
 
 /// Which values of a kernel body are computed from a position. Memoized over

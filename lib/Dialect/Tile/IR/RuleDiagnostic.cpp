@@ -58,6 +58,13 @@ InFlightDiagnostic mlir::tile::emitRuleWarning(Location loc,
   return withRule(std::move(diag), rule);
 }
 
+InFlightDiagnostic mlir::tile::emitRuleRemark(Operation *op,
+                                              ::tile::RuleId rule) {
+  InFlightDiagnostic diag = op->emitRemark();
+  diag << ::tile::ruleIdName(rule) << ": ";
+  return withRule(std::move(diag), rule);
+}
+
 InFlightDiagnostic
 mlir::tile::emitDeclineError(Operation *op, const ::tile::Decline &decline) {
   return emitRuleError(op, decline.rule) << decline.detail;

@@ -44,6 +44,9 @@ InFlightDiagnostic emitRuleError(function_ref<InFlightDiagnostic()> emitError,
                                  ::tile::RuleId rule);
 /// A warning at `loc` starting "<rule-id>: ", with the rule attached.
 InFlightDiagnostic emitRuleWarning(Location loc, ::tile::RuleId rule);
+/// A remark at `op` starting "<rule-id>: ", with the rule attached: a rule
+/// that made a pass leave the op as it was.
+InFlightDiagnostic emitRuleRemark(Operation *op, ::tile::RuleId rule);
 /// The op error of a planner's decline: its message, its rule attached.
 InFlightDiagnostic emitDeclineError(Operation *op,
                                     const ::tile::Decline &decline);
