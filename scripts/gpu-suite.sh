@@ -51,7 +51,10 @@ do_build() {
   echo "gpu-suite: compiling ${#inputs[@]} kernels into $out/"
   printf '%s\n' "${inputs[@]}" | xargs -P "$jobs" -I{} sh -c '
     f={}; n=$(basename "$f" .mlir); extra=
-    case "$n" in async_*_wrong) extra=--verify-async=false ;; esac
+    case "$n" in
+      async_*_wrong) extra=--verify-async=false ;;
+      upstream_*) extra=--convert-upstream-copies ;;
+    esac
     "$0" "$f" -o "$1/$n.so" --runtime-dir "$1" $extra 2> "$1/$n.log" ||
       { echo "gpu-suite: tile-compile failed on $f:"; cat "$1/$n.log"; exit 1; }
   ' "$tc" "$out"

@@ -58,6 +58,10 @@ static void addKernelPasses(OpPassManager &pm,
 static void addDevicePasses(OpPassManager &pm,
                             const TileGPUPipelineOptions &options) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  // Views a kernel takes of its buffers (memref.subview, as converted upstream
+  // copies use) become reinterpret casts the conversions below can lower.
+  device.addPass(memref::createExpandStridedMetadataPass());
+  device.addPass(createLowerAffinePass());
   TileToNVVMOptions tileOptions;
   tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
   device.addPass(createTileToNVVM(tileOptions));

@@ -289,6 +289,14 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
               "f32 3x100x70 (280-byte rows), 3 launches: fallback version",
               contiguous(4, Kind::F32, {3, 100, 70}, Init::Bits),
               contiguous(4, Kind::F32, {3, 100, 70}, Init::Sentinel), 0, 3));
+  // test/GPU/kernels/upstream_roundtrip.mlir (--convert-upstream-copies):
+  // upstream copies through shared memory, converted to tile.copy.
+  cases.push_back(dynCopy(
+      "upstream_roundtrip", "upstream_roundtrip", "upstream_roundtrip",
+      "f32 128x72 through 4 CTAs' shared 32x72 tiles: memref.copy of a "
+      "strided subview in, linalg.copy out, both converted to tile.copy",
+      contiguous(4, Kind::F32, {128, 72}, Init::Bits),
+      contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
   // test/GPU/kernels/dyn_rank5.mlir: one launch, the grid's z over dims 0-2.
   cases.push_back(dynCopy(
       "dyn_rank5", "dyn_rank5", "dyn_rank5",
