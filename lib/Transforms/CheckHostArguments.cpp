@@ -86,8 +86,9 @@ struct CheckHostArgumentsPass
           launchesKernels(func) &&
           llvm::any_of(func.getArgumentTypes(), isCheckedArgument))
         entries.push_back(func);
+    // Unchanged IR needs no verifier run after this pass.
     if (entries.empty())
-      return;
+      return markAllAnalysesPreserved();
     FailureOr<func::FuncOp> checkFn = getOrCreateCheckFn(module);
     if (failed(checkFn))
       return signalPassFailure();

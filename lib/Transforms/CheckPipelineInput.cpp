@@ -118,6 +118,8 @@ struct CheckPipelineInputPass
     });
     if (!ok)
       signalPassFailure();
+    // A check only: no verifier run after it.
+    markAllAnalysesPreserved();
   }
 
   LogicalResult checkTarget(ModuleOp module) {

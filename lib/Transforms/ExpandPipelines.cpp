@@ -628,6 +628,9 @@ struct ExpandPipelinesPass
   void runOnOperation() override {
     SmallVector<PipelineOp> pipelines;
     getOperation()->walk([&](PipelineOp op) { pipelines.push_back(op); });
+    // Unchanged IR needs no verifier run after this pass.
+    if (pipelines.empty())
+      return markAllAnalysesPreserved();
     for (PipelineOp op : pipelines) {
       OpBuilder b(op);
       Expansion(op, b).expand(b);

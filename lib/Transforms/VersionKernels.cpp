@@ -93,6 +93,11 @@ struct VersionKernelsPass
     for (gpu::GPUFuncOp kernel : kernels)
       if (failed(version(kernel)))
         return signalPassFailure();
+    // No kernel versioned: unchanged IR needs no verifier run after this pass.
+    if (llvm::none_of(kernels, [](gpu::GPUFuncOp kernel) {
+          return kernel->hasAttr(kFallbackAttr);
+        }))
+      markAllAnalysesPreserved();
   }
 
   LogicalResult version(gpu::GPUFuncOp kernel) {
