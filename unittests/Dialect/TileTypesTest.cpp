@@ -58,6 +58,27 @@ TEST_F(TileTypesTest, SwizzleModesZeroToThree) {
   EXPECT_EQ(error, "unknown swizzle mode 7");
 }
 
+// The identity-layout shortcut gives what MemRefType::getStridesAndOffset
+// gives, dynamic and zero sizes included.
+TEST_F(TileTypesTest, StridesAndOffsetMatchUpstream) {
+  Builder b(&context);
+  int64_t dyn = ShapedType::kDynamic;
+  SmallVector<SmallVector<int64_t>> shapes = {
+      {},         {4},         {4, 8}, {dyn, 4},       {4, dyn},
+      {0, 4},     {4, 0, 3},   {1, 1}, {2, dyn, 3, 4}, {3, 5, 7, 11, 13},
+      {dyn, dyn}, {4, 1, 0, 2}};
+  for (ArrayRef<int64_t> shape : shapes) {
+    auto type = MemRefType::get(shape, b.getF16Type());
+    SmallVector<int64_t> strides, expectedStrides;
+    int64_t offset = -1, expectedOffset = -2;
+    ASSERT_TRUE(succeeded(getMemRefStridesAndOffset(type, strides, offset)));
+    ASSERT_TRUE(
+        succeeded(type.getStridesAndOffset(expectedStrides, expectedOffset)));
+    EXPECT_EQ(strides, expectedStrides);
+    EXPECT_EQ(offset, expectedOffset);
+  }
+}
+
 TEST_F(TileTypesTest, ElementBytesOnlyForWholeBytes) {
   Builder b(&context);
   auto bytesOf = [&](Type element) {

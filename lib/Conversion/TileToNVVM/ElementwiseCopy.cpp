@@ -131,7 +131,7 @@ static bool sideVectorizes(const ElementwiseSide &side, int64_t v, int64_t eb) {
   } else {
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (failed(side.type.getStridesAndOffset(strides, offset)) ||
+    if (failed(getMemRefStridesAndOffset(side.type, strides, offset)) ||
         ShapedType::isDynamic(offset) ||
         llvm::any_of(strides, ShapedType::isDynamic))
       return false;

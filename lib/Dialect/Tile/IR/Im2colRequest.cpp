@@ -23,7 +23,7 @@ mlir::tile::buildIm2colRequest(CopyIm2colOp op, ::tile::Decline &reason) {
   r.elementType = *element;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(global.getStridesAndOffset(strides, offset))) {
+  if (failed(getMemRefStridesAndOffset(global, strides, offset))) {
     reason = {RuleId::Layout, "the global tensor needs a strided layout"};
     return failure();
   }

@@ -237,7 +237,7 @@ static LogicalResult verifyGlobalBuffer(Operation *op, MemRefType type,
   if (!isa<LayoutAttr>(type.getLayout())) {
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)))
+    if (failed(getMemRefStridesAndOffset(type, strides, offset)))
       return emitRuleError(op, RuleId::Layout)
              << what << " global buffer " << type
              << " must have a strided or #tile.layout layout";

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -56,6 +57,28 @@ std::optional<int64_t> mlir::tile::getElementBytes(MemRefType type) {
   return bits / 8;
 }
 
+LogicalResult mlir::tile::getMemRefStridesAndOffset(
+    MemRefType type, SmallVectorImpl<int64_t> &strides, int64_t &offset) {
+  if (!isa<AffineMapAttr>(type.getLayout()) || !type.getLayout().isIdentity())
+    return type.getStridesAndOffset(strides, offset);
+  // As makeCanonicalStridedLayoutExpr: a dynamic or zero size makes every
+  // outer stride dynamic.
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> result(shape.size());
+  int64_t running = 1;
+  bool dynamic = false;
+  for (size_t d = shape.size(); d-- > 0;) {
+    result[d] = dynamic ? ShapedType::kDynamic : running;
+    if (shape[d] <= 0)
+      dynamic = true;
+    else if (llvm::MulOverflow(running, shape[d], running))
+      return type.getStridesAndOffset(strides, offset);
+  }
+  strides.assign(result.begin(), result.end());
+  offset = 0;
+  return success();
+}
+
 std::optional<::tile::Layout> mlir::tile::getShardLayout(MemRefType type,
                                                          std::string *error) {
   auto fail = [&](const std::string &message) -> std::optional<::tile::Layout> {
@@ -70,7 +93,7 @@ std::optional<::tile::Layout> mlir::tile::getShardLayout(MemRefType type,
   }
   SmallVector<int64_t> strides;
   int64_t offset = 0;
-  if (failed(type.getStridesAndOffset(strides, offset)))
+  if (failed(getMemRefStridesAndOffset(type, strides, offset)))
     return fail("layout is neither #tile.layout nor strided");
   if (llvm::any_of(strides, ShapedType::isDynamic) ||
       ShapedType::isDynamic(offset))
@@ -91,7 +114,7 @@ mlir::tile::getSymbolicGlobal(MemRefType type, std::string *error) {
   }
   SmallVector<int64_t> strides;
   int64_t offset = 0;
-  if (failed(type.getStridesAndOffset(strides, offset))) {
+  if (failed(getMemRefStridesAndOffset(type, strides, offset))) {
     if (error)
       *error = "layout is neither #tile.layout nor strided";
     return std::nullopt;

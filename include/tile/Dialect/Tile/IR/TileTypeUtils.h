@@ -30,6 +30,14 @@ const char *toString(MemorySpaceKind kind);
 /// Bytes of one element (sub-byte and non-scalar element types: nullopt).
 std::optional<int64_t> getElementBytes(MemRefType type);
 
+/// `type.getStridesAndOffset`, with the same result; identity layouts take
+/// the suffix products of the shape instead of building and simplifying the
+/// canonical affine expression, which the op verifiers would do for every
+/// global buffer after every pass.
+LogicalResult getMemRefStridesAndOffset(MemRefType type,
+                                        SmallVectorImpl<int64_t> &strides,
+                                        int64_t &offset);
+
 /// The layout of `type` as a pure C++ layout: `#tile.layout` directly, or one
 /// shard per dimension for identity and strided layouts (with their element
 /// offset). Fails (with a message) for dynamic strides/offsets, dynamic
