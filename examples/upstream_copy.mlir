@@ -9,8 +9,8 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c128 = arith.constant 128 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
-      %S = memref.alloca() : memref<64x64xf32, #gpu.address_space<workgroup>>
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+               workgroup(%S : memref<64x64xf32, #gpu.address_space<workgroup>>) {
       memref.copy %A, %S
           : memref<64x64xf32> to memref<64x64xf32, #gpu.address_space<workgroup>>
       // Each thread doubles the elements of its rows (two rows per thread

@@ -61,8 +61,8 @@ func.func @launch(%A: memref<64x64xf32>) {
   %c1 = arith.constant 1 : index
   %c128 = arith.constant 128 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
-    %S = memref.alloca() : memref<64x64xf32, #gpu.address_space<workgroup>>
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+             workgroup(%S : memref<64x64xf32, #gpu.address_space<workgroup>>) {
     memref.copy %A, %S : memref<64x64xf32> to memref<64x64xf32, #gpu.address_space<workgroup>>
     gpu.terminator
   }

@@ -9,10 +9,10 @@ module attributes {gpu.container_module} {
     %c4 = arith.constant 4 : index
     %c128 = arith.constant 128 : index
     gpu.launch blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+               threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
+               workgroup(%S : memref<32x72xf32, #gpu.address_space<workgroup>>) {
       %c32 = arith.constant 32 : index
       %row = arith.muli %bx, %c32 : index
-      %S = memref.alloca() : memref<32x72xf32, #gpu.address_space<workgroup>>
       %a = memref.subview %A[%row, 0] [32, 72] [1, 1]
           : memref<128x72xf32> to memref<32x72xf32, strided<[72, 1], offset: ?>>
       memref.copy %a, %S : memref<32x72xf32, strided<[72, 1], offset: ?>>
