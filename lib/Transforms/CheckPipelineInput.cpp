@@ -113,7 +113,8 @@ struct CheckPipelineInputPass
       if (failed(checkNestedLaunch(op, module)) || failed(checkPlacement(op)) ||
           failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
           failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
-          failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)))
+          failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)) ||
+          failed(checkSharedAlloca(op)))
         ok = false;
     });
     if (!ok)
@@ -177,6 +178,23 @@ struct CheckPipelineInputPass
     return emitRuleError(op, RuleId::Placement)
            << "tile ops run on the GPU; this one is in host code "
               "(move it into a gpu.launch body or a gpu.func)";
+  }
+
+  /// memref.alloca lowers to a stack slot; in the workgroup address space
+  /// that is an `alloca` in address space 3, which NVPTX emits and the GPU
+  /// faults on (out-of-bounds shared writes). Shared buffers come from
+  /// workgroup attributions, tile.arena_view or memref.global.
+  static LogicalResult checkSharedAlloca(Operation *op) {
+    auto alloca = dyn_cast<memref::AllocaOp>(op);
+    if (!alloca ||
+        getMemorySpaceKind(alloca.getType()) != MemorySpaceKind::Shared)
+      return success();
+    return emitRuleError(op, RuleId::SharedAlloca)
+           << "memref.alloca of " << alloca.getType()
+           << " would be a stack slot in shared memory, which the GPU cannot "
+              "address; take shared memory from a workgroup attribution "
+              "(gpu.launch workgroup(...), gpu.func workgroup(...)), "
+              "tile.arena_view or a memref.global";
   }
 
   /// A buffer typed with a `#tile.layout` lowers to a bare shared pointer

@@ -382,4 +382,9 @@ MUTANTS = [
       "  if (isa<gpu::BlockIdOp,",
       "block-dependent control counts as divergent inside a CTA",
       function="PositionDependence::isPositionOp"),
+    M("shared-alloca-passes", "CheckPipelineInput.cpp",
+      "getMemorySpaceKind(alloca.getType()) != MemorySpaceKind::Shared)",
+      "getMemorySpaceKind(alloca.getType()) == MemorySpaceKind::Shared)",
+      "a workgroup memref.alloca reaches the GPU as a faulting stack slot",
+      function="checkSharedAlloca"),
 ]

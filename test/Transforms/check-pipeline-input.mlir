@@ -346,3 +346,21 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A workgroup memref.alloca would be a stack slot in shared memory; shared
+// buffers come from workgroup attributions, which pass.
+func.func @shared_alloca(%A: memref<64x64xf32>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%W : memref<64x64xf32, #gpu.address_space<workgroup>>) {
+    // expected-error @+1 {{'memref.alloca' op shared-alloca: memref.alloca of 'memref<64x64xf32, #gpu.address_space<workgroup>>' would be a stack slot in shared memory, which the GPU cannot address; take shared memory from a workgroup attribution (gpu.launch workgroup(...), gpu.func workgroup(...)), tile.arena_view or a memref.global}}
+    %S = memref.alloca() : memref<64x64xf32, #gpu.address_space<workgroup>>
+    %P = memref.alloca() : memref<4xf32>
+    memref.copy %A, %W : memref<64x64xf32> to memref<64x64xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
