@@ -20,6 +20,7 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -33,6 +34,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -47,7 +49,7 @@ void mlir::tile::registerTileLoweringDependencies(DialectRegistry &registry) {
                   cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
                   memref::MemRefDialect, nvgpu::NVGPUDialect, NVVM::NVVMDialect,
-                  scf::SCFDialect, ub::UBDialect>();
+                  scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
 
   // ConvertToLLVM patterns, looked up per loaded dialect by gpu-to-llvm.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -60,6 +62,9 @@ void mlir::tile::registerTileLoweringDependencies(DialectRegistry &registry) {
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
+  // lower-affine (kernels' views, host code) loads the vector dialect, whose
+  // promised interface the loops above would otherwise find unimplemented.
+  vector::registerConvertVectorToLLVMInterface(registry);
 
   // gpu-module-to-binary: the #nvvm.target serialisation model and the
   // translations of what a lowered gpu.module holds.
