@@ -57,9 +57,11 @@
 //   - hasOverlap() is exact (two indices, one offset), not a heuristic; a
 //     copy into an overlapping shared layout is rejected (`overlap`).
 //   - The model (lib/TMA/HardwareModel.cpp) reads addresses through
-//     GroupedLayout::byteAddressOf; the lowering emits the same formulas as
-//     IR (SwizzleXor below), so the two cannot drift apart silently: the
-//     GPU suite compares them with the H200.
+//     GroupedLayout::byteAddressOf; the lowering emits the same formula as
+//     IR in one place (emitGroupedByteOffset, lib/Conversion/TileToNVVM/
+//     GroupedOffset.h, with SwizzleXor below), unit-tested against
+//     byteAddressOf, so the two cannot drift apart silently; the GPU suite
+//     compares them with the H200 as well.
 //
 //===----------------------------------------------------------------------===//
 
