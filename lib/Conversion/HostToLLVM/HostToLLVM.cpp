@@ -18,7 +18,10 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/Conversion/Passes.h"
@@ -50,8 +53,10 @@ struct TileHostToLLVMPass
       return converter.isLegal(op->getOperandTypes());
     });
 
-    // The standalone passes' patterns first (with their symbol tables), then
-    // what gpu-to-llvm takes from every loaded dialect's interface.
+    // The standalone passes' patterns (with their symbol tables) for the
+    // func, memref and cf dialects, then what gpu-to-llvm takes from every
+    // other loaded dialect's interface (once each: those three's interfaces
+    // would add the same patterns again).
     SymbolTableCollection symbolTables;
     RewritePatternSet patterns(ctx);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns,
@@ -61,10 +66,14 @@ struct TileHostToLLVMPass
                                               /*abortOnFailure=*/true,
                                               &symbolTables);
     populateFuncToLLVMConversionPatterns(converter, patterns, &symbolTables);
-    for (Dialect *dialect : ctx->getLoadedDialects())
+    for (Dialect *dialect : ctx->getLoadedDialects()) {
+      if (isa<func::FuncDialect, memref::MemRefDialect, cf::ControlFlowDialect>(
+              dialect))
+        continue;
       if (auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect))
         iface->populateConvertToLLVMConversionPatterns(target, converter,
                                                        patterns);
+    }
     populateVectorToLLVMConversionPatterns(converter, patterns);
     populateGpuToLLVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
