@@ -45,6 +45,11 @@ constexpr unsigned kMemAttachGlobal = 0x1;
 
 constexpr int kLaunchAttributeClusterDimension = 4;
 
+// CUstreamCaptureMode.
+constexpr int kStreamCaptureModeGlobal = 0;
+constexpr int kStreamCaptureModeThreadLocal = 1;
+constexpr int kStreamCaptureModeRelaxed = 2;
+
 // CUlaunchAttributeValue is a 64-byte union; only clusterDim is used.
 union LaunchAttributeValue {
   char pad[64];

@@ -77,7 +77,9 @@ bool resolveAll(void *library, DriverApi &d) {
          resolve(library, "cuMemFree_v2", d.cuMemFree) &&
          resolve(library, "cuMemcpyAsync", d.cuMemcpyAsync) &&
          resolve(library, "cuMemsetD32Async", d.cuMemsetD32Async) &&
-         resolve(library, "cuMemsetD16Async", d.cuMemsetD16Async);
+         resolve(library, "cuMemsetD16Async", d.cuMemsetD16Async) &&
+         resolve(library, "cuThreadExchangeStreamCaptureMode",
+                 d.cuThreadExchangeStreamCaptureMode);
 }
 
 // Runs cuInit; false with loadFailure set when it fails.

@@ -67,6 +67,9 @@ struct DriverApi {
                                  size_t count, cu::Stream stream);
   cu::Result (*cuMemsetD16Async)(cu::DevicePtr dst, unsigned short value,
                                  size_t count, cu::Stream stream);
+  /// Sets the calling thread's CUstreamCaptureMode to *mode and returns the
+  /// previous one in *mode.
+  cu::Result (*cuThreadExchangeStreamCaptureMode)(int *mode);
 };
 
 /// Loads and initialises the driver once (thread-safe). On failure records

@@ -4,12 +4,16 @@
 // handles and failures on request: module images starting with "bad" fail
 // with a JIT log, function "missing" is not found, shared memory above the
 // fake device's 232448-byte opt-in limit is refused, allocations above 1 TiB
-// run out of memory.
+// run out of memory, and allocations and frees fail while a test pretends a
+// stream is being captured in global mode and the thread's capture mode is not
+// relaxed. The capture mode is per thread, as the driver's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FakeCuda.h"
 
+#include <cstdarg>
+#include <cstdio>
 #include <cstring>
 
 #ifndef FAKE_CUINIT_RESULT
@@ -19,7 +23,26 @@
 namespace {
 FakeCudaState state;
 thread_local void *currentContext = nullptr;
+thread_local int captureMode = 0; // CU_STREAM_CAPTURE_MODE_GLOBAL
 constexpr int kOptinSmem = 232448;
+constexpr int kCaptureModeRelaxed = 2;
+constexpr int kErrorStreamCaptureUnsupported = 900;
+
+/// Appends to state.memoryLog, dropping what does not fit.
+__attribute__((format(printf, 1, 2))) void logMemory(const char *format, ...) {
+  size_t used = strlen(state.memoryLog);
+  if (used + 1 >= sizeof(state.memoryLog))
+    return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(state.memoryLog + used, sizeof(state.memoryLog) - used, format,
+            args);
+  va_end(args);
+}
+
+bool captureForbidsMemory() {
+  return state.capturing && captureMode != kCaptureModeRelaxed;
+}
 
 template <typename T>
 T handle(uintptr_t value) {
@@ -62,6 +85,9 @@ API cuGetErrorName(int error, const char **name) {
   case 500:
     *name = "CUDA_ERROR_NOT_FOUND";
     return 0;
+  case 900:
+    *name = "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";
+    return 0;
   default:
     *name = nullptr;
     return 1;
@@ -86,8 +112,11 @@ API cuCtxGetCurrent(void **context) {
   return 0;
 }
 API cuCtxSetCurrent(void *context) {
-  ++state.contextSets;
-  state.lastDevice = int(reinterpret_cast<uintptr_t>(context) - 0x1000);
+  // Atomic: threads without a context each make the primary one current.
+  __atomic_fetch_add(&state.contextSets, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&state.lastDevice,
+                   int(reinterpret_cast<uintptr_t>(context) - 0x1000),
+                   __ATOMIC_RELAXED);
   currentContext = context;
   return 0;
 }
@@ -255,10 +284,18 @@ API cuEventRecord(void *, void *) {
 }
 API cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   state.lastAllocBytes = bytes;
-  if (bytes > (1ull << 40))
-    return 2;
+  int result = 0;
+  if (captureForbidsMemory())
+    result = kErrorStreamCaptureUnsupported;
+  else if (bytes > (1ull << 40))
+    result = 2;
+  if (result != 0) {
+    logMemory("alloc %zu = error %d; ", bytes, result);
+    return result;
+  }
+  *ptr = 0x60000 + 0x10000 * uint64_t(state.allocs);
   ++state.allocs;
-  *ptr = 0x60000;
+  logMemory("alloc %zu = 0x%llx; ", bytes, (unsigned long long)*ptr);
   return 0;
 }
 API cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned) {
@@ -267,8 +304,16 @@ API cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned) {
   *ptr = 0x70000;
   return 0;
 }
-API cuMemFree_v2(uint64_t) {
+API cuMemFree_v2(uint64_t ptr) {
+  if (captureForbidsMemory()) {
+    logMemory("free 0x%llx = error %d; ", (unsigned long long)ptr,
+              kErrorStreamCaptureUnsupported);
+    return kErrorStreamCaptureUnsupported;
+  }
+  if (state.frees >= 0 && size_t(state.frees) < sizeof(state.freed) / 8)
+    state.freed[state.frees] = ptr;
   ++state.frees;
+  logMemory("free 0x%llx; ", (unsigned long long)ptr);
   return 0;
 }
 API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
@@ -284,5 +329,17 @@ API cuMemsetD32Async(uint64_t dst, unsigned value, size_t count, void *) {
 API cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count, void *) {
   ++state.memset16s;
   state.lastDst = dst, state.lastValue = value, state.lastCount = count;
+  return 0;
+}
+API cuThreadExchangeStreamCaptureMode(int *mode) {
+  if (state.exchangeResult != 0) {
+    logMemory("mode %d -> %d = error %d; ", captureMode, *mode,
+              state.exchangeResult);
+    return state.exchangeResult;
+  }
+  logMemory("mode %d -> %d; ", captureMode, *mode);
+  int previous = captureMode;
+  captureMode = *mode;
+  *mode = previous;
   return 0;
 }

@@ -55,6 +55,21 @@ struct FakeCudaState {
   uint64_t lastIm2colAddress;
   int lastIm2colLower[3], lastIm2colUpper[3];
   unsigned lastIm2colChannels, lastIm2colPixels;
+  // cuMemAlloc_v2 (device pointers 0x60000, 0x70000, ... by `allocs` since the
+  // last reset; refused with 2 above 1 TiB), cuMemFree_v2 and
+  // cuThreadExchangeStreamCaptureMode in call order, as
+  // "mode 0 -> 2; alloc 256 = 0x60000; mode 2 -> 0; free 0x60000; "
+  // (failed calls end in "= error <n>"; truncated when full).
+  char memoryLog[2048];
+  // The pointers cuMemFree_v2 was given, in order (the first 64).
+  uint64_t freed[64];
+  // Set by tests: a stream is being captured in global mode, so cuMemAlloc_v2
+  // and cuMemFree_v2 on a thread whose capture mode is not relaxed (2) fail
+  // with CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (900), as the driver's do.
+  int capturing;
+  // Set by tests: when nonzero, cuThreadExchangeStreamCaptureMode fails with
+  // this result (and changes nothing).
+  int exchangeResult;
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();
@@ -68,6 +83,18 @@ inline FakeCudaState *loadFakeCudaState(const char *path) {
           ? reinterpret_cast<FakeCudaStateFn>(dlsym(library, "fakeCudaState"))
           : nullptr;
   return fn ? fn() : nullptr;
+}
+
+using FakeExchangeCaptureModeFn = int (*)(int *mode);
+
+/// The fake library's cuThreadExchangeStreamCaptureMode, for tests that set
+/// the calling thread's capture mode themselves (null when it cannot be
+/// loaded).
+inline FakeExchangeCaptureModeFn loadFakeExchangeCaptureMode(const char *path) {
+  void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  return library ? reinterpret_cast<FakeExchangeCaptureModeFn>(
+                       dlsym(library, "cuThreadExchangeStreamCaptureMode"))
+                 : nullptr;
 }
 
 #endif // TILE_UNITTESTS_RUNTIME_FAKECUDA_H

@@ -173,6 +173,14 @@ TEST_F(RuntimeNoDriver, MgpuMemory) {
   expectNoDriver("mgpuSetDefaultDevice");
 }
 
+TEST_F(RuntimeNoDriver, DeviceMapArrays) {
+  EXPECT_EQ(tileRuntimeDeviceMapArray("site", 256), nullptr);
+  expectNoDriver("tileRuntimeDeviceMapArray: site \"site\", 256 bytes");
+  tileRuntimeReleaseDeviceMapArrays(); // nothing to free, no driver needed
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS);
+  EXPECT_STREQ(tileRuntimeLastError(), "");
+}
+
 TEST_F(RuntimeNoDriver, NullHandlesAreHarmless) {
   mgpuModuleUnload(nullptr);
   mgpuStreamDestroy(nullptr);

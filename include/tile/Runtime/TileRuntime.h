@@ -270,6 +270,35 @@ TILE_RUNTIME_API const void *tileTensorMapIm2colGetCached(
     int32_t l2Promotion, int32_t oobFill);
 
 /*===----------------------------------------------------------------------===
+ * Device-side tensor maps
+ *===----------------------------------------------------------------------===*/
+
+/* The device array of at least bytes bytes for the device-side tensor maps of
+ * one launch site (site is a constant NUL-terminated string naming the site;
+ * equal texts are one site), owned by the runtime and keyed by (current
+ * context, site text): allocated (cuMemAlloc, 256-byte aligned) on the site's
+ * first use in the current context, reused by later launches of the site
+ * that need no more, replaced by a larger one (max(bytes, twice the old
+ * size)) when a launch needs more. An array is never freed or moved while
+ * the process may still replay a CUDA graph that captured it: a replaced
+ * array stays allocated until tileRuntimeReleaseDeviceMapArrays(). The
+ * allocation runs in relaxed stream-capture mode
+ * (cuThreadExchangeStreamCaptureMode, restored afterwards), so a launch
+ * through it is capturable while the calling thread's stream is being
+ * captured into a CUDA graph. Contents are not initialised. Thread-safe (a
+ * mutex). Returns NULL after recording an error naming the site and size
+ * (TILE_ERROR_INVALID_VALUE for a NULL site or bytes == 0; a driver failure
+ * as usual); a failed replacement keeps the old array. */
+TILE_RUNTIME_API void *tileRuntimeDeviceMapArray(const char *site,
+                                                 uint64_t bytes);
+
+/* Frees every device-map array of every site, replaced ones included, each
+ * once, and forgets the sites (for tests and for hosts that unload). Must not
+ * race with launches or graphs that use the arrays. A failing cuMemFree is
+ * recorded (TILE_ERROR_DRIVER) and its array forgotten all the same. */
+TILE_RUNTIME_API void tileRuntimeReleaseDeviceMapArrays(void);
+
+/*===----------------------------------------------------------------------===
  * Modules and launches (status-returning)
  *===----------------------------------------------------------------------===*/
 
