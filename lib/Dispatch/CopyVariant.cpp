@@ -8,6 +8,7 @@
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
@@ -127,6 +128,11 @@ static std::vector<const CopyVariant *> variantsOf(Operation *op) {
   return registry ? registry->byPriority() : std::vector<const CopyVariant *>();
 }
 
+static bool goesThroughDeviceMap(Operation *op) {
+  auto copy = dyn_cast<CopyAsyncOp>(op);
+  return copy && copy.getMap();
+}
+
 static const CopyVariant *lookupVariant(Operation *op, StringRef name) {
   const CopyVariantRegistry *registry =
       CopyVariantRegistry::get(op->getContext());
@@ -172,6 +178,14 @@ mlir::tile::dispatchCopy(Operation *op,
     }
     std::unique_ptr<VariantMatch> match;
     PredicateResult outcome = variant->check(op, match);
+    // A copy through a device map reads its map from the map's slot: only
+    // a variant that issues through a tensor map can take it.
+    if (outcome.ok && goesThroughDeviceMap(op) &&
+        (!match || !match->getTensorMapPlan())) {
+      outcome.ok = false;
+      outcome.reason = "device-map-copy: the variant does not issue through a "
+                       "tensor map, and the copy goes through a device map";
+    }
     if (outcome.ok) {
       result.selected = variant;
       result.match = std::move(match);

@@ -46,7 +46,7 @@ static void addKernelPasses(OpPassManager &pm,
   target.features =
       options.features.empty()
           ? (StringRef(options.chip).starts_with("sm_100") ? "+ptx86"
-                                                           : "+ptx80")
+                                                           : "+ptx83")
           : options.features.getValue();
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));

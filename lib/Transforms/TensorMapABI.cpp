@@ -54,6 +54,9 @@ using namespace mlir::tile::host;
 
 static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
 static constexpr StringLiteral kRefuseLaunchFn = "tileRuntimeRefuseLaunch";
+static constexpr StringLiteral kDeviceMapArrayFn = "tileRuntimeDeviceMapArray";
+/// Bytes of one device-map slot: a CUtensorMap.
+static constexpr int64_t kDeviceMapSlotBytes = 128;
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
 
@@ -156,10 +159,9 @@ struct TensorMapABIPass
       FailureOr<DispatchResult> result = recallCopyDecision(op);
       if (failed(result))
         return WalkResult::interrupt();
-      const ::tile::tma::TmaPlan *plan =
-          result->selected && result->match
-              ? result->match->getTensorMapPlan()
-              : nullptr;
+      const ::tile::tma::TmaPlan *plan = result->selected && result->match
+                                             ? result->match->getTensorMapPlan()
+                                             : nullptr;
       if (!plan)
         return WalkResult::advance();
       auto makeMap = [&](unsigned globalArg) {
@@ -198,7 +200,86 @@ struct TensorMapABIPass
       return failure();
     if (!maps.empty())
       func->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
+    return assignDeviceMapSlots(func, userArgs);
+  }
+
+  /// Gives each tile.device_map of `func` a slot and the map argument of the
+  /// copies through it (its template), and the kernel the slot-array
+  /// argument after the maps.
+  LogicalResult assignDeviceMapSlots(gpu::GPUFuncOp func, unsigned userArgs) {
+    SmallVector<DeviceMapOp> deviceMaps;
+    func.walk([&](DeviceMapOp op) { deviceMaps.push_back(op); });
+    if (deviceMaps.empty())
+      return success();
+    Builder b(func.getContext());
+    for (auto [slot, op] : llvm::enumerate(deviceMaps)) {
+      auto arg = dyn_cast<BlockArgument>(op.getBuffer());
+      if (!arg || arg.getOwner() != &func.getBody().front() ||
+          arg.getArgNumber() >= userArgs)
+        return emitRuleError(op, RuleId::DeviceMapPlace)
+               << "device-map-place: the template must be an argument of "
+                  "its kernel, so the host can encode its tensor map";
+      std::optional<int64_t> mapArg;
+      for (Operation *user : op.getMap().getUsers()) {
+        auto copy = dyn_cast<CopyAsyncOp>(user);
+        if (!copy || copy.getMap() != op.getMap())
+          continue;
+        auto attr = copy->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
+        if (!attr)
+          return emitRuleError(copy, RuleId::DeviceMapCopy)
+                 << "device-map-copy: the copy goes through a device map "
+                    "but has no tensor map (no TMA plan was recorded)";
+        if (mapArg && *mapArg != attr.getInt())
+          return emitRuleError(copy, RuleId::DeviceMapCopy)
+                 << "device-map-copy: the copies through one device map "
+                    "need one tensor map; this copy's plan differs from an "
+                    "earlier copy's (kernel arguments #"
+                 << *mapArg << " and #" << attr.getInt() << ")";
+        mapArg = attr.getInt();
+      }
+      if (!mapArg)
+        return emitRuleError(op, RuleId::DeviceMapCopy)
+               << "device-map-copy: no copy goes through the device map; "
+                  "its tensor map is the plan of the copies through it";
+      op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(*mapArg));
+      op->setAttr(kDeviceMapSlotAttr, b.getI64IntegerAttr(slot));
+    }
+    unsigned arrayArg = func.getNumArguments();
+    if (failed(func.insertArgument(arrayArg,
+                                   LLVM::LLVMPointerType::get(b.getContext()),
+                                   DictionaryAttr(), func.getLoc())))
+      return failure();
+    func->setAttr(kDeviceMapArrayArgAttr, b.getI64IntegerAttr(arrayArg));
+    func->setAttr(kDeviceMapSlotsAttr, b.getI64IntegerAttr(deviceMaps.size()));
     return success();
+  }
+
+  /// The runtime's slot array for the device maps of `kernel`'s launch
+  /// (grid CTAs x slots x 128 bytes), fetched before `launch`; null where
+  /// the kernel has none.
+  FailureOr<Value> getDeviceMapArray(OpBuilder &b, gpu::LaunchFuncOp launch,
+                                     gpu::GPUFuncOp kernel) {
+    auto slots = kernel->getAttrOfType<IntegerAttr>(kDeviceMapSlotsAttr);
+    if (!slots)
+      return Value();
+    Location loc = launch.getLoc();
+    Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    FailureOr<func::FuncOp> arrayFn = getOrDeclareRuntimeFn(
+        b, symbolModuleOf(launch), kDeviceMapArrayFn,
+        b.getFunctionType({ptrType, b.getI64Type()}, {ptrType}),
+        "the runtime's device-map arrays, which the host fetches before "
+        "each launch of a kernel with device maps");
+    if (failed(arrayFn))
+      return failure();
+    Value bytes = arith::ConstantIndexOp::create(
+        b, loc, slots.getInt() * kDeviceMapSlotBytes);
+    for (Value extent :
+         {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
+      bytes = arith::MulIOp::create(b, loc, bytes, extent);
+    bytes = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
+    Value site = getStringAddress(b, loc, siteText(launch));
+    return func::CallOp::create(b, loc, *arrayFn, ValueRange{site, bytes})
+        .getResult(0);
   }
 
   /// `void tileRuntimeNoteLaunchVersion(site, version, failedGuard)`.
@@ -251,12 +332,17 @@ struct TensorMapABIPass
     for (const EncodedMap &map : encoded)
       mapPtrs.push_back(map.ptr);
     OpBuilder b(launch);
-    guardLaunch(b, launch, mapPtrs);
+    FailureOr<Value> slotArray = getDeviceMapArray(b, launch, kernel);
+    if (failed(slotArray))
+      return failure();
+    guardLaunch(b, launch, mapPtrs, *slotArray);
     for (Value ptr : mapPtrs) {
       Value value = LLVM::LoadOp::create(b, launch.getLoc(),
                                          getMapArgType(b.getContext()), ptr);
       launch.getKernelOperandsMutable().append(value);
     }
+    if (*slotArray)
+      launch.getKernelOperandsMutable().append(*slotArray);
     return success();
   }
 
@@ -410,12 +496,15 @@ struct TensorMapABIPass
   /// Skips the launch when a map could not be encoded (null pointer); leaves
   /// `b` before the launch.
   void guardLaunch(OpBuilder &b, gpu::LaunchFuncOp launch,
-                   SmallVectorImpl<Value> &mapPtrs) {
+                   SmallVectorImpl<Value> &mapPtrs, Value slotArray) {
     Location loc = launch.getLoc();
     b.setInsertionPoint(launch);
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
     Value ok;
-    for (Value ptr : mapPtrs) {
+    SmallVector<Value> checked(mapPtrs.begin(), mapPtrs.end());
+    if (slotArray)
+      checked.push_back(slotArray);
+    for (Value ptr : checked) {
       Value null = LLVM::ZeroOp::create(b, loc, ptrType);
       Value nonNull =
           LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, ptr, null);

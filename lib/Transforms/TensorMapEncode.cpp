@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TensorMapEncode.h"
+#include "tile/Dialect/Tile/IR/RuntimeFieldEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -142,40 +143,14 @@ struct DescriptorValues {
 
 /// A run-time field's value: value * scale / divisor.
 static Value emitRuntimeField(DescriptorValues &dv, const RuntimeField &f) {
-  Value v = dv.get(f.value);
-  if (f.scale != 1)
-    v = arith::MulIOp::create(dv.b, dv.loc, v, dv.constant(f.scale));
-  if (f.divisor != 1)
-    v = arith::DivUIOp::create(dv.b, dv.loc, v, dv.constant(f.divisor));
-  return v;
+  return mlir::tile::emitRuntimeField(
+      dv.b, dv.loc, f, [&](RuntimeValue v) { return dv.get(v); });
 }
 
 /// The i1 value of one guard.
 static Value emitGuard(DescriptorValues &dv, const ::tile::tma::Guard &g) {
-  OpBuilder &b = dv.b;
-  Location loc = dv.loc;
-  Value lin;
-  auto add = [&](Value v) {
-    lin = lin ? arith::AddIOp::create(b, loc, lin, v).getResult() : v;
-  };
-  for (const auto &[value, coeff] : g.terms) {
-    Value v = dv.get(value);
-    if (coeff != 1)
-      v = arith::MulIOp::create(b, loc, v, dv.constant(coeff));
-    add(v);
-  }
-  if (g.constant != 0 || !lin)
-    add(dv.constant(g.constant));
-  if (g.kind == ::tile::tma::Guard::Kind::MultipleOf) {
-    Value rem = arith::RemUIOp::create(b, loc, lin, dv.constant(g.modulus));
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                 dv.constant(0));
-  }
-  Value lo = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, lin,
-                                   dv.constant(g.lo));
-  Value hi = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lin,
-                                   dv.constant(g.hi));
-  return arith::AndIOp::create(b, loc, lo, hi);
+  return emitGuardHolds(dv.b, dv.loc, g,
+                        [&](RuntimeValue v) { return dv.get(v); });
 }
 
 /// A stack array of i64 (allocated once in the host function's entry block,

@@ -24,14 +24,17 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// The maps are the kernel's last parameters, in `tile.tensor_maps` order;
+/// The maps are the kernel's last parameters (but for the device maps' slot
+/// array), in `tile.tensor_maps` order;
 /// record each one's parameter index after memref expansion (`param`) so a
 /// foreign host can place it in the launch's argument array.
 static void recordParameterIndices(LLVM::LLVMFuncOp func) {
   auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapsAttr);
   if (!maps)
     return;
-  unsigned first = func.getNumArguments() - maps.size();
+  // A kernel with device maps takes their slot array after the maps.
+  unsigned after = func->hasAttr(kDeviceMapArrayArgAttr) ? 1 : 0;
+  unsigned first = func.getNumArguments() - maps.size() - after;
   SmallVector<Attribute> updated;
   for (auto [i, attr] : llvm::enumerate(maps)) {
     auto map = cast<TensorMapAttr>(attr);

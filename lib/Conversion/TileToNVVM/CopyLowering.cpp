@@ -87,6 +87,7 @@ void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
   populateArriveRemoteLoweringPatterns(converter, patterns);
   populateIm2colLoweringPatterns(converter, patterns);
   populateWgmmaDescriptorLoweringPatterns(converter, patterns);
+  populateDeviceMapLoweringPatterns(converter, patterns);
   populateCopyLoweringPatterns(converter, patterns, recalled);
 }
 

@@ -28,6 +28,10 @@ void mlir::tile::populateTileTypeConversions(LLVMTypeConverter &converter) {
         }
         return 0;
       });
+  // A device map is the global address of its slot.
+  converter.addConversion([](DeviceMapType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kGlobalAddressSpace);
+  });
   // Conversions added later are tried first: these take precedence over the
   // LLVM converter's own memref conversion.
   converter.addConversion([&converter](MemRefType type) -> std::optional<Type> {

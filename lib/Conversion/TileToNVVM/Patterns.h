@@ -48,6 +48,10 @@ void populateIm2colLoweringPatterns(const LLVMTypeConverter &converter,
 void populateWgmmaDescriptorLoweringPatterns(const LLVMTypeConverter &converter,
                                              RewritePatternSet &patterns);
 
+/// Device maps: their slots, updates (tensormap.replace) and fences.
+void populateDeviceMapLoweringPatterns(const LLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
+
 /// The copy ops, through the variant their recorded decision names: taken
 /// from `recalled` when given (the pass recalls every copy up front),
 /// recalled by the pattern otherwise.

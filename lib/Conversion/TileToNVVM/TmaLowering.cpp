@@ -67,7 +67,14 @@ LogicalResult mlir::tile::lowerTmaCopy(CopyAsyncOp op, const TmaMatch &match,
   Location loc = op.getLoc();
   if (failed(checkTargetForms(op)))
     return failure();
-  FailureOr<Value> tmap = getTensorMapPtr(op, rewriter);
+  // Through a device map: its slot (a global address), generic as the
+  // instruction takes it; else the kernel's map parameter.
+  FailureOr<Value> tmap =
+      op.getMap()
+          ? FailureOr<Value>(LLVM::AddrSpaceCastOp::create(
+                rewriter, loc, LLVM::LLVMPointerType::get(op.getContext()),
+                rewriter.getRemappedValue(op.getMap())))
+          : getTensorMapPtr(op, rewriter);
   if (failed(tmap))
     return failure();
 

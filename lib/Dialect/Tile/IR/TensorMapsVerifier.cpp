@@ -44,8 +44,10 @@ static int64_t highestDimRead(TensorMapAttr map) {
 /// Why `map` (entry #i) cannot be encoded for `kernel`, or "".
 static std::string checkAgainstKernel(gpu::GPUFuncOp kernel, TensorMapAttr map,
                                       size_t i, size_t count) {
-  int64_t numArgs = kernel.getNumArguments();
-  // The maps are the kernel's last arguments, in record order.
+  // The maps are the kernel's last arguments, in record order (but for the
+  // device maps' slot array, which follows them).
+  int64_t numArgs = kernel.getNumArguments() -
+                    (kernel->hasAttr(kDeviceMapArrayArgAttr) ? 1 : 0);
   int64_t expectedArg = numArgs - static_cast<int64_t>(count) + i;
   if (map.getArg() != expectedArg)
     return "its 'arg' is " + std::to_string(map.getArg()) +

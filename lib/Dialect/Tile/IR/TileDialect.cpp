@@ -15,6 +15,7 @@ void TileDialect::initialize() {
 #include "tile/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
   registerAttributes();
+  registerTypes();
 }
 
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -591,7 +591,8 @@ LogicalResult CopyAsyncOp::verify() {
 
   if (failed(verifyCopyCompletion(*this, load)) ||
       failed(verifyCopyModifiers(*this, load, dstType.getElementType())) ||
-      failed(verifySm100Forms(*this, load, global)))
+      failed(verifySm100Forms(*this, load, global)) ||
+      failed(verifyCopyThroughDeviceMap(*this)))
     return failure();
   // The recorded plan is not checked here: that builds the planner request
   // and may run the hardware model, which a verifier run after every pass

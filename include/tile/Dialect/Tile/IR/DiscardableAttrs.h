@@ -59,6 +59,16 @@ constexpr llvm::StringLiteral kTensorMapAddressAttr =
 constexpr llvm::StringLiteral kArenaBytesAttr =
     TileDialect::ArenaBytesAttrHelper::getNameStr();
 
+/// On each tile.device_map in a kernel: its slot among the CTA's slots
+/// (tile-tensor-map-abi).
+constexpr llvm::StringLiteral kDeviceMapSlotAttr =
+    TileDialect::DeviceMapSlotAttrHelper::getNameStr();
+/// On kernels with device maps: the argument holding the slot array the
+/// runtime owns, and the number of 128-byte slots per CTA.
+constexpr llvm::StringLiteral kDeviceMapArrayArgAttr =
+    TileDialect::DeviceMapArrayArgAttrHelper::getNameStr();
+constexpr llvm::StringLiteral kDeviceMapSlotsAttr =
+    TileDialect::DeviceMapSlotsAttrHelper::getNameStr();
 /// Verifies a kernel's `tile.tensor_maps` (TensorMapsVerifier.cpp): every
 /// field a host reads is there, run-time fields and guards name dimensions
 /// of the global buffer.

@@ -32,6 +32,9 @@ llvm::hash_code hash_value(const Guard &guard);
 #define GET_ATTRDEF_CLASSES
 #include "tile/Dialect/Tile/IR/TileAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tile/Dialect/Tile/IR/TileOpsTypes.h.inc"
+
 namespace mlir::tile {
 /// Parses the `map` of a `#tile.im2col_plan`: a `#tile.im2col_map`.
 FailureOr<Im2colMapAttr> parseIm2colMapField(AsmParser &parser);

@@ -54,14 +54,22 @@ def Tile_Dialect : Dialect {
     // Kernels: the cast that takes a map argument's address.
     "::mlir::UnitAttr":$tensor_map_address,
     // Kernels: the dynamic shared memory their arena views need.
-    "::mlir::IntegerAttr":$arena_bytes
+    "::mlir::IntegerAttr":$arena_bytes,
+    // tile.device_map in kernels: the map's slot among the CTA's slots.
+    "::mlir::IntegerAttr":$device_map_slot,
+    // Kernels with device maps: the argument holding the slot array and
+    // the number of slots per CTA.
+    "::mlir::IntegerAttr":$device_map_array_arg,
+    "::mlir::IntegerAttr":$device_map_slots
   );
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   // Folded index results (tile.grouped_tile) become arith constants.
   let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     void registerAttributes();
+    void registerTypes();
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

@@ -59,6 +59,11 @@ namespace mlir::tile {
 /// where the chip comes from in the message ("the pipeline's chip").
 LogicalResult verifySm100FormChip(CopyAsyncOp op, StringRef chip,
                                   StringRef chipSource);
+
+/// Rule `device-map-copy`'s structural half, for the copy verifier: a copy
+/// through a device map goes through a map its kernel made of the copy's
+/// global buffer, and is not a four-row form.
+LogicalResult verifyCopyThroughDeviceMap(CopyAsyncOp op);
 } // namespace mlir::tile
 
 #endif // TILE_DIALECT_TILE_IR_TILEOPS_H

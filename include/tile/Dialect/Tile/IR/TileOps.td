@@ -5,6 +5,7 @@
 
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "tile/Dialect/Tile/IR/TileAttrs.td"
+include "tile/Dialect/Tile/IR/TileTypes.td"
 include "mlir/Dialect/NVGPU/IR/NVGPUTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
@@ -41,6 +42,11 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     `xor`, with the element types the hardware supports). `cache_hint` is one
     of `evict_first`, `evict_last`, `evict_normal`. `dispatch` restricts the
     lowering to the named variant (checked when the dispatch runs).
+    `through(%m : !tile.device_map<T>)` issues the copy through the device
+    map `%m` (`tile.device_map`) instead of the map the host encodes: the
+    global operand is the map's template buffer, the coordinates index the
+    tensor the map was last pointed at (`tile.device_map_update`), and only
+    a variant that copies through a tensor map may lower it.
 
     ```mlir
     tile.copy_async %smem[0, 0] [8, 256], %A[0, 0] [8, 256]
@@ -104,6 +110,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     Optional<Index>:$barrier_index,
     Optional<I16>:$multicast_mask,
     Variadic<Index>:$rows,
+    Optional<Tile_DeviceMapType>:$map,
     OptionalAttr<StrAttr>:$dispatch,
     OptionalAttr<StrAttr>:$cache_hint,
     OptionalAttr<StrAttr>:$oob,
@@ -118,6 +125,7 @@ def Tile_CopyAsyncOp : Tile_Op<"copy_async", [AttrSizedOperandSegments]> {
     (`rows` `(` $rows^ `)`)?
     (`barrier` `(` $barrier^ `[` $barrier_index `]` `)`)?
     (`multicast` `(` $multicast_mask^ `)`)?
+    (`through` `(` $map^ `:` type($map) `)`)?
     attr-dict `:` type($dst) `,` type($src) (`,` type($barrier)^)?
   }];
   let hasVerifier = 1;
@@ -664,5 +672,7 @@ def Tile_YieldOp : Tile_Op<"yield", [
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
+
+include "tile/Dialect/Tile/IR/DeviceMapOps.td"
 
 #endif // TILE_OPS_TD

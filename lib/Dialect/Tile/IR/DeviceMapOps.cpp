@@ -1,0 +1,120 @@
+//===- DeviceMapOps.cpp - Tensor maps held and updated on the device ------===//
+//
+// The structural rules of device maps: where a map is made
+// (device-map-place), what it may be pointed at (device-map-view) and which
+// copies may go through it (device-map-copy). The ordering rules (fences,
+// copies in flight) are tile-verify-async's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/TMA/Limits.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::RuleId;
+
+LogicalResult DeviceMapOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (getMemorySpaceKind(type) != MemorySpaceKind::Global)
+    return emitRuleError(*this, RuleId::DeviceMapPlace)
+           << "device-map-place: the template " << type
+           << " is not in global memory; a tensor map describes a global "
+              "tensor";
+  if (type.getRank() < 1 || type.getRank() > ::tile::tma::limits::kMaxRank)
+    return emitRuleError(*this, RuleId::DeviceMapPlace)
+           << "device-map-place: the template has rank " << type.getRank()
+           << "; a tensor map has 1 to " << ::tile::tma::limits::kMaxRank
+           << " dimensions";
+  Operation *parent = (*this)->getParentOp();
+  auto func = dyn_cast_or_null<gpu::GPUFuncOp>(parent);
+  if (!isa_and_nonnull<gpu::LaunchOp>(parent) && !(func && func.isKernel()))
+    return emitRuleError(*this, RuleId::DeviceMapPlace)
+           << "device-map-place: tile.device_map sits inside '"
+           << (parent ? parent->getName().getStringRef() : "nothing")
+           << "'; a device map is made once per CTA, in its kernel's body";
+  return success();
+}
+
+namespace {
+/// A memref type's sizes, strides and offset (ShapedType::kDynamic for `?`).
+struct StridedForm {
+  ArrayRef<int64_t> sizes;
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+};
+} // namespace
+
+static FailureOr<StridedForm> getStridedForm(MemRefType type) {
+  StridedForm form;
+  form.sizes = type.getShape();
+  if (failed(getMemRefStridesAndOffset(type, form.strides, form.offset)))
+    return failure();
+  return form;
+}
+
+static std::string fieldText(int64_t v) {
+  return ShapedType::isDynamic(v) ? std::string("?") : std::to_string(v);
+}
+
+LogicalResult DeviceMapUpdateOp::verify() {
+  MemRefType templ = getMap().getType().getTemplateType();
+  MemRefType view = getView().getType();
+  auto fail = [&]() {
+    return emitRuleError(*this, RuleId::DeviceMapView) << "device-map-view: ";
+  };
+  if (view.getRank() != templ.getRank())
+    return fail() << "the view has rank " << view.getRank()
+                  << "; the template has rank " << templ.getRank();
+  if (view.getElementType() != templ.getElementType())
+    return fail() << "the view's element type is " << view.getElementType()
+                  << "; the template's is " << templ.getElementType();
+  if (getMemorySpaceKind(view) != getMemorySpaceKind(templ))
+    return fail() << "the view is in " << toString(getMemorySpaceKind(view))
+                  << " memory; the template in "
+                  << toString(getMemorySpaceKind(templ));
+  FailureOr<StridedForm> t = getStridedForm(templ);
+  FailureOr<StridedForm> v = getStridedForm(view);
+  if (failed(t) || failed(v))
+    return fail() << "the " << (failed(v) ? "view" : "template")
+                  << " has no strided layout; a tensor map takes sizes and "
+                     "strides";
+  for (int64_t d = 0, e = templ.getRank(); d < e; ++d) {
+    int64_t ts = t->sizes[d], vs = v->sizes[d];
+    if (!ShapedType::isDynamic(ts) && vs != ts)
+      return fail() << "the view's size " << d << " is " << fieldText(vs)
+                    << "; the template fixes it at " << ts
+                    << ", and the plan of the copies through the map was "
+                       "made for that";
+    int64_t tt = t->strides[d], vt = v->strides[d];
+    if (!ShapedType::isDynamic(tt) && vt != tt)
+      return fail() << "the view's stride " << d << " is " << fieldText(vt)
+                    << "; the template fixes it at " << tt
+                    << ", and the plan of the copies through the map was "
+                       "made for that";
+  }
+  return success();
+}
+
+LogicalResult mlir::tile::verifyCopyThroughDeviceMap(CopyAsyncOp op) {
+  Value map = op.getMap();
+  if (!map)
+    return success();
+  auto fail = [&]() {
+    return emitRuleError(op, RuleId::DeviceMapCopy) << "device-map-copy: ";
+  };
+  auto def = map.getDefiningOp<DeviceMapOp>();
+  if (!def)
+    return fail() << "the map is not the result of a tile.device_map; a copy "
+                     "goes through the map its kernel made";
+  if (def.getBuffer() != op.getGlobal())
+    return fail() << "the copy's global operand is not the template of its "
+                     "device map (tile.device_map of another buffer)";
+  if (op.isRowGather())
+    return fail() << "a four-row copy (rows(...)) cannot go through a device "
+                     "map";
+  return success();
+}
