@@ -2,7 +2,8 @@
 # The GPU suite: builds every kernel under test/GPU/kernels (plus the
 # reference demo and examples/dynamic_tiled_copy.mlir, as demo.so and
 # dyn_tiled.so) with tile-compile into .gpu/<name>.so, the runtime, the
-# host runner and the im2col encode check (test/GPU/im2col_encode_check.cpp)
+# host runner, the im2col encode check (test/GPU/im2col_encode_check.cpp)
+# and the device-map check (test/GPU/device_map_check.cpp)
 # next to them, then runs them where a CUDA driver is present (each prints a
 # SKIP line and exits 0 where none is).
 #
@@ -66,6 +67,10 @@ do_build() {
   # The runtime's im2col validation against the driver's encoder.
   "$cxx" -std=c++17 -O2 -Wall -Iinclude test/GPU/im2col_encode_check.cpp \
     -o "$out/im2col_encode_check" -L"$out" -ltile_runtime -ldl \
+    -Wl,-rpath,'$ORIGIN'
+  # Device-side tensor maps, checked bit for bit.
+  "$cxx" -std=c++17 -O2 -Wall -Iinclude test/GPU/device_map_check.cpp \
+    -o "$out/device_map_check" -L"$out" -ltile_runtime -ldl \
     -Wl,-rpath,'$ORIGIN'
   # The sm_100a forms: PTX only (assembled by the run step). A build folder
   # without tile-opt (scripts/gpu-mutants.py's) skips them.
@@ -135,6 +140,7 @@ do_run() {
   local status=0
   "$out/runner" --dir "$out" "$@" || status=1
   "$out/im2col_encode_check" || status=1
+  "$out/device_map_check" "$out" || status=1
   python3 test/GPU/pipeline/check_pipeline.py --dir "$out/pipeline" || status=1
   [ $ptxas_status -eq 0 ] || status=1
   return $status

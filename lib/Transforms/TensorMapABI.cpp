@@ -117,7 +117,24 @@ struct TensorMapABIPass
         return signalPassFailure();
   }
 
+  /// A device map's template is a user argument of its kernel (checked
+  /// first: the copies through the map then name the same buffer).
+  static LogicalResult checkDeviceMapTemplates(gpu::GPUFuncOp func) {
+    WalkResult walk = func.walk([&](DeviceMapOp op) {
+      auto arg = dyn_cast<BlockArgument>(op.getBuffer());
+      if (arg && arg.getOwner() == &func.getBody().front())
+        return WalkResult::advance();
+      emitRuleError(op, RuleId::DeviceMapPlace)
+          << "the template must be an argument of its kernel, so the host "
+             "can encode its tensor map";
+      return WalkResult::interrupt();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
   LogicalResult addKernelArguments(gpu::GPUFuncOp func) {
+    if (failed(checkDeviceMapTemplates(func)))
+      return failure();
     Builder b(func.getContext());
     SmallVector<Attribute> maps;
     llvm::DenseMap<TensorMapAttr, unsigned> seen;
@@ -200,25 +217,19 @@ struct TensorMapABIPass
       return failure();
     if (!maps.empty())
       func->setAttr(kTensorMapsAttr, b.getArrayAttr(maps));
-    return assignDeviceMapSlots(func, userArgs);
+    return assignDeviceMapSlots(func);
   }
 
   /// Gives each tile.device_map of `func` a slot and the map argument of the
   /// copies through it (its template), and the kernel the slot-array
   /// argument after the maps.
-  LogicalResult assignDeviceMapSlots(gpu::GPUFuncOp func, unsigned userArgs) {
+  LogicalResult assignDeviceMapSlots(gpu::GPUFuncOp func) {
     SmallVector<DeviceMapOp> deviceMaps;
     func.walk([&](DeviceMapOp op) { deviceMaps.push_back(op); });
     if (deviceMaps.empty())
       return success();
     Builder b(func.getContext());
     for (auto [slot, op] : llvm::enumerate(deviceMaps)) {
-      auto arg = dyn_cast<BlockArgument>(op.getBuffer());
-      if (!arg || arg.getOwner() != &func.getBody().front() ||
-          arg.getArgNumber() >= userArgs)
-        return emitRuleError(op, RuleId::DeviceMapPlace)
-               << "device-map-place: the template must be an argument of "
-                  "its kernel, so the host can encode its tensor map";
       std::optional<int64_t> mapArg;
       for (Operation *user : op.getMap().getUsers()) {
         auto copy = dyn_cast<CopyAsyncOp>(user);
@@ -227,11 +238,11 @@ struct TensorMapABIPass
         auto attr = copy->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
         if (!attr)
           return emitRuleError(copy, RuleId::DeviceMapCopy)
-                 << "device-map-copy: the copy goes through a device map "
+                 << "the copy goes through a device map "
                     "but has no tensor map (no TMA plan was recorded)";
         if (mapArg && *mapArg != attr.getInt())
           return emitRuleError(copy, RuleId::DeviceMapCopy)
-                 << "device-map-copy: the copies through one device map "
+                 << "the copies through one device map "
                     "need one tensor map; this copy's plan differs from an "
                     "earlier copy's (kernel arguments #"
                  << *mapArg << " and #" << attr.getInt() << ")";
@@ -239,7 +250,7 @@ struct TensorMapABIPass
       }
       if (!mapArg)
         return emitRuleError(op, RuleId::DeviceMapCopy)
-               << "device-map-copy: no copy goes through the device map; "
+               << "no copy goes through the device map; "
                   "its tensor map is the plan of the copies through it";
       op->setAttr(kTensorMapArgAttr, b.getI64IntegerAttr(*mapArg));
       op->setAttr(kDeviceMapSlotAttr, b.getI64IntegerAttr(slot));

@@ -6,7 +6,7 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     M("pipe-ptx-version", "Pipelines.cpp",
-      ": \"+ptx80\")", ": \"+ptx70\")",
+      ": \"+ptx83\")", ": \"+ptx70\")",
       "PTX 7.0 requested for sm_90a",
       function="addKernelPasses"),
     M("pipe-no-arena-size", "Pipelines.cpp",

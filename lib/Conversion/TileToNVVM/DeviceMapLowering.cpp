@@ -140,7 +140,7 @@ struct DeviceMapUpdateLowering
     if (desc.runtimeOffsetScale != 0 &&
         desc.runtimeOffsetScale != *elementBytes)
       return emitRuleError(op, RuleId::DeviceMapView)
-             << "device-map-view: the template's plan scales the offset by "
+             << "the template's plan scales the offset by "
              << desc.runtimeOffsetScale << " bytes, not the element's "
              << *elementBytes;
     int64_t regionBytes =

@@ -21,19 +21,19 @@ LogicalResult DeviceMapOp::verify() {
   MemRefType type = getBuffer().getType();
   if (getMemorySpaceKind(type) != MemorySpaceKind::Global)
     return emitRuleError(*this, RuleId::DeviceMapPlace)
-           << "device-map-place: the template " << type
+           << "the template " << type
            << " is not in global memory; a tensor map describes a global "
               "tensor";
   if (type.getRank() < 1 || type.getRank() > ::tile::tma::limits::kMaxRank)
     return emitRuleError(*this, RuleId::DeviceMapPlace)
-           << "device-map-place: the template has rank " << type.getRank()
+           << "the template has rank " << type.getRank()
            << "; a tensor map has 1 to " << ::tile::tma::limits::kMaxRank
            << " dimensions";
   Operation *parent = (*this)->getParentOp();
   auto func = dyn_cast_or_null<gpu::GPUFuncOp>(parent);
   if (!isa_and_nonnull<gpu::LaunchOp>(parent) && !(func && func.isKernel()))
     return emitRuleError(*this, RuleId::DeviceMapPlace)
-           << "device-map-place: tile.device_map sits inside '"
+           << "tile.device_map sits inside '"
            << (parent ? parent->getName().getStringRef() : "nothing")
            << "'; a device map is made once per CTA, in its kernel's body";
   return success();
@@ -64,7 +64,7 @@ LogicalResult DeviceMapUpdateOp::verify() {
   MemRefType templ = getMap().getType().getTemplateType();
   MemRefType view = getView().getType();
   auto fail = [&]() {
-    return emitRuleError(*this, RuleId::DeviceMapView) << "device-map-view: ";
+    return emitRuleError(*this, RuleId::DeviceMapView);
   };
   if (view.getRank() != templ.getRank())
     return fail() << "the view has rank " << view.getRank()
@@ -89,6 +89,8 @@ LogicalResult DeviceMapUpdateOp::verify() {
                     << "; the template fixes it at " << ts
                     << ", and the plan of the copies through the map was "
                        "made for that";
+  }
+  for (int64_t d = 0, e = templ.getRank(); d < e; ++d) {
     int64_t tt = t->strides[d], vt = v->strides[d];
     if (!ShapedType::isDynamic(tt) && vt != tt)
       return fail() << "the view's stride " << d << " is " << fieldText(vt)
@@ -104,7 +106,7 @@ LogicalResult mlir::tile::verifyCopyThroughDeviceMap(CopyAsyncOp op) {
   if (!map)
     return success();
   auto fail = [&]() {
-    return emitRuleError(op, RuleId::DeviceMapCopy) << "device-map-copy: ";
+    return emitRuleError(op, RuleId::DeviceMapCopy);
   };
   auto def = map.getDefiningOp<DeviceMapOp>();
   if (!def)
