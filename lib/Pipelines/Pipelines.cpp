@@ -33,6 +33,9 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(createTileArenaSize());
   pm.addPass(createTileMaterializeExpectTx());
   pm.addPass(createTilePlanCopies());
+  // The release and acquire after each device-map update, which
+  // tile-verify-async then checks with the rest of the protocol.
+  pm.addPass(createTileFenceDeviceMaps());
   if (options.verifyAsync || options.insertProxyFences) {
     TileVerifyAsyncOptions verify;
     verify.insertFences = options.insertProxyFences;

@@ -3,7 +3,8 @@
 // The asynchronous protocol around the copies (docs/async-protocol.md), per
 // kernel: the transaction bytes of each mbarrier phase
 // (AsyncProtocol/TxBytesScan.h), the cluster rules
-// (AsyncProtocol/ClusterRules.h), then the walk that follows the kernel as
+// (AsyncProtocol/ClusterRules.h), the device-map rules
+// (AsyncProtocol/DeviceMapRules.h), then the walk that follows the kernel as
 // one thread would for the other rules (AsyncProtocol/AsyncWalker.h); with
 // insert-fences, the fences that walk finds missing are inserted.
 //
@@ -11,6 +12,7 @@
 
 #include "AsyncProtocol/AsyncWalker.h"
 #include "AsyncProtocol/ClusterRules.h"
+#include "AsyncProtocol/DeviceMapRules.h"
 #include "AsyncProtocol/TxBytesScan.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -77,6 +79,7 @@ struct VerifyAsyncPass
     for (Region *body : kernels) {
       ok &= checkTransactionBytes(body->getParentOp());
       ok &= checkClusterRules(*body);
+      ok &= checkDeviceMapRules(*body);
       AsyncWalkResult walk = walkKernel(*body, insertFences);
       ok &= !walk.reportedError;
       changed |= !walk.fenceSites.empty();

@@ -295,9 +295,31 @@ def TileMaterializeExpectTx : Pass<"tile-materialize-expect-tx"> {
                            "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def TileFenceDeviceMaps : Pass<"tile-fence-device-maps"> {
+  let summary = "Inserts the release and acquire fences after each device "
+                "map update";
+  let description = [{
+    A `tile.device_map_update` writes the CTA's slot of a device map through
+    the generic proxy; a copy through the map reads the slot through the
+    tensor-map proxy, and sees the update only after
+    `tile.device_map_release` then `tile.device_map_acquire` of the map
+    (docs/async-protocol.md, rule `device-map-fence`). This pass inserts
+    that pair right after every update that is not already directly
+    followed by it (a release, then an acquire, of the same map), in
+    `gpu.launch` bodies and `gpu.func` kernels alike. Running it again
+    changes nothing. `--tile-gpu-pipeline` runs it before
+    `tile-verify-async`, whatever `verify-async` says.
+
+    ```
+    tile-opt --tile-fence-device-maps input.mlir
+    ```
+  }];
+}
+
 def TileVerifyAsync : Pass<"tile-verify-async"> {
   let summary = "Checks the asynchronous protocol around the copies: "
-                "transaction bytes, proxy fences, stage reuse, phases";
+                "transaction bytes, proxy fences, stage reuse, phases, device "
+                "maps";
   let description = [{
     Walks every kernel (`gpu.func` kernels and `gpu.launch` bodies) through
     straight-line code, `scf.if` and `scf.for` (loops with constant bounds
@@ -315,7 +337,14 @@ def TileVerifyAsync : Pass<"tile-verify-async"> {
     - `async-store-reuse`: shared memory a bulk store reads is not written
       again before a `tile.bulk_wait_group` covering the store;
     - `async-phase`: a thread waits on an mbarrier with the parity of the
-      next phase it has not waited for.
+      next phase it has not waited for;
+    - `device-map-fence`: a copy through a device map comes after an update
+      of the map, then `tile.device_map_release`, then
+      `tile.device_map_acquire`, on every path (loops, including `scf.while`,
+      to a fixpoint);
+    - `device-map-in-flight`: a device map is not updated while a store
+      through it may be pending (until `tile.bulk_wait_group 0` without
+      `read` covers it) or a load through it has not been waited for.
     Where it cannot decide (unknown stage index, unknown control flow,
     multicast, calls, buffers other than `tile.arena_view` and
     `tile.stage` views) it says nothing. With `insert-fences`, a missing
