@@ -5,7 +5,11 @@
 // starts in device memory, twice with different counts, and checks C bit for
 // bit: group g's rows of C hold A[g]'s first count_g rows in their first 64
 // columns, and every other element of C keeps its sentinel (the map's
-// dimensions, replaced on the device, clip the 64 x 64 box). Prints one line
+// dimensions, replaced on the device, clip the 64 x 64 box). Then it
+// captures the launch on a stream of its own into a CUDA graph
+// (@device_map_groups_on) and replays the graph twice, with new contents of A
+// and new row counts written to device memory between the replays: the maps
+// are rewritten on the device each time, so C stays exact. Prints one line
 // per run and exits 1 on a mismatch; without a CUDA driver it prints a SKIP
 // line and exits 0.
 //
@@ -36,6 +40,8 @@ template <int N> struct Desc {
 };
 
 using Entry = void (*)(Desc<3> *, Desc<2> *, Desc<1> *, Desc<1> *);
+using StreamEntry = void *(*)(Desc<3> *, Desc<2> *, Desc<1> *, Desc<1> *,
+                              void *);
 
 void *upload(const void *host, size_t bytes) {
   void *dev = mgpuMemAlloc(bytes, nullptr, false);
@@ -44,38 +50,62 @@ void *upload(const void *host, size_t bytes) {
   return dev;
 }
 
-bool run(Entry entry, const char *name, const std::vector<int32_t> &counts) {
+struct Buffers {
+  std::vector<uint16_t> a;
+  std::vector<int32_t> counts, starts;
+  void *devA = nullptr, *devC = nullptr, *devCounts = nullptr,
+       *devStarts = nullptr;
+  Desc<3> dA;
+  Desc<2> dC;
+  Desc<1> dCounts, dStarts;
+};
+
+std::vector<uint16_t> contentsOfA(unsigned seed) {
   std::vector<uint16_t> a(kGroups * kRows * kCols);
   for (size_t i = 0; i < a.size(); ++i)
-    a[i] = static_cast<uint16_t>((i * 2654435761u) >> 7);
+    a[i] = static_cast<uint16_t>(((i + seed) * 2654435761u) >> 7);
+  return a;
+}
+
+/// Writes A, the counts and a sentinel-filled C to the device buffers.
+void fill(Buffers &b, unsigned seed, const std::vector<int32_t> &counts) {
+  b.a = contentsOfA(seed);
+  b.counts = counts;
   std::vector<uint16_t> c(kCRows * kPitch, kSentinel);
-  std::vector<int32_t> starts(kGroups);
-  for (int64_t g = 0; g < kGroups; ++g)
-    starts[g] = static_cast<int32_t>(g * kSpan);
+  mgpuMemcpy(b.devA, b.a.data(), b.a.size() * 2, nullptr);
+  mgpuMemcpy(b.devC, c.data(), c.size() * 2, nullptr);
+  mgpuMemcpy(b.devCounts, b.counts.data(), b.counts.size() * 4, nullptr);
+  mgpuStreamSynchronize(nullptr);
+}
+
+bool allocate(Buffers &b) {
   tileRuntimeClearError();
-  void *devA = upload(a.data(), a.size() * 2);
-  void *devC = upload(c.data(), c.size() * 2);
-  void *devCounts = upload(counts.data(), counts.size() * 4);
-  void *devStarts = upload(starts.data(), starts.size() * 4);
-  if (!devA || !devC || !devCounts || !devStarts) {
-    std::printf("FAIL device_map %s: allocation: %s\n", name,
-                tileRuntimeLastError());
-    return false;
-  }
-  Desc<3> dA{devA, devA, 0, {kGroups, kRows, kCols}, {kRows * kCols, kCols, 1}};
-  Desc<2> dC{devC, devC, 0, {kCRows, kPitch}, {kPitch, 1}};
-  Desc<1> dCounts{devCounts, devCounts, 0, {kGroups}, {1}};
-  Desc<1> dStarts{devStarts, devStarts, 0, {kGroups}, {1}};
-  entry(&dA, &dC, &dCounts, &dStarts);
-  mgpuStreamSynchronize(nullptr);
-  std::vector<uint16_t> got(c.size());
-  mgpuMemcpy(got.data(), devC, got.size() * 2, nullptr);
-  mgpuStreamSynchronize(nullptr);
-  std::string error = tileRuntimeLastError();
-  for (void *p : {devA, devC, devCounts, devStarts})
+  b.starts.resize(kGroups);
+  for (int64_t g = 0; g < kGroups; ++g)
+    b.starts[g] = static_cast<int32_t>(g * kSpan);
+  b.devA = mgpuMemAlloc(kGroups * kRows * kCols * 2, nullptr, false);
+  b.devC = mgpuMemAlloc(kCRows * kPitch * 2, nullptr, false);
+  b.devCounts = mgpuMemAlloc(kGroups * 4, nullptr, false);
+  b.devStarts = upload(b.starts.data(), b.starts.size() * 4);
+  b.dA = {b.devA, b.devA, 0, {kGroups, kRows, kCols}, {kRows * kCols, kCols, 1}};
+  b.dC = {b.devC, b.devC, 0, {kCRows, kPitch}, {kPitch, 1}};
+  b.dCounts = {b.devCounts, b.devCounts, 0, {kGroups}, {1}};
+  b.dStarts = {b.devStarts, b.devStarts, 0, {kGroups}, {1}};
+  return b.devA && b.devC && b.devCounts && b.devStarts;
+}
+
+void release(Buffers &b) {
+  for (void *p : {b.devA, b.devC, b.devCounts, b.devStarts})
     mgpuMemFree(p, nullptr);
+}
+
+/// Compares C on the device with what the groups should have written.
+bool check(const Buffers &b, const char *name) {
+  std::vector<uint16_t> got(kCRows * kPitch);
+  mgpuMemcpy(got.data(), b.devC, got.size() * 2, nullptr);
+  mgpuStreamSynchronize(nullptr);
   if (tileRuntimeConsumeStatus() != TILE_SUCCESS) {
-    std::printf("FAIL device_map %s: %s\n", name, error.c_str());
+    std::printf("FAIL device_map %s: %s\n", name, tileRuntimeLastError());
     return false;
   }
   int64_t bad = 0, firstBad = -1;
@@ -83,8 +113,8 @@ bool run(Entry entry, const char *name, const std::vector<int32_t> &counts) {
     for (int64_t r = 0; r < kSpan; ++r)
       for (int64_t col = 0; col < kPitch; ++col) {
         int64_t at = (g * kSpan + r) * kPitch + col;
-        uint16_t want = r < counts[g] && col < kCols
-                            ? a[(g * kRows + r) * kCols + col]
+        uint16_t want = r < b.counts[g] && col < kCols
+                            ? b.a[(g * kRows + r) * kCols + col]
                             : kSentinel;
         if (got[at] != want && bad++ == 0)
           firstBad = at;
@@ -99,10 +129,111 @@ bool run(Entry entry, const char *name, const std::vector<int32_t> &counts) {
     return false;
   }
   std::printf("PASS device_map %s: 8 groups, rows", name);
-  for (int32_t n : counts)
+  for (int32_t n : b.counts)
     std::printf(" %d", n);
   std::printf("; C exact, rows and columns past each group untouched\n");
   return true;
+}
+
+bool run(Entry entry, const char *name, unsigned seed,
+         const std::vector<int32_t> &counts) {
+  Buffers b;
+  bool ok = allocate(b);
+  if (ok) {
+    fill(b, seed, counts);
+    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts);
+    mgpuStreamSynchronize(nullptr);
+    ok = check(b, name);
+  } else {
+    std::printf("FAIL device_map %s: allocation: %s\n", name,
+                tileRuntimeLastError());
+  }
+  release(b);
+  return ok;
+}
+
+/// The driver's graph entry points (resolved from libcuda directly).
+struct Graphs {
+  int (*beginCapture)(void *, int) = nullptr;
+  int (*endCapture)(void *, void **) = nullptr;
+  int (*instantiate)(void **, void *, unsigned long long) = nullptr;
+  int (*launch)(void *, void *) = nullptr;
+  int (*execDestroy)(void *) = nullptr;
+  int (*destroy)(void *) = nullptr;
+  bool load() {
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!cuda)
+      return false;
+    auto sym = [&](const char *a, const char *b) {
+      void *f = dlsym(cuda, a);
+      return f ? f : dlsym(cuda, b);
+    };
+    beginCapture = reinterpret_cast<decltype(beginCapture)>(
+        sym("cuStreamBeginCapture_v2", "cuStreamBeginCapture"));
+    endCapture = reinterpret_cast<decltype(endCapture)>(
+        sym("cuStreamEndCapture", "cuStreamEndCapture"));
+    instantiate = reinterpret_cast<decltype(instantiate)>(
+        sym("cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags"));
+    launch = reinterpret_cast<decltype(launch)>(
+        sym("cuGraphLaunch", "cuGraphLaunch"));
+    execDestroy = reinterpret_cast<decltype(execDestroy)>(
+        sym("cuGraphExecDestroy", "cuGraphExecDestroy"));
+    destroy = reinterpret_cast<decltype(destroy)>(
+        sym("cuGraphDestroy", "cuGraphDestroy"));
+    return beginCapture && endCapture && instantiate && launch &&
+           execDestroy && destroy;
+  }
+};
+
+/// Captures one launch into a graph, then replays it with new contents of A
+/// and new counts written between the replays.
+bool runGraph(StreamEntry entry) {
+  Graphs cu;
+  if (!cu.load()) {
+    std::printf("FAIL device_map graph: the driver lacks the graph API\n");
+    return false;
+  }
+  Buffers b;
+  if (!allocate(b)) {
+    std::printf("FAIL device_map graph: allocation: %s\n",
+                tileRuntimeLastError());
+    release(b);
+    return false;
+  }
+  void *stream = mgpuStreamCreate();
+  void *graph = nullptr, *exec = nullptr;
+  bool ok = true;
+  int rc = cu.beginCapture(stream, /*CU_STREAM_CAPTURE_MODE_GLOBAL=*/0);
+  if (rc == 0) {
+    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
+    rc = cu.endCapture(stream, &graph);
+  }
+  if (rc == 0)
+    rc = cu.instantiate(&exec, graph, 0);
+  if (rc != 0 || tileRuntimeConsumeStatus() != TILE_SUCCESS) {
+    std::printf("FAIL device_map graph: capture (CUresult %d): %s\n", rc,
+                tileRuntimeLastError());
+    ok = false;
+  }
+  const std::vector<std::vector<int32_t>> replays = {
+      {64, 1, 0, 37, 63, 5, 64, 17}, {0, 2, 64, 31, 0, 48, 9, 64}};
+  for (size_t i = 0; ok && i < replays.size(); ++i) {
+    fill(b, 100 + static_cast<unsigned>(i), replays[i]);
+    rc = cu.launch(exec, stream);
+    mgpuStreamSynchronize(stream);
+    std::string name = "graph replay " + std::to_string(i + 1);
+    ok = rc == 0 && check(b, name.c_str());
+    if (rc != 0)
+      std::printf("FAIL device_map %s: cuGraphLaunch (CUresult %d)\n",
+                  name.c_str(), rc);
+  }
+  if (exec)
+    cu.execDestroy(exec);
+  if (graph)
+    cu.destroy(graph);
+  mgpuStreamDestroy(stream);
+  release(b);
+  return ok;
 }
 
 } // namespace
@@ -118,14 +249,18 @@ int main(int argc, char **argv) {
   auto entry = lib ? reinterpret_cast<Entry>(
                          dlsym(lib, "_mlir_ciface_device_map_groups"))
                    : nullptr;
-  if (!entry) {
-    std::printf("FAIL device_map: %s\n", dlerror());
+  auto onStream = lib ? reinterpret_cast<StreamEntry>(
+                            dlsym(lib, "_mlir_ciface_device_map_groups_on"))
+                      : nullptr;
+  if (!entry || !onStream) {
+    std::printf("FAIL device_map: %s\n", lib ? "no entry" : dlerror());
     return 1;
   }
   bool ok = true;
   // Full, single-row, empty and ragged groups; then other counts on the same
   // launch site (the same slots, updated again).
-  ok &= run(entry, "first", {64, 1, 0, 37, 63, 5, 64, 17});
-  ok &= run(entry, "second", {3, 64, 40, 0, 1, 64, 0, 33});
+  ok &= run(entry, "first", 1, {64, 1, 0, 37, 63, 5, 64, 17});
+  ok &= run(entry, "second", 2, {3, 64, 40, 0, 1, 64, 0, 33});
+  ok &= runGraph(onStream);
   return ok ? 0 : 1;
 }

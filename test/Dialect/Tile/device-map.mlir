@@ -11,7 +11,7 @@
 // CHECK: %{{.*}} = tile.device_map_update %[[M]] to %{{.*}} : !tile.device_map<memref<?x4096xbf16>>, memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
 // CHECK: tile.device_map_release %[[M]] : !tile.device_map<memref<?x4096xbf16>>
 // CHECK: tile.device_map_acquire %[[M]] : !tile.device_map<memref<?x4096xbf16>>
-// CHECK: tile.copy_async %{{.*}}[%{{.*}}, 0] [64, 64], %{{.*}}[0, 0] [64, 64] through(%[[M]] : !tile.device_map<memref<?x4096xbf16>>) : memref<?x4096xbf16>, !tile_t
+// CHECK: tile.copy_async %{{.*}}[%{{.*}}, 0] [64, 64], %{{.*}}[0, 0] [64, 64] through(%[[M]] : !tile.device_map<memref<?x4096xbf16>>) : memref<?x4096xbf16>, memref<64x64xbf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
 func.func @grouped_store(%C: !C, %rows: index, %off: index, %r: index) {
   %c1 = arith.constant 1 : index
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)

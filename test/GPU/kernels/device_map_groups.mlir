@@ -5,6 +5,9 @@
 // count_g and start_g read from device memory. The map's dimensions clip
 // the box: C's rows past the group and its columns past 64 keep what they
 // held. A group of 0 rows fails the update's guard and copies nothing.
+// @device_map_groups_on launches on the caller's stream and returns it (the
+// check captures it into a CUDA graph); @device_map_groups runs it on a
+// stream of its own and waits.
 !tile_t = memref<64x64xbf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
 !A = memref<8x64x64xbf16>
 !C = memref<?x?xbf16>
@@ -14,11 +17,24 @@
 module attributes {gpu.container_module} {
   func.func @device_map_groups(%A: !A, %C: !C, %counts: memref<8xi32>,
                                %starts: memref<8xi32>) {
+    %stream = gpu.wait async
+    %done = func.call @device_map_groups_on(%A, %C, %counts, %starts, %stream)
+        : (!A, !C, memref<8xi32>, memref<8xi32>, !gpu.async.token)
+          -> !gpu.async.token
+    gpu.wait [%done]
+    return
+  }
+
+  func.func @device_map_groups_on(%A: !A, %C: !C, %counts: memref<8xi32>,
+                                  %starts: memref<8xi32>,
+                                  %stream: !gpu.async.token)
+      -> !gpu.async.token {
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
     %c128 = arith.constant 128 : index
     %smem_bytes = arith.constant 9216 : i32
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
+    %done = gpu.launch async [%stream]
+               blocks(%bx, %by, %bz) in (%gx = %c8, %gy = %c1, %gz = %c1)
                threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1)
                dynamic_shared_memory_size %smem_bytes {
       %c0 = arith.constant 0 : index
@@ -42,9 +58,8 @@ module attributes {gpu.container_module} {
         %view = memref.reinterpret_cast %C to offset: [%offset],
             sizes: [%count, 64], strides: [%pitch, 1] : !C to !view
         %ok = tile.device_map_update %m to %view : !tile.device_map<!C>, !view
+        // tile-fence-device-maps puts the release and acquire here.
         scf.if %ok {
-          tile.device_map_release %m : !tile.device_map<!C>
-          tile.device_map_acquire %m : !tile.device_map<!C>
           tile.copy_async %smem[0, 0] [64, 64], %A[%bx, 0, 0] [1, 64, 64]
               barrier(%bar[%c0]) : !tile_t, !A, !bars
           nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %tx_bytes : !bars
@@ -59,6 +74,6 @@ module attributes {gpu.container_module} {
       }
       gpu.terminator
     }
-    return
+    return %done : !gpu.async.token
   }
 }
