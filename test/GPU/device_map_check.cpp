@@ -1,17 +1,18 @@
 //===- device_map_check.cpp - Device-side tensor maps on the GPU ----------===//
 //
 // Runs test/GPU/kernels/device_map_groups.mlir (built by scripts/gpu-suite.sh
-// into DIR/device_map_groups.so) on 8 groups with run-time row counts and
-// starts in device memory, twice with different counts, and checks C bit for
-// bit: group g's rows of C hold A[g]'s first count_g rows in their first 64
-// columns, and every other element of C keeps its sentinel (the map's
-// dimensions, replaced on the device, clip the 64 x 64 box). Then it
-// captures the launch on a stream of its own into a CUDA graph
-// (@device_map_groups_on) and replays the graph twice, with new contents of A
-// and new row counts written to device memory between the replays: the maps
-// are rewritten on the device each time, so C stays exact. Prints one line
-// per run and exits 1 on a mismatch; without a CUDA driver it prints a SKIP
-// line and exits 0.
+// into DIR/device_map_groups.so) on a stream of its own: 8 groups with
+// run-time row counts and starts in device memory, twice with different
+// counts. Checks C bit for bit: group g's rows of C hold A[g]'s first
+// count_g rows in their first 64 columns, and every other element of C keeps
+// its sentinel (the map's dimensions, replaced on the device, clip the
+// 64 x 64 box). Checks each updated slot byte for byte against the driver's
+// encoding of the group's view (cuTensorMapEncodeTiled). Then it captures
+// the launch into a CUDA graph and replays the graph twice, with new contents
+// of A and new row counts written to device memory between the replays: the
+// maps are rewritten on the device each time, so C stays exact. Prints one
+// line per run and exits 1 on a mismatch; without a CUDA driver it prints a
+// SKIP line and exits 0.
 //
 //   device_map_check [DIR]
 //
@@ -34,12 +35,12 @@ constexpr int64_t kGroups = 8, kRows = 64, kCols = 64;
 constexpr int64_t kSpan = 80, kPitch = 96, kCRows = kGroups * kSpan;
 constexpr uint16_t kSentinel = 0xA5A5;
 
-template <int N> struct Desc {
+template <int N>
+struct Desc {
   void *allocated, *aligned;
   int64_t offset, sizes[N], strides[N];
 };
 
-using Entry = void (*)(Desc<3> *, Desc<2> *, Desc<1> *, Desc<1> *);
 using StreamEntry = void *(*)(Desc<3> *, Desc<2> *, Desc<1> *, Desc<1> *,
                               void *);
 
@@ -87,7 +88,8 @@ bool allocate(Buffers &b) {
   b.devC = mgpuMemAlloc(kCRows * kPitch * 2, nullptr, false);
   b.devCounts = mgpuMemAlloc(kGroups * 4, nullptr, false);
   b.devStarts = upload(b.starts.data(), b.starts.size() * 4);
-  b.dA = {b.devA, b.devA, 0, {kGroups, kRows, kCols}, {kRows * kCols, kCols, 1}};
+  b.dA = {
+      b.devA, b.devA, 0, {kGroups, kRows, kCols}, {kRows * kCols, kCols, 1}};
   b.dC = {b.devC, b.devC, 0, {kCRows, kPitch}, {kPitch, 1}};
   b.dCounts = {b.devCounts, b.devCounts, 0, {kGroups}, {1}};
   b.dStarts = {b.devStarts, b.devStarts, 0, {kGroups}, {1}};
@@ -135,21 +137,81 @@ bool check(const Buffers &b, const char *name) {
   return true;
 }
 
-bool run(Entry entry, const char *name, unsigned seed,
+bool checkSlots(const Buffers &b, const char *name);
+
+bool run(StreamEntry entry, const char *name, unsigned seed,
          const std::vector<int32_t> &counts) {
   Buffers b;
   bool ok = allocate(b);
   if (ok) {
     fill(b, seed, counts);
-    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts);
-    mgpuStreamSynchronize(nullptr);
-    ok = check(b, name);
+    void *stream = mgpuStreamCreate();
+    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
+    mgpuStreamSynchronize(stream);
+    mgpuStreamDestroy(stream);
+    ok = check(b, name) && checkSlots(b, name);
   } else {
     std::printf("FAIL device_map %s: allocation: %s\n", name,
                 tileRuntimeLastError());
   }
   release(b);
   return ok;
+}
+
+/// The launch site's slot array (the runtime's, one 128-byte map per CTA)
+/// against the driver's encoding of each non-empty group's view of C.
+bool checkSlots(const Buffers &b, const char *name) {
+  using Encode =
+      int (*)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
+              const uint32_t *, const uint32_t *, int, int, int, int);
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW);
+  auto encode =
+      cuda ? reinterpret_cast<Encode>(dlsym(cuda, "cuTensorMapEncodeTiled"))
+           : nullptr;
+  void *slots = tileRuntimeDeviceMapArray(
+      "@device_map_groups_on: launch of "
+      "@device_map_groups_on_kernel::@device_map_groups_on_kernel",
+      kGroups * 128);
+  if (!encode || !slots) {
+    std::printf("FAIL device_map %s slots: %s\n", name,
+                encode ? tileRuntimeLastError() : "no cuTensorMapEncodeTiled");
+    return false;
+  }
+  std::vector<uint8_t> got(kGroups * 128);
+  mgpuMemcpy(got.data(), slots, got.size(), nullptr);
+  mgpuStreamSynchronize(nullptr);
+  int compared = 0;
+  for (int64_t g = 0; g < kGroups; ++g) {
+    if (b.counts[g] == 0)
+      continue; // the update failed its guard: the slot is not rewritten
+    alignas(64) uint8_t want[128];
+    uint64_t dims[2] = {kCols, static_cast<uint64_t>(b.counts[g])};
+    uint64_t strides[1] = {kPitch * 2};
+    uint32_t box[2] = {64, 64}, elementStrides[2] = {1, 1};
+    char *base = static_cast<char *>(b.devC) + b.starts[g] * kPitch * 2;
+    // bf16, no interleave, 128B swizzle, 128B L2 promotion, zero fill: the
+    // template's plan (tile.tensor_maps of the kernel).
+    int rc = encode(want, /*BFLOAT16=*/9, 2, base, dims, strides, box,
+                    elementStrides, 0, 3, 2, 0);
+    if (rc != 0) {
+      std::printf("FAIL device_map %s slots: encode of group %lld: %d\n", name,
+                  static_cast<long long>(g), rc);
+      return false;
+    }
+    for (int i = 0; i < 128; ++i)
+      if (got[g * 128 + i] != want[i]) {
+        std::printf("FAIL device_map %s slots: group %lld byte %d is 0x%02x, "
+                    "the driver's 0x%02x\n",
+                    name, static_cast<long long>(g), i, got[g * 128 + i],
+                    want[i]);
+        return false;
+      }
+    ++compared;
+  }
+  std::printf("PASS device_map %s slots: %d updated maps equal the driver's "
+              "encoding byte for byte\n",
+              name, compared);
+  return true;
 }
 
 /// The driver's graph entry points (resolved from libcuda directly).
@@ -180,8 +242,8 @@ struct Graphs {
         sym("cuGraphExecDestroy", "cuGraphExecDestroy"));
     destroy = reinterpret_cast<decltype(destroy)>(
         sym("cuGraphDestroy", "cuGraphDestroy"));
-    return beginCapture && endCapture && instantiate && launch &&
-           execDestroy && destroy;
+    return beginCapture && endCapture && instantiate && launch && execDestroy &&
+           destroy;
   }
 };
 
@@ -246,21 +308,18 @@ int main(int argc, char **argv) {
   }
   std::string path = dir + "/device_map_groups.so";
   void *lib = dlopen(path.c_str(), RTLD_NOW);
-  auto entry = lib ? reinterpret_cast<Entry>(
-                         dlsym(lib, "_mlir_ciface_device_map_groups"))
-                   : nullptr;
   auto onStream = lib ? reinterpret_cast<StreamEntry>(
                             dlsym(lib, "_mlir_ciface_device_map_groups_on"))
                       : nullptr;
-  if (!entry || !onStream) {
+  if (!onStream) {
     std::printf("FAIL device_map: %s\n", lib ? "no entry" : dlerror());
     return 1;
   }
   bool ok = true;
   // Full, single-row, empty and ragged groups; then other counts on the same
   // launch site (the same slots, updated again).
-  ok &= run(entry, "first", 1, {64, 1, 0, 37, 63, 5, 64, 17});
-  ok &= run(entry, "second", 2, {3, 64, 40, 0, 1, 64, 0, 33});
+  ok &= run(onStream, "first", 1, {64, 1, 0, 37, 63, 5, 64, 17});
+  ok &= run(onStream, "second", 2, {3, 64, 40, 0, 1, 64, 0, 33});
   ok &= runGraph(onStream);
   return ok ? 0 : 1;
 }

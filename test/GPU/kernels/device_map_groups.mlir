@@ -5,9 +5,8 @@
 // count_g and start_g read from device memory. The map's dimensions clip
 // the box: C's rows past the group and its columns past 64 keep what they
 // held. A group of 0 rows fails the update's guard and copies nothing.
-// @device_map_groups_on launches on the caller's stream and returns it (the
-// check captures it into a CUDA graph); @device_map_groups runs it on a
-// stream of its own and waits.
+// @device_map_groups_on launches on the caller's stream and returns it: the
+// check runs it on a stream of its own and captures it into a CUDA graph.
 !tile_t = memref<64x64xbf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
 !A = memref<8x64x64xbf16>
 !C = memref<?x?xbf16>
@@ -15,16 +14,6 @@
 !bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 
 module attributes {gpu.container_module} {
-  func.func @device_map_groups(%A: !A, %C: !C, %counts: memref<8xi32>,
-                               %starts: memref<8xi32>) {
-    %stream = gpu.wait async
-    %done = func.call @device_map_groups_on(%A, %C, %counts, %starts, %stream)
-        : (!A, !C, memref<8xi32>, memref<8xi32>, !gpu.async.token)
-          -> !gpu.async.token
-    gpu.wait [%done]
-    return
-  }
-
   func.func @device_map_groups_on(%A: !A, %C: !C, %counts: memref<8xi32>,
                                   %starts: memref<8xi32>,
                                   %stream: !gpu.async.token)
