@@ -103,6 +103,14 @@ typedef struct {
 MLIR_CAPI_EXPORTED intptr_t
 mlirTileKernelGetNumTensorMaps(MlirOperation kernel);
 
+/// The device maps of `kernel` (docs/device-tensor-maps.md): the number of
+/// 128-byte slots per CTA, 0 when it has none. A host launching the kernel
+/// passes, at parameter `*arrayParam` (the last; -1 before memrefs are
+/// expanded: use `*arrayArg`), a device array of grid CTAs x slots x 128
+/// bytes that no concurrent launch shares.
+MLIR_CAPI_EXPORTED intptr_t mlirTileKernelGetDeviceMapSlots(
+    MlirOperation kernel, int64_t *arrayArg, int64_t *arrayParam);
+
 /// Record `pos` of `kernel`, in map-argument order (null when out of range).
 MLIR_CAPI_EXPORTED MlirAttribute
 mlirTileKernelGetTensorMap(MlirOperation kernel, intptr_t pos);

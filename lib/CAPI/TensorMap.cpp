@@ -3,6 +3,7 @@
 #include "tile-c/TensorMap.h"
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Support/Rules.h"
@@ -33,6 +34,24 @@ static ArrayAttr getMaps(MlirOperation kernel) {
 intptr_t mlirTileKernelGetNumTensorMaps(MlirOperation kernel) {
   ArrayAttr maps = getMaps(kernel);
   return maps ? static_cast<intptr_t>(maps.size()) : 0;
+}
+
+intptr_t mlirTileKernelGetDeviceMapSlots(MlirOperation kernel,
+                                         int64_t *arrayArg,
+                                         int64_t *arrayParam) {
+  Operation *op = unwrap(kernel);
+  auto slots = op->getAttrOfType<IntegerAttr>(kDeviceMapSlotsAttr);
+  auto arg = op->getAttrOfType<IntegerAttr>(kDeviceMapArrayArgAttr);
+  if (!slots || !arg)
+    return 0;
+  if (arrayArg)
+    *arrayArg = arg.getInt();
+  if (arrayParam) {
+    // After memref expansion (an llvm.func) the array is the last parameter.
+    auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+    *arrayParam = func ? static_cast<int64_t>(func.getNumArguments()) - 1 : -1;
+  }
+  return static_cast<intptr_t>(slots.getInt());
 }
 
 MlirAttribute mlirTileKernelGetTensorMap(MlirOperation kernel, intptr_t pos) {

@@ -306,4 +306,24 @@ MUTANTS = [
       "*index > stage->extent",
       "a constant stage index one past the buffer accepted",
       function="verifyStageView"),
+    M("guard-remainder", "RuntimeFieldEmitter.cpp",
+      "arith::RemUIOp::create(b, loc, lin, i64Constant(b, loc, guard.modulus));",
+      "arith::DivUIOp::create(b, loc, lin, i64Constant(b, loc, guard.modulus));",
+      "a divisibility guard evaluated as a quotient (host encode and device "
+      "map update): almost every launch runs the fallback, and device-map "
+      "updates fail",
+      function="mlir::tile::emitGuardHolds",
+      tests=["gtest:TileRuntimeGuardedEntryTests"]),
+    M("device-map-view-stride", "DeviceMapOps.cpp",
+      "if (!ShapedType::isDynamic(tt) && vt != tt)",
+      "if (!ShapedType::isDynamic(tt) && vt != tt && d == 0)",
+      "a device map pointed at a view whose inner strides differ from the "
+      "template's: copies through it use the plan's strides on other data",
+      function="DeviceMapUpdateOp::verify"),
+    M("device-map-copy-template", "DeviceMapOps.cpp",
+      "if (def.getBuffer() != op.getGlobal())",
+      "if (false)",
+      "a copy through a map of another buffer accepted: its coordinates "
+      "index a tensor the plan was not made for",
+      function="mlir::tile::verifyCopyThroughDeviceMap"),
 ]

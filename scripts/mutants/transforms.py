@@ -274,13 +274,6 @@ MUTANTS = [
       "is the guarded kernel under another name, without its maps",
       function="VersionKernelsPass::version",
       tests=["lit:Transforms/version-kernels-reads-record.mlir"]),
-    M("abi-guard-remainder", "TensorMapEncode.cpp",
-      "Value rem = arith::RemUIOp::create(b, loc, lin, dv.constant(g.modulus));",
-      "Value rem = arith::DivUIOp::create(b, loc, lin, dv.constant(g.modulus));",
-      "the host evaluates a divisibility guard as a quotient: almost every "
-      "launch runs the fallback",
-      function="emitGuard",
-      tests=["gtest:TileRuntimeGuardedEntryTests"]),
     M("abi-fallback-counted-as-guarded", "TensorMapABI.cpp",
       "Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);",
       "Value version = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);",

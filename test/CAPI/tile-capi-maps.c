@@ -137,6 +137,13 @@ static int printMaps(MlirOperation kernel) {
         printf(" in [%" PRId64 ", %" PRId64 "]\n", guard.lo, guard.hi);
     }
   }
+  int64_t arrayArg = 0, arrayParam = 0;
+  intptr_t slots =
+      mlirTileKernelGetDeviceMapSlots(kernel, &arrayArg, &arrayParam);
+  if (slots)
+    printf("@%.*s device maps: %ld slot(s), array arg=%" PRId64
+           " param=%" PRId64 "\n",
+           (int)name.length, name.data, (long)slots, arrayArg, arrayParam);
   /* Out of range: a null attribute, and reading it fails. */
   MlirTileTensorMap unused;
   if (!mlirAttributeIsNull(mlirTileKernelGetTensorMap(kernel, count)) ||
