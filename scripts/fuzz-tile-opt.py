@@ -3,8 +3,10 @@
 either lower or fail with a diagnostic. A case holds a tile.copy_async and a
 tile.copy of random layouts, and now and then a tile.copy_im2col, a
 tile.wgmma_descriptor, one of the sm_100a forms (cta_group, tile::gather4,
-tile::scatter4) and a tile.pipeline (random stages, forms, attributes and
-misuses), lowered for sm_90a or sm_100a.
+tile::scatter4), a tile.pipeline (random stages, forms, attributes and
+misuses) and a device map (tile.device_map, an update to a random view,
+fences or none, a copy through it; random misuses), lowered for sm_90a or
+sm_100a.
 
     scripts/fuzz-tile-opt.py --tile-opt build/bin/tile-opt --cases 200 [--seed S]
 """
@@ -94,7 +96,8 @@ def case(rng):
                rng.choice(["thread", "warp", "warpgroup", "cta"]), smem, gmem))
     offset = 1024 * rng.randint(0, 4)
     extra_args, extra_ops = [], []
-    for make in (im2col_load, wgmma_descriptor, sm100_form, pipeline):
+    for make in (im2col_load, wgmma_descriptor, sm100_form, pipeline,
+                 device_map):
         if rng.random() < 0.3:
             args_text, ops_text = make(rng, offset + 65536)
             extra_args.append(args_text)
@@ -211,6 +214,69 @@ def sm100_form(rng, arena):
         op = ("tile.copy_async %%tb[0, 0] [4, 64], %%t4[0, 0] [4, 64] "
               "rows(%%r0, %%c0, %%r0, %%r0) : %s, %s" % (table, t))
     return "%%tb: %s" % table, head + "\n      " + op
+
+
+def device_map(rng, arena):
+    """A device map of a global template, pointed at a random view (right or
+    wrong type), with or without fences, and a load or a store through it
+    (of the template or, now and then, of another buffer)."""
+    ty = rng.choice(["bf16", "f32", "i8"])
+    cols = rng.choice([64, 128, 48])
+    templ = "memref<?x%dx%s>" % (cols, ty)
+    view_cols = cols if rng.random() < 0.8 else cols // 2
+    vstride = cols if rng.random() < 0.85 else cols + 16
+    view = "memref<?x%dx%s, strided<[%d, 1], offset: ?>>" % (view_cols, ty,
+                                                             vstride)
+    box = rng.choice([(64, 64), (32, 16), (8, cols)])
+    tile_t = ("memref<%dx%dx%s, #tile.layout<(%d, %d)>, "
+              "#gpu.address_space<workgroup>>" % (box[0], box[1], ty, box[0],
+                                                  box[1]))
+    mtype = "!tile.device_map<%s>" % templ
+    ops = ["      %%dmt = tile.arena_view [%d] : %s" % (arena + 98304, tile_t)]
+    if rng.random() < 0.9:
+        ops.append("      %%dm = tile.device_map %%dmg : %s" % templ)
+    else:  # misplaced: inside a loop
+        ops.append("      scf.for %%dmi = %%c0 to %%c1 step %%c1 {\n"
+                   "        %%dmx = tile.device_map %%dmg : %s\n      }" % templ)
+        ops.append("      %%dm = tile.device_map %%dmg : %s" % templ)
+    ops.append("      %%dmc = arith.constant %d : index" %
+               rng.choice([0, 1, 64, 100]))
+    ops.append("      %%dmv = memref.reinterpret_cast %%dmg to offset: [%%dmc], "
+               "sizes: [%%dmc, %d], strides: [%d, 1] : %s to %s"
+               % (view_cols, vstride, templ, view))
+    order = rng.choice(["update-copy", "copy-update", "copy-only"])
+    update = ("      %%dmok = tile.device_map_update %%dm to %%dmv : %s, %s"
+              % (mtype, view))
+    fences = ("      tile.device_map_release %%dm : %s\n"
+              "      tile.device_map_acquire %%dm : %s" % (mtype, mtype))
+    other = rng.random() < 0.1
+    glob = "%dmo" if other else "%dmg"
+    load = rng.random() < 0.5
+    bars = "!nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>"
+    if load:
+        copy = ("      tile.copy_async %%dmt[0, 0] [%d, %d], %s[0, 0] [%d, %d] "
+                "barrier(%%bar[%%c0]) through(%%dm : %s) : %s, %s, %s"
+                % (box[0], box[1], glob, box[0], box[1], mtype, tile_t, templ,
+                   bars))
+    else:
+        copy = ("      tile.copy_async %s[0, 0] [%d, %d], %%dmt[0, 0] [%d, %d] "
+                "through(%%dm : %s) : %s, %s\n"
+                "      tile.bulk_commit_group\n      tile.bulk_wait_group 0"
+                % (glob, box[0], box[1], box[0], box[1], mtype, templ,
+                   tile_t))
+    if order == "update-copy":
+        ops.append(update)
+        if rng.random() < 0.5:
+            ops.append(fences)
+        ops.append(copy)
+    elif order == "copy-update":
+        ops += [copy, update]
+    else:
+        ops.append(copy)
+    args_text = "%%dmg: %s" % templ
+    if other:
+        args_text += ", %%dmo: %s" % templ
+    return args_text, "\n".join(ops)
 
 
 def pipeline(rng, arena):
