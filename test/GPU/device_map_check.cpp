@@ -3,16 +3,18 @@
 // Runs test/GPU/kernels/device_map_groups.mlir (built by scripts/gpu-suite.sh
 // into DIR/device_map_groups.so) on a stream of its own: 8 groups with
 // run-time row counts and starts in device memory, twice with different
-// counts. Checks C bit for bit: group g's rows of C hold A[g]'s first
-// count_g rows in their first 64 columns, and every other element of C keeps
-// its sentinel (the map's dimensions, replaced on the device, clip the
-// 64 x 64 box). Checks each updated slot byte for byte against the driver's
-// encoding of the group's view (cuTensorMapEncodeTiled). Then it captures
-// the launch into a CUDA graph and replays the graph twice, with new contents
-// of A and new row counts written to device memory between the replays: the
-// maps are rewritten on the device each time, so C stays exact. Prints one
-// line per run and exits 1 on a mismatch; without a CUDA driver it prints a
-// SKIP line and exits 0.
+// counts. Each CTA loads its group through one device map and stores it
+// through another. Checks C bit for bit: group g's rows of C hold A's rows of
+// the group in their first 64 columns, the next 4 rows the load's zero fill
+// (the load map ends at the group), and every other element of C keeps its
+// sentinel (the store map's dimensions clip the 64 x 64 box). Checks each
+// updated slot byte for byte against the driver's encoding of the group's
+// views (cuTensorMapEncodeTiled). Then it captures the launch into a CUDA
+// graph and replays the graph twice, with new contents of A and new row
+// counts written to device memory between the replays: the maps are
+// rewritten on the device each time, so C stays exact. Prints one line per
+// run and exits 1 on a mismatch; without a CUDA driver it prints a SKIP line
+// and exits 0.
 //
 //   device_map_check [DIR]
 //
@@ -41,7 +43,7 @@ struct Desc {
   int64_t offset, sizes[N], strides[N];
 };
 
-using StreamEntry = void *(*)(Desc<3> *, Desc<2> *, Desc<1> *, Desc<1> *,
+using StreamEntry = void *(*)(Desc<2> *, Desc<2> *, Desc<1> *, Desc<1> *,
                               void *);
 
 void *upload(const void *host, size_t bytes) {
@@ -56,7 +58,7 @@ struct Buffers {
   std::vector<int32_t> counts, starts;
   void *devA = nullptr, *devC = nullptr, *devCounts = nullptr,
        *devStarts = nullptr;
-  Desc<3> dA;
+  Desc<2> dA;
   Desc<2> dC;
   Desc<1> dCounts, dStarts;
 };
@@ -88,8 +90,7 @@ bool allocate(Buffers &b) {
   b.devC = mgpuMemAlloc(kCRows * kPitch * 2, nullptr, false);
   b.devCounts = mgpuMemAlloc(kGroups * 4, nullptr, false);
   b.devStarts = upload(b.starts.data(), b.starts.size() * 4);
-  b.dA = {
-      b.devA, b.devA, 0, {kGroups, kRows, kCols}, {kRows * kCols, kCols, 1}};
+  b.dA = {b.devA, b.devA, 0, {kGroups * kRows, kCols}, {kCols, 1}};
   b.dC = {b.devC, b.devC, 0, {kCRows, kPitch}, {kPitch, 1}};
   b.dCounts = {b.devCounts, b.devCounts, 0, {kGroups}, {1}};
   b.dStarts = {b.devStarts, b.devStarts, 0, {kGroups}, {1}};
@@ -115,9 +116,13 @@ bool check(const Buffers &b, const char *name) {
     for (int64_t r = 0; r < kSpan; ++r)
       for (int64_t col = 0; col < kPitch; ++col) {
         int64_t at = (g * kSpan + r) * kPitch + col;
-        uint16_t want = r < b.counts[g] && col < kCols
-                            ? b.a[(g * kRows + r) * kCols + col]
-                            : kSentinel;
+        // Rows of the group: A's; the next 4: the load's zero fill; then
+        // what C held. A group of 0 rows copies nothing.
+        uint16_t want = kSentinel;
+        if (b.counts[g] > 0 && col < kCols && r < b.counts[g])
+          want = b.a[(g * kRows + r) * kCols + col];
+        else if (b.counts[g] > 0 && col < kCols && r < b.counts[g] + 4)
+          want = 0;
         if (got[at] != want && bad++ == 0)
           firstBad = at;
       }
@@ -133,7 +138,7 @@ bool check(const Buffers &b, const char *name) {
   std::printf("PASS device_map %s: 8 groups, rows", name);
   for (int32_t n : b.counts)
     std::printf(" %d", n);
-  std::printf("; C exact, rows and columns past each group untouched\n");
+  std::printf("; C exact (the load clipped to the group, the store past it)\n");
   return true;
 }
 
@@ -158,8 +163,9 @@ bool run(StreamEntry entry, const char *name, unsigned seed,
   return ok;
 }
 
-/// The launch site's slot array (the runtime's, one 128-byte map per CTA)
-/// against the driver's encoding of each non-empty group's view of C.
+/// The launch site's slot array (the runtime's: per CTA, C's map then A's,
+/// in the order of the kernel's tile.device_map ops) against the driver's
+/// encoding of each non-empty group's views.
 bool checkSlots(const Buffers &b, const char *name) {
   using Encode =
       int (*)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
@@ -171,42 +177,55 @@ bool checkSlots(const Buffers &b, const char *name) {
   void *slots = tileRuntimeDeviceMapArray(
       "@device_map_groups_on: launch of "
       "@device_map_groups_on_kernel::@device_map_groups_on_kernel",
-      kGroups * 128);
+      kGroups * 2 * 128);
   if (!encode || !slots) {
     std::printf("FAIL device_map %s slots: %s\n", name,
                 encode ? tileRuntimeLastError() : "no cuTensorMapEncodeTiled");
     return false;
   }
-  std::vector<uint8_t> got(kGroups * 128);
+  std::vector<uint8_t> got(kGroups * 2 * 128);
   mgpuMemcpy(got.data(), slots, got.size(), nullptr);
   mgpuStreamSynchronize(nullptr);
   int compared = 0;
   for (int64_t g = 0; g < kGroups; ++g) {
     if (b.counts[g] == 0)
-      continue; // the update failed its guard: the slot is not rewritten
-    alignas(64) uint8_t want[128];
-    uint64_t dims[2] = {kCols, static_cast<uint64_t>(b.counts[g])};
-    uint64_t strides[1] = {kPitch * 2};
-    uint32_t box[2] = {64, 64}, elementStrides[2] = {1, 1};
-    char *base = static_cast<char *>(b.devC) + b.starts[g] * kPitch * 2;
-    // bf16, no interleave, 128B swizzle, 128B L2 promotion, zero fill: the
-    // template's plan (tile.tensor_maps of the kernel).
-    int rc = encode(want, /*BFLOAT16=*/9, 2, base, dims, strides, box,
-                    elementStrides, 0, 3, 2, 0);
-    if (rc != 0) {
-      std::printf("FAIL device_map %s slots: encode of group %lld: %d\n", name,
-                  static_cast<long long>(g), rc);
-      return false;
-    }
-    for (int i = 0; i < 128; ++i)
-      if (got[g * 128 + i] != want[i]) {
-        std::printf("FAIL device_map %s slots: group %lld byte %d is 0x%02x, "
-                    "the driver's 0x%02x\n",
-                    name, static_cast<long long>(g), i, got[g * 128 + i],
-                    want[i]);
+      continue; // A's update failed its guard: nothing to compare
+    char *baseC = static_cast<char *>(b.devC) + b.starts[g] * kPitch * 2;
+    char *baseA = static_cast<char *>(b.devA) + g * kRows * kCols * 2;
+    uint64_t rows = static_cast<uint64_t>(b.counts[g]);
+    struct View {
+      const char *what;
+      void *base;
+      uint64_t rows, pitchBytes;
+    } views[2] = {{"C", baseC, rows + 4, kPitch * 2},
+                  {"A", baseA, rows, kCols * 2}};
+    for (int slot = 0; slot < 2; ++slot) {
+      const View &v = views[slot];
+      alignas(64) uint8_t want[128];
+      uint64_t dims[2] = {kCols, v.rows};
+      uint64_t strides[1] = {v.pitchBytes};
+      uint32_t box[2] = {64, 64}, elementStrides[2] = {1, 1};
+      // bf16, no interleave, 128B swizzle, 128B L2 promotion, zero fill:
+      // the templates' plans (tile.tensor_maps of the kernel).
+      int rc = encode(want, /*BFLOAT16=*/9, 2, v.base, dims, strides, box,
+                      elementStrides, 0, 3, 2, 0);
+      if (rc != 0) {
+        std::printf("FAIL device_map %s slots: encode of group %lld's %s: "
+                    "%d\n",
+                    name, static_cast<long long>(g), v.what, rc);
         return false;
       }
-    ++compared;
+      const uint8_t *slotBytes = &got[(g * 2 + slot) * 128];
+      for (int i = 0; i < 128; ++i)
+        if (slotBytes[i] != want[i]) {
+          std::printf("FAIL device_map %s slots: group %lld's %s map byte %d "
+                      "is 0x%02x, the driver's 0x%02x\n",
+                      name, static_cast<long long>(g), v.what, i, slotBytes[i],
+                      want[i]);
+          return false;
+        }
+      ++compared;
+    }
   }
   std::printf("PASS device_map %s slots: %d updated maps equal the driver's "
               "encoding byte for byte\n",
