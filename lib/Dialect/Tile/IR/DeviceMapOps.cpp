@@ -63,9 +63,7 @@ static std::string fieldText(int64_t v) {
 LogicalResult DeviceMapUpdateOp::verify() {
   MemRefType templ = getMap().getType().getTemplateType();
   MemRefType view = getView().getType();
-  auto fail = [&]() {
-    return emitRuleError(*this, RuleId::DeviceMapView);
-  };
+  auto fail = [&]() { return emitRuleError(*this, RuleId::DeviceMapView); };
   if (view.getRank() != templ.getRank())
     return fail() << "the view has rank " << view.getRank()
                   << "; the template has rank " << templ.getRank();
@@ -82,22 +80,22 @@ LogicalResult DeviceMapUpdateOp::verify() {
     return fail() << "the " << (failed(v) ? "view" : "template")
                   << " has no strided layout; a tensor map takes sizes and "
                      "strides";
-  for (int64_t d = 0, e = templ.getRank(); d < e; ++d) {
-    int64_t ts = t->sizes[d], vs = v->sizes[d];
-    if (!ShapedType::isDynamic(ts) && vs != ts)
-      return fail() << "the view's size " << d << " is " << fieldText(vs)
-                    << "; the template fixes it at " << ts
-                    << ", and the plan of the copies through the map was "
-                       "made for that";
-  }
-  for (int64_t d = 0, e = templ.getRank(); d < e; ++d) {
-    int64_t tt = t->strides[d], vt = v->strides[d];
-    if (!ShapedType::isDynamic(tt) && vt != tt)
-      return fail() << "the view's stride " << d << " is " << fieldText(vt)
-                    << "; the template fixes it at " << tt
-                    << ", and the plan of the copies through the map was "
-                       "made for that";
-  }
+  // Sizes first, then strides: each field the template fixes.
+  auto checkFixed = [&](StringRef field, ArrayRef<int64_t> fixed,
+                        ArrayRef<int64_t> given) -> LogicalResult {
+    for (auto [d, values] : llvm::enumerate(llvm::zip(fixed, given))) {
+      auto [want, got] = values;
+      if (!ShapedType::isDynamic(want) && got != want)
+        return fail() << "the view's " << field << " " << d << " is "
+                      << fieldText(got) << "; the template fixes it at " << want
+                      << ", and the plan of the copies through the map was "
+                         "made for that";
+    }
+    return success();
+  };
+  if (failed(checkFixed("size", t->sizes, v->sizes)) ||
+      failed(checkFixed("stride", t->strides, v->strides)))
+    return failure();
   return success();
 }
 
@@ -105,9 +103,7 @@ LogicalResult mlir::tile::verifyCopyThroughDeviceMap(CopyAsyncOp op) {
   Value map = op.getMap();
   if (!map)
     return success();
-  auto fail = [&]() {
-    return emitRuleError(op, RuleId::DeviceMapCopy);
-  };
+  auto fail = [&]() { return emitRuleError(op, RuleId::DeviceMapCopy); };
   auto def = map.getDefiningOp<DeviceMapOp>();
   if (!def)
     return fail() << "the map is not the result of a tile.device_map; a copy "
