@@ -22,6 +22,7 @@
 
 #include "tile/Runtime/TileRuntime.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -116,12 +117,14 @@ bool check(const Buffers &b, const char *name) {
     for (int64_t r = 0; r < kSpan; ++r)
       for (int64_t col = 0; col < kPitch; ++col) {
         int64_t at = (g * kSpan + r) * kPitch + col;
-        // Rows of the group: A's; the next 4: the load's zero fill; then
-        // what C held. A group of 0 rows copies nothing.
+        // Rows of the group: A's; the next 4 (within the 64-row box): the
+        // load's zero fill; then what C held. A group of 0 rows copies
+        // nothing.
         uint16_t want = kSentinel;
         if (b.counts[g] > 0 && col < kCols && r < b.counts[g])
           want = b.a[(g * kRows + r) * kCols + col];
-        else if (b.counts[g] > 0 && col < kCols && r < b.counts[g] + 4)
+        else if (b.counts[g] > 0 && col < kCols &&
+                 r < std::min<int64_t>(b.counts[g] + 4, kRows))
           want = 0;
         if (got[at] != want && bad++ == 0)
           firstBad = at;
