@@ -232,8 +232,9 @@ struct TensorMapABIPass
     for (auto [slot, op] : llvm::enumerate(deviceMaps)) {
       std::optional<int64_t> mapArg;
       for (Operation *user : op.getMap().getUsers()) {
+        // The map's only users that read it are copies through it.
         auto copy = dyn_cast<CopyAsyncOp>(user);
-        if (!copy || copy.getMap() != op.getMap())
+        if (!copy)
           continue;
         auto attr = copy->getAttrOfType<IntegerAttr>(kTensorMapArgAttr);
         if (!attr)

@@ -163,7 +163,7 @@ struct DeviceMapUpdateLowering
       case RuntimeValue::Kind::Stride:
         return view.stride(rewriter, loc, v.dim);
       }
-      return Value();
+      llvm_unreachable("a RuntimeValue kind the switch does not name");
     };
     Value base = LLVM::AddOp::create(
         rewriter, loc, read(RuntimeValue::address()),

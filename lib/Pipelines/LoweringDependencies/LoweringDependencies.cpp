@@ -62,8 +62,10 @@ void mlir::tile::registerTileLoweringDependencies(DialectRegistry &registry) {
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
   ub::registerConvertUBToLLVMInterface(registry);
-  // lower-affine (kernels' views, host code) loads the vector dialect, whose
-  // promised interface the loops above would otherwise find unimplemented.
+  // lower-affine (kernels' views, host code) loads the vector dialect. Its
+  // ConvertToLLVM interface is declared by the dialect and implemented only
+  // by this registration; without it the conversions' per-dialect lookups
+  // above abort in an asserts build.
   vector::registerConvertVectorToLLVMInterface(registry);
 
   // gpu-module-to-binary: the #nvvm.target serialisation model and the
