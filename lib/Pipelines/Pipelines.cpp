@@ -72,11 +72,9 @@ static void addDevicePasses(OpPassManager &pm,
   // conversions below cost time per op.
   device.addPass(createCSEPass());
   device.addPass(createConvertNVGPUToNVVMPass());
-  device.addPass(createSCFToControlFlowPass());
-  device.addPass(createConvertGpuOpsToNVVMOps());
-  device.addPass(createTileFinalizeKernelABI());
-  device.addPass(createConvertNVVMToLLVMPass());
-  device.addPass(createReconcileUnrealizedCastsPass());
+  // scf-to-cf, gpu-to-nvvm, the tensor-map kernel ABI, nvvm-to-llvm and the
+  // cast reconciliation, with patterns built once for all modules.
+  device.addPass(createTileKernelToLLVM());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
 }

@@ -8,7 +8,7 @@ MUTANTS = [
     M("kabi-align", "FinalizeKernelABI.cpp",
       "b.getI64IntegerAttr(64));", "b.getI64IntegerAttr(16));",
       "tensor-map parameters only 16-byte aligned (TMA needs 64)",
-      function="FinalizeKernelABIPass::runOnOperation"),
+      function="mlir::tile::finalizeKernelABI"),
     M("kabi-param-index", "FinalizeKernelABI.cpp",
       "unsigned first = func.getNumArguments() - maps.size() - after;",
       "unsigned first = func.getNumArguments() - maps.size() - after - 1;",
@@ -25,5 +25,5 @@ MUTANTS = [
       "func.setArgAttr(index, StringRef(\"tile.not_grid_constant\"),",
       "tensor-map parameter not grid_constant: TMA gets a local copy's "
       "address",
-      function="FinalizeKernelABIPass::runOnOperation"),
+      function="mlir::tile::finalizeKernelABI"),
 ]

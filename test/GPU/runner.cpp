@@ -297,6 +297,24 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
       "strided subview in, linalg.copy out, both converted to tile.copy",
       contiguous(4, Kind::F32, {128, 72}, Init::Bits),
       contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
+  {
+    // test/GPU/kernels/upstream_tma_nvgpu.mlir: upstream's own TMA ops
+    // (nvgpu.tma.create.descriptor on the host through the runtime's
+    // mgpuTensorMapEncodeTiledMemref, nvgpu.tma.async.load on an nvgpu
+    // mbarrier), untouched by the tile passes: OA equals A, OB equals B.
+    Case c{"upstream_tma_nvgpu", "upstream_tma_nvgpu",
+           "f32 64x8 and 8x128 loaded by nvgpu.tma.async.load, copied out "
+           "by every thread"};
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(2, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(3, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
+    cases.push_back(c);
+  }
   // test/GPU/kernels/dyn_rank5.mlir: one launch, the grid's z over dims 0-2.
   cases.push_back(dynCopy(
       "dyn_rank5", "dyn_rank5", "dyn_rank5",

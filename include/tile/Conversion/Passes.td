@@ -58,9 +58,44 @@ def TileHostToLLVM : Pass<"convert-tile-host-to-llvm", "ModuleOp"> {
     the device code has its own nested pipeline. Run as five module passes,
     the upstream conversions each walk (and check the legality of) every op
     of every kernel, which cost most of the host lowering's time in modules
-    with many kernels.
+    with many kernels. Upstream's TMA descriptors made on the host
+    (`nvgpu.tma.create.descriptor`) become calls of the runtime's
+    `mgpuTensorMapEncodeTiledMemref`, and GPU memory spaces take NVVM's
+    numbers as in `gpu-to-llvm`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+def TileKernelToLLVM : Pass<"convert-tile-kernel-to-llvm",
+                             "::mlir::gpu::GPUModuleOp"> {
+  let summary = "The kernel lowering after convert-tile-to-nvvm and "
+                "convert-nvgpu-to-nvvm, in one pass with its patterns built "
+                "once";
+  let description = [{
+    Applies, in order, what the upstream passes `convert-scf-to-cf`,
+    `convert-gpu-to-nvvm` (default options), `tile-finalize-kernel-abi`,
+    `convert-nvvm-to-llvm` and `reconcile-unrealized-casts` do to a
+    `gpu.module`, with every type converter, target and pattern set built
+    and frozen once when the pass manager starts and shared by all modules
+    and threads.
+
+    Upstream's `convert-gpu-to-nvvm` builds its converter and the to-LLVM
+    patterns of every loaded dialect for each `gpu.module`, and the pass
+    manager verifies each module after each of the five passes; with one
+    module per kernel that was most of the device lowering's time. Two
+    differences from the five passes: the in-dialect GPU rewrites (and the
+    unrolling of n-D `vector.from_elements`) run only on modules that hold
+    an op they rewrite, so the folding their driver does on the way is left
+    to the canonicalizer that follows in the pipeline; and a module whose
+    data layout gives `index` a width other than 64 bits gets a conversion
+    built for it. Kernel arguments of upstream's TMA descriptor type
+    (`!nvgpu.tensormap.descriptor`, from a program using `nvgpu.tma.*`
+    directly) become pointers, as the host passes them.
+  }];
+  let dependentDialects = ["::mlir::cf::ControlFlowDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 #endif // TILE_CONVERSION_PASSES_TD

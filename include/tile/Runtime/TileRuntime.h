@@ -378,6 +378,17 @@ TILE_RUNTIME_API void mgpuMemset32(void *dst, unsigned int value, size_t count,
                                    void *stream);
 TILE_RUNTIME_API void mgpuMemset16(void *dst, unsigned short value,
                                    size_t count, void *stream);
+/* Upstream's TMA descriptor entry point (nvgpu.tma.create.descriptor): encodes
+ * a tiled map for the memref descriptor `rankedDescriptor` of `tensorRank`
+ * dimensions and box `inputBoxDims` (outermost first) and returns the address
+ * of a device copy, shared by identical maps and kept for the process's
+ * lifetime. NULL after recording an error (an invalid map, a non-unit
+ * innermost stride, a driver failure). */
+TILE_RUNTIME_API void *
+mgpuTensorMapEncodeTiledMemref(int64_t tensorRank, void *rankedDescriptor,
+                               int64_t tensorDataType, int64_t interleave,
+                               int64_t swizzle, int64_t l2Promotion,
+                               int64_t oobFill, int64_t *inputBoxDims);
 /* Device whose primary context is used by threads that have no current
  * context; also makes that context current on the calling thread. */
 TILE_RUNTIME_API void mgpuSetDefaultDevice(int32_t device);

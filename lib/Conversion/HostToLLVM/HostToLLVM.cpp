@@ -17,11 +17,13 @@
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "tile/Conversion/Passes.h"
@@ -42,6 +44,28 @@ struct TileHostToLLVMPass
     const auto &dataLayout = getAnalysis<DataLayoutAnalysis>();
     LowerToLLVMOptions options(ctx, dataLayout.getAtOrAbove(module));
     LLVMTypeConverter converter(ctx, options, &dataLayout);
+    // Upstream's TMA descriptors made on the host
+    // (nvgpu.tma.create.descriptor) become calls (the NVGPU patterns below) of
+    // the runtime's mgpuTensorMapEncodeTiledMemref, which returns the map's
+    // device address.
+    converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx);
+    });
+    // As gpu-to-llvm: GPU memory spaces by their NVVM numbers (a program may
+    // declare its shared buffers as host-level memref.globals, which the
+    // kernels' outlining copies into their modules).
+    populateGpuMemorySpaceAttributeConversions(
+        converter, [](gpu::AddressSpace space) -> unsigned {
+          switch (space) {
+          case gpu::AddressSpace::Global:
+            return 1;
+          case gpu::AddressSpace::Workgroup:
+            return 3;
+          case gpu::AddressSpace::Private:
+            return 5;
+          }
+          llvm_unreachable("unknown GPU address space");
+        });
 
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<gpu::GPUModuleOp, gpu::BinaryOp>();
@@ -76,6 +100,7 @@ struct TileHostToLLVMPass
     }
     populateVectorToLLVMConversionPatterns(converter, patterns);
     populateGpuToLLVMConversionPatterns(converter, patterns);
+    populateNVGPUToNVVMConversionPatterns(converter, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

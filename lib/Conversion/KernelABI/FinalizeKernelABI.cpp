@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tile/Conversion/KernelABI/FinalizeKernelABI.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -46,52 +47,59 @@ static void recordParameterIndices(LLVM::LLVMFuncOp func) {
   func->setAttr(kTensorMapsAttr, ArrayAttr::get(func.getContext(), updated));
 }
 
+LogicalResult mlir::tile::finalizeKernelABI(Operation *root) {
+  WalkResult result = root->walk([&](LLVM::LLVMFuncOp func) {
+    if (func.isExternal())
+      return WalkResult::advance();
+    SmallVector<UnrealizedConversionCastOp> casts;
+    func.walk([&](UnrealizedConversionCastOp cast) {
+      if (cast->hasAttr(kTensorMapAddressAttr))
+        casts.push_back(cast);
+    });
+    if (casts.empty())
+      return WalkResult::advance();
+    MLIRContext *ctx = func.getContext();
+    Block &entry = func.getBody().front();
+    auto ptrType = LLVM::LLVMPointerType::get(ctx);
+    Builder b(ctx);
+    for (UnrealizedConversionCastOp cast : casts) {
+      auto arg = dyn_cast<BlockArgument>(cast.getOperand(0));
+      if (!arg || arg.getOwner() != &entry) {
+        cast.emitError("tensor-map address does not come from a kernel "
+                       "argument");
+        return WalkResult::interrupt();
+      }
+      unsigned index = arg.getArgNumber();
+      if (arg.getType() != ptrType) {
+        Type mapType = arg.getType();
+        arg.setType(ptrType);
+        func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(mapType));
+        func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
+                        b.getI64IntegerAttr(64));
+        func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        b.getUnitAttr());
+      }
+      cast.getResult(0).replaceAllUsesWith(arg);
+      cast.erase();
+    }
+    recordParameterIndices(func);
+    SmallVector<Type> inputs(entry.getArgumentTypes());
+    func.setFunctionType(
+        LLVM::LLVMFunctionType::get(func.getFunctionType().getReturnType(),
+                                    inputs, func.getFunctionType().isVarArg()));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 namespace {
 struct FinalizeKernelABIPass
     : public mlir::tile::impl::TileFinalizeKernelABIBase<
           FinalizeKernelABIPass> {
   void runOnOperation() override {
-    getOperation()->walk([&](LLVM::LLVMFuncOp func) {
-      if (func.isExternal())
-        return;
-      SmallVector<UnrealizedConversionCastOp> casts;
-      func.walk([&](UnrealizedConversionCastOp cast) {
-        if (cast->hasAttr(kTensorMapAddressAttr))
-          casts.push_back(cast);
-      });
-      if (casts.empty())
-        return;
-      MLIRContext *ctx = func.getContext();
-      Block &entry = func.getBody().front();
-      auto ptrType = LLVM::LLVMPointerType::get(ctx);
-      Builder b(ctx);
-      for (UnrealizedConversionCastOp cast : casts) {
-        auto arg = dyn_cast<BlockArgument>(cast.getOperand(0));
-        if (!arg || arg.getOwner() != &entry) {
-          cast.emitError("tensor-map address does not come from a kernel "
-                         "argument");
-          return signalPassFailure();
-        }
-        unsigned index = arg.getArgNumber();
-        if (arg.getType() != ptrType) {
-          Type mapType = arg.getType();
-          arg.setType(ptrType);
-          func.setArgAttr(index, LLVM::LLVMDialect::getByValAttrName(),
-                          TypeAttr::get(mapType));
-          func.setArgAttr(index, LLVM::LLVMDialect::getAlignAttrName(),
-                          b.getI64IntegerAttr(64));
-          func.setArgAttr(index, NVVM::NVVMDialect::getGridConstantAttrName(),
-                          b.getUnitAttr());
-        }
-        cast.getResult(0).replaceAllUsesWith(arg);
-        cast.erase();
-      }
-      recordParameterIndices(func);
-      SmallVector<Type> inputs(entry.getArgumentTypes());
-      func.setFunctionType(LLVM::LLVMFunctionType::get(
-          func.getFunctionType().getReturnType(), inputs,
-          func.getFunctionType().isVarArg()));
-    });
+    if (failed(finalizeKernelABI(getOperation())))
+      signalPassFailure();
   }
 };
 } // namespace

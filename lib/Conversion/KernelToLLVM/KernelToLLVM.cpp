@@ -1,0 +1,190 @@
+//===- KernelToLLVM.cpp - --convert-tile-kernel-to-llvm -------------------===//
+//
+// The kernel lowering after the tile and nvgpu conversions: scf to cf, gpu to
+// NVVM, the tensor-map kernel ABI, NVVM to LLVM and the reconciliation of
+// casts, applied in one pass. Upstream's convert-gpu-to-nvvm builds its type
+// converter and the to-LLVM patterns of every loaded dialect in
+// runOnOperation, once per gpu.module, and the pass manager verifies each
+// module after each of the five passes; the pipeline outlines one module per
+// kernel, so a program with a thousand kernels paid for a thousand pattern
+// sets and five thousand verifications. Here everything is built once in
+// initialize() and frozen; pass clones on other threads share it (frozen
+// pattern sets are immutable, the type converter locks its caches).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "tile/Conversion/KernelABI/FinalizeKernelABI.h"
+#include "tile/Conversion/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEKERNELTOLLVM
+#include "tile/Conversion/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+
+namespace {
+/// One conversion step: a target and the frozen patterns that reach it.
+struct ConversionStep {
+  std::unique_ptr<ConversionTarget> target;
+  FrozenRewritePatternSet patterns;
+};
+
+/// convert-gpu-to-nvvm for one index width. The patterns refer to the
+/// converter, so they live and die together.
+struct GpuToNVVM {
+  std::unique_ptr<LLVMTypeConverter> converter;
+  FrozenRewritePatternSet inDialect;
+  ConversionStep toNVVM;
+};
+
+/// Everything the pass applies, immutable once built.
+struct KernelLowering {
+  ConversionStep scfToCf;
+  std::shared_ptr<const GpuToNVVM> gpuToNVVM;
+  ConversionStep nvvmToLLVM;
+};
+} // namespace
+
+static std::shared_ptr<const GpuToNVVM>
+buildGpuToNVVM(MLIRContext *ctx, const LowerToLLVMOptions &options) {
+  auto step = std::make_shared<GpuToNVVM>();
+  RewritePatternSet inDialect(ctx);
+  populateGpuRewritePatterns(inDialect);
+  vector::populateVectorFromElementsUnrollPatterns(inDialect);
+  step->inDialect = FrozenRewritePatternSet(std::move(inDialect));
+
+  step->converter = std::make_unique<LLVMTypeConverter>(ctx, options);
+  LLVMTypeConverter &converter = *step->converter;
+  configureGpuToNVVMTypeConverter(converter);
+  // Kernel arguments of upstream's TMA descriptor type (a program using
+  // nvgpu.tma.* directly): convert-nvgpu-to-nvvm rewrote their uses, the
+  // signature is converted here; the host passes the descriptor's address.
+  converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx);
+  });
+  auto target = std::make_unique<LLVMConversionTarget>(*ctx);
+  RewritePatternSet patterns(ctx);
+  // A higher benefit, so that the GPU patterns win over the generic ones.
+  populateGpuToNVVMConversionPatterns(converter, patterns, /*benefit=*/10);
+  for (Dialect *dialect : ctx->getLoadedDialects()) {
+    // Math has NVVM-specific lowerings (libdevice calls) among the above.
+    if (isa<math::MathDialect>(dialect))
+      continue;
+    if (auto *iface = dyn_cast<ConvertToLLVMPatternInterface>(dialect))
+      iface->populateConvertToLLVMConversionPatterns(*target, converter,
+                                                     patterns);
+  }
+  populateGpuWMMAToNVVMConversionPatterns(converter, patterns);
+  configureGpuToNVVMConversionLegality(*target);
+  step->toNVVM = {std::move(target),
+                  FrozenRewritePatternSet(std::move(patterns))};
+  return step;
+}
+
+static ConversionStep buildScfToCf(MLIRContext *ctx) {
+  auto target = std::make_unique<ConversionTarget>(*ctx);
+  target->addIllegalOp<scf::ForallOp, scf::ForOp, scf::IfOp, scf::IndexSwitchOp,
+                       scf::ParallelOp, scf::WhileOp, scf::ExecuteRegionOp>();
+  target->markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  populateSCFToControlFlowConversionPatterns(patterns);
+  return {std::move(target), FrozenRewritePatternSet(std::move(patterns))};
+}
+
+static ConversionStep buildNVVMToLLVM(MLIRContext *ctx) {
+  auto target = std::make_unique<ConversionTarget>(*ctx);
+  target->addLegalDialect<LLVM::LLVMDialect>();
+  RewritePatternSet patterns(ctx);
+  populateNVVMToLLVMConversionPatterns(patterns);
+  return {std::move(target), FrozenRewritePatternSet(std::move(patterns))};
+}
+
+static LogicalResult apply(Operation *root, const ConversionStep &step) {
+  return applyPartialConversion(root, *step.target, step.patterns);
+}
+
+/// Whether `root` holds an op that a pattern of `patterns` is rooted on.
+static bool holdsRootOf(Operation *root,
+                        const FrozenRewritePatternSet &patterns) {
+  if (!patterns.getMatchAnyOpNativePatterns().empty())
+    return true;
+  const auto &byOp = patterns.getOpSpecificNativePatterns();
+  return root
+      ->walk([&](Operation *op) {
+        return byOp.count(op->getName()) ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+namespace {
+struct TileKernelToLLVMPass
+    : public tile::impl::TileKernelToLLVMBase<TileKernelToLLVMPass> {
+  LogicalResult initialize(MLIRContext *ctx) override {
+    auto built = std::make_shared<KernelLowering>();
+    built->scfToCf = buildScfToCf(ctx);
+    // A module without a data-layout entry for index has 64-bit indices.
+    built->gpuToNVVM = buildGpuToNVVM(ctx, LowerToLLVMOptions(ctx));
+    built->nvvmToLLVM = buildNVVMToLLVM(ctx);
+    lowering = std::move(built);
+    return success();
+  }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    if (failed(apply(module, lowering->scfToCf)))
+      return signalPassFailure();
+    if (failed(lowerGpuToNVVM(module)))
+      return signalPassFailure();
+    if (failed(tile::finalizeKernelABI(module)))
+      return signalPassFailure();
+    if (failed(apply(module, lowering->nvvmToLLVM)))
+      return signalPassFailure();
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module->walk(
+        [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+    reconcileUnrealizedCasts(casts);
+  }
+
+  LogicalResult lowerGpuToNVVM(gpu::GPUModuleOp module) {
+    MLIRContext *ctx = &getContext();
+    // As upstream: host-callable functions in a kernel module get C
+    // wrappers.
+    for (auto func : module.getOps<func::FuncOp>())
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(ctx));
+    LowerToLLVMOptions options(
+        ctx, DataLayout(cast<DataLayoutOpInterface>(module.getOperation())));
+    std::shared_ptr<const GpuToNVVM> step = lowering->gpuToNVVM;
+    if (options.getIndexBitwidth() != step->converter->getIndexTypeBitwidth())
+      step = buildGpuToNVVM(ctx, options);
+    if (holdsRootOf(module, step->inDialect) &&
+        failed(applyPatternsGreedily(module, step->inDialect)))
+      return failure();
+    return apply(module, step->toNVVM);
+  }
+
+  std::shared_ptr<const KernelLowering> lowering;
+};
+} // namespace

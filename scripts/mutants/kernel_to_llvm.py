@@ -1,0 +1,23 @@
+"""Mutants of the fused kernel lowering (lib/Conversion/KernelToLLVM)."""
+from ._catalog import Library
+
+LIBRARY = Library("lib/Conversion/KernelToLLVM")
+M = LIBRARY.mutant
+
+MUTANTS = [
+    M("k2l-ignores-index-width", "KernelToLLVM.cpp",
+      "if (options.getIndexBitwidth() != step->converter->getIndexTypeBitwidth())",
+      "if (false)",
+      "a module with 32-bit indices lowered with the shared 64-bit conversion",
+      function="TileKernelToLLVMPass::lowerGpuToNVVM"),
+    M("k2l-no-kernel-abi", "KernelToLLVM.cpp",
+      "if (failed(tile::finalizeKernelABI(module)))",
+      "if (false)",
+      "tensor-map arguments stay by-value arrays behind casts",
+      function="TileKernelToLLVMPass::runOnOperation"),
+    M("k2l-no-in-dialect", "KernelToLLVM.cpp",
+      "if (holdsRootOf(module, step->inDialect) &&",
+      "if (false &&",
+      "64-bit shuffles and the other in-dialect rewrites never run",
+      function="TileKernelToLLVMPass::lowerGpuToNVVM"),
+]

@@ -1,0 +1,62 @@
+// The fused kernel lowering gives the IR of the five upstream and tile passes
+// it replaces, once both are canonicalized (the pipeline canonicalizes next).
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-kernel-to-llvm,canonicalize))' > %t.fused
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize))' > %t.separate
+// RUN: diff %t.fused %t.separate
+// RUN: FileCheck %s < %t.fused
+
+// A kernel with a loop, thread ids, a tensor-map argument whose address the
+// TMA lowering took through a tagged cast, a PTX-builder NVVM op and a
+// 64-bit shuffle (one of the in-dialect rewrites).
+// CHECK-LABEL: gpu.module @kernels
+// CHECK: llvm.func @copy(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[MAP:.*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<16 x i64>, nvvm.grid_constant})
+// CHECK-SAME: nvvm.kernel
+// CHECK-SAME: tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, param = 6, global_arg = 0
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: llvm.cond_br
+// CHECK: nvvm.prefetch tensormap, %[[MAP]]
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: llvm.call @sink
+// CHECK: llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity.shared.b64
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK-NOT: scf.
+// CHECK-NOT: gpu.thread_id
+gpu.module @kernels {
+  gpu.func @copy(%p: memref<64xf16>, %n: index, %m: !llvm.array<16 x i64>) kernel
+      attributes {tile.tensor_maps = [#tile.tensor_map<tiled, arg = 2, global_arg = 0, map = #tile.tiled_map<"f16", dim = [64], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false>>]} {
+    %tid = gpu.thread_id x
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %addr = builtin.unrealized_conversion_cast %m : !llvm.array<16 x i64> to !llvm.ptr {tile.tensor_map_address}
+    scf.for %i = %c0 to %n step %c1 {
+      nvvm.prefetch tensormap, %addr : !llvm.ptr
+      %v = arith.index_cast %i : index to i64
+      %s, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : i64
+      %b = arith.index_cast %tid : index to i32
+      func.call @sink(%s, %b) : (i64, i32) -> ()
+      %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+      nvvm.mbarrier.try_wait.parity %bar, %b, %c1_i32 : !llvm.ptr<3>, i32, i32
+    }
+    gpu.return
+  }
+  func.func private @sink(i64, i32)
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32} : i64
+}
+
+// -----
+
+// A module whose data layout makes index 32 bits wide gets a conversion for
+// that width.
+// CHECK-LABEL: gpu.module @narrow
+// CHECK: llvm.func @ids() -> i32
+// CHECK: nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NOT: llvm.sext
+gpu.module @narrow attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i32>} {
+  func.func @ids() -> index {
+    %tid = gpu.thread_id x
+    return %tid : index
+  }
+}
