@@ -39,7 +39,7 @@ module attributes {gpu.container_module} {
       %ticks = arith.constant 10000000 : index
       nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !barriers
       gpu.barrier
-      tile.copy %B[0, 0] [8, 256], %smem[0, 0] [8, 256] {scope = "cta"}
+      tile.copy %B[0, 0] [8, 256], %smem[0, 0] [8, 256] {scope = "cta", dispatch = "collective"}
           : memref<8x256xf16>, !smem
       gpu.terminator
     }

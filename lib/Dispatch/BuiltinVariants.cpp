@@ -12,6 +12,7 @@ static void addBuiltinCopyVariants(MLIRContext *, TileDialect *dialect) {
   variants.add(createTmaVariant());
   variants.add(createSimtVariant());
   variants.add(createCollectiveCopyVariant());
+  variants.add(createCollectiveTmaVariant());
 }
 
 void mlir::tile::registerBuiltinCopyVariants(DialectRegistry &registry) {

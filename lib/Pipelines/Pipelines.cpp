@@ -33,6 +33,9 @@ static void addKernelPasses(OpPassManager &pm,
   pm.addPass(createTileArenaSize());
   pm.addPass(createTileMaterializeExpectTx());
   pm.addPass(createTilePlanCopies());
+  // A tile.copy decided for the TMA becomes one thread's copy_async and its
+  // completion, checked below like hand-written ones.
+  pm.addPass(createTileExpandCollectiveCopies());
   // The release and acquire after each device-map update, which
   // tile-verify-async then checks with the rest of the protocol.
   pm.addPass(createTileFenceDeviceMaps());

@@ -87,20 +87,46 @@ std::string checkBuffers(const UpstreamCopy &copy) {
   return "";
 }
 
+/// One side of a copy as a region of a buffer: a unit-stride, rank-keeping
+/// `memref.subview` is its source's region at the view's offsets (so a view
+/// with a run-time offset becomes a tile of the whole tensor, which the
+/// planner can carry through the TMA); any other value is its own whole
+/// region.
+struct CopyRegion {
+  Value buffer;
+  SmallVector<Value> dynamicOffsets;
+  SmallVector<int64_t> staticOffsets;
+  ArrayRef<int64_t> sizes;
+};
+
+CopyRegion regionOf(Value value) {
+  auto type = cast<MemRefType>(value.getType());
+  CopyRegion region{
+      value, {}, SmallVector<int64_t>(type.getRank(), 0), type.getShape()};
+  auto view = value.getDefiningOp<memref::SubViewOp>();
+  if (!view || view.getSourceType().getRank() != type.getRank() ||
+      !llvm::all_of(view.getStaticStrides(),
+                    [](int64_t stride) { return stride == 1; }))
+    return region;
+  region.buffer = view.getSource();
+  region.dynamicOffsets.assign(view.getOffsets().begin(),
+                               view.getOffsets().end());
+  region.staticOffsets.assign(view.getStaticOffsets().begin(),
+                              view.getStaticOffsets().end());
+  return region;
+}
+
 /// The tile.copy that does the work of `copy`, or the remark-ready reason
 /// (tile.copy's own rule) why it cannot; nothing is left in the IR then.
 FailureOr<CopyOp> buildTileCopy(const UpstreamCopy &copy, std::string &why) {
-  auto srcType = cast<MemRefType>(copy.src.getType());
-  auto dstType = cast<MemRefType>(copy.dst.getType());
   OpBuilder b(copy.op);
-  SmallVector<int64_t> srcZeros(srcType.getRank(), 0);
-  SmallVector<int64_t> dstZeros(dstType.getRank(), 0);
-  auto op = CopyOp::create(b, copy.op->getLoc(), copy.dst, ValueRange{},
-                           b.getDenseI64ArrayAttr(dstZeros),
-                           b.getDenseI64ArrayAttr(dstType.getShape()), copy.src,
-                           ValueRange{}, b.getDenseI64ArrayAttr(srcZeros),
-                           b.getDenseI64ArrayAttr(srcType.getShape()),
-                           b.getStringAttr("cta"));
+  CopyRegion src = regionOf(copy.src), dst = regionOf(copy.dst);
+  auto op = CopyOp::create(
+      b, copy.op->getLoc(), dst.buffer, dst.dynamicOffsets,
+      b.getDenseI64ArrayAttr(dst.staticOffsets),
+      b.getDenseI64ArrayAttr(dst.sizes), src.buffer, src.dynamicOffsets,
+      b.getDenseI64ArrayAttr(src.staticOffsets),
+      b.getDenseI64ArrayAttr(src.sizes), b.getStringAttr("cta"));
   // The op's verifier decides; its message becomes the remark's reason.
   std::string message;
   LogicalResult verified = success();

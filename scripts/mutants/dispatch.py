@@ -61,4 +61,16 @@ MUTANTS = [
       "tmaMatch->plan);",
       "dynamic offsets lost between planning and lowering",
       function="TmaVariant::recall"),
+    M("ctma-guarded-plans", "CollectiveTmaVariant.cpp",
+      "if (info->request.symbolicGlobal)",
+      "if (false)",
+      "a collective copy with run-time guards goes through the TMA with no "
+      "fallback version",
+      function="CollectiveTmaVariant::check"),
+    M("ctma-views-inside-kernel", "CollectiveTmaVariant.cpp",
+      "if (!isKernelArgument(op, load ? copy.getSrc() : copy.getDst()))",
+      "if (false)",
+      "a view made inside the kernel is planned for a tensor map the host "
+      "cannot encode",
+      function="CollectiveTmaVariant::check"),
 ]

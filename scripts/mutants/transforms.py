@@ -380,4 +380,10 @@ MUTANTS = [
       "getMemorySpaceKind(alloca.getType()) == MemorySpaceKind::Shared)",
       "a workgroup memref.alloca reaches the GPU as a faulting stack slot",
       function="checkSharedAlloca"),
+    M("ecc-phase-stuck", "ExpandCollectiveCopies.cpp",
+      "memref::StoreOp::create(b, loc, next, state.phases, slot);",
+      "memref::StoreOp::create(b, loc, phase, state.phases, slot);",
+      "a collective TMA load in a loop waits on the first phase forever "
+      "after",
+      function="expandLoad"),
 ]

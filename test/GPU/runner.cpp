@@ -297,6 +297,16 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
       "strided subview in, linalg.copy out, both converted to tile.copy",
       contiguous(4, Kind::F32, {128, 72}, Init::Bits),
       contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
+  // test/GPU/kernels/upstream_collective_tma.mlir (--convert-upstream-copies):
+  // CTA-wide copies through the TMA, three of them in a loop on one mbarrier.
+  cases.push_back(dynCopy(
+      "upstream_collective_tma", "upstream_collective_tma",
+      "upstream_collective_tma",
+      "f32 128x72 through a shared 32x72 tile: tile.copy in a loop and "
+      "upstream copies of static subviews, all expanded into one thread's "
+      "TMA copy",
+      contiguous(4, Kind::F32, {128, 72}, Init::Bits),
+      contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
   {
     // test/GPU/kernels/upstream_tma_nvgpu.mlir: upstream's own TMA ops
     // (nvgpu.tma.create.descriptor on the host through the runtime's

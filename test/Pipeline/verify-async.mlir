@@ -6,8 +6,8 @@
 // RUN: tile-opt %S/Inputs/async-fence-wrong.mlir --tile-gpu-pipeline="format=none verify-async=false" -o /dev/null
 // RUN: tile-opt %S/Inputs/async-fence-wrong.mlir --tile-gpu-pipeline="format=none device-only=true insert-proxy-fences=true" | FileCheck %s --check-prefix=FENCE
 
-// ERR: async-fence-wrong.mlir:16:9: error: async-proxy-fence: this TMA store reads shared bytes [0, 4096) that a generic write (tile.copy) stored at bytes [0, 4096) with no fence.proxy.async on the path between them
-// ERR: async-fence-wrong.mlir:11:7: note: the generic write
+// ERR: async-fence-wrong.mlir:17:9: error: async-proxy-fence: this TMA store reads shared bytes [0, 4096) that a generic write (tile.copy) stored at bytes [0, 4096) with no fence.proxy.async on the path between them
+// ERR: async-fence-wrong.mlir:12:7: note: the generic write
 
 // The fence sits between the copy's loop and the barrier, before the store.
 // FENCE: llvm.func @copy_kernel(

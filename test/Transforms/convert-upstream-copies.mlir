@@ -30,10 +30,13 @@ gpu.module @kernels {
 !swz = memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !sub = memref<8x256xf16, strided<[1024, 1], offset: ?>>
 
+// A unit-stride subview folds into the copy's region of its source: the
+// view's run-time row offset becomes the region's offset in A.
 // CHECK-LABEL: gpu.func @subview_swizzled
-// CHECK: %[[V:.*]] = memref.subview
+// CHECK-SAME: (%[[A:.*]]: memref<64x1024xf16>,
+// CHECK: %[[ROW:.*]] = arith.muli
 // CHECK: scf.if
-// CHECK-NEXT: tile.copy %{{.*}}[0, 0] [8, 256], %[[V]][0, 0] [8, 256] {scope = "cta"} : memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>, memref<8x256xf16, strided<[1024, 1], offset: ?>>
+// CHECK-NEXT: tile.copy %{{.*}}[0, 0] [8, 256], %[[A]][%[[ROW]], 0] [8, 256] {scope = "cta"} : memref<8x256xf16, #tile.layout<(8, 4, 64) : (64, 512, 1), swizzle = 128B>, #gpu.address_space<workgroup>>, memref<64x1024xf16>
 gpu.module @kernels {
   gpu.func @subview_swizzled(%A: memref<64x1024xf16>, %S: !swz) kernel {
     %b = gpu.block_id x

@@ -44,7 +44,7 @@ module attributes {gpu.container_module} {
       %bar = nvgpu.mbarrier.create -> !bars
       tile.copy_async %s[0, 0] [8, 64], %A[0, 0] [8, 64] barrier(%bar[%c0])
           : memref<8x64xf16, #gpu.address_space<workgroup>>, memref<8x64xf16>, !bars
-      tile.copy %B[0, 0] [8, 64], %s[0, 0] [8, 64] {scope = "cta"}
+      tile.copy %B[0, 0] [8, 64], %s[0, 0] [8, 64] {scope = "cta", dispatch = "collective"}
           : memref<8x64xf16>, memref<8x64xf16, #gpu.address_space<workgroup>>
       tile.bulk_commit_group
       tile.bulk_wait_group 0

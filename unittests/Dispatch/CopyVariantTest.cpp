@@ -96,7 +96,7 @@ protected:
 
 TEST_F(CopyVariantTest, BuiltinOrder) {
   std::vector<std::string> names = variants().names();
-  // tma (10) before simt and collective (0, by name).
+  // tma (10) before collective_tma (5), simt and collective (0, by name).
   ASSERT_GE(names.size(), 3u);
   EXPECT_EQ(names[0], "tma");
   FailureOr<DispatchResult> r = dispatchCopy(copies[0]);
@@ -312,7 +312,8 @@ TEST_F(CopyVariantTest, VariantsAreOwnedByTheirContext) {
   ASSERT_NE(otherVariants, nullptr);
   EXPECT_EQ(otherVariants->lookup("f32-only"), nullptr);
   EXPECT_EQ(otherVariants->names(),
-            (std::vector<std::string>{"tma", "collective", "simt"}));
+            (std::vector<std::string>{"tma", "collective_tma", "collective",
+                                      "simt"}));
   EXPECT_NE(variants().lookup("f32-only"), nullptr);
 }
 
@@ -345,7 +346,8 @@ TEST(CopyVariantRegistryTest, LoweringsAttachApartFromDecisions) {
       variantsOf(registerBuiltinCopyVariants, decideOnly);
   ASSERT_NE(decisions, nullptr);
   EXPECT_EQ(decisions->names(),
-            (std::vector<std::string>{"tma", "collective", "simt"}));
+            (std::vector<std::string>{"tma", "collective_tma", "collective",
+                                      "simt"}));
   for (const CopyVariant *variant : decisions->byPriority())
     EXPECT_EQ(variant->getLowering(), nullptr) << variant->getName().str();
 
@@ -378,6 +380,6 @@ TEST_F(CopyVariantTest, ConcurrentAddAndLookup) {
   for (std::thread &thread : threads)
     thread.join();
   EXPECT_EQ(tmaSeen.load(), 800);
-  // 4 threads x 8 names, plus the three built-in variants.
-  EXPECT_EQ(variants().names().size(), 35u);
+  // 4 threads x 8 names, plus the four built-in variants.
+  EXPECT_EQ(variants().names().size(), 36u);
 }

@@ -1,6 +1,7 @@
 //===- BuiltinVariants.h - The built-in copy variants -----------*- C++ -*-===//
 //
-// The decisions of the built-in variants (`tma`, `simt`, `collective`): what
+// The decisions of the built-in variants (`tma`, `simt`, `collective`,
+// `collective_tma`): what
 // they accept, record and recall, and what they add to the plan report. Their
 // lowerings live in the TileToNVVM library, which attaches them to the
 // variants (registerBuiltinCopyLowerings); passes that only decide or read
@@ -24,11 +25,15 @@ namespace tile {
 inline constexpr StringLiteral kTmaVariantName = "tma";
 inline constexpr StringLiteral kSimtVariantName = "simt";
 inline constexpr StringLiteral kCollectiveVariantName = "collective";
+inline constexpr StringLiteral kCollectiveTmaVariantName = "collective_tma";
 
 /// Priorities of the built-in variants (higher is tried first).
 constexpr int kTmaPriority = 10;
 constexpr int kSimtPriority = 0;
 constexpr int kCollectivePriority = 0;
+// Above the element-wise `collective`; below `tma`, which it never competes
+// with (one takes tile.copy_async, the other tile.copy).
+constexpr int kCollectiveTmaPriority = 5;
 
 /// What the `tma` variant keeps between matching and rewriting an op.
 class TmaMatch : public VariantMatch {
@@ -47,13 +52,21 @@ public:
 std::unique_ptr<CopyVariant> createTmaVariant();
 std::unique_ptr<CopyVariant> createSimtVariant();
 std::unique_ptr<CopyVariant> createCollectiveCopyVariant();
+/// `tile.copy` (CTA scope) through the TMA; tile-expand-collective-copies
+/// turns its copies into one thread's tile.copy_async and their completion.
+std::unique_ptr<CopyVariant> createCollectiveTmaVariant();
+
+/// The shared buffer a collective TMA copy's alignment comes from: `shared`
+/// past any `tile.stage` views.
+Value getCollectiveTmaSharedRoot(Value shared);
 
 /// Writes a plan's "tensor_map" and "issues" members (contract of the plan
 /// report: driver order, byte strides, null for non-constant values).
 void writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
                       llvm::json::OStream &json);
 
-/// Adds the built-in copy variants (`tma`, `simt`, `collective`) to the
+/// Adds the built-in copy variants (`tma`, `simt`, `collective`,
+/// `collective_tma`) to the
 /// variant registry of every context `registry` is appended to, when its tile
 /// dialect loads. Passes that decide or read copy decisions declare it among
 /// their dependent dialects, so they always see the built-in variants.

@@ -295,6 +295,36 @@ def TileMaterializeExpectTx : Pass<"tile-materialize-expect-tx"> {
                            "::mlir::nvgpu::NVGPUDialect"];
 }
 
+def TileExpandCollectiveCopies : Pass<"tile-expand-collective-copies"> {
+  let summary = "Turns each tile.copy decided for the TMA into one thread's "
+                "tile.copy_async and its completion";
+  let description = [{
+    After `tile-plan-copies`: a CTA-wide `tile.copy` whose decision carries a
+    tensor-map plan (the `collective_tma` variant) becomes a
+    `tile.copy_async` issued by thread (0, 0, 0) and decided by the dispatch,
+    with what keeps the copy synchronous for every thread of the CTA. Before
+    it, every thread fences its shared-memory accesses against the
+    asynchronous proxy (`fence.proxy.async.shared::cta`) and the CTA
+    synchronises. A load completes on an mbarrier of its own (initialised
+    once at kernel entry, `arrive.expect_tx` of the plan's bytes) that every
+    thread waits on, at the phase a private per-thread counter tracks; a
+    store is committed and waited for (`tile.bulk_wait_group 0`, its global
+    writes done), then the CTA synchronises. A workgroup buffer of the
+    kernel that such a copy uses gets `llvm.align = 1024`, the alignment its
+    plan assumed.
+
+    ```
+    tile-opt --tile-plan-copies --tile-expand-collective-copies input.mlir
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileFenceDeviceMaps : Pass<"tile-fence-device-maps"> {
   let summary = "Inserts the release and acquire fences after each device "
                 "map update";

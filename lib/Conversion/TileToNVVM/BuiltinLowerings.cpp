@@ -19,6 +19,7 @@
 
 #include "ElementwiseCopy.h"
 #include "LoweringUtils.h"
+#include "Patterns.h"
 #include "TmaLowering.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -154,6 +155,15 @@ public:
     return success();
   }
 };
+/// `collective_tma`: its copies become one thread's tile.copy_async before
+/// lowering (tile-expand-collective-copies); reaching here is a diagnostic.
+struct CollectiveTmaCopyLowering : public CopyVariantLowering {
+  LogicalResult rewrite(Operation *op, const VariantMatch *,
+                        ConversionPatternRewriter &,
+                        const LLVMTypeConverter &) const override {
+    return emitUnexpandedCollectiveTmaError(op);
+  }
+};
 } // namespace
 
 static void attachBuiltinCopyLowerings(MLIRContext *, TileDialect *dialect) {
@@ -162,6 +172,8 @@ static void attachBuiltinCopyLowerings(MLIRContext *, TileDialect *dialect) {
   variants.setLowering(kSimtVariantName, std::make_unique<SimtCopyLowering>());
   variants.setLowering(kCollectiveVariantName,
                        std::make_unique<CollectiveCopyLowering>());
+  variants.setLowering(kCollectiveTmaVariantName,
+                       std::make_unique<CollectiveTmaCopyLowering>());
 }
 
 void mlir::tile::registerBuiltinCopyLowerings(DialectRegistry &registry) {

@@ -16,6 +16,14 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+LogicalResult mlir::tile::emitUnexpandedCollectiveTmaError(Operation *op) {
+  return withRule(op->emitError(), RuleId::Tma)
+         << "tma: a tile.copy decided for the tensor memory accelerator is "
+            "lowered through one thread's tile.copy_async; run "
+            "--tile-expand-collective-copies after --tile-plan-copies "
+            "(--tile-gpu-pipeline does)";
+}
+
 /// Recalls `op`'s recorded decision and checks that it can be lowered here;
 /// a diagnostic at the op otherwise.
 FailureOr<DispatchResult> mlir::tile::recallLowerableDecision(Operation *op) {
@@ -26,6 +34,10 @@ FailureOr<DispatchResult> mlir::tile::recallLowerableDecision(Operation *op) {
     emitNoVariantError(op, *result);
     return failure();
   }
+  // A collective copy with a tensor-map plan is carried out by one thread's
+  // asynchronous copy, which an earlier pass writes.
+  if (result->match && result->match->getTensorMapPlan() && isa<CopyOp>(op))
+    return emitUnexpandedCollectiveTmaError(op);
   if (result->match && result->match->getTensorMapPlan() &&
       !op->hasAttr(kTensorMapArgAttr))
     return withRule(op->emitError(), RuleId::Tma)

@@ -18,6 +18,10 @@ using RecalledDecisions = llvm::DenseMap<Operation *, DispatchResult>;
 /// a diagnostic at the op otherwise.
 FailureOr<DispatchResult> recallLowerableDecision(Operation *op);
 
+/// The diagnostic for a `tile.copy` planned for the TMA that reached the
+/// lowering without tile-expand-collective-copies.
+LogicalResult emitUnexpandedCollectiveTmaError(Operation *op);
+
 /// `tile.arena_view` and `tile.stage`: views of the kernel's arena.
 /// Whether `type` is a memref typed with a `#tile.layout`.
 bool hasTileLayout(Type type);

@@ -137,7 +137,7 @@ gpu.module @kernels {
     %c0 = arith.constant 0 : index
     %bar = nvgpu.mbarrier.create -> !bars
     %a = tile.arena_view [0] : !tile
-    // expected-error @+1 {{'arith.constant' op plan-stale: 'tile.tma_plan' must be a #tile.tma_plan on a tile.copy_async}}
+    // expected-error @+1 {{'arith.constant' op plan-stale: 'tile.tma_plan' must be a #tile.tma_plan on a tile copy}}
     %c1 = arith.constant {tile.tma_plan = 1 : i64} 1 : index
     gpu.return
   }

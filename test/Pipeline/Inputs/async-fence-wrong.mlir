@@ -1,4 +1,5 @@
-// A TMA store of a tile that tile.copy wrote, with no proxy fence.
+// A TMA store of a tile that an element-wise tile.copy wrote (dispatch =
+// "collective": the generic proxy), with no proxy fence.
 !smem = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
 module attributes {gpu.container_module} {
   func.func @copy(%A: memref<8x256xf16>, %B: memref<8x256xf16>) {
@@ -8,7 +9,7 @@ module attributes {gpu.container_module} {
                threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
       %c0 = arith.constant 0 : index
       %s = tile.arena_view [0] : !smem
-      tile.copy %s[0, 0] [8, 256], %A[0, 0] [8, 256] {scope = "cta"}
+      tile.copy %s[0, 0] [8, 256], %A[0, 0] [8, 256] {scope = "cta", dispatch = "collective"}
           : !smem, memref<8x256xf16>
       gpu.barrier
       %leader = arith.cmpi eq, %tx, %c0 : index

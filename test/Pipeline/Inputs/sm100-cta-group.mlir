@@ -34,7 +34,7 @@ module attributes {gpu.container_module} {
       %phase = arith.constant false
       %ticks = arith.constant 10000000 : index
       nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !bars
-      tile.copy %b[%row, 0] [8, 256], %t[0, 0] [8, 256] {scope = "cta"}
+      tile.copy %b[%row, 0] [8, 256], %t[0, 0] [8, 256] {scope = "cta", dispatch = "collective"}
           : memref<16x256xf16>, !tile
       gpu.terminator
     }

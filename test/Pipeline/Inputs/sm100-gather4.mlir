@@ -31,7 +31,7 @@ module attributes {gpu.container_module} {
       %phase = arith.constant false
       %ticks = arith.constant 10000000 : index
       nvgpu.mbarrier.try_wait.parity %bar[%c0], %phase, %ticks : !bars
-      tile.copy %out[0, 0] [4, 64], %t[0, 0] [4, 64] {scope = "cta"}
+      tile.copy %out[0, 0] [4, 64], %t[0, 0] [4, 64] {scope = "cta", dispatch = "collective"}
           : memref<4x64xf16>, !rows
       gpu.terminator
     }

@@ -56,17 +56,30 @@ static std::vector<int64_t> toVector(ArrayRef<int64_t> values) {
   return std::vector<int64_t>(values.begin(), values.end());
 }
 
-FailureOr<CopyRequestInfo>
-mlir::tile::buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
-                             DivisorAnalysis *divisors) {
+namespace {
+/// What a planner request reads from a copy op, whichever op it is.
+struct CopyFields {
+  bool load;
+  Value global, shared;
+  SmallVector<OpFoldResult> dstOffsets, srcOffsets;
+  ArrayRef<int64_t> dstSizes, srcSizes;
+  ValueRange rows;
+  ::tile::tma::OobFill oobFill = ::tile::tma::OobFill::Zero;
+  std::optional<ReduceMode> reduce;
+};
+} // namespace
+
+static FailureOr<CopyRequestInfo> buildRequest(const CopyFields &op,
+                                               ::tile::Decline &reason,
+                                               DivisorAnalysis *divisors) {
   using namespace ::tile::tma;
   CopyRequestInfo info;
   CopyRequest &req = info.request;
-  bool load = op.isLoad();
+  bool load = op.load;
   req.direction = load ? Direction::GlobalToShared : Direction::SharedToGlobal;
 
-  MemRefType globalType = op.getGlobal().getType();
-  MemRefType sharedType = op.getShared().getType();
+  auto globalType = cast<MemRefType>(op.global.getType());
+  auto sharedType = cast<MemRefType>(op.shared.getType());
   std::optional<ElementType> element =
       getTmaElementType(globalType.getElementType());
   if (!element || !dataTypeFor(*element)) {
@@ -107,26 +120,59 @@ mlir::tile::buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
   req.sharedShape = toVector(sharedType.getShape());
 
   OffsetSymbols symbols{divisors, {}, {}};
-  SmallVector<OpFoldResult> dstOffsets = op.getMixedDstOffsets();
-  SmallVector<OpFoldResult> srcOffsets = op.getMixedSrcOffsets();
   std::vector<SymExpr> dstSym, srcSym;
-  for (OpFoldResult ofr : dstOffsets)
+  for (OpFoldResult ofr : op.dstOffsets)
     dstSym.push_back(symbols.get(ofr));
-  for (OpFoldResult ofr : srcOffsets)
+  for (OpFoldResult ofr : op.srcOffsets)
     srcSym.push_back(symbols.get(ofr));
   req.globalOffsets = load ? srcSym : dstSym;
   req.sharedOffsets = load ? dstSym : srcSym;
-  req.globalSizes = toVector(load ? op.getSrcSizes() : op.getDstSizes());
-  req.sharedSizes = toVector(load ? op.getDstSizes() : op.getSrcSizes());
-  for (Value row : op.getRows())
+  req.globalSizes = toVector(load ? op.srcSizes : op.dstSizes);
+  req.sharedSizes = toVector(load ? op.dstSizes : op.srcSizes);
+  for (Value row : op.rows)
     req.gatherRows.push_back(symbols.get(row));
   req.symbolDivisors = symbols.divisors;
   info.symbols = symbols.values;
-  req.sharedBaseAlignment = getSharedBaseAlignment(op.getShared());
-  req.oobFill = op.getOobKind() == OobMode::NaN ? OobFill::NaN : OobFill::Zero;
-  if (std::optional<ReduceMode> reduce = op.getReduceKind())
-    req.reduce = toTmaReduceKind(*reduce);
+  req.sharedBaseAlignment = getSharedBaseAlignment(op.shared);
+  req.oobFill = op.oobFill;
+  if (op.reduce)
+    req.reduce = toTmaReduceKind(*op.reduce);
   return info;
+}
+
+FailureOr<CopyRequestInfo>
+mlir::tile::buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
+                             DivisorAnalysis *divisors) {
+  CopyFields fields;
+  fields.load = op.isLoad();
+  fields.global = op.getGlobal();
+  fields.shared = op.getShared();
+  fields.dstOffsets = op.getMixedDstOffsets();
+  fields.srcOffsets = op.getMixedSrcOffsets();
+  fields.dstSizes = op.getDstSizes();
+  fields.srcSizes = op.getSrcSizes();
+  fields.rows = op.getRows();
+  fields.oobFill = op.getOobKind() == OobMode::NaN ? ::tile::tma::OobFill::NaN
+                                                   : ::tile::tma::OobFill::Zero;
+  fields.reduce = op.getReduceKind();
+  return buildRequest(fields, reason, divisors);
+}
+
+FailureOr<CopyRequestInfo>
+mlir::tile::buildCopyRequest(CopyOp op, ::tile::Decline &reason,
+                             DivisorAnalysis *divisors) {
+  CopyFields fields;
+  // tile.copy's verifier leaves one global and one shared side for the
+  // callers of this overload (the collective TMA variant checks first).
+  fields.load =
+      getMemorySpaceKind(op.getDst().getType()) == MemorySpaceKind::Shared;
+  fields.global = fields.load ? op.getSrc() : op.getDst();
+  fields.shared = fields.load ? op.getDst() : op.getSrc();
+  fields.dstOffsets = op.getMixedDstOffsets();
+  fields.srcOffsets = op.getMixedSrcOffsets();
+  fields.dstSizes = op.getDstSizes();
+  fields.srcSizes = op.getSrcSizes();
+  return buildRequest(fields, reason, divisors);
 }
 
 namespace {

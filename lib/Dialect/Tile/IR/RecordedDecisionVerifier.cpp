@@ -185,10 +185,10 @@ LogicalResult mlir::tile::verifyRecordedPlan(CopyAsyncOp copy,
 }
 
 /// A recorded plan has the record's type and sits on the op that plans it.
-template <typename RecordT, typename OpT>
+template <typename RecordT, typename... OpTs>
 static LogicalResult verifyPlanRecord(Operation *op, NamedAttribute attr,
                                       StringRef what) {
-  if (isa<RecordT>(attr.getValue()) && isa<OpT>(op))
+  if (isa<RecordT>(attr.getValue()) && isa<OpTs...>(op))
     return success();
   return emitRuleError(op, RuleId::PlanStale)
          << "'" << attr.getName().getValue() << "' must be " << what;
@@ -217,8 +217,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   // The plans themselves are checked where they are read (the `tma`
   // variant's recall) and by tile-check-recorded-plans.
   if (name == kTmaPlanAttr)
-    return verifyPlanRecord<TmaPlanAttr, CopyAsyncOp>(
-        op, attr, "a #tile.tma_plan on a tile.copy_async");
+    return verifyPlanRecord<TmaPlanAttr, CopyAsyncOp, CopyOp>(
+        op, attr, "a #tile.tma_plan on a tile copy");
   if (name == kIm2colPlanAttr)
     return verifyPlanRecord<Im2colPlanAttr, CopyIm2colOp>(
         op, attr, "a #tile.im2col_plan on a tile.copy_im2col");
@@ -237,10 +237,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPlanInputAttr) {
     auto value = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!value || !value.getType().isInteger(64) || !isa<CopyAsyncOp>(op))
+    if (!value || !value.getType().isInteger(64) ||
+        !isa<CopyAsyncOp, CopyOp>(op))
       return emitRuleError(op, RuleId::PlanStale)
-             << "'" << kPlanInputAttr
-             << "' must be an i64 on a tile.copy_async";
+             << "'" << kPlanInputAttr << "' must be an i64 on a tile copy";
     return success();
   }
   return success();

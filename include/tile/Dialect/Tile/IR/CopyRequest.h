@@ -34,6 +34,11 @@ struct CopyRequestInfo {
 FailureOr<CopyRequestInfo>
 buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
                  DivisorAnalysis *divisors = nullptr);
+/// The same for a `tile.copy` between a global and a shared buffer (a
+/// collective copy the TMA may carry out for its scope).
+FailureOr<CopyRequestInfo>
+buildCopyRequest(CopyOp op, ::tile::Decline &reason,
+                 DivisorAnalysis *divisors = nullptr);
 
 /// Every field of a plan as a stable text key (also what `#tile.tma_plan`
 /// hashes for uniquing).

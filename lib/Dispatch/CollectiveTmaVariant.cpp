@@ -1,0 +1,178 @@
+//===- CollectiveTmaVariant.cpp - tile.copy through the TMA ---------------===//
+//
+// A CTA-wide `tile.copy` between a global and a shared buffer can be carried
+// out by the tensor memory accelerator: one thread issues the planned copy and
+// the CTA waits for it, so the copy keeps its synchronous meaning for every
+// thread. This variant decides that (the planner's plan, recorded like the
+// `tma` variant's); `tile-expand-collective-copies` then rewrites each such
+// copy into a `tile.copy_async` issued by one thread with its completion
+// protocol (an mbarrier for loads, a bulk group for stores), which the rest of
+// the pipeline checks and lowers like any other. Where it declines (another
+// scope, a shared buffer whose alignment the IR does not show, a plan with
+// run-time guards) the `collective` variant copies element-wise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Dialect/Tile/IR/TileDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dispatch/BuiltinVariants.h"
+#include "tile/TMA/Planner.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+Value mlir::tile::getCollectiveTmaSharedRoot(Value shared) {
+  while (auto stage = shared.getDefiningOp<StageOp>())
+    shared = stage.getSource();
+  return shared;
+}
+
+/// Whether the start of `shared` is as aligned as the request assumes: a
+/// `tile.arena_view` (its offset shows it) or a workgroup buffer of the
+/// enclosing `gpu.func`, which the expansion aligns to the arena's 1024 bytes.
+static bool hasKnownAlignment(Operation *op, Value shared) {
+  Value root = getCollectiveTmaSharedRoot(shared);
+  if (root.getDefiningOp<ArenaViewOp>())
+    return true;
+  auto arg = dyn_cast<BlockArgument>(root);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  return arg && func &&
+         llvm::is_contained(func.getWorkgroupAttributions(), arg);
+}
+
+/// Whether `global` is an argument of the kernel `op` is in, which the host
+/// encodes a tensor map for (a view made inside the kernel is not).
+static bool isKernelArgument(Operation *op, Value global) {
+  auto arg = dyn_cast<BlockArgument>(global);
+  auto func = op->getParentOfType<gpu::GPUFuncOp>();
+  return arg && func && arg.getOwner() == &func.getBody().front() &&
+         arg.getArgNumber() < func.getNumArguments();
+}
+
+namespace {
+class CollectiveTmaVariant : public CopyVariant {
+public:
+  CollectiveTmaVariant()
+      : CopyVariant(kCollectiveTmaVariantName.str(), kCollectiveTmaPriority) {}
+
+  bool handles(Operation *op) const override { return isa<CopyOp>(op); }
+
+  // The copy stays synchronous for every thread of its scope (the expansion
+  // owns the proxy fences and the completion), so the asynchronous protocol
+  // sees a plain collective copy.
+  CopyVariantProperties getProperties() const override { return {}; }
+
+  PredicateResult check(Operation *op,
+                        std::unique_ptr<VariantMatch> &match) const override {
+    auto copy = cast<CopyOp>(op);
+    if (copy.getScopeKind() != CopyScope::Cta)
+      return PredicateResult::failure(::tile::Decline{
+          ::tile::RuleId::Scope,
+          "only a CTA-wide tile.copy goes through the tensor memory "
+          "accelerator (one thread issues it, the CTA waits)"});
+    ::tile::Decline reason{};
+    DivisorAnalysis divisors;
+    FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason, &divisors);
+    if (failed(info))
+      return PredicateResult::failure(reason);
+    bool load =
+        info->request.direction == ::tile::tma::Direction::GlobalToShared;
+    Value shared = load ? copy.getDst() : copy.getSrc();
+    if (!isKernelArgument(op, load ? copy.getSrc() : copy.getDst()))
+      return PredicateResult::failure(::tile::Decline{
+          ::tile::RuleId::Tma,
+          "the global buffer is not an argument of the kernel (a view made "
+          "inside it), so the host cannot encode its tensor map"});
+    if (!hasKnownAlignment(op, shared))
+      return PredicateResult::failure(::tile::Decline{
+          ::tile::RuleId::SmemAlign,
+          "the shared buffer is neither a tile.arena_view nor a workgroup "
+          "buffer of the kernel, so its start alignment is unknown"});
+    ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);
+    if (!outcome.plan)
+      return PredicateResult::failure(*outcome.decline);
+    if (info->request.symbolicGlobal)
+      return PredicateResult::failure(::tile::Decline{
+          ::tile::RuleId::Guard,
+          "the global buffer has run-time sizes, strides or offset; a "
+          "collective copy has no fallback version, so it stays "
+          "element-wise"});
+    auto tmaMatch = std::make_unique<TmaMatch>();
+    tmaMatch->plan = std::move(*outcome.plan);
+    tmaMatch->symbols = std::move(info->symbols);
+    tmaMatch->planInputFingerprint =
+        getPlanInputFingerprint(info->request, tmaMatch->plan);
+    match = std::move(tmaMatch);
+    return PredicateResult::success();
+  }
+
+  void record(Operation *op, const VariantMatch *match) const override {
+    const auto *tmaMatch = static_cast<const TmaMatch *>(match);
+    op->setAttr(kTmaPlanAttr,
+                TmaPlanAttr::get(op->getContext(), tmaMatch->plan));
+    op->setAttr(
+        kPlanInputAttr,
+        IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                         static_cast<int64_t>(tmaMatch->planInputFingerprint)));
+  }
+
+  void eraseRecord(Operation *op) const override {
+    op->removeAttr(kTmaPlanAttr);
+    op->removeAttr(kPlanInputAttr);
+  }
+
+  /// The recorded plan, when the copy still builds the request it was made
+  /// for (or plans to it again); otherwise `plan-stale` at the op.
+  FailureOr<std::unique_ptr<VariantMatch>>
+  recall(Operation *op, std::string &reason) const override {
+    auto copy = cast<CopyOp>(op);
+    auto plan = op->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
+    if (!plan) {
+      reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
+      return failure();
+    }
+    ::tile::Decline declined{};
+    FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, declined);
+    if (failed(info)) {
+      reason = declined.message();
+      return failure();
+    }
+    auto input = op->getAttrOfType<IntegerAttr>(kPlanInputAttr);
+    bool same =
+        input && static_cast<uint64_t>(input.getInt()) ==
+                     getPlanInputFingerprint(info->request, plan.getPlan());
+    if (!same) {
+      DivisorAnalysis divisors;
+      FailureOr<CopyRequestInfo> planned =
+          buildCopyRequest(copy, declined, &divisors);
+      ::tile::tma::PlanOutcome fresh =
+          succeeded(planned) ? ::tile::tma::planTmaCopy(planned->request)
+                             : ::tile::tma::PlanOutcome{};
+      if (!fresh.plan || !(*fresh.plan == plan.getPlan())) {
+        emitRuleError(op, ::tile::RuleId::PlanStale)
+            << "the recorded TMA plan no longer describes this copy (re-run "
+               "tile-plan-copies after changing copies)";
+        reason.clear();
+        return failure();
+      }
+    }
+    auto tmaMatch = std::make_unique<TmaMatch>();
+    tmaMatch->plan = plan.getPlan();
+    tmaMatch->symbols = std::move(info->symbols);
+    return std::unique_ptr<VariantMatch>(std::move(tmaMatch));
+  }
+
+  void describe(Operation *op, const VariantMatch *match,
+                llvm::json::OStream &json) const override {
+    writeTmaPlanJson(static_cast<const TmaMatch *>(match)->plan, json);
+  }
+};
+} // namespace
+
+std::unique_ptr<CopyVariant> mlir::tile::createCollectiveTmaVariant() {
+  return std::make_unique<CollectiveTmaVariant>();
+}

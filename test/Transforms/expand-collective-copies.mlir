@@ -1,0 +1,100 @@
+// RUN: tile-opt %s -split-input-file --tile-plan-copies --tile-expand-collective-copies | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tile-plan-copies --tile-expand-collective-copies --tile-verify-async -o /dev/null
+
+// A CTA-wide tile.copy planned for the TMA (collective_tma) becomes thread
+// (0, 0, 0)'s tile.copy_async. The kernel's entry gets one mbarrier per
+// expanded load (initialised by that thread, then a block barrier) and each
+// thread's phase counter; the workgroup buffer gets the 1024-byte alignment
+// the plan assumed. A load: proxy fence and block barrier, arrive.expect_tx
+// of the plan's bytes and the copy on the mbarrier, every thread's wait at its
+// counted phase, the counter flipped. A store: proxy fence and block barrier,
+// the copy, commit and wait (not `read`: the global writes are done), a block
+// barrier. The expansion passes tile-verify-async (second RUN line).
+
+// CHECK-LABEL: gpu.func @loop
+// CHECK-SAME: workgroup(%[[S:.*]] : memref<32x64xf16, #gpu.address_space<workgroup>> {llvm.align = 1024 : i64})
+// CHECK: %[[X:.*]] = gpu.thread_id x
+// CHECK: %[[Y:.*]] = gpu.thread_id y
+// CHECK: %[[Z:.*]] = gpu.thread_id z
+// CHECK: %[[ISSUER:.*]] = arith.andi
+// CHECK: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK: %[[PHASES:.*]] = memref.alloca() : memref<1xi32>
+// CHECK: memref.store %{{.*}}, %[[PHASES]]
+// CHECK: scf.if %[[ISSUER]] {
+// CHECK: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %{{.*}}
+// CHECK: }
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for
+// CHECK: %[[ROW:.*]] = arith.muli
+// CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.if %[[ISSUER]] {
+// CHECK-NEXT: %[[BYTES:.*]] = arith.constant 4096 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[I:.*]]], %[[BYTES]]
+// CHECK-NEXT: tile.copy_async %[[S]][0, 0] [32, 64], %{{.*}}[%[[ROW]], 0] [32, 64] barrier(%[[BARS]][%[[I]]]) {{{.*}}tile.variant = "tma"}
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[P:.*]] = memref.load %[[PHASES]][%[[I]]]
+// CHECK-NEXT: %[[PARITY:.*]] = arith.trunci %[[P]] : i32 to i1
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[I]]], %[[PARITY]]
+// CHECK: %[[NEXT:.*]] = arith.xori %[[P]]
+// CHECK-NEXT: memref.store %[[NEXT]], %[[PHASES]][%[[I]]]
+// CHECK-NEXT: nvvm.fence.proxy
+// CHECK-NEXT: gpu.barrier
+// CHECK-NEXT: scf.if %[[ISSUER]] {
+// CHECK-NEXT: tile.copy_async %{{.*}}[%[[ROW]], 0] [32, 64], %[[S]][0, 0] [32, 64] {{{.*}}tile.variant = "tma"}
+// CHECK-NEXT: tile.bulk_commit_group
+// CHECK-NEXT: tile.bulk_wait_group 0
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: tile.copy %
+!S = memref<32x64xf16, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  // A load and a store per iteration: one mbarrier, initialised at entry.
+  gpu.func @loop(%A: memref<128x64xf16>, %B: memref<128x64xf16>, %n: index)
+      workgroup(%S : !S) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %row = arith.muli %i, %c32 : index
+      tile.copy %S[0, 0] [32, 64], %A[%row, 0] [32, 64] {scope = "cta"}
+          : !S, memref<128x64xf16>
+      tile.copy %B[%row, 0] [32, 64], %S[0, 0] [32, 64] {scope = "cta"}
+          : memref<128x64xf16>, !S
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Each copy below stays element-wise (`collective`), with the TMA variant's
+// reason recorded.
+// CHECK-LABEL: gpu.func @declined
+// CHECK-NOT: llvm.align
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "scope: only a CTA-wide tile.copy goes through the tensor memory accelerator (one thread issues it, the CTA waits)"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "guard: the global buffer has run-time sizes, strides or offset; a collective copy has no fallback version, so it stays element-wise"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "tma: the global buffer is not an argument of the kernel (a view made inside it), so the host cannot encode its tensor map"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "smem-align: the shared buffer is neither a tile.arena_view nor a workgroup buffer of the kernel, so its start alignment is unknown"{{\]\]}}, tile.variant = "collective"
+// CHECK-NOT: nvgpu.mbarrier
+// CHECK-NOT: tile.copy_async
+!S = memref<32x64xf16, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+
+  gpu.func @declined(%A: memref<128x64xf16>, %D: memref<?x64xf16>)
+      workgroup(%S : !S) kernel {
+    tile.copy %S[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "warpgroup"}
+        : !S, memref<128x64xf16>
+    tile.copy %S[0, 0] [32, 64], %D[0, 0] [32, 64] {scope = "cta"}
+        : !S, memref<?x64xf16>
+    %v = memref.subview %A[0, 0] [32, 64] [2, 1]
+        : memref<128x64xf16> to memref<32x64xf16, strided<[128, 1]>>
+    tile.copy %S[0, 0] [32, 64], %v[0, 0] [32, 64] {scope = "cta"}
+        : !S, memref<32x64xf16, strided<[128, 1]>>
+    %g = memref.get_global @other : !S
+    tile.copy %g[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "cta"}
+        : !S, memref<128x64xf16>
+    gpu.return
+  }
+  memref.global "private" @other : !S
+}
