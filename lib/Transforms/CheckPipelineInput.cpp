@@ -114,7 +114,7 @@ struct CheckPipelineInputPass
           failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
           failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
           failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)) ||
-          failed(checkSharedAlloca(op)))
+          failed(checkSharedAlloca(op)) || failed(checkLayoutAttribution(op)))
         ok = false;
     });
     if (!ok)
@@ -195,6 +195,34 @@ struct CheckPipelineInputPass
               "address; take shared memory from a workgroup attribution "
               "(gpu.launch workgroup(...), gpu.func workgroup(...)), "
               "tile.arena_view or a memref.global";
+  }
+
+  /// A workgroup or private buffer of a gpu.launch or gpu.func is lowered by
+  /// upstream's GPU conversion, which builds a memref descriptor for it and
+  /// has none for a `#tile.layout` type (it crashed on one): such a buffer
+  /// comes from the arena.
+  static LogicalResult checkLayoutAttribution(Operation *op) {
+    ArrayRef<BlockArgument> workgroup, priv;
+    if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      workgroup = launch.getWorkgroupAttributions();
+      priv = launch.getPrivateAttributions();
+    } else if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      workgroup = func.getWorkgroupAttributions();
+      priv = func.getPrivateAttributions();
+    } else {
+      return success();
+    }
+    for (ArrayRef<BlockArgument> buffers : {workgroup, priv})
+      for (BlockArgument buffer : buffers)
+        if (auto type = dyn_cast<MemRefType>(buffer.getType());
+            type && isa<LayoutAttr>(type.getLayout()))
+          return emitRuleError(op, RuleId::SmemLayout)
+                 << "the attribution " << buffer.getType()
+                 << " has a #tile.layout, which the GPU lowering cannot give "
+                    "a memref descriptor; take a buffer with a layout from "
+                    "the arena (tile.arena_view) and keep attributions "
+                    "strided";
+    return success();
   }
 
   /// A buffer typed with a `#tile.layout` lowers to a bare shared pointer

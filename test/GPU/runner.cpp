@@ -297,6 +297,28 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
       "strided subview in, linalg.copy out, both converted to tile.copy",
       contiguous(4, Kind::F32, {128, 72}, Init::Bits),
       contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
+  {
+    // test/GPU/kernels/upstream_tma_loads.mlir (--convert-upstream-copies):
+    // upstream's sm90 TMA-load tests as memref.copy into shared buffers (no
+    // swizzle; 128-byte swizzle through an arena view), read back by every
+    // thread with memref.load.
+    Case c{"upstream_tma_loads", "upstream_tma_loads",
+           "f32 64x8 and 8x128 (no swizzle), f16 128x64 (128B swizzle): "
+           "memref.copy through the TMA, memref.load back"};
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(3, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(4, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(5, {0, 0}, {128, 64}, 2, {0, 0}, {128, 64}, Fill::Zero));
+    cases.push_back(c);
+  }
   // test/GPU/kernels/upstream_collective_tma.mlir (--convert-upstream-copies):
   // CTA-wide copies through the TMA, three of them in a loop on one mbarrier.
   cases.push_back(dynCopy(
@@ -758,6 +780,7 @@ using Entry1 = void (*)(void *);
 using Entry2 = void (*)(void *, void *);
 using Entry3 = void (*)(void *, void *, void *);
 using Entry4 = void (*)(void *, void *, void *, void *);
+using Entry6 = void (*)(void *, void *, void *, void *, void *, void *);
 
 bool callEntry(void *fn, std::vector<std::vector<int64_t>> &descs) {
   std::vector<void *> a;
@@ -775,6 +798,9 @@ bool callEntry(void *fn, std::vector<std::vector<int64_t>> &descs) {
     return true;
   case 4:
     reinterpret_cast<Entry4>(fn)(a[0], a[1], a[2], a[3]);
+    return true;
+  case 6:
+    reinterpret_cast<Entry6>(fn)(a[0], a[1], a[2], a[3], a[4], a[5]);
     return true;
   default:
     return false;

@@ -364,3 +364,19 @@ func.func @shared_alloca(%A: memref<64x64xf32>) {
   }
   return
 }
+
+// -----
+
+// A workgroup attribution typed with a #tile.layout: upstream's GPU lowering
+// has no memref descriptor for it (it crashed); such buffers come from the
+// arena.
+func.func @layout_attribution(%A: memref<128x64xf16>) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{'gpu.launch' op smem-layout: the attribution 'memref<128x64xf16, #tile.layout<(128, 64), swizzle = 128B>, #gpu.address_space<workgroup>>' has a #tile.layout, which the GPU lowering cannot give a memref descriptor; take a buffer with a layout from the arena (tile.arena_view) and keep attributions strided}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%W : memref<128x64xf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>) {
+    gpu.terminator
+  }
+  return
+}
