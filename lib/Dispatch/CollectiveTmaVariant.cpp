@@ -111,19 +111,10 @@ public:
   }
 
   void record(Operation *op, const VariantMatch *match) const override {
-    const auto *tmaMatch = static_cast<const TmaMatch *>(match);
-    op->setAttr(kTmaPlanAttr,
-                TmaPlanAttr::get(op->getContext(), tmaMatch->plan));
-    op->setAttr(
-        kPlanInputAttr,
-        IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                         static_cast<int64_t>(tmaMatch->planInputFingerprint)));
+    recordTmaMatch(op, *static_cast<const TmaMatch *>(match));
   }
 
-  void eraseRecord(Operation *op) const override {
-    op->removeAttr(kTmaPlanAttr);
-    op->removeAttr(kPlanInputAttr);
-  }
+  void eraseRecord(Operation *op) const override { eraseTmaMatchRecord(op); }
 
   /// The recorded plan, when the copy still builds the request it was made
   /// for (or plans to it again); otherwise `plan-stale` at the op.

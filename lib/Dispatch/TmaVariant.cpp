@@ -56,21 +56,10 @@ public:
   }
 
   void record(Operation *op, const VariantMatch *match) const override {
-    const auto *tmaMatch = static_cast<const TmaMatch *>(match);
-    // Guards are not recorded: recall derives them from the plan again.
-    ::tile::tma::TmaPlan plan = tmaMatch->plan;
-    plan.guards.clear();
-    op->setAttr(kTmaPlanAttr, TmaPlanAttr::get(op->getContext(), plan));
-    op->setAttr(
-        kPlanInputAttr,
-        IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                         static_cast<int64_t>(tmaMatch->planInputFingerprint)));
+    recordTmaMatch(op, *static_cast<const TmaMatch *>(match));
   }
 
-  void eraseRecord(Operation *op) const override {
-    op->removeAttr(kTmaPlanAttr);
-    op->removeAttr(kPlanInputAttr);
-  }
+  void eraseRecord(Operation *op) const override { eraseTmaMatchRecord(op); }
 
   /// The plan comes from the record (its verifier keeps it true to the op);
   /// only the SSA values of its symbols are looked up again.
@@ -112,6 +101,22 @@ public:
 
 std::unique_ptr<CopyVariant> mlir::tile::createTmaVariant() {
   return std::make_unique<TmaVariant>();
+}
+
+void mlir::tile::recordTmaMatch(Operation *op, const TmaMatch &match) {
+  // Guards are not recorded: recall derives them from the plan again.
+  ::tile::tma::TmaPlan plan = match.plan;
+  plan.guards.clear();
+  op->setAttr(kTmaPlanAttr, TmaPlanAttr::get(op->getContext(), plan));
+  op->setAttr(
+      kPlanInputAttr,
+      IntegerAttr::get(IntegerType::get(op->getContext(), 64),
+                       static_cast<int64_t>(match.planInputFingerprint)));
+}
+
+void mlir::tile::eraseTmaMatchRecord(Operation *op) {
+  op->removeAttr(kTmaPlanAttr);
+  op->removeAttr(kPlanInputAttr);
 }
 
 //===----------------------------------------------------------------------===//

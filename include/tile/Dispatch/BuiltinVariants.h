@@ -60,6 +60,14 @@ std::unique_ptr<CopyVariant> createCollectiveTmaVariant();
 /// past any `tile.stage` views.
 Value getCollectiveTmaSharedRoot(Value shared);
 
+/// Records `match` on `op` for a later recall: its plan (`tile.tma_plan`,
+/// without the guards, which recall derives again) and the fingerprint of
+/// the request it was made for (`tile.plan_input`); the `tma` and
+/// `collective_tma` variants' record.
+void recordTmaMatch(Operation *op, const TmaMatch &match);
+/// Removes what recordTmaMatch wrote.
+void eraseTmaMatchRecord(Operation *op);
+
 /// Writes a plan's "tensor_map" and "issues" members (contract of the plan
 /// report: driver order, byte strides, null for non-constant values).
 void writeTmaPlanJson(const ::tile::tma::TmaPlan &plan,
