@@ -18,8 +18,8 @@
 // own mbarrier, initialised once at kernel entry; every thread tracks its
 // phase in a private counter (all threads of the CTA run a collective copy
 // equally often), so a copy in a loop waits on the right phase without
-// re-initialising the barrier. A workgroup buffer of the kernel gets the
-// 1024-byte alignment the plan assumed.
+// re-initialising the barrier. (tile-plan-copies gave a workgroup buffer of
+// the kernel the 1024-byte alignment the plan assumed.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +35,6 @@
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/Dispatch/CopyVariant.h"
-#include "tile/TMA/Limits.h"
 #include "tile/Transforms/Passes.h"
 
 namespace mlir::tile {
@@ -176,20 +175,6 @@ static LogicalResult expandStore(Expansion &e, const KernelState &state) {
   return success();
 }
 
-/// Aligns the kernel's workgroup buffer `shared` is a view of, if any, as
-/// the plan assumed.
-static void alignWorkgroupBuffer(gpu::GPUFuncOp func, Value shared) {
-  auto arg = dyn_cast<BlockArgument>(getCollectiveTmaSharedRoot(shared));
-  ArrayRef<BlockArgument> buffers = func.getWorkgroupAttributions();
-  auto it = llvm::find(buffers, arg);
-  if (!arg || it == buffers.end())
-    return;
-  func.setWorkgroupAttributionAttr(
-      it - buffers.begin(), "llvm.align",
-      IntegerAttr::get(IntegerType::get(func.getContext(), 64),
-                       ::tile::tma::limits::kArenaAlignmentBytes));
-}
-
 namespace {
 struct ExpandCollectiveCopiesPass
     : public mlir::tile::impl::TileExpandCollectiveCopiesBase<
@@ -229,7 +214,6 @@ struct ExpandCollectiveCopiesPass
       KernelState state = emitKernelState(func, loads);
       int64_t index = 0;
       for (Expansion &e : expansions) {
-        alignWorkgroupBuffer(func, e.load ? e.copy.getDst() : e.copy.getSrc());
         LogicalResult done =
             e.load ? expandLoad(e, state, index++) : expandStore(e, state);
         if (mlir::failed(done)) {

@@ -21,6 +21,12 @@ def TilePlanCopies : Pass<"tile-plan-copies"> {
     `#tile.im2col_plan` (`tile.im2col_plan`); the im2col rules
     (`im2col-*`) are errors of this pass, not of the op verifier.
 
+    A TMA plan assumes that a shared buffer whose alignment the IR does not
+    show (not a `tile.arena_view`) starts on a 1024-byte boundary; the pass
+    makes that true of the buffers declared with an alignment: a kernel's
+    workgroup buffer gets `llvm.align = 1024` and a workgroup
+    `memref.global` `alignment = 1024` (a larger one is kept).
+
     A copy whose TMA plan relies on run-time guards is also decided without
     `tma`, as the kernel's fallback version will run it, and that decision
     is recorded beside its own (`tile.fallback_variant`,
@@ -309,9 +315,7 @@ def TileExpandCollectiveCopies : Pass<"tile-expand-collective-copies"> {
     once at kernel entry, `arrive.expect_tx` of the plan's bytes) that every
     thread waits on, at the phase a private per-thread counter tracks; a
     store is committed and waited for (`tile.bulk_wait_group 0`, its global
-    writes done), then the CTA synchronises. A workgroup buffer of the
-    kernel that such a copy uses gets `llvm.align = 1024`, the alignment its
-    plan assumed.
+    writes done), then the CTA synchronises.
 
     ```
     tile-opt --tile-plan-copies --tile-expand-collective-copies input.mlir
