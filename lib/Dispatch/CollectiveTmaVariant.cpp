@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/DiscardableAttrs.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
@@ -32,11 +33,13 @@ Value mlir::tile::getCollectiveTmaSharedRoot(Value shared) {
 }
 
 /// Whether the start of `shared` is as aligned as the request assumes: a
-/// `tile.arena_view` (its offset shows it) or a workgroup buffer of the
-/// enclosing `gpu.func`, which the expansion aligns to the arena's 1024 bytes.
+/// `tile.arena_view` (its offset shows it), or a buffer declared with an
+/// alignment that tile-plan-copies raises to the arena's 1024 bytes (a
+/// workgroup buffer of the enclosing `gpu.func`, a `memref.global`).
 static bool hasKnownAlignment(Operation *op, Value shared) {
   Value root = getCollectiveTmaSharedRoot(shared);
-  if (root.getDefiningOp<ArenaViewOp>())
+  if (root.getDefiningOp<ArenaViewOp>() ||
+      root.getDefiningOp<memref::GetGlobalOp>())
     return true;
   auto arg = dyn_cast<BlockArgument>(root);
   auto func = op->getParentOfType<gpu::GPUFuncOp>();
@@ -90,8 +93,9 @@ public:
     if (!hasKnownAlignment(op, shared))
       return PredicateResult::failure(::tile::Decline{
           ::tile::RuleId::SmemAlign,
-          "the shared buffer is neither a tile.arena_view nor a workgroup "
-          "buffer of the kernel, so its start alignment is unknown"});
+          "the shared buffer is neither a tile.arena_view nor a buffer "
+          "declared with an alignment (a workgroup buffer of the kernel, a "
+          "memref.global), so its start alignment is unknown"});
     ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);
     if (!outcome.plan)
       return PredicateResult::failure(*outcome.decline);
@@ -101,12 +105,7 @@ public:
           "the global buffer has run-time sizes, strides or offset; a "
           "collective copy has no fallback version, so it stays "
           "element-wise"});
-    auto tmaMatch = std::make_unique<TmaMatch>();
-    tmaMatch->plan = std::move(*outcome.plan);
-    tmaMatch->symbols = std::move(info->symbols);
-    tmaMatch->planInputFingerprint =
-        getPlanInputFingerprint(info->request, tmaMatch->plan);
-    match = std::move(tmaMatch);
+    match = makeTmaMatch(std::move(*outcome.plan), *info);
     return PredicateResult::success();
   }
 
@@ -117,7 +116,7 @@ public:
   void eraseRecord(Operation *op) const override { eraseTmaMatchRecord(op); }
 
   /// The recorded plan, when the copy still builds the request it was made
-  /// for (or plans to it again); otherwise `plan-stale` at the op.
+  /// for; otherwise `plan-stale` at the op.
   FailureOr<std::unique_ptr<VariantMatch>>
   recall(Operation *op, std::string &reason) const override {
     auto copy = cast<CopyOp>(op);
@@ -132,24 +131,16 @@ public:
       reason = declined.message();
       return failure();
     }
+    // Only tile-plan-copies writes these records: a copy changed since no
+    // longer builds the request its plan was made for.
     auto input = op->getAttrOfType<IntegerAttr>(kPlanInputAttr);
-    bool same =
-        input && static_cast<uint64_t>(input.getInt()) ==
-                     getPlanInputFingerprint(info->request, plan.getPlan());
-    if (!same) {
-      DivisorAnalysis divisors;
-      FailureOr<CopyRequestInfo> planned =
-          buildCopyRequest(copy, declined, &divisors);
-      ::tile::tma::PlanOutcome fresh =
-          succeeded(planned) ? ::tile::tma::planTmaCopy(planned->request)
-                             : ::tile::tma::PlanOutcome{};
-      if (!fresh.plan || !(*fresh.plan == plan.getPlan())) {
-        emitRuleError(op, ::tile::RuleId::PlanStale)
-            << "the recorded TMA plan no longer describes this copy (re-run "
-               "tile-plan-copies after changing copies)";
-        reason.clear();
-        return failure();
-      }
+    if (!input || static_cast<uint64_t>(input.getInt()) !=
+                      getPlanInputFingerprint(info->request, plan.getPlan())) {
+      emitRuleError(op, ::tile::RuleId::PlanStale)
+          << "the recorded TMA plan no longer describes this copy (re-run "
+             "tile-plan-copies after changing copies)";
+      reason.clear();
+      return failure();
     }
     auto tmaMatch = std::make_unique<TmaMatch>();
     tmaMatch->plan = plan.getPlan();

@@ -46,12 +46,7 @@ public:
     ::tile::tma::PlanOutcome outcome = ::tile::tma::planTmaCopy(info->request);
     if (!outcome.plan)
       return PredicateResult::failure(*outcome.decline);
-    auto tmaMatch = std::make_unique<TmaMatch>();
-    tmaMatch->plan = std::move(*outcome.plan);
-    tmaMatch->symbols = std::move(info->symbols);
-    tmaMatch->planInputFingerprint =
-        getPlanInputFingerprint(info->request, tmaMatch->plan);
-    match = std::move(tmaMatch);
+    match = makeTmaMatch(std::move(*outcome.plan), *info);
     return PredicateResult::success();
   }
 
@@ -101,6 +96,15 @@ public:
 
 std::unique_ptr<CopyVariant> mlir::tile::createTmaVariant() {
   return std::make_unique<TmaVariant>();
+}
+
+std::unique_ptr<TmaMatch> mlir::tile::makeTmaMatch(::tile::tma::TmaPlan plan,
+                                                   CopyRequestInfo &info) {
+  auto match = std::make_unique<TmaMatch>();
+  match->planInputFingerprint = getPlanInputFingerprint(info.request, plan);
+  match->plan = std::move(plan);
+  match->symbols = std::move(info.symbols);
+  return match;
 }
 
 void mlir::tile::recordTmaMatch(Operation *op, const TmaMatch &match) {

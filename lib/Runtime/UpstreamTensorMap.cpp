@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverApi.h"
+#include "EntryTable.h"
 #include "Error.h"
 #include "TensorMap.h"
 
@@ -30,8 +31,8 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <new>
 #include <pthread.h>
-#include <vector>
 
 using namespace tile::runtime;
 
@@ -40,15 +41,31 @@ namespace {
 constexpr const char *kName = "mgpuTensorMapEncodeTiledMemref";
 constexpr int64_t kMaxRank = 5;
 
+constexpr size_t kInitialCapacity = 16;
+
 /// One device copy of an encoded map in one context.
 struct DeviceCopy {
+  uint64_t hash;
   cu::Context context;
   alignas(64) unsigned char map[128];
   cu::DevicePtr device;
 };
 
 pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-std::vector<DeviceCopy *> copies; // never freed: captured graphs keep them
+// Never freed: graphs that captured a launch keep the copies' addresses.
+EntryTable<DeviceCopy, kInitialCapacity> copies;
+
+/// FNV-1a over the map's bytes, then the context's address.
+uint64_t hashKey(cu::Context context, const unsigned char *map) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < 128; ++i) {
+    h ^= map[i];
+    h *= 0x100000001b3ull;
+  }
+  h ^= static_cast<uint64_t>(reinterpret_cast<uintptr_t>(context));
+  h *= 0xff51afd7ed558ccdull;
+  return h ^ (h >> 32);
+}
 
 /// Allocates and fills the device copy of `entry` in relaxed capture mode,
 /// the thread's mode restored afterwards.
@@ -95,25 +112,33 @@ void *deviceCopyOf(const unsigned char *map) {
     setDriverError(kName, "cuCtxGetCurrent", result);
     return nullptr;
   }
+  uint64_t hash = hashKey(context, map);
   pthread_mutex_lock(&mutex);
-  for (DeviceCopy *entry : copies) {
-    if (entry->context == context && !memcmp(entry->map, map, 128)) {
-      void *hit =
-          reinterpret_cast<void *>(static_cast<uintptr_t>(entry->device));
-      pthread_mutex_unlock(&mutex);
-      return hit;
+  DeviceCopy *entry = copies.find(hash, [&](const DeviceCopy &copy) {
+    return copy.context == context && !memcmp(copy.map, map, 128);
+  });
+  if (!entry) {
+    entry = new (std::nothrow) DeviceCopy{};
+    if (!entry) {
+      setError(TILE_ERROR_OUT_OF_MEMORY, "%s: out of host memory", kName);
+    } else {
+      entry->hash = hash;
+      entry->context = context;
+      memcpy(entry->map, map, sizeof(entry->map));
+      if (upload(api, entry) != TILE_SUCCESS) {
+        delete entry;
+        entry = nullptr;
+      } else if (!copies.insert(entry)) {
+        setError(TILE_ERROR_OUT_OF_MEMORY, "%s: out of host memory", kName);
+        api->cuMemFree(entry->device);
+        delete entry;
+        entry = nullptr;
+      }
     }
   }
-  auto *entry = new DeviceCopy{};
-  entry->context = context;
-  memcpy(entry->map, map, sizeof(entry->map));
-  void *address = nullptr;
-  if (upload(api, entry) == TILE_SUCCESS) {
-    copies.push_back(entry);
-    address = reinterpret_cast<void *>(static_cast<uintptr_t>(entry->device));
-  } else {
-    delete entry;
-  }
+  void *address =
+      entry ? reinterpret_cast<void *>(static_cast<uintptr_t>(entry->device))
+            : nullptr;
   pthread_mutex_unlock(&mutex);
   return address;
 }

@@ -46,8 +46,7 @@ static void alignSharedBase(Operation *copy) {
                  : collective.getSrc();
   if (!shared)
     return;
-  while (auto stage = shared.getDefiningOp<StageOp>())
-    shared = stage.getSource();
+  shared = getCollectiveTmaSharedRoot(shared);
   const int64_t alignment = ::tile::tma::limits::kArenaAlignmentBytes;
   auto i64 = IntegerType::get(copy->getContext(), 64);
   if (auto arg = dyn_cast<BlockArgument>(shared)) {

@@ -75,13 +75,13 @@ gpu.module @kernels {
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "scope: only a CTA-wide tile.copy goes through the tensor memory accelerator (one thread issues it, the CTA waits)"{{\]\]}}, tile.variant = "collective"
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "guard: the global buffer has run-time sizes, strides or offset; a collective copy has no fallback version, so it stays element-wise"{{\]\]}}, tile.variant = "collective"
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "tma: the global buffer is not an argument of the kernel (a view made inside it), so the host cannot encode its tensor map"{{\]\]}}, tile.variant = "collective"
-// CHECK: tile.declined = {{\[\[}}"collective_tma", "smem-align: the shared buffer is neither a tile.arena_view nor a workgroup buffer of the kernel, so its start alignment is unknown"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "smem-align: the shared buffer is neither a tile.arena_view nor a buffer declared with an alignment (a workgroup buffer of the kernel, a memref.global), so its start alignment is unknown"{{\]\]}}, tile.variant = "collective"
 // CHECK-NOT: nvgpu.mbarrier
 // CHECK-NOT: tile.copy_async
 !S = memref<32x64xf16, #gpu.address_space<workgroup>>
 gpu.module @kernels {
 
-  gpu.func @declined(%A: memref<128x64xf16>, %D: memref<?x64xf16>)
+  gpu.func @declined(%A: memref<128x64xf16>, %D: memref<?x64xf16>, %P: !S)
       workgroup(%S : !S) kernel {
     tile.copy %S[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "warpgroup"}
         : !S, memref<128x64xf16>
@@ -91,10 +91,8 @@ gpu.module @kernels {
         : memref<128x64xf16> to memref<32x64xf16, strided<[128, 1]>>
     tile.copy %S[0, 0] [32, 64], %v[0, 0] [32, 64] {scope = "cta"}
         : !S, memref<32x64xf16, strided<[128, 1]>>
-    %g = memref.get_global @other : !S
-    tile.copy %g[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "cta"}
+    tile.copy %P[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "cta"}
         : !S, memref<128x64xf16>
     gpu.return
   }
-  memref.global "private" @other : !S
 }

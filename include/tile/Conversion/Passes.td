@@ -60,8 +60,8 @@ def TileHostToLLVM : Pass<"convert-tile-host-to-llvm", "ModuleOp"> {
     of every kernel, which cost most of the host lowering's time in modules
     with many kernels. Upstream's TMA descriptors made on the host
     (`nvgpu.tma.create.descriptor`) become calls of the runtime's
-    `mgpuTensorMapEncodeTiledMemref`, and GPU memory spaces take NVVM's
-    numbers as in `gpu-to-llvm`.
+    `mgpuTensorMapEncodeTiledMemref`, and GPU memory spaces take the numbers
+    the kernels' lowering gives them.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }

@@ -12,6 +12,7 @@
 #ifndef TILE_DISPATCH_BUILTINVARIANTS_H
 #define TILE_DISPATCH_BUILTINVARIANTS_H
 
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dispatch/CopyVariant.h"
 #include "tile/TMA/Plan.h"
 #include "llvm/ADT/SmallVector.h"
@@ -56,9 +57,15 @@ std::unique_ptr<CopyVariant> createCollectiveCopyVariant();
 /// turns its copies into one thread's tile.copy_async and their completion.
 std::unique_ptr<CopyVariant> createCollectiveTmaVariant();
 
-/// The shared buffer a collective TMA copy's alignment comes from: `shared`
-/// past any `tile.stage` views.
+/// The buffer a shared operand's start alignment comes from: `shared` past
+/// any `tile.stage` views (an arena view, a kernel's workgroup buffer, a
+/// memref.get_global, ...).
 Value getCollectiveTmaSharedRoot(Value shared);
+
+/// The match of `plan`, made by the planner for the request of `info` (whose
+/// symbols it takes).
+std::unique_ptr<TmaMatch> makeTmaMatch(::tile::tma::TmaPlan plan,
+                                       CopyRequestInfo &info);
 
 /// Records `match` on `op` for a later recall: its plan (`tile.tma_plan`,
 /// without the guards, which recall derives again) and the fingerprint of

@@ -51,21 +51,10 @@ struct TileHostToLLVMPass
     converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
       return LLVM::LLVMPointerType::get(ctx);
     });
-    // As gpu-to-llvm: GPU memory spaces by their NVVM numbers (a program may
-    // declare its shared buffers as host-level memref.globals, which the
-    // kernels' outlining copies into their modules).
-    populateGpuMemorySpaceAttributeConversions(
-        converter, [](gpu::AddressSpace space) -> unsigned {
-          switch (space) {
-          case gpu::AddressSpace::Global:
-            return 1;
-          case gpu::AddressSpace::Workgroup:
-            return 3;
-          case gpu::AddressSpace::Private:
-            return 5;
-          }
-          llvm_unreachable("unknown GPU address space");
-        });
+    // GPU memory spaces by the numbers the kernels' lowering gives them (a
+    // program may declare its shared buffers as host-level memref.globals,
+    // which the kernels' outlining copies into their modules).
+    nvgpu::populateCommonGPUTypeAndAttributeConversions(converter);
 
     LLVMConversionTarget target(*ctx);
     target.addLegalOp<gpu::GPUModuleOp, gpu::BinaryOp>();
