@@ -58,40 +58,54 @@ WgmmaDescriptorFields decodeWgmmaDescriptor(uint64_t d) {
 // The model (PTX "Shared Memory Matrix Layout", K-major)
 //===----------------------------------------------------------------------===//
 
+/// The span (row length) of a swizzled mode's atom: 128, 64 or 32 B.
+static int64_t spanOf(WgmmaSwizzleMode mode) {
+  switch (mode) {
+  case WgmmaSwizzleMode::B128:
+    return 128;
+  case WgmmaSwizzleMode::B64:
+    return 64;
+  default:
+    return 32;
+  }
+}
+
 std::optional<WgmmaOperandAddress>
 wgmmaOperandByteAddress(const WgmmaDescriptorFields &fields, int64_t m,
-                        int64_t kk, int64_t elementBytes) {
+                        int64_t kk, int64_t elementBytes, WgmmaMajor major) {
   if (fields.baseOffset != 0)
     return std::nullopt;
-  int64_t kBytes = kk * elementBytes;
+  int64_t kBytes = kk * elementBytes, mBytes = m * elementBytes;
   int64_t rowInAtom = m % 8, atom = m / 8;
   WgmmaOperandAddress a;
   if (fields.swizzleMode == WgmmaSwizzleMode::Interleave) {
-    // Core matrices of 8 rows x 16 B: rows 16 B apart, core matrices LBO
-    // apart along K and SBO apart along M/N. No swizzle.
-    a.linear = fields.startByte + rowInAtom * 16 +
-               atom * fields.strideByteOffset +
-               (kBytes / 16) * fields.leadingByteOffset + kBytes % 16;
+    if (major == WgmmaMajor::K) {
+      // Core matrices of 8 rows x 16 B: rows 16 B apart, core matrices LBO
+      // apart along K and SBO apart along M/N. No swizzle.
+      a.linear = fields.startByte + rowInAtom * 16 +
+                 atom * fields.strideByteOffset +
+                 (kBytes / 16) * fields.leadingByteOffset + kBytes % 16;
+    } else {
+      // 16 B of M/N per K-row, K-rows 16 B apart, 8-row groups LBO apart
+      // along K, 16-byte groups SBO apart along M/N.
+      a.linear = fields.startByte + mBytes % 16 +
+                 (mBytes / 16) * fields.strideByteOffset + (kk % 8) * 16 +
+                 (kk / 8) * fields.leadingByteOffset;
+    }
     a.swizzled = a.linear;
     return a;
   }
   // Swizzled: the mode's span is the atom's row length (128, 64, 32 B); the
   // 16-byte chunk index (bits 4..) is XORed with the 128-byte row index
   // (bits 7..), as many bits as the span has chunks.
-  int64_t span = 0;
-  switch (fields.swizzleMode) {
-  case WgmmaSwizzleMode::B128:
-    span = 128;
-    break;
-  case WgmmaSwizzleMode::B64:
-    span = 64;
-    break;
-  default:
-    span = 32;
-    break;
-  }
-  a.linear = fields.startByte + rowInAtom * span +
-             atom * fields.strideByteOffset + kBytes;
+  int64_t span = spanOf(fields.swizzleMode);
+  if (major == WgmmaMajor::K)
+    a.linear = fields.startByte + rowInAtom * span +
+               atom * fields.strideByteOffset + kBytes;
+  else
+    a.linear = fields.startByte + mBytes % span +
+               (mBytes / span) * fields.leadingByteOffset + (kk % 8) * span +
+               (kk / 8) * fields.strideByteOffset;
   int64_t chunkMask = span / 16 - 1;
   a.swizzled = a.linear ^ (((a.linear >> 7) & chunkMask) << 4);
   return a;
@@ -154,11 +168,11 @@ Check checkInside(const std::vector<int64_t> &shape, size_t dim, int64_t start,
 Check checkSwizzle(const Layout &layout, int64_t baseAlignment) {
   Swizzle s = layout.swizzle();
   if (s == Swizzle::None)
-    return Decline{
-        RuleId::WgmmaLayout,
-        "layout " + layout.str() +
-            " has no swizzle; the descriptor supports the 32B, 64B and 128B "
-            "K-major modes only"};
+    return Decline{RuleId::WgmmaLayout,
+                   "layout " + layout.str() +
+                       " has no swizzle; the descriptor supports the swizzled "
+                       "32B, 64B and "
+                       "128B modes only"};
   int64_t repeat = swizzleRepeatBytes(s);
   if (baseAlignment <= 0 || baseAlignment % repeat != 0)
     return Decline{RuleId::WgmmaAlign,
@@ -318,6 +332,119 @@ Check planColStarts(const GroupedLayout &g, int64_t elementBytes,
   return std::nullopt;
 }
 
+/// A positive multiple of the swizzle repeat below 2^18 B.
+bool isAtomDistance(int64_t bytes, int64_t repeat) {
+  return bytes > 0 && bytes % repeat == 0 && bytes < kWgmmaFieldLimit;
+}
+
+/// MN-major K starts: each K-row of a k-step block is one span after the
+/// previous inside an 8-row group, the groups SBO apart (one SBO for every
+/// start); residues as planRowStarts (`wgmma-layout`, `smem-bounds`).
+Check planMnKStarts(const GroupedLayout &g, int64_t elementBytes,
+                    const std::vector<int64_t> &starts, int64_t k, int64_t &sbo,
+                    std::map<int64_t, int64_t> &residues) {
+  int64_t span = swizzleSpanBytes(g.swizzle);
+  int64_t repeat = swizzleRepeatBytes(g.swizzle);
+  for (int64_t row : starts) {
+    if (Check d = checkInside(g.shape, 0, row, k))
+      return d;
+    int64_t first = rowBytes(g, row, elementBytes);
+    int64_t rowSbo =
+        k > kWgmmaAtomRows
+            ? rowBytes(g, row + kWgmmaAtomRows, elementBytes) - first
+            : repeat;
+    if (!isAtomDistance(rowSbo, repeat))
+      return Decline{RuleId::WgmmaLayout,
+                     "K-rows " + str(row) + " and " +
+                         str(row + kWgmmaAtomRows) + " are " + str(rowSbo) +
+                         " B apart; the " + toString(g.swizzle) +
+                         " MN-major layout stacks its 8-row groups a "
+                         "positive multiple of " +
+                         str(repeat) + " B apart (below 2^18 B)"};
+    for (int64_t kk = 1; kk < k; ++kk) {
+      int64_t got = rowBytes(g, row + kk, elementBytes) - first;
+      int64_t want =
+          (kk % kWgmmaAtomRows) * span + (kk / kWgmmaAtomRows) * rowSbo;
+      if (got != want)
+        return Decline{RuleId::WgmmaLayout,
+                       "K-row " + str(row + kk) + " is " + str(got) +
+                           " B after K-row " + str(row) + "; the " +
+                           toString(g.swizzle) + " MN-major layout (K-rows " +
+                           str(span) +
+                           " B apart, 8-row groups SBO = " + str(rowSbo) +
+                           " B apart) has it " + str(want) + " B after"};
+    }
+    if (row != starts.front() && rowSbo != sbo)
+      return Decline{RuleId::WgmmaLayout,
+                     "K starts " + str(starts.front()) + " and " + str(row) +
+                         " need SBO " + str(sbo) + " B and " + str(rowSbo) +
+                         " B; a dynamic start needs one"};
+    sbo = rowSbo;
+    residues.emplace(floorMod(first, repeat), first);
+  }
+  return std::nullopt;
+}
+
+/// MN-major M/N starts: a span's worth of elements contiguous, one span
+/// after another LBO apart (one LBO for every start) (`wgmma-layout`,
+/// `smem-bounds`).
+Check planMnStarts(const GroupedLayout &g, int64_t elementBytes,
+                   const std::vector<int64_t> &starts, int64_t rows,
+                   int64_t &lbo, std::map<int64_t, int64_t> &residues) {
+  int64_t span = swizzleSpanBytes(g.swizzle);
+  int64_t repeat = swizzleRepeatBytes(g.swizzle);
+  int64_t perSpan = span / elementBytes;
+  for (int64_t col : starts) {
+    if (Check d = checkInside(g.shape, 1, col, rows))
+      return d;
+    int64_t first = colBytes(g, col, elementBytes);
+    int64_t colLbo = rows > perSpan
+                         ? colBytes(g, col + perSpan, elementBytes) - first
+                         : repeat;
+    if (!isAtomDistance(colLbo, repeat))
+      return Decline{RuleId::WgmmaLayout,
+                     "columns " + str(col) + " and " + str(col + perSpan) +
+                         " are " + str(colLbo) + " B apart; the " +
+                         toString(g.swizzle) +
+                         " MN-major layout places its spans of " +
+                         str(perSpan) + " elements a positive multiple of " +
+                         str(repeat) + " B apart (below 2^18 B)"};
+    for (int64_t n = 1; n < rows; ++n) {
+      int64_t got = colBytes(g, col + n, elementBytes) - first;
+      int64_t want = (n * elementBytes) % span + (n / perSpan) * colLbo;
+      if (got != want)
+        return Decline{RuleId::WgmmaLayout,
+                       "column " + str(col + n) + " is " + str(got) +
+                           " B after column " + str(col) + "; the " +
+                           toString(g.swizzle) +
+                           " MN-major layout (M/N contiguous in spans of " +
+                           str(span) + " B, LBO = " + str(colLbo) +
+                           " B apart) has it " + str(want) + " B after"};
+    }
+    if (col != starts.front() && colLbo != lbo)
+      return Decline{RuleId::WgmmaLayout,
+                     "column starts " + str(starts.front()) + " and " +
+                         str(col) + " need LBO " + str(lbo) + " B and " +
+                         str(colLbo) + " B; a dynamic start needs one"};
+    lbo = colLbo;
+    residues.emplace(floorMod(first, repeat), first);
+  }
+  return std::nullopt;
+}
+
+/// An MN-major block starts on a swizzle atom (`wgmma-align`): its first
+/// K-row is an atom's first row and its first M/N element the span's first.
+Check checkMnStart(Swizzle s, int64_t startByte) {
+  int64_t repeat = swizzleRepeatBytes(s);
+  if (floorMod(startByte, repeat) == 0)
+    return std::nullopt;
+  return Decline{RuleId::WgmmaAlign,
+                 "start byte offset " + str(startByte) + " is not on a " +
+                     toString(s) + " swizzle atom (" + str(repeat) +
+                     " B); an MN-major block starts on an atom's first "
+                     "byte"};
+}
+
 WgmmaDescriptorPlan declined(Decline reason) {
   WgmmaDescriptorPlan plan;
   plan.decline = std::move(reason);
@@ -325,10 +452,62 @@ WgmmaDescriptorPlan declined(Decline reason) {
 }
 } // namespace
 
+/// The MN-major plan (shape, layout and swizzle checked): K along
+/// dimension 0, M/N along dimension 1.
+static WgmmaDescriptorPlan planMnMajor(const GroupedLayout &g,
+                                       int64_t elementBytes,
+                                       WgmmaStartIndex row, WgmmaStartIndex col,
+                                       int64_t rows, int64_t k) {
+  if (elementBytes != 2)
+    return declined(Decline{
+        RuleId::WgmmaShape,
+        "element size " + str(elementBytes) +
+            " B; wgmma reads an MN-major (transposed) operand of f16 or bf16 "
+            "only"});
+  int64_t perSpan = swizzleSpanBytes(g.swizzle) / elementBytes;
+  if (Check d = checkDivisor(row, kWgmmaAtomRows, "K-row", "one 8-row group"))
+    return declined(*d);
+  if (Check d = checkDivisor(col, perSpan, "column", "one swizzle span"))
+    return declined(*d);
+  if (col.constant && floorMod(*col.constant, perSpan) != 0)
+    return declined(Decline{
+        RuleId::WgmmaAlign,
+        "column start " + str(*col.constant) + " is not on a swizzle span (" +
+            str(perSpan) +
+            " elements); an MN-major block starts on an atom's first byte"});
+  std::vector<int64_t> kStarts = candidates(row, g.shape[0], k);
+  std::vector<int64_t> mnStarts = candidates(col, g.shape[1], rows);
+  if (kStarts.empty())
+    return declined(*checkInside(g.shape, 0, 0, k));
+  if (mnStarts.empty())
+    return declined(*checkInside(g.shape, 1, 0, rows));
+  int64_t sbo = 0, lbo = 0;
+  std::map<int64_t, int64_t> kResidues, mnResidues;
+  if (Check d = planMnStarts(g, elementBytes, mnStarts, rows, lbo, mnResidues))
+    return declined(*d);
+  if (Check d = planMnKStarts(g, elementBytes, kStarts, k, sbo, kResidues))
+    return declined(*d);
+  int64_t base = g.offsetOf({0, 0}) * elementBytes;
+  for (const auto &[kResidue, kOffset] : kResidues)
+    for (const auto &[mnResidue, mnOffset] : mnResidues)
+      if (Check d = checkMnStart(g.swizzle, base + kOffset + mnOffset))
+        return declined(*d);
+  WgmmaDescriptorFields fields;
+  fields.startByte = base + rowBytes(g, kStarts.front(), elementBytes) +
+                     colBytes(g, mnStarts.front(), elementBytes);
+  fields.leadingByteOffset = lbo;
+  fields.strideByteOffset = sbo;
+  fields.baseOffset = 0;
+  fields.swizzleMode = toWgmmaSwizzleMode(g.swizzle);
+  WgmmaDescriptorPlan plan;
+  plan.fields = fields;
+  return plan;
+}
+
 WgmmaDescriptorPlan planWgmmaDescriptorStarts(
     const Layout &layout, const std::vector<int64_t> &shape,
     int64_t elementBytes, WgmmaStartIndex row, WgmmaStartIndex col,
-    int64_t rows, int64_t k, int64_t baseAlignment) {
+    int64_t rows, int64_t k, int64_t baseAlignment, WgmmaMajor major) {
   if (Check d = checkOperandShape(shape, elementBytes, rows, k))
     return declined(*d);
   std::string error;
@@ -337,6 +516,8 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
     return declined(Decline{RuleId::Layout, error});
   if (Check d = checkSwizzle(layout, baseAlignment))
     return declined(*d);
+  if (major == WgmmaMajor::MN)
+    return planMnMajor(*g, elementBytes, row, col, rows, k);
   if (Check d = checkDivisor(row, kWgmmaAtomRows, "row", "one 8-row atom"))
     return declined(*d);
   if (Check d = checkDivisor(col, kWgmmaKStepBytes / elementBytes, "column",
@@ -382,10 +563,11 @@ WgmmaDescriptorPlan planWgmmaDescriptor(const Layout &layout,
                                         const std::vector<int64_t> &shape,
                                         int64_t elementBytes, int64_t row,
                                         int64_t col, int64_t rows, int64_t k,
-                                        int64_t baseAlignment) {
+                                        int64_t baseAlignment,
+                                        WgmmaMajor major) {
   return planWgmmaDescriptorStarts(
       layout, shape, elementBytes, WgmmaStartIndex::known(row),
-      WgmmaStartIndex::known(col), rows, k, baseAlignment);
+      WgmmaStartIndex::known(col), rows, k, baseAlignment, major);
 }
 
 } // namespace tile::mma

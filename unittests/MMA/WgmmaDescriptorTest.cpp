@@ -172,4 +172,50 @@ TEST(WgmmaDescriptor, DynamicStarts) {
   EXPECT_EQ(ruleOf(u), "wgmma-layout") << messageOf(u.decline);
 }
 
+// Attention's V stage: 128 kv rows x 128 head columns of bf16 in two
+// 64-column panels of 128B-swizzled rows; P V reads it MN-major (K = kv
+// rows, N = head columns contiguous).
+TEST(WgmmaDescriptor, MnMajorValueTile) {
+  Layout l = parse("(128, 2, 64) : (64, 8192, 1), swizzle = 128B");
+  for (int64_t step = 0; step < 8; ++step) {
+    WgmmaDescriptorPlan p = planWgmmaDescriptor(l, {128, 128}, 2, 16 * step, 0,
+                                                128, 16, 1024, WgmmaMajor::MN);
+    ASSERT_TRUE(p.accepted()) << messageOf(p.decline);
+    // 16 kv rows of 128 B per k-step; the second panel 16 KiB on; 8-row
+    // groups 1 KiB apart.
+    EXPECT_EQ(p.fields->startByte, 2048 * step);
+    EXPECT_EQ(p.fields->leadingByteOffset, 16384);
+    EXPECT_EQ(p.fields->strideByteOffset, 1024);
+    EXPECT_EQ(p.fields->swizzleMode, WgmmaSwizzleMode::B128);
+  }
+  WgmmaDescriptorPlan p = planWgmmaDescriptor(l, {128, 128}, 2, 0, 0, 128, 16,
+                                              1024, WgmmaMajor::MN);
+  ASSERT_TRUE(p.accepted());
+  EXPECT_EQ(encodeWgmmaDescriptor(*p.fields, 0), 0x4000004004000000ull);
+  // The model: element (n, kk) = V[kk, n]; (65, 9) is panel 1, row 9 (the
+  // second 8-row group, row 1 in it), byte 2 of the row, swizzled by row 1:
+  // 16384 + 1024 + 128 + 2 = 17538, chunk 0 ^ 1 -> 17554.
+  std::optional<WgmmaOperandAddress> a =
+      wgmmaOperandByteAddress(*p.fields, 65, 9, 2, WgmmaMajor::MN);
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->linear, 17538);
+  EXPECT_EQ(a->swizzled, 17554);
+
+  auto rule = [&](int64_t row, int64_t col, int64_t rows, int64_t eb = 2) {
+    return ruleOf(planWgmmaDescriptor(l, {128, 128}, eb, row, col, rows,
+                                      32 / eb, 1024, WgmmaMajor::MN));
+  };
+  EXPECT_EQ(rule(0, 8, 64), "wgmma-align");   // inside a span
+  EXPECT_EQ(rule(4, 0, 64), "wgmma-align");   // inside an 8-row group
+  EXPECT_EQ(rule(120, 0, 64), "smem-bounds"); // 16 K-rows from 120
+  EXPECT_EQ(rule(0, 64, 128), "smem-bounds");
+  EXPECT_EQ(rule(0, 0, 64, 1), "wgmma-shape"); // 8-bit: K-major only
+  // K contiguous is not MN-major.
+  std::string decline = messageOf(
+      planWgmmaDescriptor(parse("(128, 64) : (1, 128), swizzle = 128B"),
+                          {128, 64}, 2, 0, 0, 64, 16, 1024, WgmmaMajor::MN)
+          .decline);
+  EXPECT_EQ(decline.substr(0, 13), "wgmma-layout:") << decline;
+}
+
 } // namespace

@@ -1,7 +1,8 @@
 //===- WgmmaPropertyTest.cpp - Random layouts against the descriptor model ===//
 //
-// Random 2-D shared layouts (canonical K-major layouts of each swizzle and
-// element size, and perturbed ones) and random block starts: whenever the
+// Random 2-D shared layouts (canonical layouts of each swizzle and element
+// size, and perturbed ones, read K-major or MN-major) and random block
+// starts: whenever the
 // planner accepts, the model reads every element of the block at the
 // layout's absolute swizzled byte address; whenever it declines, the rule
 // id is a known one. A canonical layout with an aligned start is always
@@ -32,6 +33,7 @@ struct Case {
   /// A canonical layout, an aligned base and an aligned start: must plan.
   bool mustAccept = false;
   std::string kind;
+  WgmmaMajor major = WgmmaMajor::K;
 };
 
 class Generator {
@@ -42,7 +44,9 @@ public:
     Case c;
     Swizzle swizzle =
         pick<Swizzle>({Swizzle::B32, Swizzle::B64, Swizzle::B128});
-    c.elementBytes = pick<int64_t>({1, 2, 4});
+    // MN-major reads 16-bit elements only: mostly those.
+    bool mnMajor = chance(0.35);
+    c.elementBytes = mnMajor && chance(0.85) ? 2 : pick<int64_t>({1, 2, 4});
     int64_t span = swizzleSpanBytes(swizzle);
     int64_t repeat = swizzleRepeatBytes(swizzle);
     int64_t perRow = span / c.elementBytes; // elements in one swizzle row
@@ -114,6 +118,8 @@ public:
     c.baseAlignment = chance(0.9) ? repeat * pick<int64_t>({1, 2})
                                   : pick<int64_t>({16, 128, 256, 512});
     c.base = c.baseAlignment * uniform(0, 8);
+    if (mnMajor)
+      return asMnMajor(c, canonical, swizzle);
     c.mustAccept = canonical && c.baseAlignment % repeat == 0 &&
                    c.row % 8 == 0 && c.row >= 0 &&
                    c.row + c.rows <= rowsTotal && c.col % kStep == 0 &&
@@ -124,6 +130,39 @@ public:
 
 private:
   std::mt19937_64 rng;
+
+  /// The same buffer read MN-major: dimension 0 (the 8-row atoms) is K,
+  /// dimension 1 (the spans) M/N; starts on K groups and on spans. Only
+  /// 16-bit canonical layouts with aligned starts must plan.
+  Case asMnMajor(Case c, bool canonical, Swizzle swizzle) {
+    c.major = WgmmaMajor::MN;
+    c.kind += "/mn";
+    // No swizzle (a perturbed case): starts on 16-byte chunks.
+    int64_t perSpan =
+        std::max<int64_t>(16, swizzleSpanBytes(swizzle)) / c.elementBytes;
+    int64_t kStep = 32 / c.elementBytes;
+    c.k = chance(0.05) ? pick<int64_t>({4, 8, 16, 32}) : kStep;
+    c.rows =
+        chance(0.05)
+            ? uniform(1, 64)
+            : 8 * uniform(1, std::max<int64_t>(
+                                 1, std::min<int64_t>(32, c.shape[1] / 8)));
+    if (chance(0.7)) {
+      c.row = 8 * uniform(0, std::max<int64_t>(0, (c.shape[0] - c.k) / 8));
+      c.col = perSpan *
+              uniform(0, std::max<int64_t>(0, (c.shape[1] - c.rows) / perSpan));
+    } else {
+      c.row = uniform(-1, c.shape[0]);
+      c.col = uniform(-1, c.shape[1]);
+    }
+    c.mustAccept = canonical && c.elementBytes == 2 &&
+                   c.baseAlignment % swizzleRepeatBytes(swizzle) == 0 &&
+                   c.row % 8 == 0 && c.row >= 0 && c.row + c.k <= c.shape[0] &&
+                   c.col % perSpan == 0 && c.col >= 0 &&
+                   c.col + c.rows <= c.shape[1] && c.k == kStep &&
+                   c.rows % 8 == 0 && c.rows <= 256 && swizzle != Swizzle::None;
+    return c;
+  }
   int64_t uniform(int64_t lo, int64_t hi) {
     return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
   }
@@ -139,7 +178,7 @@ std::string check(const Case &c, std::map<std::string, int> &declines,
                   int &accepted) {
   WgmmaDescriptorPlan plan =
       planWgmmaDescriptor(c.layout, c.shape, c.elementBytes, c.row, c.col,
-                          c.rows, c.k, c.baseAlignment);
+                          c.rows, c.k, c.baseAlignment, c.major);
   std::string where = c.kind + " " + c.layout.str() +
                       " eb=" + std::to_string(c.elementBytes) + " [" +
                       std::to_string(c.row) + ", " + std::to_string(c.col) +
@@ -164,13 +203,15 @@ std::string check(const Case &c, std::map<std::string, int> &declines,
   for (int64_t m = 0; m < c.rows; ++m)
     for (int64_t kk = 0; kk < c.k; ++kk) {
       std::optional<WgmmaOperandAddress> a =
-          wgmmaOperandByteAddress(hw, m, kk, c.elementBytes);
+          wgmmaOperandByteAddress(hw, m, kk, c.elementBytes, c.major);
       if (!a)
         return where + ": the model does not cover the plan";
-      int64_t want =
-          g->byteAddressOf({c.row + m, c.col + kk}, c.elementBytes, c.base);
-      int64_t linear =
-          c.base + g->offsetOf({c.row + m, c.col + kk}) * c.elementBytes;
+      // K-major: [M/N, K]; MN-major: [K, M/N].
+      std::vector<int64_t> index = {c.row + m, c.col + kk};
+      if (c.major == WgmmaMajor::MN)
+        index = {c.row + kk, c.col + m};
+      int64_t want = g->byteAddressOf(index, c.elementBytes, c.base);
+      int64_t linear = c.base + g->offsetOf(index) * c.elementBytes;
       if (a->swizzled != want || a->linear != linear)
         return where + ": element (" + std::to_string(m) + ", " +
                std::to_string(kk) + ") model " + std::to_string(a->swizzled) +
@@ -184,11 +225,14 @@ std::string check(const Case &c, std::map<std::string, int> &declines,
 TEST(WgmmaProperty, FixedSeed) {
   Generator gen(/*seed=*/20261201);
   std::map<std::string, int> declines;
-  int accepted = 0, failures = 0;
+  int accepted = 0, failures = 0, acceptedMn = 0;
   const int cases = 20000;
   for (int i = 0; i < cases; ++i) {
     Case c = gen.next();
+    int before = accepted;
     std::string failure = check(c, declines, accepted);
+    if (accepted > before && c.major == WgmmaMajor::MN)
+      ++acceptedMn;
     if (!failure.empty() && ++failures <= 10)
       ADD_FAILURE() << failure;
   }
@@ -198,6 +242,7 @@ TEST(WgmmaProperty, FixedSeed) {
   std::printf("\n");
   EXPECT_EQ(failures, 0);
   EXPECT_GT(accepted, cases / 4);
+  EXPECT_GT(acceptedMn, cases / 20);
   for (const char *id :
        {"wgmma-shape", "wgmma-layout", "wgmma-align", "smem-bounds"})
     EXPECT_GT(declines[id], 0) << id;

@@ -19,9 +19,14 @@
 // k-step inside an S-byte row moves the start address by 32 B. The hardware
 // then applies the swizzle to the absolute shared address, as TMA does.
 //
+// An MN-major operand (wgmma's transposed A or B, 16-bit elements only) is a
+// block of a K x (M or N) buffer with M/N contiguous: its atoms are 8 K-rows
+// of one swizzle span along M/N, a span's worth of M/N elements after
+// another LBO bytes apart, and 8-row groups along K SBO bytes apart.
+//
 // planWgmmaDescriptor derives the fields from a `#tile.layout` and checks
 // that the descriptor reaches exactly the layout's addresses; only the
-// swizzled K-major modes are planned. wgmmaOperandByteAddress is the model
+// swizzled modes are planned. wgmmaOperandByteAddress is the model
 // of the PTX definition, written independently of the planner, that the
 // property test checks plans against.
 //
@@ -52,6 +57,10 @@ enum class WgmmaSwizzleMode : uint8_t {
 
 /// The descriptor mode of a layout swizzle (None -> Interleave).
 WgmmaSwizzleMode toWgmmaSwizzleMode(Swizzle swizzle);
+
+/// Which dimension of the operand is contiguous: K (the default, any wgmma
+/// type) or M/N (the transposed operand; f16 and bf16 only).
+enum class WgmmaMajor : uint8_t { K = 0, MN = 1 };
 
 /// One wgmma k-step is 32 bytes of K.
 constexpr int64_t kWgmmaKStepBytes = 32;
@@ -96,18 +105,23 @@ struct WgmmaDescriptorPlan {
 /// Plans the descriptor of the `rows x k` block starting at element
 /// [row, col] of a 2-D shared buffer of `shape` with `layout` (grouped onto
 /// the shape) and `elementBytes`-byte elements, whose first byte is a
-/// multiple of `baseAlignment`. Declines (rule ids of RuleIds.def):
+/// multiple of `baseAlignment`. K-major: dimension 0 is M/N (`rows` of it)
+/// and dimension 1 is K (`k` of it); MN-major: dimension 0 is K (`k` of it)
+/// and dimension 1 is M/N (`rows` of it). Declines (rule ids of
+/// RuleIds.def):
 ///   wgmma-shape   rank, element size, rows, k
 ///   smem-bounds   the block leaves the buffer
 ///   layout        the layout does not group onto the shape
-///   wgmma-layout  not a canonical K-major layout of a supported swizzle
+///   wgmma-layout  not a canonical layout of a supported swizzle and major
 ///   wgmma-align   base below the swizzle repeat; start not in the first
-///                 row of an atom or not on a k-step
+///                 row of an atom, not on a k-step (K-major) or not on a
+///                 swizzle span (MN-major)
 WgmmaDescriptorPlan planWgmmaDescriptor(const Layout &layout,
                                         const std::vector<int64_t> &shape,
                                         int64_t elementBytes, int64_t row,
                                         int64_t col, int64_t rows, int64_t k,
-                                        int64_t baseAlignment);
+                                        int64_t baseAlignment,
+                                        WgmmaMajor major = WgmmaMajor::K);
 
 /// A start index: a constant, or a run-time value known to be a multiple of
 /// `divisor` (and, being an index into the buffer, non-negative).
@@ -120,8 +134,10 @@ struct WgmmaStartIndex {
   }
 };
 
-/// Plans every block the starts may name: a dynamic row must be a multiple
-/// of 8, a dynamic column a multiple of one k-step; then every candidate
+/// Plans every block the starts may name: K-major, a dynamic row must be a
+/// multiple of 8 and a dynamic column a multiple of one k-step; MN-major, a
+/// dynamic row (along K) a multiple of 8 and a dynamic column a multiple of
+/// one swizzle span of elements; then every candidate
 /// start inside the buffer must plan, with one LBO, SBO and swizzle mode
 /// (returned, with the start of the first candidate). The first decline
 /// otherwise.
@@ -130,7 +146,8 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(const Layout &layout,
                                               int64_t elementBytes,
                                               WgmmaStartIndex row,
                                               WgmmaStartIndex col, int64_t rows,
-                                              int64_t k, int64_t baseAlignment);
+                                              int64_t k, int64_t baseAlignment,
+                                              WgmmaMajor major = WgmmaMajor::K);
 
 /// Where the hardware reads element (m, kk) of an operand.
 struct WgmmaOperandAddress {
@@ -141,14 +158,18 @@ struct WgmmaOperandAddress {
 };
 
 /// The model of the PTX definition: the byte address of element (m, kk)
-/// (m along M/N, kk along K, K-major) of the operand that `fields` describe,
-/// with `fields.startByte` an absolute shared address. Swizzled modes: atoms
+/// (m along M/N, kk along K) of the operand that `fields` describe, with
+/// `fields.startByte` an absolute shared address. K-major, swizzled: atoms
 /// of 8 rows of the swizzle span, SBO apart; interleave: 8x16 B core
-/// matrices, LBO apart along K and SBO apart along M/N. nullopt for a
-/// non-zero base offset, which the model does not cover.
+/// matrices, LBO apart along K and SBO apart along M/N. MN-major, swizzled:
+/// K-rows of the span 8 to an atom, 8-row groups SBO apart along K, spans
+/// LBO apart along M/N; interleave: 16 B of M/N per K-row, K-rows 16 B
+/// apart, 8-row groups LBO apart along K and 16 B groups SBO apart along
+/// M/N. nullopt for a non-zero base offset, which the model does not cover.
 std::optional<WgmmaOperandAddress>
 wgmmaOperandByteAddress(const WgmmaDescriptorFields &fields, int64_t m,
-                        int64_t kk, int64_t elementBytes);
+                        int64_t kk, int64_t elementBytes,
+                        WgmmaMajor major = WgmmaMajor::K);
 
 } // namespace tile::mma
 

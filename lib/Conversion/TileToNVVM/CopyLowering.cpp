@@ -99,6 +99,7 @@ void mlir::tile::populateTileToNVVMPatterns(LLVMTypeConverter &converter,
   populateArriveRemoteLoweringPatterns(converter, patterns);
   populateIm2colLoweringPatterns(converter, patterns);
   populateWgmmaDescriptorLoweringPatterns(converter, patterns);
+  populateWgmmaFragmentLoweringPatterns(converter, patterns);
   populateDeviceMapLoweringPatterns(converter, patterns);
   populateCopyLoweringPatterns(converter, patterns, recalled);
 }

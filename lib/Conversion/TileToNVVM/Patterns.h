@@ -52,6 +52,11 @@ void populateIm2colLoweringPatterns(const LLVMTypeConverter &converter,
 void populateWgmmaDescriptorLoweringPatterns(const LLVMTypeConverter &converter,
                                              RewritePatternSet &patterns);
 
+/// `tile.wgmma_a_fragment` (an f32 accumulator rounded to an A fragment)
+/// and `tile.wgmma_register_a` (wgmma with A in registers, inline PTX).
+void populateWgmmaFragmentLoweringPatterns(const LLVMTypeConverter &converter,
+                                           RewritePatternSet &patterns);
+
 /// Device maps: their slots, updates (tensormap.replace) and fences.
 void populateDeviceMapLoweringPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);

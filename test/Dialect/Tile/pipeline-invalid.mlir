@@ -308,11 +308,11 @@ gpu.module @k {
     tile.pipeline (%n) stages(%s : !S) attributes {reads = #tile.consumer_reads<wgmma>} produce {
     ^bb0(%k: index, %t: !T):
       tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      // expected-error @below {{pipeline-protocol: 'nvvm.wgmma.wait.group.sync.aligned' inside tile.pipeline}}
+      nvvm.wgmma.wait.group.sync.aligned 0
       tile.yield
     } consume {
     ^bb0(%k: index, %t: !T, %c: index):
-      // expected-error @below {{pipeline-protocol: 'nvvm.wgmma.wait.group.sync.aligned' inside tile.pipeline}}
-      nvvm.wgmma.wait.group.sync.aligned 0
       tile.yield
     } epilogue {
     ^bb0(%c: index):

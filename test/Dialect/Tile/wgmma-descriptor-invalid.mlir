@@ -65,7 +65,7 @@ func.func @outside(%buf: !a) -> i64 {
 !plain = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1)>, #gpu.address_space<workgroup>>
 func.func @no_swizzle(%buf: !plain) -> i64 {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{wgmma-layout: layout (128, 64) has no swizzle; the descriptor supports the 32B, 64B and 128B K-major modes only}}
+  // expected-error @+1 {{wgmma-layout: layout (128, 64) has no swizzle; the descriptor supports the swizzled 32B, 64B and 128B modes only}}
   %d = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 64, k = 16} : !plain -> i64
   return %d : i64
 }

@@ -402,17 +402,22 @@ static bool writesView(Operation *user, Value view) {
   return hasEffect<MemoryEffects::Write>(user, view);
 }
 
-/// Ops that are part of the protocol the construct generates.
-static bool isProtocolOp(Operation *op) {
+/// Ops that are part of the protocol the construct generates. A wgmma wait
+/// in `consume` or `epilogue` is the body's own: it orders the body's wgmma
+/// results before it reads them (attention's S before its softmax), and
+/// since it only completes groups, the release the construct generates after
+/// `consume` stays sound. In `produce` it has no wgmma to wait for.
+static bool isProtocolOp(PipelineOp pipeline, Operation *op) {
+  if (isa<NVVM::WgmmaWaitGroupSyncOp>(op))
+    return pipeline.getProduce().isAncestor(op->getParentRegion());
   return op->getName().getStringRef().starts_with("nvgpu.mbarrier.") ||
-         isa<ArriveExpectTxOp, ArriveRemoteOp, NVVM::WgmmaWaitGroupSyncOp,
-             NVVM::ClusterArriveOp, NVVM::ClusterArriveRelaxedOp,
-             NVVM::ClusterWaitOp>(op);
+         isa<ArriveExpectTxOp, ArriveRemoteOp, NVVM::ClusterArriveOp,
+             NVVM::ClusterArriveRelaxedOp, NVVM::ClusterWaitOp>(op);
 }
 
 static LogicalResult verifyNoHandWrittenProtocol(PipelineOp op) {
   WalkResult result = op->walk([&](Operation *inner) {
-    if (inner == op.getOperation() || !isProtocolOp(inner))
+    if (inner == op.getOperation() || !isProtocolOp(op, inner))
       return WalkResult::advance();
     emitRuleError(inner, RuleId::PipelineProtocol)
         << "'" << inner->getName()

@@ -887,7 +887,9 @@ static bool isWgmmaElementType(Type type) {
   return ::tile::mma::planWgmmaDescriptorStarts(
       *layout, shape, getElementBytes(type).value_or(0),
       wgmmaStartIndex(getRow()), wgmmaStartIndex(getCol()), getRows(), getK(),
-      getSharedBaseAlignment(getSource()));
+      getSharedBaseAlignment(getSource()),
+      getMajor() == WgmmaMajor::MN ? ::tile::mma::WgmmaMajor::MN
+                                   : ::tile::mma::WgmmaMajor::K);
 }
 
 LogicalResult WgmmaDescriptorOp::verify() {

@@ -270,4 +270,10 @@ def Tile_ConsumerReadsAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_WgmmaMajorAttr
+    : EnumAttr<Tile_Dialect, Tile_WgmmaMajor, "wgmma_major"> {
+  let summary = "Which dimension of a wgmma shared operand is contiguous";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TILE_ATTRS_TD

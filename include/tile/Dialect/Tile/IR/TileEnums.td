@@ -66,6 +66,13 @@ def Tile_WgmmaSwizzle : Tile_I32Enum<"WgmmaSwizzle",
   I32EnumCase<"B32", 3, "32B">
 ]>;
 
+def Tile_WgmmaMajor : Tile_I32Enum<"WgmmaMajor",
+    "which dimension of a wgmma operand in shared memory is contiguous: K, "
+    "or M/N (the transposed operand, f16 and bf16 only)", [
+  I32EnumCase<"K", 0, "k">,
+  I32EnumCase<"MN", 1, "mn">
+]>;
+
 def Tile_ConsumerReads : Tile_I32Enum<"ConsumerReads",
     "how a tile.pipeline's consumers read a stage (`reads`): with ordinary "
     "loads, complete when the consume body ends, or through wgmma, complete "

@@ -418,20 +418,32 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
     bits 62-63 (1 = 128B, 2 = 64B, 3 = 32B).
 
     The operand is the `rows` x `k` block starting at element
-    `[%row, %col]` of a 2-D shared buffer whose dimension 0 is M (matrix A)
-    or N (matrix B) and dimension 1 is K, K-major (K contiguous). `k`
-    elements are one wgmma k-step of 32 bytes: k16 for f16 and bf16, k8 for
-    tf32 (f32 elements), k32 for 8-bit types (i8, f8E4M3FN, f8E5M2). `rows`
-    is 64 for A, or the instruction's N (8..256, a multiple of 8) for B.
+    `[%row, %col]` of a 2-D shared buffer. With `major` `k` (the default) the
+    buffer's dimension 0 is M (matrix A) or N (matrix B) and dimension 1 is
+    K, K contiguous. `k` elements are one wgmma k-step of 32 bytes: k16 for
+    f16 and bf16, k8 for tf32 (f32 elements), k32 for 8-bit types (i8,
+    f8E4M3FN, f8E5M2). `rows` is 64 for A, or the instruction's N (8..256, a
+    multiple of 8) for B.
 
-    Only the swizzled K-major layouts are supported: the buffer's
-    `#tile.layout` must carry a 32B, 64B or 128B swizzle, its rows one
-    swizzle span (32, 64 or 128 B) apart, its 8-row atoms a multiple of the
-    swizzle repeat apart (that distance is the descriptor's stride byte
-    offset), and the block must start on a 32-byte k-step in the first row of
-    an atom (so a k-step inside a 128-byte row advances the start address by
-    32 B). The no-swizzle interleave mode and M/N-major operands are declined
-    (`wgmma-layout`). `tile-plan-copies` plans the descriptor with the pure
+    With `major = #tile.wgmma_major<mn>` the operand is MN-major (wgmma's
+    transposed operand, f16 and bf16 only): dimension 0 of the buffer is K
+    and dimension 1 is M or N, contiguous; the block is `k` K-rows from
+    `%row` and `rows` columns from `%col`. Attention's V tile, read by
+    `O += P V` as matrix B, is the case: kv rows along K, the head dimension
+    along N. The wgmma that reads it states the transpose (`<row>` layout of
+    `nvvm.wgmma.mma_async`, or `b_major` of `tile.wgmma_register_a`).
+
+    Only swizzled layouts are supported: the buffer's `#tile.layout` must
+    carry a 32B, 64B or 128B swizzle. K-major: rows one swizzle span (32, 64
+    or 128 B) apart, 8-row atoms a multiple of the swizzle repeat apart (the
+    descriptor's stride byte offset), and the block starts on a 32-byte
+    k-step in the first row of an atom (so a k-step inside a 128-byte row
+    advances the start address by 32 B). MN-major: a span of M/N elements
+    contiguous, spans a multiple of the repeat apart (the leading byte
+    offset), K-rows one span apart in groups of 8 a multiple of the repeat
+    apart (the stride byte offset), and the block starts on an atom. The
+    no-swizzle interleave mode is declined (`wgmma-layout`).
+    `tile-plan-copies` plans the descriptor with the pure
     C++ planner (lib/MMA), checking every block `%row` and `%col` may name:
     constants exactly, run-time values through the multiples the IR proves
     (a multiple of 8 rows; a multiple of one k-step along K) against every
@@ -452,7 +464,9 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
     ```
   }];
   let arguments = (ins AnyStaticShapeMemRef:$source, Index:$row, Index:$col,
-                       I64Attr:$rows, I64Attr:$k);
+                       I64Attr:$rows, I64Attr:$k,
+                       DefaultValuedAttr<Tile_WgmmaMajorAttr,
+                                         "::mlir::tile::WgmmaMajor::K">:$major);
   let results = (outs I64:$result);
   let assemblyFormat = "$source `[` $row `,` $col `]` attr-dict `:` "
                        "type($source) `->` type($result)";
@@ -467,6 +481,77 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure]> {
     ::mlir::FailureOr<WgmmaPlanAttr> recallPlan();
     /// The recorded plan against a fresh one (`plan-stale`).
     ::mlir::LogicalResult verifyRecordedPlan();
+  }];
+}
+
+def Tile_WgmmaAFragmentOp : Tile_Op<"wgmma_a_fragment", [Pure]> {
+  let summary = "The A-operand register fragment of one k-step, converted "
+                "from an f32 wgmma accumulator";
+  let description = [{
+    Takes columns `16 * k_step` .. `16 * k_step + 15` of the f32 accumulator
+    fragment of a `wgmma.mma_async` m64nN (an `!llvm.struct` of N / 2 f32,
+    the PTX ISA's register fragment for matrix D) and returns them as the
+    register fragment of matrix A of one m64nNk16 step of f16 or bf16 (four
+    32-bit registers of two elements each, `vector<8xbf16>` or
+    `vector<8xf16>`), rounding to nearest even.
+
+    The two fragment layouts place the same (row, column) pairs at the same
+    thread: accumulator elements `8 s .. 8 s + 7` of a thread are rows
+    `r` and `r + 8`, columns `c, c + 1` of n8 blocks `2 s` and `2 s + 1`,
+    which are A's `a0 .. a7` of k-step `s`. So the conversion moves no data
+    between threads: a product computed by one wgmma (attention's
+    probabilities P = softmax(Q K^T)) feeds the next (`O += P V`,
+    `tile.wgmma_register_a`) from registers.
+
+    The accumulator must be a struct of f32 of a multiple of 8 (N a multiple
+    of 16) and `k_step` < N / 16 (`wgmma-fragment`).
+
+    ```mlir
+    %p0 = tile.wgmma_a_fragment %s[0]
+        : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> -> vector<8xbf16>
+    ```
+  }];
+  let arguments = (ins AnyType:$accumulator, I64Attr:$k_step);
+  let results = (outs VectorOfLengthAndType<[8], [F16, BF16]>:$fragment);
+  let assemblyFormat = "$accumulator `[` $k_step `]` attr-dict `:` "
+                       "type($accumulator) `->` type($fragment)";
+  let hasVerifier = 1;
+}
+
+def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
+    AllTypesMatch<["accumulator", "result"]>]> {
+  let summary = "wgmma.mma_async with matrix A in registers";
+  let description = [{
+    `D += A x B` for one m64nNk16 step of the warpgroup: A is the register
+    fragment `%a` (f16 or bf16, `tile.wgmma_a_fragment`), B the shared
+    operand of descriptor `%b` (`tile.wgmma_descriptor` with `rows` = N),
+    D the f32 accumulator (an `!llvm.struct` of N / 2 f32, as
+    `nvvm.wgmma.mma_async` takes it). `b_major` says how B is stored: `k`
+    (K-major, the default) or `mn` (N contiguous, the transposed form; the
+    descriptor's `major` must say the same). Upstream's
+    `nvvm.wgmma.mma_async` reads A from shared memory only.
+
+    Like any wgmma it is asynchronous: it belongs between
+    `nvvm.wgmma.fence.aligned` and `nvvm.wgmma.commit.group.sync.aligned`,
+    and its result may be read after `nvvm.wgmma.wait.group.sync.aligned`.
+    N is 8..256 in multiples of 8 (`wgmma-fragment`).
+
+    ```mlir
+    %o1 = tile.wgmma_register_a %p0, %dv, %o0 {b_major = #tile.wgmma_major<mn>}
+        : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$a, I64:$b,
+                       AnyType:$accumulator,
+                       DefaultValuedAttr<Tile_WgmmaMajorAttr,
+                                         "::mlir::tile::WgmmaMajor::K">:$b_major);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$a `,` $b `,` $accumulator attr-dict `:` type($a) `,` "
+                       "type($accumulator)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The instruction's N (two columns per f32 of a thread's accumulator).
+    int64_t getN();
   }];
 }
 

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Forward attention check and benchmark, run on the GPU machine from
+.gpu/attention/ (build.sh).
+
+Our kernels (examples/attention: O = softmax(Q K^T / sqrt(d)) V and the
+log-sum-exp L, Q, K, V, O of shape (batch, heads, seq, head_dim)) against,
+in the same run:
+  cudnn  torch.nn.functional.scaled_dot_product_attention with the cuDNN
+         backend (SDPBackend.CUDNN_ATTENTION);
+  flash  the same with the flash backend (FlashAttention-2).
+
+Check: against an f32 reference (torch math on the inputs widened to f32):
+max |O - ref| <= TOL_O and max |L - ref_L| <= TOL_L over the rows of the
+sequence, on edge lengths (1, not a multiple of the 128-row block) and
+grouped-query attention; cuDNN's error on the same inputs is printed next
+to ours. Timing: CUDA events around each call on one stream, warm-up then
+the median of 20 calls per round, 3 rounds alternating the contenders;
+batch x seq = 16k tokens and heads x head_dim = 2048, as the FA3 paper
+measures; TFLOP/s = 4 batch heads seq^2 head_dim / time, halved when causal.
+
+    python3 bench/Attention/bench.py [--dir .gpu/attention] [--json OUT]
+                                     [--check-only] [--quick]
+"""
+import argparse
+import ctypes as C
+import json
+import math
+import os
+import statistics
+import sys
+
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from timing import event_ms  # noqa: E402
+
+TOL_O = 2e-2  # bf16 output (2^-9 relative) plus P rounded to bf16 for P V
+TOL_L = 2e-3  # f32 log-sum-exp from approximate exp2/lg2
+ROUNDS = 3
+TOKENS = 16384
+WIDTH = 2048  # heads x head_dim
+
+
+def memref_type(rank):
+    return type(f"MemRef{rank}", (C.Structure,), {"_fields_": [
+        ("allocated", C.c_void_p), ("aligned", C.c_void_p),
+        ("offset", C.c_int64), ("sizes", C.c_int64 * rank),
+        ("strides", C.c_int64 * rank)]})
+
+
+MEMREF = {3: memref_type(3), 4: memref_type(4)}
+
+
+def memref(t):
+    p = t.data_ptr()
+    return MEMREF[t.dim()](p, p, 0, tuple(t.shape), tuple(t.stride()))
+
+
+class Tile:
+    """One attention_*.so's async entry on torch's current stream."""
+
+    def __init__(self, folder, lib):
+        self.rt = C.CDLL(os.path.join(folder, "libtile_runtime.so"), mode=C.RTLD_GLOBAL)
+        self.rt.tileRuntimeConsumeStatus.restype = C.c_int32
+        self.rt.tileRuntimeLastError.restype = C.c_char_p
+        self.name = lib[:-3]
+        self.lib = C.CDLL(os.path.join(folder, lib))
+        self.fn = getattr(self.lib, f"_mlir_ciface_{self.name}_async")
+        self.fn.argtypes = [C.c_void_p] * 6
+        self.fn.restype = C.c_void_p
+        self.head_dim = int(self.name.split("_d")[1].split("_")[0])
+        self.causal = "_causal" in self.name
+        self.dtype = torch.float16 if self.name.endswith("_f16") else torch.bfloat16
+
+    def status(self):
+        s = self.rt.tileRuntimeConsumeStatus()
+        if s != 0:
+            raise RuntimeError(self.rt.tileRuntimeLastError().decode())
+
+    def prepare(self, q, k, v, o, lse):
+        descs = [memref(q), memref(k), memref(v), memref(o), memref(lse)]
+        ptrs = [C.addressof(d) for d in descs]
+        stream = C.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        def run():
+            self.fn(*ptrs, stream)
+        run.keep = descs
+        return run
+
+
+def inputs(b, h, hkv, s, d, dtype, seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    q = torch.randn(b, h, s, d, device="cuda", generator=g).to(dtype)
+    k = torch.randn(b, hkv, s, d, device="cuda", generator=g).to(dtype)
+    v = torch.randn(b, hkv, s, d, device="cuda", generator=g).to(dtype)
+    return q, k, v
+
+
+def reference(q, k, v, causal):
+    """f32 O and natural-log LSE (K/V heads repeated for GQA)."""
+    rep = q.shape[1] // k.shape[1]
+    qf = q.float()
+    kf = k.float().repeat_interleave(rep, dim=1)
+    vf = v.float().repeat_interleave(rep, dim=1)
+    s = (qf @ kf.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    if causal:
+        n, m = s.shape[-2], s.shape[-1]
+        mask = torch.ones(n, m, device=s.device, dtype=torch.bool).tril()
+        s = s.masked_fill(~mask, float("-inf"))
+    lse = torch.logsumexp(s, dim=-1)
+    return torch.softmax(s, dim=-1) @ vf, lse
+
+
+def sdpa(backend, q, k, v, causal):
+    gqa = q.shape[1] != k.shape[1]
+    with sdpa_kernel([backend]):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                              enable_gqa=gqa)
+
+
+# (batch, heads, kv heads, seq): edge lengths, GQA.
+CHECK_SHAPES = [(1, 2, 2, 128), (2, 4, 2, 1000), (1, 1, 1, 1), (1, 3, 1, 257),
+                (2, 2, 2, 2048), (1, 4, 4, 300)]
+
+
+def check(tiles, results):
+    ok = True
+    print(f"check: max |O - ref| <= {TOL_O}, max |L - ref_L| <= {TOL_L} (ref: "
+          "f32 math on the widened inputs); cuDNN's O error alongside")
+    for t in tiles:
+        for i, (b, h, hkv, s) in enumerate(CHECK_SHAPES):
+            d = t.head_dim
+            q, k, v = inputs(b, h, hkv, s, d, t.dtype, i)
+            o = torch.full_like(q, float("nan"))
+            lse = torch.full((b, h, s), float("nan"), device="cuda")
+            t.prepare(q, k, v, o, lse)()
+            torch.cuda.synchronize()
+            t.status()
+            ref, ref_lse = reference(q, k, v, t.causal)
+            err = (o.float() - ref).abs().max().item()
+            lerr = (lse - ref_lse).abs().max().item()
+            if math.isnan(err):
+                err = float("inf")
+            if math.isnan(lerr):
+                lerr = float("inf")
+            try:
+                cud = sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, t.causal)
+                cerr = (cud.float() - ref).abs().max().item()
+            except RuntimeError:
+                cerr = float("nan")
+            good = err <= TOL_O and lerr <= TOL_L
+            ok &= good
+            print(f"  {'PASS' if good else 'FAIL'} {t.name} b={b} h={h} hkv={hkv} "
+                  f"s={s}: O error {err:.2e} (cudnn {cerr:.2e}), L error {lerr:.2e}")
+            results["check"].append({"lib": t.name, "b": b, "h": h, "hkv": hkv,
+                                     "s": s, "o_error": err, "l_error": lerr,
+                                     "cudnn_o_error": cerr, "pass": good})
+    return ok
+
+
+def bench(tiles, results, seqs):
+    print(f"TFLOP/s = 4 b h s^2 d / time (causal: half), b s = {TOKENS}, "
+          f"h d = {WIDTH}; CUDA events, 20 calls per round, {ROUNDS} "
+          "alternating rounds, median")
+    for t in tiles:
+        if t.dtype != torch.bfloat16:
+            continue
+        d = t.head_dim
+        h = WIDTH // d
+        for s in seqs:
+            b = TOKENS // s
+            q, k, v = inputs(b, h, h, s, d, t.dtype, 7)
+            o = torch.empty_like(q)
+            lse = torch.empty(b, h, s, device="cuda")
+            flops = 4.0 * b * h * s * s * d / (2 if t.causal else 1)
+            contenders = [("ours", t.prepare(q, k, v, o, lse))]
+            for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
+                                  ("flash", SDPBackend.FLASH_ATTENTION)):
+                try:
+                    sdpa(backend, q, k, v, t.causal)
+                    contenders.append((name, lambda be=backend: sdpa(be, q, k, v, t.causal)))
+                except RuntimeError as e:
+                    print(f"  {name} failed: {e}")
+            times = {n: [] for n, _ in contenders}
+            for _ in range(ROUNDS):
+                for n, fn in contenders:
+                    times[n].append(event_ms(fn, warm=3))
+            t.status()
+            row = {"lib": t.name, "d": d, "causal": t.causal, "b": b, "h": h, "s": s}
+            for n in times:
+                ms = statistics.median(times[n])
+                row[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
+            results["bench"].append(row)
+            print(f"  d={d} {'causal' if t.causal else 'full  '} s={s:5d} b={b:2d} h={h}: "
+                  + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in times)
+                  + (f"  ours/cudnn {row['ours']['tflops'] / row['cudnn']['tflops']:.2f}"
+                     if "cudnn" in row else ""))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", default=".gpu/attention")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--check-only", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="seq 2k and 8k only")
+    args = ap.parse_args()
+    libs = sorted(f for f in os.listdir(args.dir)
+                  if f.startswith("attention_") and f.endswith(".so"))
+    tiles = [Tile(args.dir, lib) for lib in libs]
+    results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+               "check": [], "bench": []}
+    print(f"device {results['device']}, torch {torch.__version__}")
+    ok = check(tiles, results)
+    if not args.check_only:
+        seqs = [2048, 8192] if args.quick else [512, 1024, 2048, 4096, 8192, 16384]
+        bench(tiles, results, seqs)
+        for causal in (False, True):
+            rows = [r for r in results["bench"] if r["causal"] == causal
+                    and r["d"] == 128 and r["s"] >= 2048 and "cudnn" in r]
+            if rows:
+                g = math.exp(sum(math.log(r["ours"]["tflops"] / r["cudnn"]["tflops"])
+                                 for r in rows) / len(rows))
+                print(f"SUMMARY d=128 {'causal' if causal else 'non-causal'} s>=2k: "
+                      f"geomean ours/cudnn {g:.3f}")
+    print(f"SUMMARY check {'ok' if ok else 'FAILED'}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The attention kernels' GPU run, from .gpu/attention/ alone (build.sh builds
+# it on a CPU machine): the device, the check (under a time limit: a protocol
+# bug hangs rather than fails), the benchmark, then the check on the small
+# shapes under compute-sanitizer's memcheck.
+#
+#   bench/Attention/run.sh OUT
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+out=${1:?output folder}
+mkdir -p "$out"
+export PYTHONUNBUFFERED=1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
+  --format=csv > "$out/device.txt" 2>&1
+cat "$out/device.txt"
+# ptxas's resources per kernel (the CPU machine has no CUDA toolkit).
+ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+for ptx in .gpu/attention/attention_*.ptx; do
+  echo "== $(basename "$ptx" .ptx)"
+  "$ptxas" -arch=sm_90a -v "$ptx" -o /dev/null 2>&1 | grep -E "registers|spill|error"
+done > "$out/ptxas.txt" 2>&1
+cat "$out/ptxas.txt"
+timeout 120 python3 bench/Attention/bench.py --check-only > "$out/check.log" 2>&1
+rc=$?
+cat "$out/check.log"
+if [ $rc -ne 0 ]; then echo "SUMMARY check failed (rc $rc)"; exit 1; fi
+if [ "${BENCH:-1}" = 1 ]; then
+  timeout 300 python3 bench/Attention/bench.py ${QUICK:+--quick} --json "$out/bench.json" \
+    > "$out/bench.log" 2>&1
+  echo "bench rc $?"
+  grep -v PASS "$out/bench.log"
+fi
+if [ "${MEMCHECK:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
+  timeout 200 compute-sanitizer --tool memcheck python3 bench/Attention/bench.py \
+    --check-only > "$out/memcheck.log" 2>&1
+  echo "memcheck rc $?"; grep -E "ERROR SUMMARY|SUMMARY" "$out/memcheck.log"
+fi

@@ -1,0 +1,440 @@
+#!/usr/bin/env python3
+"""Writes examples/attention/attention.mlir: forward attention
+O = softmax(Q K^T * scale) V on Hopper in the tile dialect plus upstream ops,
+for bf16 (or f16) Q, K, V, O of shape (batch, heads, seq, head_dim), run-time
+batch, heads and sequence lengths, head_dim 64 or 128, causal (top-left, as
+torch's `is_causal`) and not, grouped-query attention (K and V may have fewer
+heads than Q: Q head h reads K/V head h / (heads / kv_heads)), and the
+log-sum-exp of each row (natural log, f32, shape (batch, heads, seq)) for a
+backward pass. scale = 1 / sqrt(head_dim), as torch's default.
+
+One CTA computes 128 query rows of one (batch, head) with three warpgroups:
+  warpgroup 0, thread 0  the producer: loads the Q tile once (its own
+                         mbarrier), then the K and V tiles of each 128-row
+                         KV block with `tile.copy_async` into 128B-swizzled
+                         stage buffers (a `tile.pipeline`: the stages' full
+                         and empty barriers, phases and byte counts are
+                         generated);
+  warpgroups 1 and 2     the consumers, 64 query rows each. Per KV block:
+                         S = Q K^T with `wgmma.mma_async` from shared memory
+                         (both K-major); the online softmax in f32 on the
+                         accumulator fragments (row max and sum across the
+                         four threads of a row with shuffles, exp2 with the
+                         scale folded in, masking only on edge and diagonal
+                         blocks); O is rescaled and O += P V with P taken
+                         from registers (`tile.wgmma_a_fragment`) and V read
+                         MN-major (`tile.wgmma_descriptor` with
+                         `major = mn`, `tile.wgmma_register_a`).
+  epilogue               O / l rounded to bf16 into the Q tile's rows (Q is
+                         no longer read), one TMA store per consumer; the
+                         log-sum-exp stored per row.
+Loads past the sequence read zeros (the TMA's out-of-bounds fill) and the
+masks make their scores -inf; the TMA store clips rows past the sequence.
+
+    python3 examples/attention/gen_attention.py > examples/attention/attention.mlir
+"""
+import argparse
+import math
+
+BM, BN = 128, 128
+WG = 128
+
+
+class Emitter:
+    """SSA text with fresh names."""
+
+    def __init__(self, indent):
+        self.lines = []
+        self.indent = indent
+        self.count = 0
+
+    def fresh(self, base):
+        self.count += 1
+        return f"%{base}{self.count}"
+
+    def line(self, text):
+        self.lines.append(self.indent + text)
+
+    def op(self, base, text):
+        name = self.fresh(base)
+        self.line(f"{name} = {text}")
+        return name
+
+    def text(self):
+        return "\n".join(self.lines)
+
+
+def struct(n):
+    return "!llvm.struct<(" + ", ".join(["f32"] * n) + ")>"
+
+
+def row_of(i):
+    """Accumulator element i of a thread: 0 for its first row, 1 for the row
+    8 below (PTX wgmma D fragment: d[4j + e], e = 0, 1 row r, e = 2, 3 row
+    r + 8, columns 8j + 2 (lane % 4) + e % 2)."""
+    return (i % 4) // 2
+
+
+def col_of(i):
+    """Column offset of element i inside the block, less 2 (lane % 4)."""
+    return 8 * (i // 4) + i % 2
+
+
+def reduce_tree(e, values, op):
+    while len(values) > 1:
+        nxt = []
+        for a, b in zip(values[0::2], values[1::2]):
+            nxt.append(e.op("r", f"{op} {a}, {b} : f32"))
+        if len(values) % 2:
+            nxt.append(values[-1])
+        values = nxt
+    return values[0]
+
+
+def quad_reduce(e, value, op):
+    """Combines `value` over the four threads of a row (lanes 4q .. 4q+3)."""
+    for offset in ("%c1_i32", "%c2_i32"):
+        other = e.fresh("sh")
+        e.line(f"{other}, %{other[1:]}_ok = gpu.shuffle xor {value}, {offset}, %c32_i32 : f32")
+        value = e.op("r", f"{op} {value}, {other} : f32")
+    return value
+
+
+def emit_consume(e, a):
+    """The consume body: S = Q K^T, the online softmax, O += P V."""
+    d, el, causal = a.head_dim, a.dtype, a.causal
+    s_vals, o_vals = BN // 2, d // 2
+    acc_s, acc_o = struct(s_vals), struct(o_vals)
+    e.line("%row0 = arith.muli %cidx, %c64 : index")
+    # S = Q K^T: d / 16 k-steps, the first with scale-d zero.
+    e.line("nvvm.wgmma.fence.aligned")
+    acc = "%zero_s"
+    for s in range(d // 16):
+        col = f"%k{16 * s}"
+        dq = e.op("dq", f"tile.wgmma_descriptor %sq[%row0, {col}] {{rows = 64, k = 16}} : !tileQ -> i64")
+        dk = e.op("dk", f"tile.wgmma_descriptor %ks[%c0, {col}] {{rows = {BN}, k = 16}} : !tileKV -> i64")
+        scale = "zero" if s == 0 else "one"
+        acc = e.op("s", f"nvvm.wgmma.mma_async {dq}, {dk}, {acc}, #nvvm.shape<m = 64, n = {BN}, k = 16>, "
+                   f"D[<f32>, <{scale}>], A[<{el}>, <one>, <row>], B[<{el}>, <one>, <col>] : !accS -> !accS")
+    e.line("nvvm.wgmma.commit.group.sync.aligned")
+    e.line("nvvm.wgmma.wait.group.sync.aligned 0")
+    s_acc = acc
+    # The block's first KV column; the thread's query rows.
+    e.line("%n0 = arith.muli %kt, %cbn : index")
+    e.line("%qrow_a0 = arith.addi %m0, %row0 : index")
+    e.line("%qrow_a = arith.addi %qrow_a0, %trow : index")
+    e.line("%qrow_b = arith.addi %qrow_a, %c8 : index")
+    e.line("%kv_end = arith.addi %n0, %cbn : index")
+    e.line("%edge = arith.cmpi ugt, %kv_end, %Skv : index")
+    if causal:
+        # A block needs the causal mask where its last column passes the
+        # CTA's first query row.
+        e.line("%kv_last = arith.subi %kv_end, %c1 : index")
+        e.line("%diag = arith.cmpi ugt, %kv_last, %m0 : index")
+        e.line("%masked = arith.ori %edge, %diag : i1")
+    else:
+        e.line("%masked = arith.ori %edge, %false : i1")
+    vals = [e.op("sv", f"llvm.extractvalue {s_acc}[{i}] : !accS") for i in range(s_vals)]
+    # Masking, on edge (and diagonal) blocks only.
+    masked = e.fresh("sm")
+    e.line(f"{masked}:{s_vals} = scf.if %masked -> (" + ", ".join(["f32"] * s_vals) + ") {")
+    inner = []
+    e.line("  %kvc0 = arith.addi %n0, %tcol : index")
+    for i, v in enumerate(vals):
+        col = e.op("kvc", f"arith.addi %kvc0, %ccol{col_of(i)} : index")
+        ok = e.op("ok", f"arith.cmpi ult, {col}, %Skv : index")
+        if causal:
+            qrow = "%qrow_a" if row_of(i) == 0 else "%qrow_b"
+            before = e.op("ca", f"arith.cmpi ule, {col}, {qrow} : index")
+            ok = e.op("ok", f"arith.andi {ok}, {before} : i1")
+        inner.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
+    e.line("  scf.yield " + ", ".join(inner) + " : " + ", ".join(["f32"] * s_vals))
+    e.line("} else {")
+    e.line("  scf.yield " + ", ".join(vals) + " : " + ", ".join(["f32"] * s_vals))
+    e.line("}")
+    vals = [f"{masked}#{i}" for i in range(s_vals)]
+    # Row maxima across the thread's values and its row's four threads.
+    new_m, alpha, ms = [], [], []
+    for r, old in ((0, "%m_a"), (1, "%m_b")):
+        mine = [v for i, v in enumerate(vals) if row_of(i) == r]
+        local = reduce_tree(e, mine, "arith.maxnumf")
+        row = quad_reduce(e, local, "arith.maxnumf")
+        m = e.op("m", f"arith.maxnumf {old}, {row} : f32")
+        # exp2 arguments are scaled: (s - m) * scale * log2(e). A row that
+        # is still all -inf uses 0 (its probabilities are 0, not NaN).
+        inf = e.op("isinf", f"arith.cmpf oeq, {m}, %ninf : f32")
+        msc = e.op("ms", f"arith.mulf {m}, %sl2 : f32")
+        msafe = e.op("ms", f"arith.select {inf}, %fzero, {msc} : f32")
+        oldsc = e.op("os", f"arith.mulf {old}, %sl2 : f32")
+        diff = e.op("df", f"arith.subf {oldsc}, {msafe} : f32")
+        alpha.append(e.op("alpha", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({diff}) : (f32) -> f32'))
+        new_m.append(m)
+        ms.append(e.op("nms", f"arith.negf {msafe} : f32"))
+    probs = []
+    for i, v in enumerate(vals):
+        x = e.op("x", f"llvm.intr.fma({v}, %sl2, {ms[row_of(i)]}) : (f32, f32, f32) -> f32")
+        probs.append(e.op("p", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({x}) : (f32) -> f32'))
+    new_l = []
+    for r, old in ((0, "%l_a"), (1, "%l_b")):
+        mine = [p for i, p in enumerate(probs) if row_of(i) == r]
+        total = reduce_tree(e, mine, "arith.addf")
+        scaled = e.op("ls", f"arith.mulf {old}, {alpha[r]} : f32")
+        new_l.append(e.op("l", f"arith.addf {scaled}, {total} : f32"))
+    # P as an accumulator-shaped struct, then its A fragments.
+    pstruct = e.op("ps", "llvm.mlir.poison : !accS")
+    for i, p in enumerate(probs):
+        pstruct = e.op("ps", f"llvm.insertvalue {p}, {pstruct}[{i}] : !accS")
+    frags = [e.op("pa", f"tile.wgmma_a_fragment {pstruct}[{s}] : !accS -> vector<8x{el}>")
+             for s in range(BN // 16)]
+    # O *= alpha (per row).
+    o = "%o"
+    for i in range(o_vals):
+        v = e.op("ov", f"llvm.extractvalue %o[{i}] : !accO")
+        v2 = e.op("ov", f"arith.mulf {v}, {alpha[row_of(i)]} : f32")
+        o = e.op("o", f"llvm.insertvalue {v2}, {o}[{i}] : !accO")
+    e.line("nvvm.wgmma.fence.aligned")
+    for s in range(BN // 16):
+        dv = e.op("dv", f"tile.wgmma_descriptor %vs[%k{16 * s}, %c0] {{rows = {d}, k = 16, "
+                  f"major = #tile.wgmma_major<mn>}} : !tileKV -> i64")
+        o = e.op("o", f"tile.wgmma_register_a {frags[s]}, {dv}, {o} {{b_major = #tile.wgmma_major<mn>}} "
+                 f": vector<8x{el}>, !accO")
+    e.line("nvvm.wgmma.commit.group.sync.aligned")
+    e.line(f"tile.yield {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]} : !accO, f32, f32, f32, f32")
+
+
+def emit_epilogue(e, a):
+    d, el = a.head_dim, a.dtype
+    o_vals = d // 2
+    e.line("%row0 = arith.muli %cidx, %c64 : index")
+    ls, invs, lse = [], [], []
+    for r, (l, m) in enumerate((("%l_a", "%m_a"), ("%l_b", "%m_b"))):
+        total = quad_reduce(e, l, "arith.addf")
+        pos = e.op("pos", f"arith.cmpf ogt, {total}, %fzero : f32")
+        inv0 = e.op("inv", f"arith.divf %fone, {total} : f32")
+        invs.append(e.op("inv", f"arith.select {pos}, {inv0}, %fzero : f32"))
+        # log-sum-exp = m * scale + ln l = (m * scale * log2 e + log2 l) ln 2.
+        lg = e.op("lg", f'llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"({total}) : (f32) -> f32')
+        msc = e.op("ms", f"arith.mulf {m}, %sl2 : f32")
+        s2 = e.op("ls", f"arith.addf {msc}, {lg} : f32")
+        lse.append(e.op("lse", f"arith.mulf {s2}, %ln2 : f32"))
+    # O / l, rounded, into this consumer's 64 rows of the Q tile.
+    e.line("%srow_a0 = arith.addi %row0, %trow : index")
+    e.line("%srow_b0 = arith.addi %srow_a0, %c8 : index")
+    for i in range(o_vals):
+        v = e.op("ov", f"llvm.extractvalue %o[{i}] : !accO")
+        n = e.op("on", f"arith.mulf {v}, {invs[row_of(i)]} : f32")
+        t = e.op("ot", f"arith.truncf {n} : f32 to {el}")
+        col = e.op("oc", f"arith.addi %tcol, %ccol{col_of(i)} : index")
+        row = "%srow_a0" if row_of(i) == 0 else "%srow_b0"
+        e.line(f"memref.store {t}, %sq[{row}, {col}] : !tileQ")
+    e.line("// Generic-proxy writes, then the TMA (async proxy) reads them;")
+    e.line("// named barrier 1 + consumer over its 128 threads.")
+    e.line("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
+    e.line("%cidx_i32 = arith.index_cast %cidx : index to i32")
+    e.line("%bar_id = arith.addi %cidx_i32, %c1_i32 : i32")
+    e.line("nvvm.barrier id = %bar_id number_of_threads = %c128_i32")
+    e.line("%mrow = arith.addi %m0, %row0 : index")
+    e.line("%storer = arith.cmpi eq, %local, %c0 : index")
+    e.line("scf.if %storer {")
+    e.line(f"  tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], %sq[%row0, 0] [64, {d}] : !O, !tileQ")
+    e.line("  tile.bulk_commit_group")
+    e.line("  tile.bulk_wait_group 0")
+    e.line("}")
+    # The log-sum-exp: lane 4q writes rows r and r + 8.
+    e.line("%quad_lead = arith.cmpi eq, %lane4, %c0 : index")
+    for r, row in enumerate(("%qrow_ea", "%qrow_eb")):
+        base = "%mrow" if r == 0 else "%qrow_ea"
+        off = "%trow" if r == 0 else "%c8"
+        e.line(f"{row} = arith.addi {base}, {off} : index")
+        inside = e.op("in", f"arith.cmpi ult, {row}, %S : index")
+        w = e.op("w", f"arith.andi %quad_lead, {inside} : i1")
+        e.line(f"scf.if {w} {{")
+        e.line(f"  memref.store {lse[r]}, %L[%b, %h, {row}] : !L")
+        e.line("}")
+    e.line("tile.yield")
+
+
+def generate(a):
+    d, el, causal, stages = a.head_dim, a.dtype, a.causal, a.stages
+    panels = d // 64
+    name = a.name
+    q_bytes = BM * d * 2
+    kv_bytes = stages * BN * d * 2
+    smem = q_bytes + 2 * kv_bytes
+    if panels == 1:
+        tile_layout = f"#tile.layout<({BM}, 64) : (64, 1), swizzle = 128B>"
+        kv_layout = f"#tile.layout<({BN}, 64) : (64, 1), swizzle = 128B>"
+        stages_layout = f"#tile.layout<({stages}, {BN}, 64) : ({BN * 64}, 64, 1), swizzle = 128B>"
+    else:
+        tile_layout = f"#tile.layout<({BM}, {panels}, 64) : (64, {BM * 64}, 1), swizzle = 128B>"
+        kv_layout = f"#tile.layout<({BN}, {panels}, 64) : (64, {BN * 64}, 1), swizzle = 128B>"
+        stages_layout = (f"#tile.layout<({stages}, {BN}, {panels}, 64) : ({BN * d}, 64, {BN * 64}, 1), "
+                         "swizzle = 128B>")
+    wg = "#gpu.address_space<workgroup>"
+    sl2 = (1.0 / math.sqrt(d)) * math.log2(math.e)
+    out = []
+    w = out.append
+    w(f"// Generated by examples/attention/gen_attention.py (head_dim {d}, {el}, "
+      f"{'causal' if causal else 'non-causal'}, {stages} stages):")
+    w("// forward attention with the log-sum-exp, for run-time batch, heads and")
+    w("// sequence lengths. See docs/attention.md.")
+    w("")
+    w(f"!Q = memref<?x?x?x{d}x{el}>")
+    w(f"!KV = memref<?x?x?x{d}x{el}>")
+    w(f"!O = memref<?x?x?x{d}x{el}>")
+    w("!L = memref<?x?x?xf32>")
+    w(f"!tileQ = memref<{BM}x{d}x{el}, {tile_layout}, {wg}>")
+    w(f"!stagesKV = memref<{stages}x{BN}x{d}x{el}, {stages_layout}, {wg}>")
+    w(f"!tileKV = memref<{BN}x{d}x{el}, {kv_layout}, {wg}>")
+    w(f"!qbar = !nvgpu.mbarrier.group<memorySpace = {wg}>")
+    w(f"!accS = {struct(BN // 2)}")
+    w(f"!accO = {struct(d // 2)}")
+    w("")
+    w("module attributes {gpu.container_module} {")
+    w(f"  gpu.module @{name}_kernels {{")
+    w(f"    gpu.func @{name}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L) kernel {{")
+    body = Emitter("      ")
+    b = body.line
+    for v in (0, 1, 2, 4, 8, 16, 64):
+        b(f"%c{v} = arith.constant {v} : index")
+    b("%c32 = arith.constant 32 : index")
+    b(f"%cbm = arith.constant {BM} : index")
+    b(f"%cbn = arith.constant {BN} : index")
+    b(f"%cbn1 = arith.constant {BN - 1} : index")
+    b(f"%cwg = arith.constant {WG} : index")
+    for k in range(0, max(d, BN), 16):
+        b(f"%k{k} = arith.constant {k} : index")
+    for c in sorted({col_of(i) for i in range(max(BN, d) // 2)}):
+        b(f"%ccol{c} = arith.constant {c} : index")
+    b("%c1_i32 = arith.constant 1 : i32")
+    b("%c2_i32 = arith.constant 2 : i32")
+    b("%c32_i32 = arith.constant 32 : i32")
+    b("%c128_i32 = arith.constant 128 : i32")
+    b("%false = arith.constant false")
+    b("%timeout = arith.constant 10000000 : index")
+    b("%fzero = arith.constant 0.0 : f32")
+    b("%fone = arith.constant 1.0 : f32")
+    b("%ninf = arith.constant 0xFF800000 : f32")
+    b(f"%sl2 = arith.constant {sl2!r} : f32")
+    b(f"%ln2 = arith.constant {math.log(2)!r} : f32")
+    b("%zero_s = llvm.mlir.zero : !accS")
+    b("%zero_o = llvm.mlir.zero : !accO")
+    b("%tid = gpu.thread_id x")
+    b("%qb = gpu.block_id x")
+    b("%h = gpu.block_id y")
+    b("%b = gpu.block_id z")
+    b("%S = memref.dim %Q, %c2 : !Q")
+    b("%H = memref.dim %Q, %c1 : !Q")
+    b("%Skv = memref.dim %K, %c2 : !KV")
+    b("%Hkv = memref.dim %K, %c1 : !KV")
+    b("// Grouped-query attention: Q heads per K/V head.")
+    b("%group = arith.divui %H, %Hkv : index")
+    b("%hkv = arith.divui %h, %group : index")
+    b("%m0 = arith.muli %qb, %cbm : index")
+    b("%skv_p = arith.addi %Skv, %cbn1 : index")
+    b("%kv_blocks = arith.divui %skv_p, %cbn : index")
+    if causal:
+        b("// Causal: KV blocks up to the one holding the CTA's last query row.")
+        b("%m_last = arith.addi %m0, %cbm : index")
+        b("%diag_blocks = arith.divui %m_last, %cbn : index")
+        b("%ntiles = arith.minui %kv_blocks, %diag_blocks : index")
+    else:
+        b("%ntiles = arith.addi %kv_blocks, %c0 : index")
+    b("// The thread's place in its warpgroup's accumulator fragments: rows")
+    b("// 16 (warp) + lane / 4 and 8 below, columns 2 (lane % 4) + 8j + 0..1.")
+    b("%local = arith.remui %tid, %cwg : index")
+    b("%warp = arith.divui %local, %c32 : index")
+    b("%lane = arith.remui %local, %c32 : index")
+    b("%wrow = arith.muli %warp, %c16 : index")
+    b("%lrow = arith.divui %lane, %c4 : index")
+    b("%trow = arith.addi %wrow, %lrow : index")
+    b("%lane4 = arith.remui %lane, %c4 : index")
+    b("%tcol = arith.muli %lane4, %c2 : index")
+    b(f"%sq = tile.arena_view [0] : !tileQ")
+    b(f"%sk = tile.arena_view [{q_bytes}] : !stagesKV")
+    b(f"%sv = tile.arena_view [{q_bytes + kv_bytes}] : !stagesKV")
+    b("// Q once, on its own barrier.")
+    b("%qbar = nvgpu.mbarrier.create -> !qbar")
+    b("%first = arith.cmpi eq, %tid, %c0 : index")
+    b("scf.if %first {")
+    b("  nvgpu.mbarrier.init %qbar[%c0], %c1 : !qbar")
+    b("}")
+    b("gpu.barrier")
+    b("scf.if %first {")
+    b(f"  tile.copy_async %sq[0, 0] [{BM}, {d}], %Q[%b, %h, %m0, 0] [1, 1, {BM}, {d}] barrier(%qbar[%c0]) : !tileQ, !Q, !qbar")
+    b("  tile.arrive_expect_tx %qbar[%c0] : !qbar")
+    b("}")
+    b("nvgpu.mbarrier.try_wait.parity %qbar[%c0], %false, %timeout : !qbar")
+    b("tile.pipeline (%ntiles) stages(%sk, %sv : !stagesKV, !stagesKV)")
+    b("    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero : !accO, f32, f32, f32, f32)")
+    b("    attributes {consumers = 2 : i64, in_flight = 0 : i64, reads = #tile.consumer_reads<wgmma>,")
+    b("                producer_registers = 24 : i64, consumer_registers = 240 : i64} produce {")
+    b("^bb0(%kt: index, %kst: !tileKV, %vst: !tileKV):")
+    b("  %kv0 = arith.muli %kt, %cbn : index")
+    b(f"  tile.copy_async %kst[0, 0] [{BN}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {BN}, {d}] : !tileKV, !KV")
+    b(f"  tile.copy_async %vst[0, 0] [{BN}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {BN}, {d}] : !tileKV, !KV")
+    b("  tile.yield")
+    b("} consume {")
+    b("^bb0(%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
+      "%l_a: f32, %l_b: f32):")
+    consume = Emitter(body.indent + "  ")
+    emit_consume(consume, a)
+    body.lines += consume.lines
+    b("} epilogue {")
+    b("^bb0(%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32):")
+    epi = Emitter(body.indent + "  ")
+    epi.count = consume.count
+    emit_epilogue(epi, a)
+    body.lines += epi.lines
+    b("}")
+    b("gpu.return")
+    out.append(body.text())
+    w("    }")
+    w("  }")
+    w("")
+    for asyn in (True, False):
+        fn = f"{name}_async" if asyn else name
+        sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
+        w(f"  // {'Launched on `stream` (no synchronisation).' if asyn else 'Synchronous: returns when O and L are written.'}")
+        w(f"  func.func @{fn}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L{sig} attributes {{llvm.emit_c_interface}} {{")
+        w("    %c0 = arith.constant 0 : index")
+        w("    %c1 = arith.constant 1 : index")
+        w("    %c2 = arith.constant 2 : index")
+        w(f"    %cbm = arith.constant {BM} : index")
+        w(f"    %cbm1 = arith.constant {BM - 1} : index")
+        w("    %threads = arith.constant 384 : index")
+        w(f"    %smem = arith.constant {smem} : i32")
+        w("    %B = memref.dim %Q, %c0 : !Q")
+        w("    %H = memref.dim %Q, %c1 : !Q")
+        w("    %S = memref.dim %Q, %c2 : !Q")
+        w("    %sp = arith.addi %S, %cbm1 : index")
+        w("    %gx = arith.divui %sp, %cbm : index")
+        launch = (f"gpu.launch_func async [%stream] @{name}_kernels::@{name}" if asyn
+                  else f"gpu.launch_func @{name}_kernels::@{name}")
+        res = "%done = " if asyn else ""
+        w(f"    {res}{launch}")
+        w("        blocks in (%gx, %H, %B) threads in (%threads, %c1, %c1)")
+        w("        dynamic_shared_memory_size %smem")
+        w("        args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)")
+        w("    return %done : !gpu.async.token" if asyn else "    return")
+        w("  }")
+        w("")
+    out[-1] = "}"
+    return "\n".join(out) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--head-dim", dest="head_dim", type=int, default=128, choices=(64, 128))
+    p.add_argument("--dtype", default="bf16", choices=("bf16", "f16"))
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--stages", type=int, default=2)
+    p.add_argument("--name", default=None)
+    a = p.parse_args()
+    if a.name is None:
+        a.name = f"attention_d{a.head_dim}{'_causal' if a.causal else ''}{'_f16' if a.dtype == 'f16' else ''}"
+    print(generate(a), end="")
+
+
+if __name__ == "__main__":
+    main()

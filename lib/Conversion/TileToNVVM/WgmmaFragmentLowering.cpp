@@ -1,0 +1,100 @@
+//===- WgmmaFragmentLowering.cpp - wgmma register fragments ---------------===//
+//
+// tile.wgmma_a_fragment: eight f32 of the accumulator struct rounded to an
+// 8-element f16/bf16 vector (LLVM selects cvt.rn.bf16x2.f32 pairs).
+// tile.wgmma_register_a: the register-A form of wgmma.mma_async as inline
+// PTX; NVVM's wgmma op reads A from shared memory only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Patterns.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+struct WgmmaAFragmentLowering
+    : public ConvertOpToLLVMPattern<WgmmaAFragmentOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaAFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto wide = VectorType::get({8}, rewriter.getF32Type());
+    Value vector = LLVM::PoisonOp::create(rewriter, loc, wide);
+    int64_t first = 8 * op.getKStep();
+    for (int64_t j = 0; j < 8; ++j) {
+      Value element = LLVM::ExtractValueOp::create(
+          rewriter, loc, adaptor.getAccumulator(), first + j);
+      Value index =
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(), j);
+      vector =
+          LLVM::InsertElementOp::create(rewriter, loc, vector, element, index);
+    }
+    rewriter.replaceOpWithNewOp<LLVM::FPTruncOp>(op, op.getType(), vector);
+    return success();
+  }
+};
+
+struct WgmmaRegisterALowering
+    : public ConvertOpToLLVMPattern<WgmmaRegisterAOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaRegisterAOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    int64_t n = op.getN(), values = n / 2;
+    Type accType = adaptor.getAccumulator().getType();
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < values; ++i)
+      operands.push_back(LLVM::ExtractValueOp::create(
+          rewriter, loc, adaptor.getAccumulator(), i));
+    // A: four 32-bit registers of two elements each.
+    Value packed = LLVM::BitcastOp::create(
+        rewriter, loc, VectorType::get({4}, i32), adaptor.getA());
+    for (int64_t i = 0; i < 4; ++i)
+      operands.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, packed,
+          LLVM::ConstantOp::create(rewriter, loc, i32, i)));
+    operands.push_back(adaptor.getB());
+    // scale-d = 1 (accumulate), through a predicate.
+    operands.push_back(LLVM::ConstantOp::create(rewriter, loc, i32, 1));
+
+    std::string d, constraints;
+    for (int64_t i = 0; i < values; ++i) {
+      d += (i ? ", $" : "$") + std::to_string(i);
+      constraints += "=f,";
+    }
+    for (int64_t i = 0; i < values; ++i)
+      constraints += std::to_string(i) + ",";
+    constraints += "r,r,r,r,l,r";
+    int64_t a0 = 2 * values;
+    StringRef type =
+        op.getA().getType().getElementType().isBF16() ? "bf16" : "f16";
+    int transposeB = op.getBMajor() == WgmmaMajor::MN ? 1 : 0;
+    std::string ptx = llvm::formatv(
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, "
+        "{{${4}, ${5}, ${6}, ${7}}, ${8}, p, 1, 1, {9};\n}\n",
+        a0 + 5, n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB);
+    rewriter.replaceOpWithNewOp<LLVM::InlineAsmOp>(
+        op, accType, operands, ptx, constraints, /*has_side_effects=*/true,
+        /*is_align_stack=*/false, LLVM::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tile::populateWgmmaFragmentLoweringPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<WgmmaAFragmentLowering, WgmmaRegisterALowering>(converter);
+}

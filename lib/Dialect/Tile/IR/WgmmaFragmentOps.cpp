@@ -1,0 +1,87 @@
+//===- WgmmaFragmentOps.cpp - wgmma register fragments --------------------===//
+//
+// The register-fragment ops (`wgmma-fragment`): an f32 accumulator converted
+// to an A-operand fragment, and the wgmma that reads A from registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using ::tile::RuleId;
+
+/// The f32 count of an accumulator struct (N / 2 for m64nN), or an error at
+/// `op` naming what `what` is.
+static FailureOr<int64_t> accumulatorValues(Operation *op, Type type,
+                                            StringRef what) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(type);
+  if (!structType || structType.isOpaque() || structType.getBody().empty() ||
+      !llvm::all_of(structType.getBody(), [](Type t) { return t.isF32(); })) {
+    emitRuleError(op, RuleId::WgmmaFragment)
+        << "the " << what << " has type " << type
+        << "; a wgmma f32 accumulator is an !llvm.struct of f32";
+    return failure();
+  }
+  return static_cast<int64_t>(structType.getBody().size());
+}
+
+LogicalResult WgmmaAFragmentOp::verify() {
+  FailureOr<int64_t> values =
+      accumulatorValues(*this, getAccumulator().getType(), "accumulator");
+  if (failed(values))
+    return failure();
+  int64_t n = 2 * *values;
+  if (*values % 8 != 0)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the accumulator holds " << *values << " f32 (N = " << n
+           << "); A fragments are taken 16 columns (8 f32) at a time";
+  int64_t step = getKStep();
+  if (step < 0 || 16 * step + 16 > n)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "k_step " << step << " reads accumulator columns " << 16 * step
+           << ".." << 16 * step + 15 << ", but the accumulator holds N = " << n
+           << " columns (" << *values << " f32)";
+  return success();
+}
+
+int64_t WgmmaRegisterAOp::getN() {
+  auto structType = cast<LLVM::LLVMStructType>(getAccumulator().getType());
+  return 2 * static_cast<int64_t>(structType.getBody().size());
+}
+
+LogicalResult WgmmaRegisterAOp::verify() {
+  FailureOr<int64_t> values =
+      accumulatorValues(*this, getAccumulator().getType(), "accumulator");
+  if (failed(values))
+    return failure();
+  int64_t n = 2 * *values;
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the accumulator holds " << *values << " f32 (N = " << n
+           << "); wgmma m64nNk16 has N = 8..256 in multiples of 8";
+  // The descriptor, where it is in sight, describes the B this reads.
+  auto descriptor = getB().getDefiningOp<WgmmaDescriptorOp>();
+  if (!descriptor)
+    return success();
+  if (descriptor.getMajor() != getBMajor())
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "b_major is " << stringifyWgmmaMajor(getBMajor())
+           << " but the B descriptor is planned "
+           << stringifyWgmmaMajor(descriptor.getMajor())
+           << "-major; the two must agree";
+  if (static_cast<int64_t>(descriptor.getRows()) != n)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the B descriptor covers " << descriptor.getRows()
+           << " columns (rows = " << descriptor.getRows()
+           << "), the accumulator N = " << n;
+  Type element = getA().getType().getElementType();
+  if (descriptor.getSource().getType().getElementType() != element)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "A is " << element << " but B is "
+           << descriptor.getSource().getType().getElementType()
+           << "; wgmma multiplies two operands of one type";
+  return success();
+}

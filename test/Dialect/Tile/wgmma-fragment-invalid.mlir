@@ -1,0 +1,82 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+!acc16 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @k_step_outside(%s: !acc16) -> vector<8xbf16> {
+  // expected-error @+1 {{wgmma-fragment: k_step 2 reads accumulator columns 32..47, but the accumulator holds N = 32 columns (16 f32)}}
+  %p = tile.wgmma_a_fragment %s[2] : !acc16 -> vector<8xbf16>
+  return %p : vector<8xbf16>
+}
+
+// -----
+
+!acc4 = !llvm.struct<(f32, f32, f32, f32)>
+func.func @n8_has_no_k16(%s: !acc4) -> vector<8xbf16> {
+  // expected-error @+1 {{wgmma-fragment: the accumulator holds 4 f32 (N = 8); A fragments are taken 16 columns (8 f32) at a time}}
+  %p = tile.wgmma_a_fragment %s[0] : !acc4 -> vector<8xbf16>
+  return %p : vector<8xbf16>
+}
+
+// -----
+
+!acc = !llvm.struct<(f32, f16, f32, f32, f32, f32, f32, f32)>
+func.func @not_f32(%s: !acc) -> vector<8xbf16> {
+  // expected-error @+1 {{wgmma-fragment: the accumulator has type '!llvm.struct<(f32, f16, f32, f32, f32, f32, f32, f32)>'; a wgmma f32 accumulator is an !llvm.struct of f32}}
+  %p = tile.wgmma_a_fragment %s[0] : !acc -> vector<8xbf16>
+  return %p : vector<8xbf16>
+}
+
+// -----
+
+func.func @fragment_type(%s: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>) -> vector<8xf32> {
+  // expected-error @+1 {{'tile.wgmma_a_fragment' op result #0 must be vector of 16-bit float or bfloat16 type values of length 8, but got 'vector<8xf32>'}}
+  %p = tile.wgmma_a_fragment %s[0] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)> -> vector<8xf32>
+  return %p : vector<8xf32>
+}
+
+// -----
+
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @n_too_large(%a: vector<8xbf16>, %b: i64, %o: !acc) -> !acc {
+  // expected-error @+1 {{wgmma-fragment: the accumulator holds 132 f32 (N = 264); wgmma m64nNk16 has N = 8..256 in multiples of 8}}
+  %r = tile.wgmma_register_a %a, %b, %o : vector<8xbf16>, !acc
+  return %r : !acc
+}
+
+// -----
+
+!v = memref<32x64xbf16, #tile.layout<(32, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @major_disagrees(%a: vector<8xbf16>, %o: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %buf = tile.arena_view [0] : !v
+  %d = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 16, k = 16, major = #tile.wgmma_major<mn>} : !v -> i64
+  // expected-error @+1 {{wgmma-fragment: b_major is k but the B descriptor is planned mn-major; the two must agree}}
+  %r = tile.wgmma_register_a %a, %d, %o : vector<8xbf16>, !acc
+  return %r : !acc
+}
+
+// -----
+
+!v = memref<32x64xbf16, #tile.layout<(32, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @n_disagrees(%a: vector<8xbf16>, %o: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %buf = tile.arena_view [0] : !v
+  %d = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 32, k = 16, major = #tile.wgmma_major<mn>} : !v -> i64
+  // expected-error @+1 {{wgmma-fragment: the B descriptor covers 32 columns (rows = 32), the accumulator N = 16}}
+  %r = tile.wgmma_register_a %a, %d, %o {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !acc
+  return %r : !acc
+}
+
+// -----
+
+!v = memref<32x64xf16, #tile.layout<(32, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!acc = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @types_disagree(%a: vector<8xbf16>, %o: !acc) -> !acc {
+  %c0 = arith.constant 0 : index
+  %buf = tile.arena_view [0] : !v
+  %d = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 16, k = 16, major = #tile.wgmma_major<mn>} : !v -> i64
+  // expected-error @+1 {{wgmma-fragment: A is 'bf16' but B is 'f16'; wgmma multiplies two operands of one type}}
+  %r = tile.wgmma_register_a %a, %d, %o {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !acc
+  return %r : !acc
+}
