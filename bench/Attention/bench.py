@@ -205,10 +205,13 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--quick", action="store_true", help="seq 2k and 8k only")
+    ap.add_argument("--only", default=None,
+                    help="only the kernels whose name contains this")
     args = ap.parse_args()
     libs = sorted(f for f in os.listdir(args.dir)
                   if f.startswith("attention_") and f.endswith(".so"))
-    tiles = [Tile(args.dir, lib) for lib in libs]
+    tiles = [Tile(args.dir, lib) for lib in libs
+             if args.only is None or args.only in lib]
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "check": [], "bench": []}
     print(f"device {results['device']}, torch {torch.__version__}")

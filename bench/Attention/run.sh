@@ -18,7 +18,7 @@ cat "$out/device.txt"
 ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 for ptx in .gpu/attention/attention_*.ptx; do
   echo "== $(basename "$ptx" .ptx)"
-  "$ptxas" -arch=sm_90a -v "$ptx" -o /dev/null 2>&1 | grep -E "registers|spill|error"
+  "$ptxas" -arch=sm_90a -v "$ptx" -o /dev/null 2>&1 | grep -E "registers|spill|error|warning|wgmma"
 done > "$out/ptxas.txt" 2>&1
 cat "$out/ptxas.txt"
 timeout 120 python3 bench/Attention/bench.py --check-only > "$out/check.log" 2>&1

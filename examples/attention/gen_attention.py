@@ -106,9 +106,27 @@ def emit_consume(e, a):
     s_vals, o_vals = BN // 2, d // 2
     acc_s, acc_o = struct(s_vals), struct(o_vals)
     e.line("%row0 = arith.muli %cidx, %c64 : index")
-    # S = Q K^T: d / 16 k-steps, the first with scale-d zero.
+    if a.pingpong:
+        e.line("%cidx_i32 = arith.index_cast %cidx : index to i32")
+        e.line("%first_consumer = arith.cmpi eq, %cidx, %c0 : index")
+        e.line("%second = arith.cmpi eq, %cidx, %c1 : index")
+        # Ping-pong: the two consumers take turns at the tensor cores (named
+        # barriers 3 and 4: consumer c waits for its turn on 3 + c and hands
+        # the turn over on 4 - c once its wgmmas are issued), so that one's
+        # softmax runs while the other's GEMMs do. Consumer 1 gives consumer
+        # 0 the first turn.
+        e.line("%c0_first = arith.cmpi eq, %kt, %c0 : index")
+        e.line("%c1_first = arith.andi %c0_first, %second : i1")
+        e.line("scf.if %c1_first {")
+        e.line("  nvvm.barrier.arrive id = %turn0 number_of_threads = %c256_i32")
+        e.line("}")
+        e.line("%my_turn = arith.addi %turn0, %cidx_i32 : i32")
+        e.line("nvvm.barrier id = %my_turn number_of_threads = %c256_i32")
+    # S = Q K^T: d / 16 k-steps, the first with scale-d zero. Its (unread)
+    # accumulator input gets its registers before the wgmma fence: register
+    # moves between the fence and the wgmma would serialize every wgmma.
+    acc = e.op("s_in", "tile.wgmma_fence_operand %zero_s : !accS")
     e.line("nvvm.wgmma.fence.aligned")
-    acc = "%zero_s"
     for s in range(d // 16):
         col = f"%k{16 * s}"
         dq = e.op("dq", f"tile.wgmma_descriptor %sq[%row0, {col}] {{rows = 64, k = 16}} : !tileQ -> i64")
@@ -117,7 +135,43 @@ def emit_consume(e, a):
         acc = e.op("s", f"nvvm.wgmma.mma_async {dq}, {dk}, {acc}, #nvvm.shape<m = 64, n = {BN}, k = 16>, "
                    f"D[<f32>, <{scale}>], A[<{el}>, <one>, <row>], B[<{el}>, <one>, <col>] : !accS -> !accS")
     e.line("nvvm.wgmma.commit.group.sync.aligned")
-    e.line("nvvm.wgmma.wait.group.sync.aligned 0")
+    o_in = "%o"
+    if a.overlap:
+        # O += P V of the previous block, whose stage in_flight = 1 keeps:
+        # its wgmmas run while this block's softmax does. The first block
+        # has no previous one: P is zero then, and V is the block's own
+        # (loaded, finite), so the product adds exact zeros. No branch: a
+        # branch would move the accumulator's registers while the wgmma
+        # writes them, and ptxas would serialize every wgmma.
+        e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
+        e.line("%kt_m1 = arith.subi %kt, %c1 : index")
+        e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
+        e.line("%slot_prev = arith.remui %kprev, %cstages : index")
+        e.line("%vprev = tile.stage %sv[%slot_prev] : !stagesKV -> !tileKV")
+        # P crosses the iteration in f32 and is rounded to its fragments
+        # here, next to its wgmmas (fragments carried across the loop make
+        # ptxas serialize the wgmmas, C7513).
+        prev = [e.op("pf", f"tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{el}>")
+                for i in range(BN // 16)]
+        # O *= alpha of the previous block here, between the S wgmmas and
+        # the P V ones (the fence pins it after S's commit): rescaled after
+        # the wait, at the end of the iteration, ptxas serializes every
+        # wgmma (C7515).
+        o_pin = e.op("o_pin", "tile.wgmma_fence_operand %o : !accO")
+        o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
+        o_in = emit_pv(e, a, "%vprev", o_scaled, prev, "")
+    if a.pingpong:
+        e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
+        e.line("%kt_next = arith.addi %kt, %c1 : index")
+        e.line("%not_last = arith.cmpi ult, %kt_next, %ntiles : index")
+        e.line("%hand_over = arith.ori %not_last, %first_consumer : i1")
+        e.line("scf.if %hand_over {")
+        e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
+        e.line("}")
+    e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
+    # S is read after its wait: the fence keeps the reads from moving above
+    # it (LLVM sees the wgmma's result as ready at the wgmma).
+    acc = e.op("s_done", f"tile.wgmma_fence_operand {acc} : !accS")
     s_acc = acc
     # The block's first KV column; the thread's query rows.
     e.line("%n0 = arith.muli %kt, %cbn : index")
@@ -184,28 +238,89 @@ def emit_consume(e, a):
     pstruct = e.op("ps", "llvm.mlir.poison : !accS")
     for i, p in enumerate(probs):
         pstruct = e.op("ps", f"llvm.insertvalue {p}, {pstruct}[{i}] : !accS")
-    frags = [e.op("pa", f"tile.wgmma_a_fragment {pstruct}[{s}] : !accS -> vector<8x{el}>")
-             for s in range(BN // 16)]
-    # O *= alpha (per row).
-    o = "%o"
-    for i in range(o_vals):
-        v = e.op("ov", f"llvm.extractvalue %o[{i}] : !accO")
-        v2 = e.op("ov", f"arith.mulf {v}, {alpha[row_of(i)]} : f32")
-        o = e.op("o", f"llvm.insertvalue {v2}, {o}[{i}] : !accO")
-    e.line("nvvm.wgmma.fence.aligned")
-    for s in range(BN // 16):
-        dv = e.op("dv", f"tile.wgmma_descriptor %vs[%k{16 * s}, %c0] {{rows = {d}, k = 16, "
-                  f"major = #tile.wgmma_major<mn>}} : !tileKV -> i64")
-        o = e.op("o", f"tile.wgmma_register_a {frags[s]}, {dv}, {o} {{b_major = #tile.wgmma_major<mn>}} "
-                 f": vector<8x{el}>, !accO")
-    e.line("nvvm.wgmma.commit.group.sync.aligned")
-    e.line(f"tile.yield {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]} : !accO, f32, f32, f32, f32")
+    frags = [] if a.overlap else [
+        e.op("pa", f"tile.wgmma_a_fragment {pstruct}[{s}] : !accS -> vector<8x{el}>")
+        for s in range(BN // 16)]
+    if a.overlap:
+        # The softmax is computed before P V's wait, overlapping it: the
+        # fence keeps LLVM from sinking it below the wait.
+        pstruct = e.op("p_done", f"tile.wgmma_fence_operand {pstruct} : !accS")
+        e.line("nvvm.wgmma.wait.group.sync.aligned 0")
+        # P of the previous block stays in its registers until its wgmmas
+        # completed (else ptxas serializes every wgmma).
+        for frag in prev:
+            e.op("held", f"tile.wgmma_fence_operand {frag} : vector<8x{el}>")
+        o = e.op("o_done", f"tile.wgmma_fence_operand {o_in} : !accO")
+        carried = f", {pstruct}, {alpha[0]}, {alpha[1]}"
+    else:
+        o = emit_rescale(e, o_in, alpha, o_vals)
+        o = emit_pv(e, a, "%vs", o, frags, "")
+        carried = ""
+    ftypes = ", !accS, f32, f32" if a.overlap else ""
+    e.line(f"tile.yield {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]}{carried} "
+           f": !accO, f32, f32, f32, f32{ftypes}")
+
+
+def emit_rescale(e, o, alphas, count, indent=""):
+    """O *= alpha over the `count` values of the accumulator, alphas[0] for
+    the thread's first row, [1] for the row 8 below."""
+    out = o
+    for i in range(count):
+        v = e.fresh("ov")
+        e.line(f"{indent}{v} = llvm.extractvalue {o}[{i}] : !accO")
+        v2 = e.fresh("ov")
+        e.line(f"{indent}{v2} = arith.mulf {v}, {alphas[row_of(i)]} : f32")
+        nxt = e.fresh("o")
+        e.line(f"{indent}{nxt} = llvm.insertvalue {v2}, {out}[{i}] : !accO")
+        out = nxt
+    return out
+
+
+def emit_pv(e, a, view, o, frags, indent):
+    """O += P V: BN / 16 k-steps of wgmma with P's fragments in registers and
+    V (`view`) read MN-major; returns the new accumulator."""
+    d, el = a.head_dim, a.dtype
+    e.line(indent + "nvvm.wgmma.fence.aligned")
+    for s, frag in enumerate(frags):
+        dv = e.fresh("dv")
+        e.line(f"{indent}{dv} = tile.wgmma_descriptor {view}[%k{16 * s}, %c0] {{rows = {d}, k = 16, "
+               f"major = #tile.wgmma_major<mn>}} : !tileKV -> i64")
+        nxt = e.fresh("o")
+        e.line(f"{indent}{nxt} = tile.wgmma_register_a {frag}, {dv}, {o} "
+               f"{{b_major = #tile.wgmma_major<mn>}} : vector<8x{el}>, !accO")
+        o = nxt
+    e.line(indent + "nvvm.wgmma.commit.group.sync.aligned")
+    return o
 
 
 def emit_epilogue(e, a):
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
+    o_name = "%o"
+    if a.overlap:
+        # The last block's O += P V (its stage is still held).
+        e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
+        e.line("%o_fin = scf.if %has_any -> (!accO) {")
+        e.line("  %klast = arith.subi %ntiles, %c1 : index")
+        e.line("  %slot_last = arith.remui %klast, %cstages : index")
+        e.line("  %vlast = tile.stage %sv[%slot_last] : !stagesKV -> !tileKV")
+        last = []
+        for i in range(BN // 16):
+            last.append(f"%pl{i}")
+            e.line(f"  %pl{i} = tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{el}>")
+        e.line("  %o_pin = tile.wgmma_fence_operand %o : !accO")
+        o_scaled = emit_rescale(e, "%o_pin", ["%alpha_a", "%alpha_b"], o_vals, "  ")
+        o = emit_pv(e, a, "%vlast", o_scaled, last, "  ")
+        e.line("  nvvm.wgmma.wait.group.sync.aligned 0")
+        for i in range(BN // 16):
+            e.line(f"  %held_last{i} = tile.wgmma_fence_operand %pl{i} : vector<8x{el}>")
+        e.line(f"  %o_last = tile.wgmma_fence_operand {o} : !accO")
+        e.line("  scf.yield %o_last : !accO")
+        e.line("} else {")
+        e.line("  scf.yield %o : !accO")
+        e.line("}")
+        o_name = "%o_fin"
     ls, invs, lse = [], [], []
     for r, (l, m) in enumerate((("%l_a", "%m_a"), ("%l_b", "%m_b"))):
         total = quad_reduce(e, l, "arith.addf")
@@ -221,7 +336,7 @@ def emit_epilogue(e, a):
     e.line("%srow_a0 = arith.addi %row0, %trow : index")
     e.line("%srow_b0 = arith.addi %srow_a0, %c8 : index")
     for i in range(o_vals):
-        v = e.op("ov", f"llvm.extractvalue %o[{i}] : !accO")
+        v = e.op("ov", f"llvm.extractvalue {o_name}[{i}] : !accO")
         n = e.op("on", f"arith.mulf {v}, {invs[row_of(i)]} : f32")
         t = e.op("ot", f"arith.truncf {n} : f32 to {el}")
         col = e.op("oc", f"arith.addi %tcol, %ccol{col_of(i)} : index")
@@ -230,8 +345,8 @@ def emit_epilogue(e, a):
     e.line("// Generic-proxy writes, then the TMA (async proxy) reads them;")
     e.line("// named barrier 1 + consumer over its 128 threads.")
     e.line("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
-    e.line("%cidx_i32 = arith.index_cast %cidx : index to i32")
-    e.line("%bar_id = arith.addi %cidx_i32, %c1_i32 : i32")
+    e.line("%cidx_e32 = arith.index_cast %cidx : index to i32")
+    e.line("%bar_id = arith.addi %cidx_e32, %c1_i32 : i32")
     e.line("nvvm.barrier id = %bar_id number_of_threads = %c128_i32")
     e.line("%mrow = arith.addi %m0, %row0 : index")
     e.line("%storer = arith.cmpi eq, %local, %c0 : index")
@@ -319,6 +434,10 @@ def generate(a):
     b(f"%ln2 = arith.constant {math.log(2)!r} : f32")
     b("%zero_s = llvm.mlir.zero : !accS")
     b("%zero_o = llvm.mlir.zero : !accO")
+    b(f"%cstages = arith.constant {stages} : index")
+    b("%turn0 = arith.constant 3 : i32")
+    b("%turn1 = arith.constant 4 : i32")
+    b("%c256_i32 = arith.constant 256 : i32")
     b("%tid = gpu.thread_id x")
     b("%qb = gpu.block_id x")
     b("%h = gpu.block_id y")
@@ -364,10 +483,18 @@ def generate(a):
     b(f"  tile.copy_async %sq[0, 0] [{BM}, {d}], %Q[%b, %h, %m0, 0] [1, 1, {BM}, {d}] barrier(%qbar[%c0]) : !tileQ, !Q, !qbar")
     b("  tile.arrive_expect_tx %qbar[%c0] : !qbar")
     b("}")
-    b("nvgpu.mbarrier.try_wait.parity %qbar[%c0], %false, %timeout : !qbar")
+    b("// The consumers wait for Q; the producer goes on to the K/V loads.")
+    b("%consumer = arith.cmpi uge, %tid, %cwg : index")
+    b("scf.if %consumer {")
+    b("  nvgpu.mbarrier.try_wait.parity %qbar[%c0], %false, %timeout : !qbar")
+    b("}")
+    fr_init = ", %zero_s, %fone, %fone" if a.overlap else ""
+    fr_type = ", !accS, f32, f32" if a.overlap else ""
+    fr_args = ", %p_prev: !accS, %alpha_a: f32, %alpha_b: f32" if a.overlap else ""
     b("tile.pipeline (%ntiles) stages(%sk, %sv : !stagesKV, !stagesKV)")
-    b("    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero : !accO, f32, f32, f32, f32)")
-    b("    attributes {consumers = 2 : i64, in_flight = 0 : i64, reads = #tile.consumer_reads<wgmma>,")
+    b(f"    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero{fr_init} : !accO, f32, f32, f32, f32{fr_type})")
+    b(f"    attributes {{consumers = 2 : i64, in_flight = {1 if a.overlap else 0} : i64, "
+      "reads = #tile.consumer_reads<wgmma>,")
     b("                producer_registers = 24 : i64, consumer_registers = 240 : i64} produce {")
     b("^bb0(%kt: index, %kst: !tileKV, %vst: !tileKV):")
     b("  %kv0 = arith.muli %kt, %cbn : index")
@@ -376,12 +503,12 @@ def generate(a):
     b("  tile.yield")
     b("} consume {")
     b("^bb0(%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
-      "%l_a: f32, %l_b: f32):")
+      f"%l_a: f32, %l_b: f32{fr_args}):")
     consume = Emitter(body.indent + "  ")
     emit_consume(consume, a)
     body.lines += consume.lines
     b("} epilogue {")
-    b("^bb0(%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32):")
+    b(f"^bb0(%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32{fr_args}):")
     epi = Emitter(body.indent + "  ")
     epi.count = consume.count
     emit_epilogue(epi, a)
@@ -428,11 +555,21 @@ def main():
     p.add_argument("--head-dim", dest="head_dim", type=int, default=128, choices=(64, 128))
     p.add_argument("--dtype", default="bf16", choices=("bf16", "f16"))
     p.add_argument("--causal", action="store_true")
-    p.add_argument("--stages", type=int, default=2)
+    p.add_argument("--stages", type=int, default=None,
+                   help="K/V stages (default: as many as shared memory holds, at most 4)")
+    p.add_argument("--no-overlap", dest="overlap", action="store_false",
+                   help="no intra-warpgroup overlap of the softmax with P V")
+    p.add_argument("--no-pingpong", dest="pingpong", action="store_false",
+                   help="no ping-pong of the two consumers' GEMMs")
     p.add_argument("--name", default=None)
     a = p.parse_args()
+    if a.stages is None:
+        # 227 KiB of shared memory: Q and S stages of K and V.
+        a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * BN * a.head_dim * 2))
     if a.name is None:
-        a.name = f"attention_d{a.head_dim}{'_causal' if a.causal else ''}{'_f16' if a.dtype == 'f16' else ''}"
+        a.name = (f"attention_d{a.head_dim}{'_causal' if a.causal else ''}"
+                  f"{'' if a.overlap else '_serial'}{'' if a.pingpong else '_nopingpong'}"
+                  f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 
 

@@ -64,8 +64,6 @@ struct WgmmaRegisterALowering
           rewriter, loc, packed,
           LLVM::ConstantOp::create(rewriter, loc, i32, i)));
     operands.push_back(adaptor.getB());
-    // scale-d = 1 (accumulate), through a predicate.
-    operands.push_back(LLVM::ConstantOp::create(rewriter, loc, i32, 1));
 
     std::string d, constraints;
     for (int64_t i = 0; i < values; ++i) {
@@ -74,16 +72,18 @@ struct WgmmaRegisterALowering
     }
     for (int64_t i = 0; i < values; ++i)
       constraints += std::to_string(i) + ",";
-    constraints += "r,r,r,r,l,r";
+    constraints += "r,r,r,r,l";
     int64_t a0 = 2 * values;
     StringRef type =
         op.getA().getType().getElementType().isBF16() ? "bf16" : "f16";
     int transposeB = op.getBMajor() == WgmmaMajor::MN ? 1 : 0;
+    // scale-d = 1 (accumulate) as an immediate: a register defined between
+    // the wgmma fence and the wgmma would make ptxas serialize the wgmmas.
     std::string ptx = llvm::formatv(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n{1}k16.f32.{2}.{2} {{{3}}, "
-        "{{${4}, ${5}, ${6}, ${7}}, ${8}, p, 1, 1, {9};\n}\n",
-        a0 + 5, n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB);
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
+        "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
+        n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB);
     rewriter.replaceOpWithNewOp<LLVM::InlineAsmOp>(
         op, accType, operands, ptx, constraints, /*has_side_effects=*/true,
         /*is_align_stack=*/false, LLVM::TailCallKind::None,
@@ -92,9 +92,75 @@ struct WgmmaRegisterALowering
     return success();
   }
 };
+/// An empty inline-assembly statement that reads and writes every 32-bit
+/// register of the value: the registers stay the value's up to here.
+struct WgmmaFenceOperandLowering
+    : public ConvertOpToLLVMPattern<WgmmaFenceOperandOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaFenceOperandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value value = adaptor.getValue();
+    SmallVector<Value> parts;
+    SmallVector<Type> partTypes;
+    std::string code;
+    auto vector = dyn_cast<VectorType>(value.getType());
+    if (vector) {
+      // Four 32-bit registers of two elements each.
+      Value packed = LLVM::BitcastOp::create(
+          rewriter, loc, VectorType::get({4}, i32), value);
+      for (int64_t i = 0; i < 4; ++i) {
+        parts.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, packed,
+            LLVM::ConstantOp::create(rewriter, loc, i32, i)));
+        partTypes.push_back(i32);
+      }
+      code = "r";
+    } else {
+      auto structType = cast<LLVM::LLVMStructType>(value.getType());
+      for (auto [i, t] : llvm::enumerate(structType.getBody())) {
+        parts.push_back(
+            LLVM::ExtractValueOp::create(rewriter, loc, value, i));
+        partTypes.push_back(t);
+      }
+      code = "f";
+    }
+    std::string constraints;
+    for (size_t i = 0; i < parts.size(); ++i)
+      constraints += "=" + code + ",";
+    for (size_t i = 0; i < parts.size(); ++i)
+      constraints += std::to_string(i) + (i + 1 < parts.size() ? "," : "");
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(getContext(), partTypes);
+    Value held = LLVM::InlineAsmOp::create(
+                     rewriter, loc, resultType, parts, "", constraints,
+                     /*has_side_effects=*/true, /*is_align_stack=*/false,
+                     LLVM::TailCallKind::None,
+                     LLVM::AsmDialectAttr::get(getContext(),
+                                               LLVM::AsmDialect::AD_ATT),
+                     /*operand_attrs=*/ArrayAttr())
+                     .getRes();
+    if (!vector) {
+      rewriter.replaceOp(op, held);
+      return success();
+    }
+    Value packed =
+        LLVM::PoisonOp::create(rewriter, loc, VectorType::get({4}, i32));
+    for (int64_t i = 0; i < 4; ++i)
+      packed = LLVM::InsertElementOp::create(
+          rewriter, loc, packed,
+          LLVM::ExtractValueOp::create(rewriter, loc, held, i),
+          LLVM::ConstantOp::create(rewriter, loc, i32, i));
+    rewriter.replaceOpWithNewOp<LLVM::BitcastOp>(op, vector, packed);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::tile::populateWgmmaFragmentLoweringPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<WgmmaAFragmentLowering, WgmmaRegisterALowering>(converter);
+  patterns.add<WgmmaAFragmentLowering, WgmmaRegisterALowering,
+               WgmmaFenceOperandLowering>(converter);
 }

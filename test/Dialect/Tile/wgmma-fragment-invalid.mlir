@@ -80,3 +80,11 @@ func.func @types_disagree(%a: vector<8xbf16>, %o: !acc) -> !acc {
   %r = tile.wgmma_register_a %a, %d, %o {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !acc
   return %r : !acc
 }
+
+// -----
+
+func.func @fence_scalar(%x: f32) -> f32 {
+  // expected-error @+1 {{wgmma-fragment: the value has type 'f32'; a wgmma register operand is an A fragment (vector<8xbf16>, vector<8xf16>) or an f32 accumulator (!llvm.struct of f32)}}
+  %y = tile.wgmma_fence_operand %x : f32
+  return %y : f32
+}

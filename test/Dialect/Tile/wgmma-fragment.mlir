@@ -15,6 +15,7 @@
 // CHECK: %[[D:.*]] = tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}] {k = 16 : i64, major = #tile.wgmma_major<mn>, rows = 16 : i64}
 // CHECK: tile.wgmma_register_a %[[P0]], %[[D]], %{{.*}} {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !llvm.struct<({{(f32, )+}}f32)>
 // CHECK: tile.wgmma_register_a %[[P0]], %{{.*}}, %{{.*}} : vector<8xbf16>, !llvm.struct<({{(f32, )+}}f32)>
+// CHECK: tile.wgmma_fence_operand %[[P0]] : vector<8xbf16>
 func.func @fragments(%s: !acc32, %o: !acc16, %db: i64) -> (vector<8xf16>, !acc16, !acc16) {
   %c0 = arith.constant 0 : index
   %p0 = tile.wgmma_a_fragment %s[0] : !acc32 -> vector<8xbf16>
@@ -23,5 +24,6 @@ func.func @fragments(%s: !acc32, %o: !acc16, %db: i64) -> (vector<8xf16>, !acc16
   %dv = tile.wgmma_descriptor %buf[%c0, %c0] {rows = 16, k = 16, major = #tile.wgmma_major<mn>} : !v -> i64
   %o1 = tile.wgmma_register_a %p0, %dv, %o {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !acc16
   %o2 = tile.wgmma_register_a %p0, %db, %o : vector<8xbf16>, !acc16
+  %h = tile.wgmma_fence_operand %p0 : vector<8xbf16>
   return %p1, %o1, %o2 : vector<8xf16>, !acc16, !acc16
 }

@@ -85,3 +85,17 @@ LogicalResult WgmmaRegisterAOp::verify() {
            << "; wgmma multiplies two operands of one type";
   return success();
 }
+
+LogicalResult WgmmaFenceOperandOp::verify() {
+  Type type = getValue().getType();
+  if (auto vector = dyn_cast<VectorType>(type))
+    if (vector.getRank() == 1 && vector.getNumElements() == 8 &&
+        isa<Float16Type, BFloat16Type>(vector.getElementType()))
+      return success();
+  if (isa<LLVM::LLVMStructType>(type))
+    return success(succeeded(accumulatorValues(*this, type, "value")));
+  return emitRuleError(*this, RuleId::WgmmaFragment)
+         << "the value has type " << type
+         << "; a wgmma register operand is an A fragment (vector<8xbf16>, "
+            "vector<8xf16>) or an f32 accumulator (!llvm.struct of f32)";
+}

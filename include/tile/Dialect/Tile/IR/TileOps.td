@@ -555,6 +555,35 @@ def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
   }];
 }
 
+def Tile_WgmmaFenceOperandOp : Tile_Op<"wgmma_fence_operand", [
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "Keeps a wgmma register operand's registers as they are up "
+                "to this point";
+  let description = [{
+    A wgmma reads its register operands (`tile.wgmma_register_a`'s A
+    fragment) and writes its accumulator asynchronously, until the
+    `nvvm.wgmma.wait.group.sync.aligned` that completes it. The compiler
+    sees the operand's last use at the wgmma and may give its registers to
+    another value before the wait; ptxas then serializes every wgmma of the
+    function (performance warning C7513). Placed after the wait, this op
+    uses the value's registers there (an empty inline-assembly statement
+    that reads and writes them), so they stay the operand's until the wait,
+    and no code moves across it. The result is the value itself.
+
+    The value is a register fragment (`vector<8xbf16>`, `vector<8xf16>`)
+    or an f32 accumulator (`!llvm.struct` of f32) (`wgmma-fragment`).
+
+    ```mlir
+    nvvm.wgmma.wait.group.sync.aligned 0
+    %p = tile.wgmma_fence_operand %p_prev : vector<8xbf16>
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Pipelines by construction
 //===----------------------------------------------------------------------===//
