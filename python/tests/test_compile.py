@@ -324,10 +324,11 @@ def test_pipeline_compiles():
 
 
 def test_pipeline_misuse_rule():
-    # A hand-written wait inside the construct arrives with its rule id.
+    # A hand-written wgmma wait in produce (the construct's own waits are
+    # there) arrives with its rule id.
     source = pipeline_source().replace(
-        "        %row0 = arith.muli %k, %c8 : index\n",
-        "        %row0 = arith.muli %k, %c8 : index\n"
+        "        %row = arith.muli %k, %c8 : index\n",
+        "        %row = arith.muli %k, %c8 : index\n"
         "        nvvm.wgmma.wait.group.sync.aligned 0\n", 1)
     with pytest.raises(tile_mlir.TileCompileError) as error:
         tile_mlir.compile(source, name="misuse.mlir")

@@ -315,4 +315,13 @@ MUTANTS = [
       "ok = arith::ConstantOp::create(b, loc, b.getBoolAttr(false));",
       "a rank-0 load fills its element instead of copying it",
       function="inBounds"),
+    M("conv-register-a-transpose", "WgmmaFragmentLowering.cpp",
+      "int transposeB = op.getBMajor() == WgmmaMajor::MN ? 1 : 0;",
+      "int transposeB = 0;",
+      "an MN-major B read K-major: P V multiplies by the wrong V",
+      function="matchAndRewrite"),
+    M("conv-fragment-kstep", "WgmmaFragmentLowering.cpp",
+      "int64_t first = 8 * op.getKStep();", "int64_t first = 4 * op.getKStep();",
+      "the A fragment of k-step s taken from the wrong accumulator columns",
+      function="matchAndRewrite"),
 ]

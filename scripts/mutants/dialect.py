@@ -326,4 +326,12 @@ MUTANTS = [
       "a copy through a map of another buffer accepted: its coordinates "
       "index a tensor the plan was not made for",
       function="mlir::tile::verifyCopyThroughDeviceMap"),
+    M("dialect-fragment-kstep-bound", "WgmmaFragmentOps.cpp",
+      "if (step < 0 || 16 * step + 16 > n)", "if (step < 0 || 16 * step > n)",
+      "a k-step past the accumulator's last column accepted",
+      function="verify"),
+    M("dialect-register-a-major", "WgmmaFragmentOps.cpp",
+      "if (descriptor.getMajor() != getBMajor())", "if (false)",
+      "a wgmma that reads B K-major through an MN-major descriptor accepted",
+      function="verify"),
 ]

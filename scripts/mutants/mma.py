@@ -30,4 +30,15 @@ MUTANTS = [
       "int64_t chunkMask = span / 16 - 1;", "int64_t chunkMask = span / 16;",
       "the model the property test trusts XORs one bit too many",
       function="wgmmaOperandByteAddress"),
+    M("mma-mn-lbo", "WgmmaDescriptor.cpp",
+      "int64_t want = (n * elementBytes) % span + (n / perSpan) * colLbo;",
+      "int64_t want = (n * elementBytes) % span + (n / perSpan) * repeat;",
+      "an MN-major operand's second span checked at one swizzle repeat, not "
+      "at the layout's LBO: attention's V panels 16 KiB apart declined",
+      function="planMnStarts"),
+    M("mma-mn-start", "WgmmaDescriptor.cpp",
+      "if (floorMod(startByte, repeat) == 0)",
+      "if (floorMod(startByte, swizzleSpanBytes(s)) == 0)",
+      "an MN-major block starting inside a swizzle atom accepted",
+      function="checkMnStart"),
 ]
