@@ -32,7 +32,7 @@ if [ "${BENCH:-1}" = 1 ]; then
   grep -v PASS "$out/bench.log"
 fi
 if [ "${MEMCHECK:-1}" = 1 ] && command -v compute-sanitizer > /dev/null; then
-  timeout 200 compute-sanitizer --tool memcheck python3 bench/Attention/bench.py \
-    --check-only > "$out/memcheck.log" 2>&1
+  timeout 240 compute-sanitizer --tool memcheck python3 bench/Attention/bench.py \
+    --check-only --small > "$out/memcheck.log" 2>&1
   echo "memcheck rc $?"; grep -E "ERROR SUMMARY|SUMMARY" "$out/memcheck.log"
 fi

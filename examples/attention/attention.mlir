@@ -151,256 +151,257 @@ module attributes {gpu.container_module} {
         }
         %my_turn = arith.addi %turn0, %cidx_i32 : i32
         nvvm.barrier id = %my_turn number_of_threads = %c256_i32
-        %s_in1 = tile.wgmma_fence_operand %zero_s : !accS
+        %o_pin1 = tile.wgmma_fence_operand %o : !accO
+        %ov2 = llvm.extractvalue %o_pin1[0] : !accO
+        %ov3 = arith.mulf %ov2, %alpha_a : f32
+        %o4 = llvm.insertvalue %ov3, %o_pin1[0] : !accO
+        %ov5 = llvm.extractvalue %o_pin1[1] : !accO
+        %ov6 = arith.mulf %ov5, %alpha_a : f32
+        %o7 = llvm.insertvalue %ov6, %o4[1] : !accO
+        %ov8 = llvm.extractvalue %o_pin1[2] : !accO
+        %ov9 = arith.mulf %ov8, %alpha_b : f32
+        %o10 = llvm.insertvalue %ov9, %o7[2] : !accO
+        %ov11 = llvm.extractvalue %o_pin1[3] : !accO
+        %ov12 = arith.mulf %ov11, %alpha_b : f32
+        %o13 = llvm.insertvalue %ov12, %o10[3] : !accO
+        %ov14 = llvm.extractvalue %o_pin1[4] : !accO
+        %ov15 = arith.mulf %ov14, %alpha_a : f32
+        %o16 = llvm.insertvalue %ov15, %o13[4] : !accO
+        %ov17 = llvm.extractvalue %o_pin1[5] : !accO
+        %ov18 = arith.mulf %ov17, %alpha_a : f32
+        %o19 = llvm.insertvalue %ov18, %o16[5] : !accO
+        %ov20 = llvm.extractvalue %o_pin1[6] : !accO
+        %ov21 = arith.mulf %ov20, %alpha_b : f32
+        %o22 = llvm.insertvalue %ov21, %o19[6] : !accO
+        %ov23 = llvm.extractvalue %o_pin1[7] : !accO
+        %ov24 = arith.mulf %ov23, %alpha_b : f32
+        %o25 = llvm.insertvalue %ov24, %o22[7] : !accO
+        %ov26 = llvm.extractvalue %o_pin1[8] : !accO
+        %ov27 = arith.mulf %ov26, %alpha_a : f32
+        %o28 = llvm.insertvalue %ov27, %o25[8] : !accO
+        %ov29 = llvm.extractvalue %o_pin1[9] : !accO
+        %ov30 = arith.mulf %ov29, %alpha_a : f32
+        %o31 = llvm.insertvalue %ov30, %o28[9] : !accO
+        %ov32 = llvm.extractvalue %o_pin1[10] : !accO
+        %ov33 = arith.mulf %ov32, %alpha_b : f32
+        %o34 = llvm.insertvalue %ov33, %o31[10] : !accO
+        %ov35 = llvm.extractvalue %o_pin1[11] : !accO
+        %ov36 = arith.mulf %ov35, %alpha_b : f32
+        %o37 = llvm.insertvalue %ov36, %o34[11] : !accO
+        %ov38 = llvm.extractvalue %o_pin1[12] : !accO
+        %ov39 = arith.mulf %ov38, %alpha_a : f32
+        %o40 = llvm.insertvalue %ov39, %o37[12] : !accO
+        %ov41 = llvm.extractvalue %o_pin1[13] : !accO
+        %ov42 = arith.mulf %ov41, %alpha_a : f32
+        %o43 = llvm.insertvalue %ov42, %o40[13] : !accO
+        %ov44 = llvm.extractvalue %o_pin1[14] : !accO
+        %ov45 = arith.mulf %ov44, %alpha_b : f32
+        %o46 = llvm.insertvalue %ov45, %o43[14] : !accO
+        %ov47 = llvm.extractvalue %o_pin1[15] : !accO
+        %ov48 = arith.mulf %ov47, %alpha_b : f32
+        %o49 = llvm.insertvalue %ov48, %o46[15] : !accO
+        %ov50 = llvm.extractvalue %o_pin1[16] : !accO
+        %ov51 = arith.mulf %ov50, %alpha_a : f32
+        %o52 = llvm.insertvalue %ov51, %o49[16] : !accO
+        %ov53 = llvm.extractvalue %o_pin1[17] : !accO
+        %ov54 = arith.mulf %ov53, %alpha_a : f32
+        %o55 = llvm.insertvalue %ov54, %o52[17] : !accO
+        %ov56 = llvm.extractvalue %o_pin1[18] : !accO
+        %ov57 = arith.mulf %ov56, %alpha_b : f32
+        %o58 = llvm.insertvalue %ov57, %o55[18] : !accO
+        %ov59 = llvm.extractvalue %o_pin1[19] : !accO
+        %ov60 = arith.mulf %ov59, %alpha_b : f32
+        %o61 = llvm.insertvalue %ov60, %o58[19] : !accO
+        %ov62 = llvm.extractvalue %o_pin1[20] : !accO
+        %ov63 = arith.mulf %ov62, %alpha_a : f32
+        %o64 = llvm.insertvalue %ov63, %o61[20] : !accO
+        %ov65 = llvm.extractvalue %o_pin1[21] : !accO
+        %ov66 = arith.mulf %ov65, %alpha_a : f32
+        %o67 = llvm.insertvalue %ov66, %o64[21] : !accO
+        %ov68 = llvm.extractvalue %o_pin1[22] : !accO
+        %ov69 = arith.mulf %ov68, %alpha_b : f32
+        %o70 = llvm.insertvalue %ov69, %o67[22] : !accO
+        %ov71 = llvm.extractvalue %o_pin1[23] : !accO
+        %ov72 = arith.mulf %ov71, %alpha_b : f32
+        %o73 = llvm.insertvalue %ov72, %o70[23] : !accO
+        %ov74 = llvm.extractvalue %o_pin1[24] : !accO
+        %ov75 = arith.mulf %ov74, %alpha_a : f32
+        %o76 = llvm.insertvalue %ov75, %o73[24] : !accO
+        %ov77 = llvm.extractvalue %o_pin1[25] : !accO
+        %ov78 = arith.mulf %ov77, %alpha_a : f32
+        %o79 = llvm.insertvalue %ov78, %o76[25] : !accO
+        %ov80 = llvm.extractvalue %o_pin1[26] : !accO
+        %ov81 = arith.mulf %ov80, %alpha_b : f32
+        %o82 = llvm.insertvalue %ov81, %o79[26] : !accO
+        %ov83 = llvm.extractvalue %o_pin1[27] : !accO
+        %ov84 = arith.mulf %ov83, %alpha_b : f32
+        %o85 = llvm.insertvalue %ov84, %o82[27] : !accO
+        %ov86 = llvm.extractvalue %o_pin1[28] : !accO
+        %ov87 = arith.mulf %ov86, %alpha_a : f32
+        %o88 = llvm.insertvalue %ov87, %o85[28] : !accO
+        %ov89 = llvm.extractvalue %o_pin1[29] : !accO
+        %ov90 = arith.mulf %ov89, %alpha_a : f32
+        %o91 = llvm.insertvalue %ov90, %o88[29] : !accO
+        %ov92 = llvm.extractvalue %o_pin1[30] : !accO
+        %ov93 = arith.mulf %ov92, %alpha_b : f32
+        %o94 = llvm.insertvalue %ov93, %o91[30] : !accO
+        %ov95 = llvm.extractvalue %o_pin1[31] : !accO
+        %ov96 = arith.mulf %ov95, %alpha_b : f32
+        %o97 = llvm.insertvalue %ov96, %o94[31] : !accO
+        %ov98 = llvm.extractvalue %o_pin1[32] : !accO
+        %ov99 = arith.mulf %ov98, %alpha_a : f32
+        %o100 = llvm.insertvalue %ov99, %o97[32] : !accO
+        %ov101 = llvm.extractvalue %o_pin1[33] : !accO
+        %ov102 = arith.mulf %ov101, %alpha_a : f32
+        %o103 = llvm.insertvalue %ov102, %o100[33] : !accO
+        %ov104 = llvm.extractvalue %o_pin1[34] : !accO
+        %ov105 = arith.mulf %ov104, %alpha_b : f32
+        %o106 = llvm.insertvalue %ov105, %o103[34] : !accO
+        %ov107 = llvm.extractvalue %o_pin1[35] : !accO
+        %ov108 = arith.mulf %ov107, %alpha_b : f32
+        %o109 = llvm.insertvalue %ov108, %o106[35] : !accO
+        %ov110 = llvm.extractvalue %o_pin1[36] : !accO
+        %ov111 = arith.mulf %ov110, %alpha_a : f32
+        %o112 = llvm.insertvalue %ov111, %o109[36] : !accO
+        %ov113 = llvm.extractvalue %o_pin1[37] : !accO
+        %ov114 = arith.mulf %ov113, %alpha_a : f32
+        %o115 = llvm.insertvalue %ov114, %o112[37] : !accO
+        %ov116 = llvm.extractvalue %o_pin1[38] : !accO
+        %ov117 = arith.mulf %ov116, %alpha_b : f32
+        %o118 = llvm.insertvalue %ov117, %o115[38] : !accO
+        %ov119 = llvm.extractvalue %o_pin1[39] : !accO
+        %ov120 = arith.mulf %ov119, %alpha_b : f32
+        %o121 = llvm.insertvalue %ov120, %o118[39] : !accO
+        %ov122 = llvm.extractvalue %o_pin1[40] : !accO
+        %ov123 = arith.mulf %ov122, %alpha_a : f32
+        %o124 = llvm.insertvalue %ov123, %o121[40] : !accO
+        %ov125 = llvm.extractvalue %o_pin1[41] : !accO
+        %ov126 = arith.mulf %ov125, %alpha_a : f32
+        %o127 = llvm.insertvalue %ov126, %o124[41] : !accO
+        %ov128 = llvm.extractvalue %o_pin1[42] : !accO
+        %ov129 = arith.mulf %ov128, %alpha_b : f32
+        %o130 = llvm.insertvalue %ov129, %o127[42] : !accO
+        %ov131 = llvm.extractvalue %o_pin1[43] : !accO
+        %ov132 = arith.mulf %ov131, %alpha_b : f32
+        %o133 = llvm.insertvalue %ov132, %o130[43] : !accO
+        %ov134 = llvm.extractvalue %o_pin1[44] : !accO
+        %ov135 = arith.mulf %ov134, %alpha_a : f32
+        %o136 = llvm.insertvalue %ov135, %o133[44] : !accO
+        %ov137 = llvm.extractvalue %o_pin1[45] : !accO
+        %ov138 = arith.mulf %ov137, %alpha_a : f32
+        %o139 = llvm.insertvalue %ov138, %o136[45] : !accO
+        %ov140 = llvm.extractvalue %o_pin1[46] : !accO
+        %ov141 = arith.mulf %ov140, %alpha_b : f32
+        %o142 = llvm.insertvalue %ov141, %o139[46] : !accO
+        %ov143 = llvm.extractvalue %o_pin1[47] : !accO
+        %ov144 = arith.mulf %ov143, %alpha_b : f32
+        %o145 = llvm.insertvalue %ov144, %o142[47] : !accO
+        %ov146 = llvm.extractvalue %o_pin1[48] : !accO
+        %ov147 = arith.mulf %ov146, %alpha_a : f32
+        %o148 = llvm.insertvalue %ov147, %o145[48] : !accO
+        %ov149 = llvm.extractvalue %o_pin1[49] : !accO
+        %ov150 = arith.mulf %ov149, %alpha_a : f32
+        %o151 = llvm.insertvalue %ov150, %o148[49] : !accO
+        %ov152 = llvm.extractvalue %o_pin1[50] : !accO
+        %ov153 = arith.mulf %ov152, %alpha_b : f32
+        %o154 = llvm.insertvalue %ov153, %o151[50] : !accO
+        %ov155 = llvm.extractvalue %o_pin1[51] : !accO
+        %ov156 = arith.mulf %ov155, %alpha_b : f32
+        %o157 = llvm.insertvalue %ov156, %o154[51] : !accO
+        %ov158 = llvm.extractvalue %o_pin1[52] : !accO
+        %ov159 = arith.mulf %ov158, %alpha_a : f32
+        %o160 = llvm.insertvalue %ov159, %o157[52] : !accO
+        %ov161 = llvm.extractvalue %o_pin1[53] : !accO
+        %ov162 = arith.mulf %ov161, %alpha_a : f32
+        %o163 = llvm.insertvalue %ov162, %o160[53] : !accO
+        %ov164 = llvm.extractvalue %o_pin1[54] : !accO
+        %ov165 = arith.mulf %ov164, %alpha_b : f32
+        %o166 = llvm.insertvalue %ov165, %o163[54] : !accO
+        %ov167 = llvm.extractvalue %o_pin1[55] : !accO
+        %ov168 = arith.mulf %ov167, %alpha_b : f32
+        %o169 = llvm.insertvalue %ov168, %o166[55] : !accO
+        %ov170 = llvm.extractvalue %o_pin1[56] : !accO
+        %ov171 = arith.mulf %ov170, %alpha_a : f32
+        %o172 = llvm.insertvalue %ov171, %o169[56] : !accO
+        %ov173 = llvm.extractvalue %o_pin1[57] : !accO
+        %ov174 = arith.mulf %ov173, %alpha_a : f32
+        %o175 = llvm.insertvalue %ov174, %o172[57] : !accO
+        %ov176 = llvm.extractvalue %o_pin1[58] : !accO
+        %ov177 = arith.mulf %ov176, %alpha_b : f32
+        %o178 = llvm.insertvalue %ov177, %o175[58] : !accO
+        %ov179 = llvm.extractvalue %o_pin1[59] : !accO
+        %ov180 = arith.mulf %ov179, %alpha_b : f32
+        %o181 = llvm.insertvalue %ov180, %o178[59] : !accO
+        %ov182 = llvm.extractvalue %o_pin1[60] : !accO
+        %ov183 = arith.mulf %ov182, %alpha_a : f32
+        %o184 = llvm.insertvalue %ov183, %o181[60] : !accO
+        %ov185 = llvm.extractvalue %o_pin1[61] : !accO
+        %ov186 = arith.mulf %ov185, %alpha_a : f32
+        %o187 = llvm.insertvalue %ov186, %o184[61] : !accO
+        %ov188 = llvm.extractvalue %o_pin1[62] : !accO
+        %ov189 = arith.mulf %ov188, %alpha_b : f32
+        %o190 = llvm.insertvalue %ov189, %o187[62] : !accO
+        %ov191 = llvm.extractvalue %o_pin1[63] : !accO
+        %ov192 = arith.mulf %ov191, %alpha_b : f32
+        %o193 = llvm.insertvalue %ov192, %o190[63] : !accO
+        %o_scaled = tile.wgmma_fence_operand %o193 : !accO
+        %s_in194 = tile.wgmma_fence_operand %zero_s : !accS
         nvvm.wgmma.fence.aligned
-        %dq2 = tile.wgmma_descriptor %sq[%row0, %k0] {rows = 64, k = 16} : !tileQ -> i64
-        %dk3 = tile.wgmma_descriptor %ks[%c0, %k0] {rows = 128, k = 16} : !tileKV -> i64
-        %s4 = nvvm.wgmma.mma_async %dq2, %dk3, %s_in1, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq5 = tile.wgmma_descriptor %sq[%row0, %k16] {rows = 64, k = 16} : !tileQ -> i64
-        %dk6 = tile.wgmma_descriptor %ks[%c0, %k16] {rows = 128, k = 16} : !tileKV -> i64
-        %s7 = nvvm.wgmma.mma_async %dq5, %dk6, %s4, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq8 = tile.wgmma_descriptor %sq[%row0, %k32] {rows = 64, k = 16} : !tileQ -> i64
-        %dk9 = tile.wgmma_descriptor %ks[%c0, %k32] {rows = 128, k = 16} : !tileKV -> i64
-        %s10 = nvvm.wgmma.mma_async %dq8, %dk9, %s7, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq11 = tile.wgmma_descriptor %sq[%row0, %k48] {rows = 64, k = 16} : !tileQ -> i64
-        %dk12 = tile.wgmma_descriptor %ks[%c0, %k48] {rows = 128, k = 16} : !tileKV -> i64
-        %s13 = nvvm.wgmma.mma_async %dq11, %dk12, %s10, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq14 = tile.wgmma_descriptor %sq[%row0, %k64] {rows = 64, k = 16} : !tileQ -> i64
-        %dk15 = tile.wgmma_descriptor %ks[%c0, %k64] {rows = 128, k = 16} : !tileKV -> i64
-        %s16 = nvvm.wgmma.mma_async %dq14, %dk15, %s13, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq17 = tile.wgmma_descriptor %sq[%row0, %k80] {rows = 64, k = 16} : !tileQ -> i64
-        %dk18 = tile.wgmma_descriptor %ks[%c0, %k80] {rows = 128, k = 16} : !tileKV -> i64
-        %s19 = nvvm.wgmma.mma_async %dq17, %dk18, %s16, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq20 = tile.wgmma_descriptor %sq[%row0, %k96] {rows = 64, k = 16} : !tileQ -> i64
-        %dk21 = tile.wgmma_descriptor %ks[%c0, %k96] {rows = 128, k = 16} : !tileKV -> i64
-        %s22 = nvvm.wgmma.mma_async %dq20, %dk21, %s19, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
-        %dq23 = tile.wgmma_descriptor %sq[%row0, %k112] {rows = 64, k = 16} : !tileQ -> i64
-        %dk24 = tile.wgmma_descriptor %ks[%c0, %k112] {rows = 128, k = 16} : !tileKV -> i64
-        %s25 = nvvm.wgmma.mma_async %dq23, %dk24, %s22, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq195 = tile.wgmma_descriptor %sq[%row0, %k0] {rows = 64, k = 16} : !tileQ -> i64
+        %dk196 = tile.wgmma_descriptor %ks[%c0, %k0] {rows = 128, k = 16} : !tileKV -> i64
+        %s197 = nvvm.wgmma.mma_async %dq195, %dk196, %s_in194, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq198 = tile.wgmma_descriptor %sq[%row0, %k16] {rows = 64, k = 16} : !tileQ -> i64
+        %dk199 = tile.wgmma_descriptor %ks[%c0, %k16] {rows = 128, k = 16} : !tileKV -> i64
+        %s200 = nvvm.wgmma.mma_async %dq198, %dk199, %s197, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq201 = tile.wgmma_descriptor %sq[%row0, %k32] {rows = 64, k = 16} : !tileQ -> i64
+        %dk202 = tile.wgmma_descriptor %ks[%c0, %k32] {rows = 128, k = 16} : !tileKV -> i64
+        %s203 = nvvm.wgmma.mma_async %dq201, %dk202, %s200, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq204 = tile.wgmma_descriptor %sq[%row0, %k48] {rows = 64, k = 16} : !tileQ -> i64
+        %dk205 = tile.wgmma_descriptor %ks[%c0, %k48] {rows = 128, k = 16} : !tileKV -> i64
+        %s206 = nvvm.wgmma.mma_async %dq204, %dk205, %s203, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq207 = tile.wgmma_descriptor %sq[%row0, %k64] {rows = 64, k = 16} : !tileQ -> i64
+        %dk208 = tile.wgmma_descriptor %ks[%c0, %k64] {rows = 128, k = 16} : !tileKV -> i64
+        %s209 = nvvm.wgmma.mma_async %dq207, %dk208, %s206, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq210 = tile.wgmma_descriptor %sq[%row0, %k80] {rows = 64, k = 16} : !tileQ -> i64
+        %dk211 = tile.wgmma_descriptor %ks[%c0, %k80] {rows = 128, k = 16} : !tileKV -> i64
+        %s212 = nvvm.wgmma.mma_async %dq210, %dk211, %s209, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq213 = tile.wgmma_descriptor %sq[%row0, %k96] {rows = 64, k = 16} : !tileQ -> i64
+        %dk214 = tile.wgmma_descriptor %ks[%c0, %k96] {rows = 128, k = 16} : !tileKV -> i64
+        %s215 = nvvm.wgmma.mma_async %dq213, %dk214, %s212, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq216 = tile.wgmma_descriptor %sq[%row0, %k112] {rows = 64, k = 16} : !tileQ -> i64
+        %dk217 = tile.wgmma_descriptor %ks[%c0, %k112] {rows = 128, k = 16} : !tileKV -> i64
+        %s218 = nvvm.wgmma.mma_async %dq216, %dk217, %s215, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
         nvvm.wgmma.commit.group.sync.aligned
         %has_prev = arith.cmpi ugt, %kt, %c0 : index
         %kt_m1 = arith.subi %kt, %c1 : index
         %kprev = arith.select %has_prev, %kt_m1, %kt : index
         %slot_prev = arith.remui %kprev, %cstages : index
         %vprev = tile.stage %sv[%slot_prev] : !stagesKV -> !tileKV
-        %pf26 = tile.wgmma_a_fragment %p_prev[0] : !accS -> vector<8xbf16>
-        %pf27 = tile.wgmma_a_fragment %p_prev[1] : !accS -> vector<8xbf16>
-        %pf28 = tile.wgmma_a_fragment %p_prev[2] : !accS -> vector<8xbf16>
-        %pf29 = tile.wgmma_a_fragment %p_prev[3] : !accS -> vector<8xbf16>
-        %pf30 = tile.wgmma_a_fragment %p_prev[4] : !accS -> vector<8xbf16>
-        %pf31 = tile.wgmma_a_fragment %p_prev[5] : !accS -> vector<8xbf16>
-        %pf32 = tile.wgmma_a_fragment %p_prev[6] : !accS -> vector<8xbf16>
-        %pf33 = tile.wgmma_a_fragment %p_prev[7] : !accS -> vector<8xbf16>
-        %o_pin34 = tile.wgmma_fence_operand %o : !accO
-        %ov35 = llvm.extractvalue %o_pin34[0] : !accO
-        %ov36 = arith.mulf %ov35, %alpha_a : f32
-        %o37 = llvm.insertvalue %ov36, %o_pin34[0] : !accO
-        %ov38 = llvm.extractvalue %o_pin34[1] : !accO
-        %ov39 = arith.mulf %ov38, %alpha_a : f32
-        %o40 = llvm.insertvalue %ov39, %o37[1] : !accO
-        %ov41 = llvm.extractvalue %o_pin34[2] : !accO
-        %ov42 = arith.mulf %ov41, %alpha_b : f32
-        %o43 = llvm.insertvalue %ov42, %o40[2] : !accO
-        %ov44 = llvm.extractvalue %o_pin34[3] : !accO
-        %ov45 = arith.mulf %ov44, %alpha_b : f32
-        %o46 = llvm.insertvalue %ov45, %o43[3] : !accO
-        %ov47 = llvm.extractvalue %o_pin34[4] : !accO
-        %ov48 = arith.mulf %ov47, %alpha_a : f32
-        %o49 = llvm.insertvalue %ov48, %o46[4] : !accO
-        %ov50 = llvm.extractvalue %o_pin34[5] : !accO
-        %ov51 = arith.mulf %ov50, %alpha_a : f32
-        %o52 = llvm.insertvalue %ov51, %o49[5] : !accO
-        %ov53 = llvm.extractvalue %o_pin34[6] : !accO
-        %ov54 = arith.mulf %ov53, %alpha_b : f32
-        %o55 = llvm.insertvalue %ov54, %o52[6] : !accO
-        %ov56 = llvm.extractvalue %o_pin34[7] : !accO
-        %ov57 = arith.mulf %ov56, %alpha_b : f32
-        %o58 = llvm.insertvalue %ov57, %o55[7] : !accO
-        %ov59 = llvm.extractvalue %o_pin34[8] : !accO
-        %ov60 = arith.mulf %ov59, %alpha_a : f32
-        %o61 = llvm.insertvalue %ov60, %o58[8] : !accO
-        %ov62 = llvm.extractvalue %o_pin34[9] : !accO
-        %ov63 = arith.mulf %ov62, %alpha_a : f32
-        %o64 = llvm.insertvalue %ov63, %o61[9] : !accO
-        %ov65 = llvm.extractvalue %o_pin34[10] : !accO
-        %ov66 = arith.mulf %ov65, %alpha_b : f32
-        %o67 = llvm.insertvalue %ov66, %o64[10] : !accO
-        %ov68 = llvm.extractvalue %o_pin34[11] : !accO
-        %ov69 = arith.mulf %ov68, %alpha_b : f32
-        %o70 = llvm.insertvalue %ov69, %o67[11] : !accO
-        %ov71 = llvm.extractvalue %o_pin34[12] : !accO
-        %ov72 = arith.mulf %ov71, %alpha_a : f32
-        %o73 = llvm.insertvalue %ov72, %o70[12] : !accO
-        %ov74 = llvm.extractvalue %o_pin34[13] : !accO
-        %ov75 = arith.mulf %ov74, %alpha_a : f32
-        %o76 = llvm.insertvalue %ov75, %o73[13] : !accO
-        %ov77 = llvm.extractvalue %o_pin34[14] : !accO
-        %ov78 = arith.mulf %ov77, %alpha_b : f32
-        %o79 = llvm.insertvalue %ov78, %o76[14] : !accO
-        %ov80 = llvm.extractvalue %o_pin34[15] : !accO
-        %ov81 = arith.mulf %ov80, %alpha_b : f32
-        %o82 = llvm.insertvalue %ov81, %o79[15] : !accO
-        %ov83 = llvm.extractvalue %o_pin34[16] : !accO
-        %ov84 = arith.mulf %ov83, %alpha_a : f32
-        %o85 = llvm.insertvalue %ov84, %o82[16] : !accO
-        %ov86 = llvm.extractvalue %o_pin34[17] : !accO
-        %ov87 = arith.mulf %ov86, %alpha_a : f32
-        %o88 = llvm.insertvalue %ov87, %o85[17] : !accO
-        %ov89 = llvm.extractvalue %o_pin34[18] : !accO
-        %ov90 = arith.mulf %ov89, %alpha_b : f32
-        %o91 = llvm.insertvalue %ov90, %o88[18] : !accO
-        %ov92 = llvm.extractvalue %o_pin34[19] : !accO
-        %ov93 = arith.mulf %ov92, %alpha_b : f32
-        %o94 = llvm.insertvalue %ov93, %o91[19] : !accO
-        %ov95 = llvm.extractvalue %o_pin34[20] : !accO
-        %ov96 = arith.mulf %ov95, %alpha_a : f32
-        %o97 = llvm.insertvalue %ov96, %o94[20] : !accO
-        %ov98 = llvm.extractvalue %o_pin34[21] : !accO
-        %ov99 = arith.mulf %ov98, %alpha_a : f32
-        %o100 = llvm.insertvalue %ov99, %o97[21] : !accO
-        %ov101 = llvm.extractvalue %o_pin34[22] : !accO
-        %ov102 = arith.mulf %ov101, %alpha_b : f32
-        %o103 = llvm.insertvalue %ov102, %o100[22] : !accO
-        %ov104 = llvm.extractvalue %o_pin34[23] : !accO
-        %ov105 = arith.mulf %ov104, %alpha_b : f32
-        %o106 = llvm.insertvalue %ov105, %o103[23] : !accO
-        %ov107 = llvm.extractvalue %o_pin34[24] : !accO
-        %ov108 = arith.mulf %ov107, %alpha_a : f32
-        %o109 = llvm.insertvalue %ov108, %o106[24] : !accO
-        %ov110 = llvm.extractvalue %o_pin34[25] : !accO
-        %ov111 = arith.mulf %ov110, %alpha_a : f32
-        %o112 = llvm.insertvalue %ov111, %o109[25] : !accO
-        %ov113 = llvm.extractvalue %o_pin34[26] : !accO
-        %ov114 = arith.mulf %ov113, %alpha_b : f32
-        %o115 = llvm.insertvalue %ov114, %o112[26] : !accO
-        %ov116 = llvm.extractvalue %o_pin34[27] : !accO
-        %ov117 = arith.mulf %ov116, %alpha_b : f32
-        %o118 = llvm.insertvalue %ov117, %o115[27] : !accO
-        %ov119 = llvm.extractvalue %o_pin34[28] : !accO
-        %ov120 = arith.mulf %ov119, %alpha_a : f32
-        %o121 = llvm.insertvalue %ov120, %o118[28] : !accO
-        %ov122 = llvm.extractvalue %o_pin34[29] : !accO
-        %ov123 = arith.mulf %ov122, %alpha_a : f32
-        %o124 = llvm.insertvalue %ov123, %o121[29] : !accO
-        %ov125 = llvm.extractvalue %o_pin34[30] : !accO
-        %ov126 = arith.mulf %ov125, %alpha_b : f32
-        %o127 = llvm.insertvalue %ov126, %o124[30] : !accO
-        %ov128 = llvm.extractvalue %o_pin34[31] : !accO
-        %ov129 = arith.mulf %ov128, %alpha_b : f32
-        %o130 = llvm.insertvalue %ov129, %o127[31] : !accO
-        %ov131 = llvm.extractvalue %o_pin34[32] : !accO
-        %ov132 = arith.mulf %ov131, %alpha_a : f32
-        %o133 = llvm.insertvalue %ov132, %o130[32] : !accO
-        %ov134 = llvm.extractvalue %o_pin34[33] : !accO
-        %ov135 = arith.mulf %ov134, %alpha_a : f32
-        %o136 = llvm.insertvalue %ov135, %o133[33] : !accO
-        %ov137 = llvm.extractvalue %o_pin34[34] : !accO
-        %ov138 = arith.mulf %ov137, %alpha_b : f32
-        %o139 = llvm.insertvalue %ov138, %o136[34] : !accO
-        %ov140 = llvm.extractvalue %o_pin34[35] : !accO
-        %ov141 = arith.mulf %ov140, %alpha_b : f32
-        %o142 = llvm.insertvalue %ov141, %o139[35] : !accO
-        %ov143 = llvm.extractvalue %o_pin34[36] : !accO
-        %ov144 = arith.mulf %ov143, %alpha_a : f32
-        %o145 = llvm.insertvalue %ov144, %o142[36] : !accO
-        %ov146 = llvm.extractvalue %o_pin34[37] : !accO
-        %ov147 = arith.mulf %ov146, %alpha_a : f32
-        %o148 = llvm.insertvalue %ov147, %o145[37] : !accO
-        %ov149 = llvm.extractvalue %o_pin34[38] : !accO
-        %ov150 = arith.mulf %ov149, %alpha_b : f32
-        %o151 = llvm.insertvalue %ov150, %o148[38] : !accO
-        %ov152 = llvm.extractvalue %o_pin34[39] : !accO
-        %ov153 = arith.mulf %ov152, %alpha_b : f32
-        %o154 = llvm.insertvalue %ov153, %o151[39] : !accO
-        %ov155 = llvm.extractvalue %o_pin34[40] : !accO
-        %ov156 = arith.mulf %ov155, %alpha_a : f32
-        %o157 = llvm.insertvalue %ov156, %o154[40] : !accO
-        %ov158 = llvm.extractvalue %o_pin34[41] : !accO
-        %ov159 = arith.mulf %ov158, %alpha_a : f32
-        %o160 = llvm.insertvalue %ov159, %o157[41] : !accO
-        %ov161 = llvm.extractvalue %o_pin34[42] : !accO
-        %ov162 = arith.mulf %ov161, %alpha_b : f32
-        %o163 = llvm.insertvalue %ov162, %o160[42] : !accO
-        %ov164 = llvm.extractvalue %o_pin34[43] : !accO
-        %ov165 = arith.mulf %ov164, %alpha_b : f32
-        %o166 = llvm.insertvalue %ov165, %o163[43] : !accO
-        %ov167 = llvm.extractvalue %o_pin34[44] : !accO
-        %ov168 = arith.mulf %ov167, %alpha_a : f32
-        %o169 = llvm.insertvalue %ov168, %o166[44] : !accO
-        %ov170 = llvm.extractvalue %o_pin34[45] : !accO
-        %ov171 = arith.mulf %ov170, %alpha_a : f32
-        %o172 = llvm.insertvalue %ov171, %o169[45] : !accO
-        %ov173 = llvm.extractvalue %o_pin34[46] : !accO
-        %ov174 = arith.mulf %ov173, %alpha_b : f32
-        %o175 = llvm.insertvalue %ov174, %o172[46] : !accO
-        %ov176 = llvm.extractvalue %o_pin34[47] : !accO
-        %ov177 = arith.mulf %ov176, %alpha_b : f32
-        %o178 = llvm.insertvalue %ov177, %o175[47] : !accO
-        %ov179 = llvm.extractvalue %o_pin34[48] : !accO
-        %ov180 = arith.mulf %ov179, %alpha_a : f32
-        %o181 = llvm.insertvalue %ov180, %o178[48] : !accO
-        %ov182 = llvm.extractvalue %o_pin34[49] : !accO
-        %ov183 = arith.mulf %ov182, %alpha_a : f32
-        %o184 = llvm.insertvalue %ov183, %o181[49] : !accO
-        %ov185 = llvm.extractvalue %o_pin34[50] : !accO
-        %ov186 = arith.mulf %ov185, %alpha_b : f32
-        %o187 = llvm.insertvalue %ov186, %o184[50] : !accO
-        %ov188 = llvm.extractvalue %o_pin34[51] : !accO
-        %ov189 = arith.mulf %ov188, %alpha_b : f32
-        %o190 = llvm.insertvalue %ov189, %o187[51] : !accO
-        %ov191 = llvm.extractvalue %o_pin34[52] : !accO
-        %ov192 = arith.mulf %ov191, %alpha_a : f32
-        %o193 = llvm.insertvalue %ov192, %o190[52] : !accO
-        %ov194 = llvm.extractvalue %o_pin34[53] : !accO
-        %ov195 = arith.mulf %ov194, %alpha_a : f32
-        %o196 = llvm.insertvalue %ov195, %o193[53] : !accO
-        %ov197 = llvm.extractvalue %o_pin34[54] : !accO
-        %ov198 = arith.mulf %ov197, %alpha_b : f32
-        %o199 = llvm.insertvalue %ov198, %o196[54] : !accO
-        %ov200 = llvm.extractvalue %o_pin34[55] : !accO
-        %ov201 = arith.mulf %ov200, %alpha_b : f32
-        %o202 = llvm.insertvalue %ov201, %o199[55] : !accO
-        %ov203 = llvm.extractvalue %o_pin34[56] : !accO
-        %ov204 = arith.mulf %ov203, %alpha_a : f32
-        %o205 = llvm.insertvalue %ov204, %o202[56] : !accO
-        %ov206 = llvm.extractvalue %o_pin34[57] : !accO
-        %ov207 = arith.mulf %ov206, %alpha_a : f32
-        %o208 = llvm.insertvalue %ov207, %o205[57] : !accO
-        %ov209 = llvm.extractvalue %o_pin34[58] : !accO
-        %ov210 = arith.mulf %ov209, %alpha_b : f32
-        %o211 = llvm.insertvalue %ov210, %o208[58] : !accO
-        %ov212 = llvm.extractvalue %o_pin34[59] : !accO
-        %ov213 = arith.mulf %ov212, %alpha_b : f32
-        %o214 = llvm.insertvalue %ov213, %o211[59] : !accO
-        %ov215 = llvm.extractvalue %o_pin34[60] : !accO
-        %ov216 = arith.mulf %ov215, %alpha_a : f32
-        %o217 = llvm.insertvalue %ov216, %o214[60] : !accO
-        %ov218 = llvm.extractvalue %o_pin34[61] : !accO
-        %ov219 = arith.mulf %ov218, %alpha_a : f32
-        %o220 = llvm.insertvalue %ov219, %o217[61] : !accO
-        %ov221 = llvm.extractvalue %o_pin34[62] : !accO
-        %ov222 = arith.mulf %ov221, %alpha_b : f32
-        %o223 = llvm.insertvalue %ov222, %o220[62] : !accO
-        %ov224 = llvm.extractvalue %o_pin34[63] : !accO
-        %ov225 = arith.mulf %ov224, %alpha_b : f32
-        %o226 = llvm.insertvalue %ov225, %o223[63] : !accO
+        %pf219 = tile.wgmma_a_fragment %p_prev[0] : !accS -> vector<8xbf16>
+        %pf220 = tile.wgmma_a_fragment %p_prev[1] : !accS -> vector<8xbf16>
+        %pf221 = tile.wgmma_a_fragment %p_prev[2] : !accS -> vector<8xbf16>
+        %pf222 = tile.wgmma_a_fragment %p_prev[3] : !accS -> vector<8xbf16>
+        %pf223 = tile.wgmma_a_fragment %p_prev[4] : !accS -> vector<8xbf16>
+        %pf224 = tile.wgmma_a_fragment %p_prev[5] : !accS -> vector<8xbf16>
+        %pf225 = tile.wgmma_a_fragment %p_prev[6] : !accS -> vector<8xbf16>
+        %pf226 = tile.wgmma_a_fragment %p_prev[7] : !accS -> vector<8xbf16>
         nvvm.wgmma.fence.aligned
         %dv227 = tile.wgmma_descriptor %vprev[%k0, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o228 = tile.wgmma_register_a %pf26, %dv227, %o226 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o228 = tile.wgmma_register_a %pf219, %dv227, %o_scaled {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv229 = tile.wgmma_descriptor %vprev[%k16, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o230 = tile.wgmma_register_a %pf27, %dv229, %o228 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o230 = tile.wgmma_register_a %pf220, %dv229, %o228 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv231 = tile.wgmma_descriptor %vprev[%k32, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o232 = tile.wgmma_register_a %pf28, %dv231, %o230 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o232 = tile.wgmma_register_a %pf221, %dv231, %o230 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv233 = tile.wgmma_descriptor %vprev[%k48, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o234 = tile.wgmma_register_a %pf29, %dv233, %o232 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o234 = tile.wgmma_register_a %pf222, %dv233, %o232 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv235 = tile.wgmma_descriptor %vprev[%k64, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o236 = tile.wgmma_register_a %pf30, %dv235, %o234 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o236 = tile.wgmma_register_a %pf223, %dv235, %o234 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv237 = tile.wgmma_descriptor %vprev[%k80, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o238 = tile.wgmma_register_a %pf31, %dv237, %o236 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o238 = tile.wgmma_register_a %pf224, %dv237, %o236 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv239 = tile.wgmma_descriptor %vprev[%k96, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o240 = tile.wgmma_register_a %pf32, %dv239, %o238 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o240 = tile.wgmma_register_a %pf225, %dv239, %o238 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv241 = tile.wgmma_descriptor %vprev[%k112, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o242 = tile.wgmma_register_a %pf33, %dv241, %o240 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o242 = tile.wgmma_register_a %pf226, %dv241, %o240 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         nvvm.wgmma.commit.group.sync.aligned
         %other_turn = arith.subi %turn1, %cidx_i32 : i32
         %kt_next = arith.addi %kt, %c1 : index
@@ -410,7 +411,7 @@ module attributes {gpu.container_module} {
           nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32
         }
         nvvm.wgmma.wait.group.sync.aligned 1
-        %s_done243 = tile.wgmma_fence_operand %s25 : !accS
+        %s_done243 = tile.wgmma_fence_operand %s218 : !accS
         %n0 = arith.muli %kt, %cbn : index
         %qrow_a0 = arith.addi %m0, %row0 : index
         %qrow_a = arith.addi %qrow_a0, %trow : index
@@ -1027,14 +1028,14 @@ module attributes {gpu.container_module} {
         %ps845 = llvm.insertvalue %p714, %ps844[63] : !accS
         %p_done846 = tile.wgmma_fence_operand %ps845 : !accS
         nvvm.wgmma.wait.group.sync.aligned 0
-        %held847 = tile.wgmma_fence_operand %pf26 : vector<8xbf16>
-        %held848 = tile.wgmma_fence_operand %pf27 : vector<8xbf16>
-        %held849 = tile.wgmma_fence_operand %pf28 : vector<8xbf16>
-        %held850 = tile.wgmma_fence_operand %pf29 : vector<8xbf16>
-        %held851 = tile.wgmma_fence_operand %pf30 : vector<8xbf16>
-        %held852 = tile.wgmma_fence_operand %pf31 : vector<8xbf16>
-        %held853 = tile.wgmma_fence_operand %pf32 : vector<8xbf16>
-        %held854 = tile.wgmma_fence_operand %pf33 : vector<8xbf16>
+        %held847 = tile.wgmma_fence_operand %pf219 : vector<8xbf16>
+        %held848 = tile.wgmma_fence_operand %pf220 : vector<8xbf16>
+        %held849 = tile.wgmma_fence_operand %pf221 : vector<8xbf16>
+        %held850 = tile.wgmma_fence_operand %pf222 : vector<8xbf16>
+        %held851 = tile.wgmma_fence_operand %pf223 : vector<8xbf16>
+        %held852 = tile.wgmma_fence_operand %pf224 : vector<8xbf16>
+        %held853 = tile.wgmma_fence_operand %pf225 : vector<8xbf16>
+        %held854 = tile.wgmma_fence_operand %pf226 : vector<8xbf16>
         %o_done855 = tile.wgmma_fence_operand %o242 : !accO
         tile.yield %o_done855, %m536, %m579, %l747, %l780, %p_done846, %alpha542, %alpha585 : !accO, f32, f32, f32, f32, !accS, f32, f32
       } epilogue {

@@ -122,6 +122,14 @@ def emit_consume(e, a):
         e.line("}")
         e.line("%my_turn = arith.addi %turn0, %cidx_i32 : i32")
         e.line("nvvm.barrier id = %my_turn number_of_threads = %c256_i32")
+    if a.overlap:
+        # O *= alpha of the previous block, before any wgmma of this one is
+        # in flight (the fence pins it there): rescaled at the end of the
+        # previous iteration, ptxas serializes every wgmma (C7515); between
+        # this block's S and P V wgmmas, it injects a wait for S (C7517).
+        o_pin = e.op("o_pin", "tile.wgmma_fence_operand %o : !accO")
+        o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
+        e.line(f"%o_scaled = tile.wgmma_fence_operand {o_scaled} : !accO")
     # S = Q K^T: d / 16 k-steps, the first with scale-d zero. Its (unread)
     # accumulator input gets its registers before the wgmma fence: register
     # moves between the fence and the wgmma would serialize every wgmma.
@@ -153,13 +161,7 @@ def emit_consume(e, a):
         # ptxas serialize the wgmmas, C7513).
         prev = [e.op("pf", f"tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{el}>")
                 for i in range(BN // 16)]
-        # O *= alpha of the previous block here, between the S wgmmas and
-        # the P V ones (the fence pins it after S's commit): rescaled after
-        # the wait, at the end of the iteration, ptxas serializes every
-        # wgmma (C7515).
-        o_pin = e.op("o_pin", "tile.wgmma_fence_operand %o : !accO")
-        o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
-        o_in = emit_pv(e, a, "%vprev", o_scaled, prev, "")
+        o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "")
     if a.pingpong:
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
         e.line("%kt_next = arith.addi %kt, %c1 : index")
@@ -190,6 +192,27 @@ def emit_consume(e, a):
         e.line("%masked = arith.ori %edge, %false : i1")
     vals = [e.op("sv", f"llvm.extractvalue {s_acc}[{i}] : !accS") for i in range(s_vals)]
     # Masking, on edge (and diagonal) blocks only.
+    if a.branchless_mask:
+        # Every block masked with selects: no branch whose merge of the 64
+        # scores ptxas could take for a write of wgmma accumulators.
+        e.line("%kvc0 = arith.addi %n0, %tcol : index")
+        masked_vals = []
+        for i, v in enumerate(vals):
+            col = e.op("kvc", f"arith.addi %kvc0, %ccol{col_of(i)} : index")
+            ok = e.op("ok", f"arith.cmpi ult, {col}, %Skv : index")
+            if causal:
+                qrow = "%qrow_a" if row_of(i) == 0 else "%qrow_b"
+                before = e.op("ca", f"arith.cmpi ule, {col}, {qrow} : index")
+                ok = e.op("ok", f"arith.andi {ok}, {before} : i1")
+            masked_vals.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
+        vals = masked_vals
+    else:
+        vals = emit_branch_mask(e, vals, causal, s_vals)
+    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None)
+
+
+def emit_branch_mask(e, vals, causal, s_vals):
+    """Masking on the blocks that need it (edge, diagonal), in a branch."""
     masked = e.fresh("sm")
     e.line(f"{masked}:{s_vals} = scf.if %masked -> (" + ", ".join(["f32"] * s_vals) + ") {")
     inner = []
@@ -206,7 +229,13 @@ def emit_consume(e, a):
     e.line("} else {")
     e.line("  scf.yield " + ", ".join(vals) + " : " + ", ".join(["f32"] * s_vals))
     e.line("}")
-    vals = [f"{masked}#{i}" for i in range(s_vals)]
+    return [f"{masked}#{i}" for i in range(s_vals)]
+
+
+def emit_softmax_rest(e, a, vals, o_in, prev):
+    """The row maxima, probabilities, sums and the P V of the block."""
+    d, el = a.head_dim, a.dtype
+    o_vals = d // 2
     # Row maxima across the thread's values and its row's four threads.
     new_m, alpha, ms = [], [], []
     for r, old in ((0, "%m_a"), (1, "%m_b")):
@@ -561,6 +590,9 @@ def main():
                    help="no intra-warpgroup overlap of the softmax with P V")
     p.add_argument("--no-pingpong", dest="pingpong", action="store_false",
                    help="no ping-pong of the two consumers' GEMMs")
+    p.add_argument("--branchless-mask", dest="branchless_mask", action="store_true",
+                   help="mask every block with selects instead of branching to "
+                        "the masked blocks")
     p.add_argument("--name", default=None)
     a = p.parse_args()
     if a.stages is None:
@@ -569,6 +601,7 @@ def main():
     if a.name is None:
         a.name = (f"attention_d{a.head_dim}{'_causal' if a.causal else ''}"
                   f"{'' if a.overlap else '_serial'}{'' if a.pingpong else '_nopingpong'}"
+                  f"{'_selects' if a.branchless_mask else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 
