@@ -19,6 +19,42 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+/// The `count` leading fields of an LLVM struct value.
+SmallVector<Value> structFields(OpBuilder &b, Location loc, Value value,
+                                int64_t count) {
+  SmallVector<Value> fields;
+  for (int64_t i = 0; i < count; ++i)
+    fields.push_back(LLVM::ExtractValueOp::create(b, loc, value, i));
+  return fields;
+}
+
+/// An A fragment's four 32-bit registers of two elements each.
+SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
+                                     Value fragment) {
+  Type i32 = b.getI32Type();
+  Value packed =
+      LLVM::BitcastOp::create(b, loc, VectorType::get({4}, i32), fragment);
+  SmallVector<Value> registers;
+  for (int64_t i = 0; i < 4; ++i)
+    registers.push_back(LLVM::ExtractElementOp::create(
+        b, loc, packed, LLVM::ConstantOp::create(b, loc, i32, i)));
+  return registers;
+}
+
+/// A side-effecting inline-assembly statement (it must stay in order with
+/// the wgmma fences, commits and waits).
+Value createAsm(OpBuilder &b, Location loc, Type result, ValueRange operands,
+                StringRef code, StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, operands, code, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getRes();
+}
+
 struct WgmmaAFragmentLowering
     : public ConvertOpToLLVMPattern<WgmmaAFragmentOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -49,20 +85,12 @@ struct WgmmaRegisterALowering
   matchAndRewrite(WgmmaRegisterAOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     int64_t n = op.getN(), values = n / 2;
     Type accType = adaptor.getAccumulator().getType();
-    SmallVector<Value> operands;
-    for (int64_t i = 0; i < values; ++i)
-      operands.push_back(LLVM::ExtractValueOp::create(
-          rewriter, loc, adaptor.getAccumulator(), i));
-    // A: four 32-bit registers of two elements each.
-    Value packed = LLVM::BitcastOp::create(
-        rewriter, loc, VectorType::get({4}, i32), adaptor.getA());
-    for (int64_t i = 0; i < 4; ++i)
-      operands.push_back(LLVM::ExtractElementOp::create(
-          rewriter, loc, packed,
-          LLVM::ConstantOp::create(rewriter, loc, i32, i)));
+    SmallVector<Value> operands =
+        structFields(rewriter, loc, adaptor.getAccumulator(), values);
+    llvm::append_range(operands,
+                       fragmentRegisters(rewriter, loc, adaptor.getA()));
     operands.push_back(adaptor.getB());
 
     std::string d, constraints;
@@ -84,14 +112,12 @@ struct WgmmaRegisterALowering
         "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
         "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
         n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB);
-    rewriter.replaceOpWithNewOp<LLVM::InlineAsmOp>(
-        op, accType, operands, ptx, constraints, /*has_side_effects=*/true,
-        /*is_align_stack=*/false, LLVM::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    rewriter.replaceOp(
+        op, createAsm(rewriter, loc, accType, operands, ptx, constraints));
     return success();
   }
 };
+
 /// An empty inline-assembly statement that reads and writes every 32-bit
 /// register of the value: the registers stay the value's up to here.
 struct WgmmaFenceOperandLowering
@@ -103,45 +129,25 @@ struct WgmmaFenceOperandLowering
     Location loc = op.getLoc();
     Type i32 = rewriter.getI32Type();
     Value value = adaptor.getValue();
-    SmallVector<Value> parts;
-    SmallVector<Type> partTypes;
-    std::string code;
     auto vector = dyn_cast<VectorType>(value.getType());
+    SmallVector<Value> parts;
+    std::string code = "r";
     if (vector) {
-      // Four 32-bit registers of two elements each.
-      Value packed = LLVM::BitcastOp::create(
-          rewriter, loc, VectorType::get({4}, i32), value);
-      for (int64_t i = 0; i < 4; ++i) {
-        parts.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, packed,
-            LLVM::ConstantOp::create(rewriter, loc, i32, i)));
-        partTypes.push_back(i32);
-      }
-      code = "r";
+      parts = fragmentRegisters(rewriter, loc, value);
     } else {
       auto structType = cast<LLVM::LLVMStructType>(value.getType());
-      for (auto [i, t] : llvm::enumerate(structType.getBody())) {
-        parts.push_back(
-            LLVM::ExtractValueOp::create(rewriter, loc, value, i));
-        partTypes.push_back(t);
-      }
+      parts = structFields(rewriter, loc, value, structType.getBody().size());
       code = "f";
     }
+    SmallVector<Type> partTypes(
+        llvm::map_range(parts, [](Value v) { return v.getType(); }));
     std::string constraints;
     for (size_t i = 0; i < parts.size(); ++i)
       constraints += "=" + code + ",";
     for (size_t i = 0; i < parts.size(); ++i)
       constraints += std::to_string(i) + (i + 1 < parts.size() ? "," : "");
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(getContext(), partTypes);
-    Value held = LLVM::InlineAsmOp::create(
-                     rewriter, loc, resultType, parts, "", constraints,
-                     /*has_side_effects=*/true, /*is_align_stack=*/false,
-                     LLVM::TailCallKind::None,
-                     LLVM::AsmDialectAttr::get(getContext(),
-                                               LLVM::AsmDialect::AD_ATT),
-                     /*operand_attrs=*/ArrayAttr())
-                     .getRes();
+    auto resultType = LLVM::LLVMStructType::getLiteral(getContext(), partTypes);
+    Value held = createAsm(rewriter, loc, resultType, parts, "", constraints);
     if (!vector) {
       rewriter.replaceOp(op, held);
       return success();
