@@ -586,21 +586,30 @@ def main():
     p.add_argument("--causal", action="store_true")
     p.add_argument("--stages", type=int, default=None,
                    help="K/V stages (default: as many as shared memory holds, at most 4)")
-    p.add_argument("--no-overlap", dest="overlap", action="store_false",
-                   help="no intra-warpgroup overlap of the softmax with P V")
-    p.add_argument("--no-pingpong", dest="pingpong", action="store_false",
-                   help="no ping-pong of the two consumers' GEMMs")
+    # Causal kernels default to the serial form: with the overlap, ptxas
+    # serializes their wgmmas (C7515; docs/attention.md).
+    p.add_argument("--overlap", choices=("auto", "on", "off"), default="auto",
+                   help="intra-warpgroup overlap of the softmax with P V "
+                        "(auto: on unless causal)")
+    p.add_argument("--no-overlap", dest="overlap", action="store_const", const="off")
+    p.add_argument("--pingpong", choices=("auto", "on", "off"), default="auto",
+                   help="ping-pong of the two consumers' GEMMs (auto: on unless causal)")
+    p.add_argument("--no-pingpong", dest="pingpong", action="store_const", const="off")
     p.add_argument("--branchless-mask", dest="branchless_mask", action="store_true",
                    help="mask every block with selects instead of branching to "
                         "the masked blocks")
     p.add_argument("--name", default=None)
     a = p.parse_args()
+    a.overlap = a.overlap == "on" or (a.overlap == "auto" and not a.causal)
+    a.pingpong = a.pingpong == "on" or (a.pingpong == "auto" and not a.causal)
     if a.stages is None:
         # 227 KiB of shared memory: Q and S stages of K and V.
         a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * BN * a.head_dim * 2))
     if a.name is None:
+        default = not a.causal
         a.name = (f"attention_d{a.head_dim}{'_causal' if a.causal else ''}"
-                  f"{'' if a.overlap else '_serial'}{'' if a.pingpong else '_nopingpong'}"
+                  f"{'' if a.overlap == default else ('_overlap' if a.overlap else '_serial')}"
+                  f"{'' if a.pingpong == default else ('_pingpong' if a.pingpong else '_nopingpong')}"
                   f"{'_selects' if a.branchless_mask else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
