@@ -154,13 +154,10 @@ def emit_consume(e, a):
         e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
         e.line("%kt_m1 = arith.subi %kt, %c1 : index")
         e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
-        e.line("%slot_prev = arith.remui %kprev, %cstages : index")
-        e.line("%vprev = tile.stage %sv[%slot_prev] : !stagesKV -> !tileKV")
         # P crosses the iteration in f32 and is rounded to its fragments
         # here, next to its wgmmas (fragments carried across the loop make
         # ptxas serialize the wgmmas, C7513).
-        prev = [e.op("pf", f"tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{el}>")
-                for i in range(BN // 16)]
+        prev = emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
         o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "")
     if a.pingpong:
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
@@ -322,6 +319,19 @@ def emit_pv(e, a, view, o, frags, indent):
     return o
 
 
+def emit_previous_v_and_p(e, a, block, view, prefix, indent):
+    """The stage view `view` of KV block `block` (a still held stage) and
+    the A fragments of the carried probabilities %p_prev; returns the
+    fragments' names."""
+    e.line(f"{indent}{view}_slot = arith.remui {block}, %cstages : index")
+    e.line(f"{indent}{view} = tile.stage %sv[{view}_slot] : !stagesKV -> !tileKV")
+    frags = []
+    for i in range(BN // 16):
+        frags.append(f"%{prefix}{i}")
+        e.line(f"{indent}%{prefix}{i} = tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{a.dtype}>")
+    return frags
+
+
 def emit_epilogue(e, a):
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
@@ -332,12 +342,7 @@ def emit_epilogue(e, a):
         e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
         e.line("%o_fin = scf.if %has_any -> (!accO) {")
         e.line("  %klast = arith.subi %ntiles, %c1 : index")
-        e.line("  %slot_last = arith.remui %klast, %cstages : index")
-        e.line("  %vlast = tile.stage %sv[%slot_last] : !stagesKV -> !tileKV")
-        last = []
-        for i in range(BN // 16):
-            last.append(f"%pl{i}")
-            e.line(f"  %pl{i} = tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{el}>")
+        last = emit_previous_v_and_p(e, a, "%klast", "%vlast", "pl", "  ")
         e.line("  %o_pin = tile.wgmma_fence_operand %o : !accO")
         o_scaled = emit_rescale(e, "%o_pin", ["%alpha_a", "%alpha_b"], o_vals, "  ")
         o = emit_pv(e, a, "%vlast", o_scaled, last, "  ")
