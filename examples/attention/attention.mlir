@@ -418,7 +418,6 @@ module attributes {gpu.container_module} {
         %qrow_b = arith.addi %qrow_a, %c8 : index
         %kv_end = arith.addi %n0, %cbn : index
         %edge = arith.cmpi ugt, %kv_end, %Skv : index
-        %masked = arith.ori %edge, %false : i1
         %sv236 = llvm.extractvalue %s_done235[0] : !accS
         %sv237 = llvm.extractvalue %s_done235[1] : !accS
         %sv238 = llvm.extractvalue %s_done235[2] : !accS
@@ -483,7 +482,7 @@ module attributes {gpu.container_module} {
         %sv297 = llvm.extractvalue %s_done235[61] : !accS
         %sv298 = llvm.extractvalue %s_done235[62] : !accS
         %sv299 = llvm.extractvalue %s_done235[63] : !accS
-        %sm300:64 = scf.if %masked -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+        %sm300:64 = scf.if %edge -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
           %kvc0 = arith.addi %n0, %tcol : index
         %kvc301 = arith.addi %kvc0, %ccol0 : index
         %ok302 = arith.cmpi ult, %kvc301, %Skv : index

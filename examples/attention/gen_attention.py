@@ -104,7 +104,6 @@ def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
     d, el, causal = a.head_dim, a.dtype, a.causal
     s_vals, o_vals = BN // 2, d // 2
-    acc_s, acc_o = struct(s_vals), struct(o_vals)
     e.line("%row0 = arith.muli %cidx, %c64 : index")
     if a.pingpong:
         e.line("%cidx_i32 = arith.index_cast %cidx : index to i32")
@@ -185,8 +184,9 @@ def emit_consume(e, a):
         e.line("%kv_last = arith.subi %kv_end, %c1 : index")
         e.line("%diag = arith.cmpi ugt, %kv_last, %m0 : index")
         e.line("%masked = arith.ori %edge, %diag : i1")
+        needs_mask = "%masked"
     else:
-        e.line("%masked = arith.ori %edge, %false : i1")
+        needs_mask = "%edge"
     vals = [e.op("sv", f"llvm.extractvalue {s_acc}[{i}] : !accS") for i in range(s_vals)]
     # Masking, on edge (and diagonal) blocks only.
     if a.branchless_mask:
@@ -204,14 +204,15 @@ def emit_consume(e, a):
             masked_vals.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
         vals = masked_vals
     else:
-        vals = emit_branch_mask(e, vals, causal, s_vals)
+        vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
     emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None)
 
 
-def emit_branch_mask(e, vals, causal, s_vals):
-    """Masking on the blocks that need it (edge, diagonal), in a branch."""
+def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
+    """Masking on the blocks that need it (`needs_mask`: edge, diagonal), in
+    a branch."""
     masked = e.fresh("sm")
-    e.line(f"{masked}:{s_vals} = scf.if %masked -> (" + ", ".join(["f32"] * s_vals) + ") {")
+    e.line(f"{masked}:{s_vals} = scf.if {needs_mask} -> (" + ", ".join(["f32"] * s_vals) + ") {")
     inner = []
     e.line("  %kvc0 = arith.addi %n0, %tcol : index")
     for i, v in enumerate(vals):
@@ -355,7 +356,7 @@ def emit_epilogue(e, a):
         e.line("  scf.yield %o : !accO")
         e.line("}")
         o_name = "%o_fin"
-    ls, invs, lse = [], [], []
+    invs, lse = [], []
     for r, (l, m) in enumerate((("%l_a", "%m_a"), ("%l_b", "%m_b"))):
         total = quad_reduce(e, l, "arith.addf")
         pos = e.op("pos", f"arith.cmpf ogt, {total}, %fzero : f32")
@@ -469,9 +470,10 @@ def generate(a):
     b("%zero_s = llvm.mlir.zero : !accS")
     b("%zero_o = llvm.mlir.zero : !accO")
     b(f"%cstages = arith.constant {stages} : index")
-    b("%turn0 = arith.constant 3 : i32")
-    b("%turn1 = arith.constant 4 : i32")
-    b("%c256_i32 = arith.constant 256 : i32")
+    if a.pingpong:
+        b("%turn0 = arith.constant 3 : i32")
+        b("%turn1 = arith.constant 4 : i32")
+        b("%c256_i32 = arith.constant 256 : i32")
     b("%tid = gpu.thread_id x")
     b("%qb = gpu.block_id x")
     b("%h = gpu.block_id y")
@@ -503,7 +505,7 @@ def generate(a):
     b("%trow = arith.addi %wrow, %lrow : index")
     b("%lane4 = arith.remui %lane, %c4 : index")
     b("%tcol = arith.muli %lane4, %c2 : index")
-    b(f"%sq = tile.arena_view [0] : !tileQ")
+    b("%sq = tile.arena_view [0] : !tileQ")
     b(f"%sk = tile.arena_view [{q_bytes}] : !stagesKV")
     b(f"%sv = tile.arena_view [{q_bytes + kv_bytes}] : !stagesKV")
     b("// Q once, on its own barrier.")

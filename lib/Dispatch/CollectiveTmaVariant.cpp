@@ -119,32 +119,22 @@ public:
   /// for; otherwise `plan-stale` at the op.
   FailureOr<std::unique_ptr<VariantMatch>>
   recall(Operation *op, std::string &reason) const override {
-    auto copy = cast<CopyOp>(op);
-    auto plan = op->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
-    if (!plan) {
-      reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
+    FailureOr<TmaRecord> record = recallTmaRecord(op, reason);
+    if (failed(record))
       return failure();
-    }
-    ::tile::Decline declined{};
-    FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, declined);
-    if (failed(info)) {
-      reason = declined.message();
-      return failure();
-    }
     // Only tile-plan-copies writes these records: a copy changed since no
     // longer builds the request its plan was made for.
     auto input = op->getAttrOfType<IntegerAttr>(kPlanInputAttr);
     if (!input || static_cast<uint64_t>(input.getInt()) !=
-                      getPlanInputFingerprint(info->request, plan.getPlan())) {
+                      getPlanInputFingerprint(record->info.request,
+                                              record->plan.getPlan())) {
       emitRuleError(op, ::tile::RuleId::PlanStale)
           << "the recorded TMA plan no longer describes this copy (re-run "
              "tile-plan-copies after changing copies)";
       reason.clear();
       return failure();
     }
-    auto tmaMatch = std::make_unique<TmaMatch>();
-    tmaMatch->plan = plan.getPlan();
-    tmaMatch->symbols = std::move(info->symbols);
+    std::unique_ptr<TmaMatch> tmaMatch = makeRecalledTmaMatch(*record);
     return std::unique_ptr<VariantMatch>(std::move(tmaMatch));
   }
 

@@ -60,30 +60,19 @@ public:
   /// only the SSA values of its symbols are looked up again.
   FailureOr<std::unique_ptr<VariantMatch>>
   recall(Operation *op, std::string &reason) const override {
-    auto plan = op->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
-    if (!plan) {
-      reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
+    FailureOr<TmaRecord> record = recallTmaRecord(op, reason);
+    if (failed(record))
       return failure();
-    }
-    ::tile::Decline declined{};
-    FailureOr<CopyRequestInfo> info =
-        buildCopyRequest(cast<CopyAsyncOp>(op), declined);
-    if (failed(info)) {
-      reason = declined.message();
-      return failure();
-    }
     // A pass may have changed the copy since it was planned: the record must
     // still describe it (the error is emitted at the op).
-    if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op), *info))) {
+    if (failed(verifyRecordedPlan(cast<CopyAsyncOp>(op), record->info))) {
       reason.clear();
       return failure();
     }
-    auto tmaMatch = std::make_unique<TmaMatch>();
-    tmaMatch->plan = plan.getPlan();
-    if (info->request.symbolicGlobal)
+    std::unique_ptr<TmaMatch> tmaMatch = makeRecalledTmaMatch(*record);
+    if (record->info.request.symbolicGlobal)
       tmaMatch->plan.guards =
-          ::tile::tma::deriveGuards(info->request, tmaMatch->plan);
-    tmaMatch->symbols = std::move(info->symbols);
+          ::tile::tma::deriveGuards(record->info.request, tmaMatch->plan);
     return std::unique_ptr<VariantMatch>(std::move(tmaMatch));
   }
 
@@ -104,6 +93,31 @@ std::unique_ptr<TmaMatch> mlir::tile::makeTmaMatch(::tile::tma::TmaPlan plan,
   match->planInputFingerprint = getPlanInputFingerprint(info.request, plan);
   match->plan = std::move(plan);
   match->symbols = std::move(info.symbols);
+  return match;
+}
+
+FailureOr<TmaRecord> mlir::tile::recallTmaRecord(Operation *op,
+                                                 std::string &reason) {
+  auto plan = op->getAttrOfType<TmaPlanAttr>(kTmaPlanAttr);
+  if (!plan) {
+    reason = "the copy has no recorded '" + kTmaPlanAttr.str() + "'";
+    return failure();
+  }
+  ::tile::Decline declined{};
+  FailureOr<CopyRequestInfo> info =
+      isa<CopyAsyncOp>(op) ? buildCopyRequest(cast<CopyAsyncOp>(op), declined)
+                           : buildCopyRequest(cast<CopyOp>(op), declined);
+  if (failed(info)) {
+    reason = declined.message();
+    return failure();
+  }
+  return TmaRecord{plan, std::move(*info)};
+}
+
+std::unique_ptr<TmaMatch> mlir::tile::makeRecalledTmaMatch(TmaRecord &record) {
+  auto match = std::make_unique<TmaMatch>();
+  match->plan = record.plan.getPlan();
+  match->symbols = std::move(record.info.symbols);
   return match;
 }
 

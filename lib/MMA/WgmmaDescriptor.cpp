@@ -207,30 +207,48 @@ Check checkKContiguous(const GroupedLayout &g, int64_t elementBytes,
   return std::nullopt;
 }
 
-/// The SBO of the rows from `row`: the distance of the second 8-row atom, or
-/// the repeat when there is one atom; a positive multiple of the repeat
+/// A positive multiple of the swizzle repeat below 2^18 B.
+bool isAtomDistance(int64_t bytes, int64_t repeat) {
+  return bytes > 0 && bytes % repeat == 0 && bytes < kWgmmaFieldLimit;
+}
+
+/// Dimension 0 of either major is rows one swizzle span apart in 8-row
+/// groups, the groups SBO apart: M/N rows of a K-major operand, K-rows of
+/// an MN-major one. How the declines name them.
+struct RowNames {
+  const char *row;    // one row of dimension 0
+  const char *layout; // the layout's major
+  const char *group;  // its 8-row groups
+};
+constexpr RowNames kKMajorRows{"row", "K-major", "atoms"};
+constexpr RowNames kMnMajorRows{"K-row", "MN-major", "groups"};
+
+/// The SBO of the rows from `row`: the distance of the second 8-row group,
+/// or the repeat when there is one group; a positive multiple of the repeat
 /// that the 14-bit field holds (`wgmma-layout`).
 Check deriveStrideBytes(const GroupedLayout &g, int64_t elementBytes,
-                        int64_t row, int64_t rows, int64_t &sbo) {
+                        int64_t row, int64_t rows, int64_t &sbo,
+                        const RowNames &names) {
   int64_t repeat = swizzleRepeatBytes(g.swizzle);
   sbo = rows > kWgmmaAtomRows
             ? rowBytes(g, row + kWgmmaAtomRows, elementBytes) -
                   rowBytes(g, row, elementBytes)
             : repeat;
-  if (sbo > 0 && sbo % repeat == 0 && sbo < kWgmmaFieldLimit)
+  if (isAtomDistance(sbo, repeat))
     return std::nullopt;
-  return Decline{
-      RuleId::WgmmaLayout,
-      "rows " + str(row) + " and " + str(row + kWgmmaAtomRows) + " are " +
-          str(sbo) + " B apart; the " + toString(g.swizzle) +
-          " K-major layout stacks its 8-row atoms a positive multiple of " +
-          str(repeat) + " B apart (below 2^18 B)"};
+  return Decline{RuleId::WgmmaLayout,
+                 std::string(names.row) + "s " + str(row) + " and " +
+                     str(row + kWgmmaAtomRows) + " are " + str(sbo) +
+                     " B apart; the " + toString(g.swizzle) + " " +
+                     names.layout + " layout stacks its 8-row " + names.group +
+                     " a positive multiple of " + str(repeat) +
+                     " B apart (below 2^18 B)"};
 }
 
 /// Row m of the block is m % 8 swizzle spans plus m / 8 SBOs after its
 /// first row (`wgmma-layout`).
 Check checkRows(const GroupedLayout &g, int64_t elementBytes, int64_t row,
-                int64_t rows, int64_t sbo) {
+                int64_t rows, int64_t sbo, const RowNames &names) {
   int64_t span = swizzleSpanBytes(g.swizzle);
   int64_t first = rowBytes(g, row, elementBytes);
   for (int64_t m = 1; m < rows; ++m) {
@@ -238,10 +256,11 @@ Check checkRows(const GroupedLayout &g, int64_t elementBytes, int64_t row,
     int64_t want = (m % kWgmmaAtomRows) * span + (m / kWgmmaAtomRows) * sbo;
     if (got != want)
       return Decline{RuleId::WgmmaLayout,
-                     "row " + str(row + m) + " is " + str(got) +
-                         " B after row " + str(row) + "; the " +
-                         toString(g.swizzle) + " K-major layout (rows of " +
-                         str(span) + " B, 8-row atoms SBO = " + str(sbo) +
+                     std::string(names.row) + " " + str(row + m) + " is " +
+                         str(got) + " B after " + names.row + " " + str(row) +
+                         "; the " + toString(g.swizzle) + " " + names.layout +
+                         " layout (" + names.row + "s of " + str(span) +
+                         " B, 8-row " + names.group + " SBO = " + str(sbo) +
                          " B apart) has it " + str(want) + " B after"};
   }
   return std::nullopt;
@@ -290,24 +309,27 @@ Check checkDivisor(WgmmaStartIndex index, int64_t unit, const char *what,
                      " (" + need + ")"};
 }
 
-/// Checks every row start: one SBO; the row bytes each start adds, by
-/// residue modulo the swizzle repeat (first value seen).
+/// Checks every row start (dimension 0, `rows` rows from each): one SBO;
+/// the row bytes each start adds, by residue modulo the swizzle repeat
+/// (first value seen).
 Check planRowStarts(const GroupedLayout &g, int64_t elementBytes,
                     const std::vector<int64_t> &starts, int64_t rows,
-                    int64_t &sbo, std::map<int64_t, int64_t> &residues) {
+                    int64_t &sbo, std::map<int64_t, int64_t> &residues,
+                    const RowNames &names) {
   int64_t repeat = swizzleRepeatBytes(g.swizzle);
   for (int64_t row : starts) {
     if (Check d = checkInside(g.shape, 0, row, rows))
       return d;
     int64_t rowSbo = 0;
-    if (Check d = deriveStrideBytes(g, elementBytes, row, rows, rowSbo))
+    if (Check d = deriveStrideBytes(g, elementBytes, row, rows, rowSbo, names))
       return d;
-    if (Check d = checkRows(g, elementBytes, row, rows, rowSbo))
+    if (Check d = checkRows(g, elementBytes, row, rows, rowSbo, names))
       return d;
     if (row != starts.front() && rowSbo != sbo)
       return Decline{RuleId::WgmmaLayout,
-                     "row starts " + str(starts.front()) + " and " + str(row) +
-                         " need SBO " + str(sbo) + " B and " + str(rowSbo) +
+                     std::string(names.row) + " starts " + str(starts.front()) +
+                         " and " + str(row) + " need SBO " + str(sbo) +
+                         " B and " + str(rowSbo) +
                          " B; a dynamic start needs one"};
     sbo = rowSbo;
     int64_t bytes = rowBytes(g, row, elementBytes);
@@ -328,59 +350,6 @@ Check planColStarts(const GroupedLayout &g, int64_t elementBytes,
       return d;
     int64_t bytes = colBytes(g, col, elementBytes);
     residues.emplace(floorMod(bytes, repeat), bytes);
-  }
-  return std::nullopt;
-}
-
-/// A positive multiple of the swizzle repeat below 2^18 B.
-bool isAtomDistance(int64_t bytes, int64_t repeat) {
-  return bytes > 0 && bytes % repeat == 0 && bytes < kWgmmaFieldLimit;
-}
-
-/// MN-major K starts: each K-row of a k-step block is one span after the
-/// previous inside an 8-row group, the groups SBO apart (one SBO for every
-/// start); residues as planRowStarts (`wgmma-layout`, `smem-bounds`).
-Check planMnKStarts(const GroupedLayout &g, int64_t elementBytes,
-                    const std::vector<int64_t> &starts, int64_t k, int64_t &sbo,
-                    std::map<int64_t, int64_t> &residues) {
-  int64_t span = swizzleSpanBytes(g.swizzle);
-  int64_t repeat = swizzleRepeatBytes(g.swizzle);
-  for (int64_t row : starts) {
-    if (Check d = checkInside(g.shape, 0, row, k))
-      return d;
-    int64_t first = rowBytes(g, row, elementBytes);
-    int64_t rowSbo =
-        k > kWgmmaAtomRows
-            ? rowBytes(g, row + kWgmmaAtomRows, elementBytes) - first
-            : repeat;
-    if (!isAtomDistance(rowSbo, repeat))
-      return Decline{RuleId::WgmmaLayout,
-                     "K-rows " + str(row) + " and " +
-                         str(row + kWgmmaAtomRows) + " are " + str(rowSbo) +
-                         " B apart; the " + toString(g.swizzle) +
-                         " MN-major layout stacks its 8-row groups a "
-                         "positive multiple of " +
-                         str(repeat) + " B apart (below 2^18 B)"};
-    for (int64_t kk = 1; kk < k; ++kk) {
-      int64_t got = rowBytes(g, row + kk, elementBytes) - first;
-      int64_t want =
-          (kk % kWgmmaAtomRows) * span + (kk / kWgmmaAtomRows) * rowSbo;
-      if (got != want)
-        return Decline{RuleId::WgmmaLayout,
-                       "K-row " + str(row + kk) + " is " + str(got) +
-                           " B after K-row " + str(row) + "; the " +
-                           toString(g.swizzle) + " MN-major layout (K-rows " +
-                           str(span) +
-                           " B apart, 8-row groups SBO = " + str(rowSbo) +
-                           " B apart) has it " + str(want) + " B after"};
-    }
-    if (row != starts.front() && rowSbo != sbo)
-      return Decline{RuleId::WgmmaLayout,
-                     "K starts " + str(starts.front()) + " and " + str(row) +
-                         " need SBO " + str(sbo) + " B and " + str(rowSbo) +
-                         " B; a dynamic start needs one"};
-    sbo = rowSbo;
-    residues.emplace(floorMod(first, repeat), first);
   }
   return std::nullopt;
 }
@@ -485,7 +454,8 @@ static WgmmaDescriptorPlan planMnMajor(const GroupedLayout &g,
   std::map<int64_t, int64_t> kResidues, mnResidues;
   if (Check d = planMnStarts(g, elementBytes, mnStarts, rows, lbo, mnResidues))
     return declined(*d);
-  if (Check d = planMnKStarts(g, elementBytes, kStarts, k, sbo, kResidues))
+  if (Check d = planRowStarts(g, elementBytes, kStarts, k, sbo, kResidues,
+                              kMnMajorRows))
     return declined(*d);
   int64_t base = g.offsetOf({0, 0}) * elementBytes;
   for (const auto &[kResidue, kOffset] : kResidues)
@@ -535,8 +505,8 @@ WgmmaDescriptorPlan planWgmmaDescriptorStarts(
   // K first: a transposed layout is reported as such.
   if (Check d = planColStarts(*g, elementBytes, colStarts, k, colResidues))
     return declined(*d);
-  if (Check d =
-          planRowStarts(*g, elementBytes, rowStarts, rows, sbo, rowResidues))
+  if (Check d = planRowStarts(*g, elementBytes, rowStarts, rows, sbo,
+                              rowResidues, kKMajorRows))
     return declined(*d);
 
   // Every combination of a row start and a column start.

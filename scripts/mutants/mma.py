@@ -8,10 +8,10 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     M("mma-sbo-repeat", "WgmmaDescriptor.cpp",
-      "sbo > 0 && sbo % repeat == 0", "sbo > 0 && sbo % 16 == 0",
-      "8-row atoms off the swizzle repeat accepted: the hardware's swizzle "
-      "phase of the second atom is not the layout's",
-      function="deriveStrideBytes"),
+      "bytes > 0 && bytes % repeat == 0", "bytes > 0 && bytes % 16 == 0",
+      "8-row atoms (or MN-major spans) off the swizzle repeat accepted: the "
+      "hardware's swizzle phase of the second atom is not the layout's",
+      function="isAtomDistance"),
     M("mma-kstep-align", "WgmmaDescriptor.cpp",
       "floorMod(startByte, kWgmmaKStepBytes) != 0",
       "floorMod(startByte, 16) != 0",

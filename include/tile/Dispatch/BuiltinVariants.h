@@ -67,6 +67,19 @@ Value getCollectiveTmaSharedRoot(Value shared);
 std::unique_ptr<TmaMatch> makeTmaMatch(::tile::tma::TmaPlan plan,
                                        CopyRequestInfo &info);
 
+/// What a recall of a TMA-planned copy (`tile.copy_async` or `tile.copy`)
+/// starts from: its recorded plan and the request the copy builds now.
+struct TmaRecord {
+  TmaPlanAttr plan;
+  CopyRequestInfo info;
+};
+/// The record of `op`, or why there is none in `reason` (no recorded plan,
+/// no request).
+FailureOr<TmaRecord> recallTmaRecord(Operation *op, std::string &reason);
+/// The match a recall returns: the recorded plan (without guards) and the
+/// symbols' SSA values of the current request (moved out of `record`).
+std::unique_ptr<TmaMatch> makeRecalledTmaMatch(TmaRecord &record);
+
 /// Records `match` on `op` for a later recall: its plan (`tile.tma_plan`,
 /// without the guards, which recall derives again) and the fingerprint of
 /// the request it was made for (`tile.plan_input`); the `tma` and

@@ -41,6 +41,17 @@ SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
   return registers;
 }
 
+/// The constraints of `count` outputs of register class `code` tied to the
+/// first `count` inputs: "=f,=f,0,1" for two f32.
+std::string tiedConstraints(size_t count, StringRef code) {
+  std::string constraints;
+  for (size_t i = 0; i < count; ++i)
+    constraints += "=" + code.str() + ",";
+  for (size_t i = 0; i < count; ++i)
+    constraints += std::to_string(i) + (i + 1 < count ? "," : "");
+  return constraints;
+}
+
 /// A side-effecting inline-assembly statement (it must stay in order with
 /// the wgmma fences, commits and waits).
 Value createAsm(OpBuilder &b, Location loc, Type result, ValueRange operands,
@@ -93,14 +104,11 @@ struct WgmmaRegisterALowering
                        fragmentRegisters(rewriter, loc, adaptor.getA()));
     operands.push_back(adaptor.getB());
 
-    std::string d, constraints;
-    for (int64_t i = 0; i < values; ++i) {
-      d += (i ? ", $" : "$") + std::to_string(i);
-      constraints += "=f,";
-    }
+    std::string d;
     for (int64_t i = 0; i < values; ++i)
-      constraints += std::to_string(i) + ",";
-    constraints += "r,r,r,r,l";
+      d += (i ? ", $" : "$") + std::to_string(i);
+    // D in and out, then A's four registers and B's descriptor.
+    std::string constraints = tiedConstraints(values, "f") + ",r,r,r,r,l";
     int64_t a0 = 2 * values;
     StringRef type =
         op.getA().getType().getElementType().isBF16() ? "bf16" : "f16";
@@ -141,11 +149,7 @@ struct WgmmaFenceOperandLowering
     }
     SmallVector<Type> partTypes(
         llvm::map_range(parts, [](Value v) { return v.getType(); }));
-    std::string constraints;
-    for (size_t i = 0; i < parts.size(); ++i)
-      constraints += "=" + code + ",";
-    for (size_t i = 0; i < parts.size(); ++i)
-      constraints += std::to_string(i) + (i + 1 < parts.size() ? "," : "");
+    std::string constraints = tiedConstraints(parts.size(), code);
     auto resultType = LLVM::LLVMStructType::getLiteral(getContext(), partTypes);
     Value held = createAsm(rewriter, loc, resultType, parts, "", constraints);
     if (!vector) {
