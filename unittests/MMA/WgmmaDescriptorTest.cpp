@@ -15,8 +15,10 @@ Layout parse(const char *text) {
   return layout.value_or(Layout());
 }
 
-/// The rule id of a decline (text before the first ':').
+/// The rule id of a decline, or "accepted" for a plan.
 std::string ruleOf(const WgmmaDescriptorPlan &plan) {
+  if (!plan.decline)
+    return "accepted";
   return std::string(ruleIdName(plan.decline->rule));
 }
 
