@@ -1,15 +1,16 @@
 //===- CollectiveTmaVariant.cpp - tile.copy through the TMA ---------------===//
 //
-// A CTA-wide `tile.copy` between a global and a shared buffer can be carried
-// out by the tensor memory accelerator: one thread issues the planned copy and
-// the CTA waits for it, so the copy keeps its synchronous meaning for every
-// thread. This variant decides that (the planner's plan, recorded like the
-// `tma` variant's); `tile-expand-collective-copies` then rewrites each such
-// copy into a `tile.copy_async` issued by one thread with its completion
-// protocol (an mbarrier for loads, a bulk group for stores), which the rest of
-// the pipeline checks and lowers like any other. Where it declines (another
-// scope, a shared buffer whose alignment the IR does not show, a plan with
-// run-time guards) the `collective` variant copies element-wise.
+// A CTA-wide or warpgroup-wide `tile.copy` between a global and a shared
+// buffer can be carried out by the tensor memory accelerator: one thread of
+// the scope issues the planned copy and the scope waits for it, so the copy
+// keeps its synchronous meaning for every thread. This variant decides that
+// (the planner's plan, recorded like the `tma` variant's);
+// `tile-expand-collective-copies` then rewrites each such copy into a
+// `tile.copy_async` issued by one thread with its completion protocol (an
+// mbarrier for loads, a bulk group for stores), which the rest of the
+// pipeline checks and lowers like any other. Where it declines (a warp or a
+// thread scope, a shared buffer whose alignment the IR does not show, a plan
+// with run-time guards) the `collective` variant copies element-wise.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,11 +73,13 @@ public:
   PredicateResult check(Operation *op,
                         std::unique_ptr<VariantMatch> &match) const override {
     auto copy = cast<CopyOp>(op);
-    if (copy.getScopeKind() != CopyScope::Cta)
+    std::optional<CopyScope> scope = copy.getScopeKind();
+    if (scope != CopyScope::Cta && scope != CopyScope::Warpgroup)
       return PredicateResult::failure(::tile::Decline{
           ::tile::RuleId::Scope,
-          "only a CTA-wide tile.copy goes through the tensor memory "
-          "accelerator (one thread issues it, the CTA waits)"});
+          "only a CTA-wide or warpgroup-wide tile.copy goes through the "
+          "tensor memory accelerator (one thread of the scope issues it, the "
+          "scope waits)"});
     ::tile::Decline reason{};
     DivisorAnalysis divisors;
     FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason, &divisors);

@@ -7,12 +7,14 @@
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Pipelines/LoweringDependencies.h"
 #include "tile/Pipelines/Pipelines.h"
+#include "tile/TransformOps/TileTransformOps.h"
 #include "tile/Transforms/Passes.h"
 
 void mlir::tile::registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
   registerBuiltinCopyLowerings(registry);
   registerTileLoweringDependencies(registry);
+  registerTransformDialectExtension(registry);
 }
 
 void mlir::tile::registerAllTilePasses() {

@@ -5,6 +5,8 @@
 // `memref.copy` or `linalg.copy` that every thread of a kernel executes (each
 // copying the whole buffer) becomes one CTA-wide `tile.copy`. Whatever cannot
 // be converted keeps its upstream meaning and gets an `upstream-copy` remark.
+// The conversion itself (UpstreamCopyConverter) is shared with
+// `transform.tile.convert_upstream_copy`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Transforms/Passes.h"
+#include "tile/Transforms/UpstreamCopies.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECONVERTUPSTREAMCOPIES
@@ -145,40 +148,70 @@ FailureOr<CopyOp> buildTileCopy(const UpstreamCopy &copy, std::string &why) {
   return failure();
 }
 
+} // namespace
+
+bool mlir::tile::isUpstreamCopy(Operation *op) {
+  return matchUpstreamCopy(op).has_value();
+}
+
+struct UpstreamCopyConverter::Analyses {
+  llvm::DenseMap<Region *, std::unique_ptr<PositionDependence>> byBody;
+};
+
+UpstreamCopyConverter::UpstreamCopyConverter()
+    : analyses(std::make_unique<Analyses>()) {}
+UpstreamCopyConverter::~UpstreamCopyConverter() = default;
+
+FailureOr<CopyOp> UpstreamCopyConverter::convert(Operation *op,
+                                                 std::string &why) {
+  why.clear();
+  std::optional<UpstreamCopy> copy = matchUpstreamCopy(op);
+  if (!copy) {
+    why = op->getName().getStringRef().str() +
+          " is not a memref.copy or a linalg.copy of buffers";
+    return failure();
+  }
+  Region *body = kernelBodyOf(op);
+  if (!body)
+    return failure(); // Host code, or a device function: not a kernel's
+                      // threads.
+  why = checkBuffers(*copy);
+  if (why.empty()) {
+    // One thread-dependence analysis per kernel body, memoized inside.
+    std::unique_ptr<PositionDependence> &threads = analyses->byBody[body];
+    if (!threads)
+      threads = std::make_unique<PositionDependence>(*body, Position::Thread);
+    if (Operation *control = threads->divergentControl(op))
+      why = "it sits under control flow that differs between the "
+            "threads of a CTA (" +
+            control->getName().getStringRef().str() +
+            "), and a CTA-wide tile.copy needs every thread";
+  }
+  if (!why.empty())
+    return failure();
+  FailureOr<CopyOp> tileCopy = buildTileCopy(*copy, why);
+  if (succeeded(tileCopy))
+    op->erase();
+  return tileCopy;
+}
+
+namespace {
 struct ConvertUpstreamCopiesPass
     : public mlir::tile::impl::TileConvertUpstreamCopiesBase<
           ConvertUpstreamCopiesPass> {
   void runOnOperation() override {
-    SmallVector<UpstreamCopy> copies;
+    SmallVector<Operation *> copies;
     getOperation()->walk([&](Operation *op) {
-      if (std::optional<UpstreamCopy> copy = matchUpstreamCopy(op))
-        copies.push_back(*copy);
+      if (isUpstreamCopy(op))
+        copies.push_back(op);
     });
-    // One thread-dependence analysis per kernel body, memoized inside.
-    llvm::DenseMap<Region *, std::unique_ptr<PositionDependence>> analyses;
-    for (const UpstreamCopy &copy : copies) {
-      Region *body = kernelBodyOf(copy.op);
-      if (!body)
-        continue; // Host code, or a device function: not a kernel's threads.
-      StringRef name = copy.op->getName().getStringRef();
-      std::string why = checkBuffers(copy);
-      if (why.empty()) {
-        std::unique_ptr<PositionDependence> &threads = analyses[body];
-        if (!threads)
-          threads =
-              std::make_unique<PositionDependence>(*body, Position::Thread);
-        if (Operation *control = threads->divergentControl(copy.op))
-          why = "it sits under control flow that differs between the "
-                "threads of a CTA (" +
-                control->getName().getStringRef().str() +
-                "), and a CTA-wide tile.copy needs every thread";
-      }
-      if (why.empty() && succeeded(buildTileCopy(copy, why))) {
-        copy.op->erase();
+    UpstreamCopyConverter converter;
+    for (Operation *op : copies) {
+      std::string why;
+      if (succeeded(converter.convert(op, why)) || why.empty())
         continue;
-      }
-      emitRuleRemark(copy.op, RuleId::UpstreamCopy)
-          << name << " stays per-thread: " << why;
+      emitRuleRemark(op, RuleId::UpstreamCopy)
+          << op->getName().getStringRef() << " stays per-thread: " << why;
     }
   }
 };

@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/ThreadIndex.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
 
@@ -46,7 +47,7 @@ public:
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
     full = nvgpu::MBarrierCreateOp::create(b, loc, group);
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
-    tid = linearThreadId(b);
+    tid = emitLinearThreadId(b, loc);
     if (clusterSize > 1) {
       Value r = NVVM::ClusterId::create(b, loc, b.getI32Type());
       rank = arith::IndexCastOp::create(b, loc, b.getIndexType(), r);
@@ -64,25 +65,6 @@ private:
       c = arith::ConstantIndexOp::create(top, loc, v);
     }
     return c;
-  }
-
-  Value linearThreadId(OpBuilder &b) {
-    Value x = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value y = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-    Value z = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
-    Value dx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
-    Value dy = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
-    Value zy =
-        arith::AddIOp::create(b, loc, y, arith::MulIOp::create(b, loc, z, dy));
-    return arith::AddIOp::create(b, loc, x,
-                                 arith::MulIOp::create(b, loc, zy, dx));
-  }
-
-  Value blockThreads(OpBuilder &b) {
-    Value n = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
-    for (gpu::Dimension d : {gpu::Dimension::y, gpu::Dimension::z})
-      n = arith::MulIOp::create(b, loc, n, gpu::BlockDimOp::create(b, loc, d));
-    return n;
   }
 
   Value cmp(OpBuilder &b, arith::CmpIPredicate p, Value l, Value r) {
@@ -474,7 +456,8 @@ private:
 
 void Expansion::emitInit(OpBuilder &b) {
   std::optional<int64_t> releaseCount = op.getStaticReleaseCount();
-  Value releases = releaseCount ? index(b, *releaseCount) : blockThreads(b);
+  Value releases =
+      releaseCount ? index(b, *releaseCount) : emitCtaThreadCount(b, loc);
   // Every CTA of the cluster releases a stage its multicasts fill.
   if (clusterSize > 1)
     releases = arith::MulIOp::create(b, loc, releases, index(b, clusterSize));

@@ -360,11 +360,11 @@ MUTANTS = [
              "lit:Transforms/barrier-identity.mlir"]),
     # ---- tile-convert-upstream-copies ---------------------------------------
     M("upstream-divergent-copy", "ConvertUpstreamCopies.cpp",
-      "if (Operation *control = threads->divergentControl(copy.op))",
+      "if (Operation *control = threads->divergentControl(op))",
       "if (Operation *control = nullptr)",
       "a copy under thread-dependent control becomes a CTA-wide tile.copy "
       "that not every thread reaches",
-      function="ConvertUpstreamCopiesPass::runOnOperation"),
+      function="UpstreamCopyConverter::convert"),
     M("upstream-any-spaces", "ConvertUpstreamCopies.cpp",
       "  if (!globalShared)", "  if (false)",
       "global-to-global and shared-to-shared copies are converted too",
@@ -381,9 +381,26 @@ MUTANTS = [
       "a workgroup memref.alloca reaches the GPU as a faulting stack slot",
       function="checkSharedAlloca"),
     M("ecc-phase-stuck", "ExpandCollectiveCopies.cpp",
-      "memref::StoreOp::create(b, loc, next, state.phases, slot);",
-      "memref::StoreOp::create(b, loc, phase, state.phases, slot);",
+      "memref::StoreOp::create(b, loc, next, state.phases, counter);",
+      "memref::StoreOp::create(b, loc, phase, state.phases, counter);",
       "a collective TMA load in a loop waits on the first phase forever "
       "after",
       function="expandLoad"),
+    M("ecc-warpgroup-slot", "ExpandCollectiveCopies.cpp",
+      "    slot = arith::AddIOp::create(b, loc, slot, state.warpgroup);", "",
+      "every warpgroup waits on the first warpgroup's mbarrier: one "
+      "warpgroup's load completes another's wait",
+      function="expandLoad"),
+    M("ecc-warpgroup-issuer", "ExpandCollectiveCopies.cpp",
+      "return e.warpgroup ? state.warpgroupIssuer : state.ctaIssuer;",
+      "return state.ctaIssuer;",
+      "only thread 0 of the CTA issues a warpgroup-wide copy: the other "
+      "warpgroups wait forever",
+      function="getIssuer"),
+    M("ecc-warpgroup-cta-barrier", "ExpandCollectiveCopies.cpp",
+      "  if (e.warpgroup)\n    emitWarpgroupBarrier(b, loc, state.tid);",
+      "  if (false)\n    emitWarpgroupBarrier(b, loc, state.tid);",
+      "a warpgroup-wide copy synchronises the whole CTA: a deadlock when "
+      "only some warpgroups run it",
+      function="emitScopeBarrier"),
 ]

@@ -82,8 +82,19 @@ struct Im2col {
   int64_t pixels = 0, channels = 0;
 };
 
+/// D = A x B over row-major f16 or bf16 A (m x k) and B (k x n) into a
+/// row-major f32 D (m x n): a wgmma GEMM's result. The inputs are Init::Unit
+/// values (multiples of 2^-7 in [-1, 1)), so every product and partial sum
+/// is exact in f32 whatever order the hardware adds them in.
+struct Matmul {
+  int a, b;
+  int64_t m, n, k;
+};
+
 struct Effect {
   bool image;
+  // Set for a GEMM whose result lands in `dst`.
+  std::optional<Matmul> matmul;
   // Set for an im2col load whose [pixels, channels] tile lands in `dst`.
   std::optional<Im2col> im2col;
   int dst;
@@ -159,6 +170,14 @@ Effect im2colEffect(int dst, int src, Im2col params, Fill fill) {
   e.dst = dst;
   e.src = Source{src, {}, {}, fill};
   e.im2col = std::move(params);
+  return e;
+}
+
+Effect matmulEffect(int dst, Matmul product) {
+  Effect e;
+  e.image = false;
+  e.dst = dst;
+  e.matmul = product;
   return e;
 }
 
@@ -329,6 +348,67 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
       "TMA copy",
       contiguous(4, Kind::F32, {128, 72}, Init::Bits),
       contiguous(4, Kind::F32, {128, 72}, Init::Sentinel), 0, 0));
+  // test/GPU/kernels/upstream_wgmma_gemm_nvgpu.mlir: upstream's sm90 GEMM
+  // (128x128x128, f16 in, f32 out) on nvgpu TMA loads and
+  // nvgpu.warpgroup.mma, issued under scf.if or by predicates.
+  for (const char *entry :
+       {"upstream_wgmma_gemm_nvgpu", "upstream_wgmma_gemm_nvgpu_pred"}) {
+    Case c{entry, "upstream_wgmma_gemm_nvgpu",
+           "f16 128x128x128 GEMM into f32: nvgpu TMA loads, "
+           "nvgpu.warpgroup.mma, nvgpu.warpgroup.mma.store"};
+    c.entry = entry;
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Unit));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Unit));
+    c.bufs.push_back(contiguous(4, Kind::F32, {128, 128}, Init::Sentinel));
+    c.effects.push_back(matmulEffect(2, {0, 1, 128, 128, 128}));
+    cases.push_back(c);
+  }
+  {
+    // test/GPU/kernels/upstream_wgmma_gemm_copy.mlir
+    // (--convert-upstream-copies): the same GEMM with memref.copy of the
+    // operand blocks and of the result tile, tile.wgmma_descriptor and
+    // nvvm.wgmma.mma_async.
+    Case c{"upstream_wgmma_gemm_copy", "upstream_wgmma_gemm_copy",
+           "f16 128x128x128 GEMM into f32: memref.copy through the TMA "
+           "(loads in a loop, the result tile stored), nvvm wgmma"};
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Unit));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Unit));
+    c.bufs.push_back(contiguous(4, Kind::F32, {128, 128}, Init::Sentinel));
+    c.effects.push_back(matmulEffect(2, {0, 1, 128, 128, 128}));
+    cases.push_back(c);
+  }
+  {
+    // test/GPU/kernels/upstream_tma_loads_transform.mlir: linalg.copy into
+    // shared memref.globals, converted by a transform schedule
+    // (transform.tile.convert_upstream_copy) before the pipeline.
+    Case c{"upstream_tma_loads_transform", "upstream_tma_loads_transform",
+           "f32 64x8 and 8x128 by linalg.copy, converted by "
+           "transform.tile.convert_upstream_copy: TMA loads, memref.load back"};
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
+    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
+    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(2, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(3, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
+    cases.push_back(c);
+  }
+  {
+    // test/GPU/kernels/warpgroup_tma_copy.mlir: warpgroup-wide tile.copy
+    // through the TMA, two warpgroups each on its own rows and mbarrier.
+    Case c{"warpgroup_tma_copy", "warpgroup_tma_copy",
+           "f16 128x64 by two warpgroups, 32 rows each per iteration: "
+           "warpgroup-wide TMA load, generic reads, TMA store"};
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Bits));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Sentinel));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {128, 64}, 0, {0, 0}, {128, 64}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(2, {0, 0}, {128, 64}, 0, {0, 0}, {128, 64}, Fill::Zero));
+    cases.push_back(c);
+  }
   {
     // test/GPU/kernels/upstream_tma_nvgpu.mlir: upstream's own TMA ops
     // (nvgpu.tma.create.descriptor on the host through the runtime's
@@ -705,9 +785,32 @@ void expectIm2col(const Effect &e, const Buf &sb, const Image &src,
   }
 }
 
+/// D = A x B for a matmul effect (see Matmul), computed in double: exact.
+void expectMatmul(const Matmul &p, const Case &c,
+                  const std::vector<Image> &init, Image &out) {
+  const Buf &a = c.bufs[p.a], &b = c.bufs[p.b];
+  for (int64_t i = 0; i < p.m; ++i)
+    for (int64_t j = 0; j < p.n; ++j) {
+      double sum = 0;
+      for (int64_t l = 0; l < p.k; ++l)
+        sum += halfToDouble(load(&init[p.a].bytes[(i * p.k + l) * 2], 2),
+                            a.kind) *
+               halfToDouble(load(&init[p.b].bytes[(l * p.n + j) * 2], 2),
+                            b.kind);
+      float f = static_cast<float>(sum);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      store(&out.bytes[(i * p.n + j) * 4], bits, 4);
+    }
+}
+
 std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
   std::vector<Image> out = init;
   for (const Effect &e : c.effects) {
+    if (e.matmul) {
+      expectMatmul(*e.matmul, c, init, out[e.dst]);
+      continue;
+    }
     if (e.im2col) {
       expectIm2col(e, c.bufs[e.src.buf], init[e.src.buf], c.bufs[e.dst],
                    out[e.dst]);

@@ -273,7 +273,9 @@ def TileConvertUpstreamCopies : Pass<"tile-convert-upstream-copies"> {
     when it sits under control flow that differs between the threads of a
     CTA (a CTA-wide copy needs every thread; block-dependent control is
     fine), or when the `tile.copy` would break one of that op's rules (the
-    remark quotes it). Copies in host code are not touched.
+    remark quotes it). Copies in host code are not touched. A transform
+    schedule applies the same conversion to the copies it selects with
+    `transform.tile.convert_upstream_copy` (docs/TransformOps.md).
 
     ```
     tile-opt --tile-convert-upstream-copies input.mlir
@@ -305,17 +307,22 @@ def TileExpandCollectiveCopies : Pass<"tile-expand-collective-copies"> {
   let summary = "Turns each tile.copy decided for the TMA into one thread's "
                 "tile.copy_async and its completion";
   let description = [{
-    After `tile-plan-copies`: a CTA-wide `tile.copy` whose decision carries a
-    tensor-map plan (the `collective_tma` variant) becomes a
-    `tile.copy_async` issued by thread (0, 0, 0) and decided by the dispatch,
-    with what keeps the copy synchronous for every thread of the CTA. Before
-    it, every thread fences its shared-memory accesses against the
-    asynchronous proxy (`fence.proxy.async.shared::cta`) and the CTA
-    synchronises. A load completes on an mbarrier of its own (initialised
-    once at kernel entry, `arrive.expect_tx` of the plan's bytes) that every
-    thread waits on, at the phase a private per-thread counter tracks; a
-    store is committed and waited for (`tile.bulk_wait_group 0`, its global
-    writes done), then the CTA synchronises.
+    After `tile-plan-copies`: a CTA-wide or warpgroup-wide `tile.copy`
+    whose decision carries a tensor-map plan (the `collective_tma` variant)
+    becomes a `tile.copy_async` issued by one thread of its scope (thread 0
+    of the CTA, or of each warpgroup) and decided by the dispatch, with what
+    keeps the copy synchronous for every thread of the scope. Before it,
+    every thread fences its shared-memory accesses against the asynchronous
+    proxy (`fence.proxy.async.shared::cta`) and the scope synchronises (the
+    CTA's barrier, or the warpgroup's named barrier 1 + warpgroup index over
+    128 threads, as the element-wise collective copy uses). A load completes
+    on an mbarrier of its own per issuing group (one for a CTA-wide load; one
+    per warpgroup the kernel's `known_block_size` states, or 8, for a
+    warpgroup-wide one), initialised once at kernel entry, `arrive.expect_tx`
+    of the plan's bytes, that every thread of the scope waits on at the phase
+    a private per-thread counter tracks; a store is committed and waited for
+    (`tile.bulk_wait_group 0`, its global writes done), then the scope
+    synchronises.
 
     ```
     tile-opt --tile-plan-copies --tile-expand-collective-copies input.mlir

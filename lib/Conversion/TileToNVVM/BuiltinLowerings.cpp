@@ -26,6 +26,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "tile/Dialect/Tile/IR/ThreadIndex.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
@@ -33,22 +34,6 @@
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// Linear thread id within the CTA and the CTA's thread count.
-static std::pair<Value, Value> getCtaThread(OpBuilder &b, Location loc) {
-  Value tx = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value ty = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::y);
-  Value tz = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::z);
-  Value bx = gpu::BlockDimOp::create(b, loc, gpu::Dimension::x);
-  Value by = gpu::BlockDimOp::create(b, loc, gpu::Dimension::y);
-  Value bz = gpu::BlockDimOp::create(b, loc, gpu::Dimension::z);
-  Value bxy = arith::MulIOp::create(b, loc, bx, by);
-  Value id = arith::AddIOp::create(
-      b, loc, tx,
-      arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, ty, bx),
-                            arith::MulIOp::create(b, loc, tz, bxy)));
-  return {id, arith::MulIOp::create(b, loc, bxy, bz)};
-}
 
 namespace {
 class TmaCopyLowering : public CopyVariantLowering {
@@ -115,10 +100,10 @@ public:
       lane = arith::ConstantIndexOp::create(rewriter, loc, 0);
       lanes = arith::ConstantIndexOp::create(rewriter, loc, 1);
     } else {
-      auto [tid, ctaThreads] = getCtaThread(rewriter, loc);
+      Value tid = emitLinearThreadId(rewriter, loc);
       if (scope == CopyScope::Cta) {
         lane = tid;
-        lanes = ctaThreads;
+        lanes = emitCtaThreadCount(rewriter, loc);
       } else {
         int64_t width = scope == CopyScope::Warp ? 32 : 128;
         lanes = arith::ConstantIndexOp::create(rewriter, loc, width);
@@ -135,21 +120,7 @@ public:
                                                rewriter.getI32Type(), -1);
       NVVM::SyncWarpOp::create(rewriter, loc, all);
     } else if (scope == CopyScope::Warpgroup) {
-      // Named barrier 1 + warpgroup index over the warpgroup's 128 threads.
-      auto [tid, unused] = getCtaThread(rewriter, loc);
-      (void)unused;
-      Value group = arith::DivUIOp::create(
-          rewriter, loc, tid,
-          arith::ConstantIndexOp::create(rewriter, loc, 128));
-      Value id = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          arith::AddIOp::create(
-              rewriter, loc, group,
-              arith::ConstantIndexOp::create(rewriter, loc, 1)));
-      Value count = arith::ConstantIntOp::create(rewriter, loc,
-                                                 rewriter.getI32Type(), 128);
-      NVVM::BarrierOp::create(rewriter, loc, Type(), id, count,
-                              NVVM::BarrierReductionAttr(), Value());
+      emitWarpgroupBarrier(rewriter, loc, emitLinearThreadId(rewriter, loc));
     }
     rewriter.eraseOp(op);
     return success();

@@ -9,18 +9,20 @@
 // shared addresses XOR bits [4,7) with bits [7,10); a barrier ends it.
 // CHECK-LABEL: func.func @collective_cta
 func.func @collective_cta(%g: memref<8x64xf16>, %s: !swz) {
-  // The linear thread id tx + ty * bx + tz * (bx * by) and the CTA size.
+  // The linear thread id tx + bx * (ty + by * tz) and the CTA size.
   // CHECK: %[[TX:.*]] = gpu.thread_id x
   // CHECK: %[[TY:.*]] = gpu.thread_id y
   // CHECK: %[[TZ:.*]] = gpu.thread_id z
   // CHECK: %[[BX:.*]] = gpu.block_dim x
   // CHECK: %[[BY:.*]] = gpu.block_dim y
-  // CHECK: %[[BZ:.*]] = gpu.block_dim z
-  // CHECK: %[[BXY:.*]] = arith.muli %[[BX]], %[[BY]] : index
-  // CHECK: %[[TYBX:.*]] = arith.muli %[[TY]], %[[BX]] : index
-  // CHECK: %[[TZBXY:.*]] = arith.muli %[[TZ]], %[[BXY]] : index
-  // CHECK: %[[HI:.*]] = arith.addi %[[TYBX]], %[[TZBXY]] : index
+  // CHECK: %[[TZBY:.*]] = arith.muli %[[TZ]], %[[BY]] : index
+  // CHECK: %[[ZY:.*]] = arith.addi %[[TY]], %[[TZBY]] : index
+  // CHECK: %[[HI:.*]] = arith.muli %[[ZY]], %[[BX]] : index
   // CHECK: %[[TID:.*]] = arith.addi %[[TX]], %[[HI]] : index
+  // CHECK: %[[BX2:.*]] = gpu.block_dim x
+  // CHECK: %[[BY2:.*]] = gpu.block_dim y
+  // CHECK: %[[BXY:.*]] = arith.muli %[[BX2]], %[[BY2]] : index
+  // CHECK: %[[BZ:.*]] = gpu.block_dim z
   // CHECK: %[[N:.*]] = arith.muli %[[BXY]], %[[BZ]] : index
   // CHECK: scf.for %{{.*}} = %[[TID]] to %{{.*}} step %[[N]] {
   // CHECK: arith.shrui %{{.*}}, %{{.*}} : i64

@@ -24,9 +24,7 @@ using ::tile::RuleId;
 
 /// Registers an SM holds for one block (sm_90), the setmaxnreg budget.
 static constexpr int64_t kRegistersPerSm = 65536;
-/// Threads a block may have, and so the consumer warpgroups beside the
-/// producer's.
-static constexpr int64_t kMaxBlockThreads = 1024;
+/// The consumer warpgroups a block holds beside the producer's.
 static constexpr uint64_t kMaxConsumers =
     kMaxBlockThreads / kWarpgroupThreads - 1;
 

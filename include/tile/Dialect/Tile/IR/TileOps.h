@@ -18,6 +18,9 @@ constexpr int64_t kMaxDynamicSharedBytes = 232448;
 /// Threads of a warpgroup, the unit of wgmma and of a tile.pipeline's roles.
 constexpr int64_t kWarpgroupThreads = 128;
 
+/// Threads a CTA may hold.
+constexpr int64_t kMaxBlockThreads = 1024;
+
 /// The forms of cp.async.bulk.tensor only sm_100a and sm_100f have (LLVM
 /// aborts in instruction selection elsewhere).
 enum class Sm100Form { None, CtaGroup, Gather4, Scatter4 };
