@@ -387,7 +387,8 @@ MUTANTS = [
       "after",
       function="expandLoad"),
     M("ecc-warpgroup-slot", "ExpandCollectiveCopies.cpp",
-      "    slot = arith::AddIOp::create(b, loc, slot, state.warpgroup);", "",
+      "slot = arith::AddIOp::create(b, loc, slot, state.warpgroup);",
+      "slot = arith::AddIOp::create(b, loc, slot, indexConstant(b, loc, 0));",
       "every warpgroup waits on the first warpgroup's mbarrier: one "
       "warpgroup's load completes another's wait",
       function="expandLoad"),
