@@ -255,6 +255,11 @@ MUTANTS = [
       "warp lanes use the CTA thread id: elements skipped",
       function="CollectiveCopyLowering::rewrite"),
     # ---- the arena, prefetches, the tma variant -----------------------------
+    M("nvvm-dynamic-smem-upstream", "TileToNVVM.cpp",
+      "    target.addIllegalOp<gpu::DynamicSharedMemoryOp>();\n", "",
+      "gpu.dynamic_shared_memory left to upstream: a 16-byte aligned static "
+      "variable ptxas may place over the kernel's mbarriers",
+      function="runOnOperation"),
     M("nvvm-arena-align", "ArenaLowering.cpp",
       "/*alignment=*/\n                                ::tile::tma::limits::kArenaAlignmentBytes,",
       "/*alignment=*/16,",

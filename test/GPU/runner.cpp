@@ -395,6 +395,23 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
     cases.push_back(c);
   }
   {
+    // test/GPU/kernels/upstream_tma_load_blocked.mlir
+    // (--convert-upstream-copies): a 128x128 matrix's 2x2 grid of 64x64
+    // blocks through one rank-4 TMA load and store of a strided view.
+    Case c{"upstream_tma_load_blocked", "upstream_tma_load_blocked",
+           "f16 128x128 as 2x2 blocks of 64x64 (rank-4 view, strides "
+           "[8192, 64, 128, 1]): memref.copy in and out through the TMA, "
+           "memref.load back"};
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Bits));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Sentinel));
+    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(1, {0, 0}, {128, 128}, 0, {0, 0}, {128, 128}, Fill::Zero));
+    c.effects.push_back(
+        copyEffect(2, {0, 0}, {128, 128}, 0, {0, 0}, {128, 128}, Fill::Zero));
+    cases.push_back(c);
+  }
+  {
     // test/GPU/kernels/warpgroup_tma_copy.mlir: warpgroup-wide tile.copy
     // through the TMA, two warpgroups each on its own rows and mbarrier.
     Case c{"warpgroup_tma_copy", "warpgroup_tma_copy",

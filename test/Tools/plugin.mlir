@@ -14,3 +14,7 @@
 // Without the plugin mlir-opt does not know the dialect.
 // RUN: not mlir-opt %tile_src_root/examples/copy_async_tma.mlir 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
 // NOPLUGIN: error:
+
+// The transform op through the plugin: a schedule converts two upstream copies.
+// RUN: mlir-opt --load-dialect-plugin=%tile_plugin --load-pass-plugin=%tile_plugin --transform-interpreter -split-input-file -verify-diagnostics %tile_src_root/test/TransformOps/convert-upstream-copy.mlir | FileCheck %s --check-prefix=TRANSFORM
+// TRANSFORM-COUNT-2: tile.copy %{{.*}} {converted, scope = "cta"}

@@ -1,7 +1,11 @@
-//===- ArenaLowering.cpp - tile.arena_view and tile.stage -----------------===//
+//===- ArenaLowering.cpp - tile.arena_view, tile.stage, dynamic smem ------===//
 //
 // Arena views point into one `external` shared global; a stage is an offset
-// view of its buffer.
+// view of its buffer. Upstream's `gpu.dynamic_shared_memory` points at the
+// same global: its own lowering makes a zero-size `internal` shared global,
+// which ptxas lays out like any static variable, so the kernel's dynamic
+// shared memory may start on another static variable (an mbarrier) and is
+// only 16-byte aligned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +14,7 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/TMA/Limits.h"
 
@@ -93,9 +98,40 @@ struct StageLowering : public ConvertOpToLLVMPattern<StageOp> {
   }
 };
 
+/// `gpu.dynamic_shared_memory` as the arena's start: a memref<?xi8> whose
+/// pointers are the arena's address (views of it go through memref.view).
+struct DynamicSharedMemoryLowering
+    : public ConvertOpToLLVMPattern<gpu::DynamicSharedMemoryOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(gpu::DynamicSharedMemoryOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type structType = getTypeConverter()->convertType(op.getType());
+    if (!structType)
+      return failure();
+    LLVM::GlobalOp arena = getOrCreateArena(rewriter, op);
+    auto ptrType =
+        LLVM::LLVMPointerType::get(getContext(), kSharedAddressSpace);
+    Value base =
+        LLVM::AddressOfOp::create(rewriter, loc, ptrType, arena.getSymName());
+    auto descriptor = MemRefDescriptor::poison(rewriter, loc, structType);
+    descriptor.setAllocatedPtr(rewriter, loc, base);
+    descriptor.setAlignedPtr(rewriter, loc, base);
+    descriptor.setConstantOffset(rewriter, loc, 0);
+    // The size is the launch's; like upstream's lowering, the descriptor
+    // says 0 (memref.view reads only the pointer).
+    descriptor.setConstantSize(rewriter, loc, 0, 0);
+    descriptor.setConstantStride(rewriter, loc, 0, 1);
+    rewriter.replaceOp(op, Value(descriptor));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::populateArenaLoweringPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ArenaViewLowering, StageLowering>(converter);
+  patterns.add<ArenaViewLowering, StageLowering, DynamicSharedMemoryLowering>(
+      converter);
 }

@@ -62,6 +62,8 @@ struct TileToNVVMPass
     populateTileToNVVMPatterns(converter, patterns, &recalled);
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TileDialect>();
+    // Dynamic shared memory is the arena (see ArenaLowering.cpp).
+    target.addIllegalOp<gpu::DynamicSharedMemoryOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     // Loads and stores of #tile.layout buffers address them through the
     // layout; others are upstream's.
