@@ -237,6 +237,34 @@ Buf paddedF16(int64_t rows, int64_t cols, int64_t pitch, int64_t offset,
   return b;
 }
 
+/// Upstream's TMA-load pair: f32 A (64x8) and B (8x128) in, OA and OB out,
+/// OA = A and OB = B.
+Case tmaLoadPair(std::string name, std::string doc) {
+  Case c{name, name, std::move(doc)};
+  c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
+  c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
+  c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
+  c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
+  c.effects.push_back(
+      copyEffect(2, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
+  c.effects.push_back(
+      copyEffect(3, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
+  return c;
+}
+
+/// One f16 input and two outputs that must both equal it.
+Case copiedTwice(std::string name, std::string doc, const Vec &shape) {
+  Case c{name, name, std::move(doc)};
+  Vec zero(shape.size(), 0);
+  c.bufs.push_back(contiguous(2, Kind::F16, shape, Init::Bits));
+  for (int out = 1; out <= 2; ++out) {
+    c.bufs.push_back(contiguous(2, Kind::F16, shape, Init::Sentinel));
+    c.effects.push_back(
+        copyEffect(out, zero, shape, 0, zero, shape, Fill::Zero));
+  }
+  return c;
+}
+
 void addDynamicShapeCases(std::vector<Case> &cases) {
   // examples/dynamic_tiled_copy.mlir: @tiled_copy(memref<?x?xf16>, ...),
   // built as dyn_tiled.so.
@@ -377,73 +405,37 @@ void addDynamicShapeCases(std::vector<Case> &cases) {
     c.effects.push_back(matmulEffect(2, {0, 1, 128, 128, 128}));
     cases.push_back(c);
   }
-  {
-    // test/GPU/kernels/upstream_tma_loads_transform.mlir: linalg.copy into
-    // shared memref.globals, converted by a transform schedule
-    // (transform.tile.convert_upstream_copy) before the pipeline.
-    Case c{"upstream_tma_loads_transform", "upstream_tma_loads_transform",
-           "f32 64x8 and 8x128 by linalg.copy, converted by "
-           "transform.tile.convert_upstream_copy: TMA loads, memref.load back"};
-    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
-    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
-    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
-    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
-    c.effects.push_back(
-        copyEffect(2, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
-    c.effects.push_back(
-        copyEffect(3, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
-    cases.push_back(c);
-  }
-  {
-    // test/GPU/kernels/upstream_tma_load_blocked.mlir
-    // (--convert-upstream-copies): a 128x128 matrix's 2x2 grid of 64x64
-    // blocks through one rank-4 TMA load and store of a strided view.
-    Case c{"upstream_tma_load_blocked", "upstream_tma_load_blocked",
-           "f16 128x128 as 2x2 blocks of 64x64 (rank-4 view, strides "
-           "[8192, 64, 128, 1]): memref.copy in and out through the TMA, "
-           "memref.load back"};
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Bits));
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Sentinel));
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 128}, Init::Sentinel));
-    c.effects.push_back(
-        copyEffect(1, {0, 0}, {128, 128}, 0, {0, 0}, {128, 128}, Fill::Zero));
-    c.effects.push_back(
-        copyEffect(2, {0, 0}, {128, 128}, 0, {0, 0}, {128, 128}, Fill::Zero));
-    cases.push_back(c);
-  }
-  {
-    // test/GPU/kernels/warpgroup_tma_copy.mlir: warpgroup-wide tile.copy
-    // through the TMA, two warpgroups each on its own rows and mbarrier.
-    Case c{"warpgroup_tma_copy", "warpgroup_tma_copy",
-           "f16 128x64 by two warpgroups, 32 rows each per iteration: "
-           "warpgroup-wide TMA load, generic reads, TMA store"};
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Bits));
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Sentinel));
-    c.bufs.push_back(contiguous(2, Kind::F16, {128, 64}, Init::Sentinel));
-    c.effects.push_back(
-        copyEffect(1, {0, 0}, {128, 64}, 0, {0, 0}, {128, 64}, Fill::Zero));
-    c.effects.push_back(
-        copyEffect(2, {0, 0}, {128, 64}, 0, {0, 0}, {128, 64}, Fill::Zero));
-    cases.push_back(c);
-  }
-  {
-    // test/GPU/kernels/upstream_tma_nvgpu.mlir: upstream's own TMA ops
-    // (nvgpu.tma.create.descriptor on the host through the runtime's
-    // mgpuTensorMapEncodeTiledMemref, nvgpu.tma.async.load on an nvgpu
-    // mbarrier), untouched by the tile passes: OA equals A, OB equals B.
-    Case c{"upstream_tma_nvgpu", "upstream_tma_nvgpu",
-           "f32 64x8 and 8x128 loaded by nvgpu.tma.async.load, copied out "
-           "by every thread"};
-    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Bits));
-    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Bits));
-    c.bufs.push_back(contiguous(4, Kind::F32, {64, 8}, Init::Sentinel));
-    c.bufs.push_back(contiguous(4, Kind::F32, {8, 128}, Init::Sentinel));
-    c.effects.push_back(
-        copyEffect(2, {0, 0}, {64, 8}, 0, {0, 0}, {64, 8}, Fill::Zero));
-    c.effects.push_back(
-        copyEffect(3, {0, 0}, {8, 128}, 1, {0, 0}, {8, 128}, Fill::Zero));
-    cases.push_back(c);
-  }
+  // test/GPU/kernels/upstream_tma_loads_transform.mlir: linalg.copy into
+  // shared memref.globals, converted by a transform schedule
+  // (transform.tile.convert_upstream_copy) before the pipeline.
+  cases.push_back(tmaLoadPair(
+      "upstream_tma_loads_transform",
+      "f32 64x8 and 8x128 by linalg.copy, converted by "
+      "transform.tile.convert_upstream_copy: TMA loads, memref.load back"));
+  // test/GPU/kernels/upstream_tma_load_blocked.mlir
+  // (--convert-upstream-copies): a 128x128 matrix's 2x2 grid of 64x64
+  // blocks through one rank-4 TMA load and store of a strided view.
+  cases.push_back(copiedTwice(
+      "upstream_tma_load_blocked",
+      "f16 128x128 as 2x2 blocks of 64x64 (rank-4 view, strides "
+      "[8192, 64, 128, 1]): memref.copy in and out through the TMA, "
+      "memref.load back",
+      {128, 128}));
+  // test/GPU/kernels/warpgroup_tma_copy.mlir: warpgroup-wide tile.copy
+  // through the TMA, two warpgroups each on its own rows and mbarrier.
+  cases.push_back(copiedTwice("warpgroup_tma_copy",
+                              "f16 128x64 by two warpgroups, 32 rows each per "
+                              "iteration: warpgroup-wide TMA load, generic "
+                              "reads, TMA store",
+                              {128, 64}));
+  // test/GPU/kernels/upstream_tma_nvgpu.mlir: upstream's own TMA ops
+  // (nvgpu.tma.create.descriptor on the host through the runtime's
+  // mgpuTensorMapEncodeTiledMemref, nvgpu.tma.async.load on an nvgpu
+  // mbarrier), untouched by the tile passes: OA equals A, OB equals B.
+  cases.push_back(tmaLoadPair("upstream_tma_nvgpu",
+                              "f32 64x8 and 8x128 loaded by "
+                              "nvgpu.tma.async.load, copied out by every "
+                              "thread"));
   // test/GPU/kernels/dyn_rank5.mlir: one launch, the grid's z over dims 0-2.
   cases.push_back(dynCopy(
       "dyn_rank5", "dyn_rank5", "dyn_rank5",
@@ -810,10 +802,9 @@ void expectMatmul(const Matmul &p, const Case &c,
     for (int64_t j = 0; j < p.n; ++j) {
       double sum = 0;
       for (int64_t l = 0; l < p.k; ++l)
-        sum += halfToDouble(load(&init[p.a].bytes[(i * p.k + l) * 2], 2),
-                            a.kind) *
-               halfToDouble(load(&init[p.b].bytes[(l * p.n + j) * 2], 2),
-                            b.kind);
+        sum +=
+            halfToDouble(load(&init[p.a].bytes[(i * p.k + l) * 2], 2), a.kind) *
+            halfToDouble(load(&init[p.b].bytes[(l * p.n + j) * 2], 2), b.kind);
       float f = static_cast<float>(sum);
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
