@@ -794,21 +794,44 @@ void expectIm2col(const Effect &e, const Buf &sb, const Image &src,
   }
 }
 
-/// D = A x B for a matmul effect (see Matmul), computed in double: exact.
-void expectMatmul(const Matmul &p, const Case &c,
+/// Byte offset of element `idx` of the view `b` in its allocation.
+int64_t elementByte(const Buf &b, const Vec &idx) {
+  int64_t off = b.offset;
+  for (size_t d = 0; d < idx.size(); ++d)
+    off += idx[d] * b.strides[d];
+  return off * b.eb;
+}
+
+/// Why the buffers cannot carry a matmul effect (see Matmul), or "".
+std::string checkMatmul(const Matmul &p, const Case &c, int dst) {
+  auto isHalf = [](const Buf &b) {
+    return b.eb == 2 && (b.kind == Kind::F16 || b.kind == Kind::BF16);
+  };
+  const Buf &a = c.bufs[p.a], &b = c.bufs[p.b], &d = c.bufs[dst];
+  if (!isHalf(a) || !isHalf(b) || d.kind != Kind::F32 || d.eb != 4)
+    return "a matmul effect needs f16 or bf16 operands and an f32 result";
+  if (a.shape != Vec{p.m, p.k} || b.shape != Vec{p.k, p.n} ||
+      d.shape != Vec{p.m, p.n})
+    return "a matmul effect's buffers must be m x k, k x n and m x n";
+  return "";
+}
+
+/// D = A x B for a matmul effect, computed in double: exact.
+void expectMatmul(const Matmul &p, const Case &c, int dst,
                   const std::vector<Image> &init, Image &out) {
-  const Buf &a = c.bufs[p.a], &b = c.bufs[p.b];
+  const Buf &a = c.bufs[p.a], &b = c.bufs[p.b], &d = c.bufs[dst];
   for (int64_t i = 0; i < p.m; ++i)
     for (int64_t j = 0; j < p.n; ++j) {
       double sum = 0;
       for (int64_t l = 0; l < p.k; ++l)
-        sum +=
-            halfToDouble(load(&init[p.a].bytes[(i * p.k + l) * 2], 2), a.kind) *
-            halfToDouble(load(&init[p.b].bytes[(l * p.n + j) * 2], 2), b.kind);
+        sum += halfToDouble(load(&init[p.a].bytes[elementByte(a, {i, l})], 2),
+                            a.kind) *
+               halfToDouble(load(&init[p.b].bytes[elementByte(b, {l, j})], 2),
+                            b.kind);
       float f = static_cast<float>(sum);
       uint32_t bits;
       std::memcpy(&bits, &f, 4);
-      store(&out.bytes[(i * p.n + j) * 4], bits, 4);
+      store(&out.bytes[elementByte(d, {i, j})], bits, 4);
     }
 }
 
@@ -816,7 +839,7 @@ std::vector<Image> expected(const Case &c, const std::vector<Image> &init) {
   std::vector<Image> out = init;
   for (const Effect &e : c.effects) {
     if (e.matmul) {
-      expectMatmul(*e.matmul, c, init, out[e.dst]);
+      expectMatmul(*e.matmul, c, e.dst, init, out[e.dst]);
       continue;
     }
     if (e.im2col) {
@@ -1008,6 +1031,12 @@ bool runCase(const Case &c, const std::string &dir, uint64_t seed) {
   if (!fn)
     return failLine("no symbol " + entryName);
 
+  for (const Effect &e : c.effects)
+    if (e.matmul) {
+      std::string why = checkMatmul(*e.matmul, c, e.dst);
+      if (!why.empty())
+        return failLine(why);
+    }
   std::mt19937_64 rng(seed);
   std::vector<Image> init(c.bufs.size());
   std::vector<void *> dev(c.bufs.size());
