@@ -66,20 +66,16 @@ static void addDevicePasses(OpPassManager &pm,
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   // Views a kernel takes of its buffers (memref.subview, as converted upstream
   // copies use) become reinterpret casts the conversions below can lower.
-  device.addPass(memref::createExpandStridedMetadataPass());
-  device.addPass(createLowerAffinePass());
+  device.addPass(createTileLowerViews());
   TileToNVVMOptions tileOptions;
   tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
   device.addPass(createTileToNVVM(tileOptions));
-  // Shared constants and dead outlining leftovers (unused thread ids): the
-  // conversions below cost time per op.
-  device.addPass(createCSEPass());
-  device.addPass(createConvertNVGPUToNVVMPass());
-  // scf-to-cf, gpu-to-nvvm, the tensor-map kernel ABI, nvvm-to-llvm and the
-  // cast reconciliation, with patterns built once for all modules.
-  device.addPass(createTileKernelToLLVM());
-  device.addPass(createCanonicalizerPass());
-  device.addPass(createCSEPass());
+  // cse, scf-to-cf, nvgpu- and gpu-to-nvvm, the tensor-map kernel ABI,
+  // nvvm-to-llvm, the cast reconciliation, canonicalize and cse, with
+  // patterns built once for all modules, and one verification per module.
+  TileKernelToLLVMOptions kernelOptions;
+  kernelOptions.cleanup = true;
+  device.addPass(createTileKernelToLLVM(kernelOptions));
 }
 
 // Host, per function where the pass allows it; the module-level lowering
@@ -87,8 +83,7 @@ static void addDevicePasses(OpPassManager &pm,
 static void addHostPasses(OpPassManager &pm) {
   OpPassManager &hostFunc = pm.nest<func::FuncOp>();
   hostFunc.addPass(createSCFToControlFlowPass());
-  hostFunc.addPass(memref::createExpandStridedMetadataPass());
-  hostFunc.addPass(createLowerAffinePass());
+  hostFunc.addPass(createTileLowerViews());
   hostFunc.addPass(createArithToLLVMConversionPass());
   hostFunc.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createTileHostToLLVM());

@@ -287,40 +287,74 @@ struct CheckPipelineInputPass
     return success();
   }
 
-  /// Constant grid and block sizes within CUDA's limits (a zero size also
-  /// gives upstream lowerings an empty index range they cannot express).
+  /// The constant sizes of a launch's grid or block (x, y, z); a size that
+  /// is not a constant is unknown.
+  using Sizes = std::array<std::optional<int64_t>, 3>;
+  static Sizes getConstantSizes(const gpu::KernelDim3 &dims) {
+    Sizes sizes;
+    Value values[] = {dims.x, dims.y, dims.z};
+    for (auto [size, value] : llvm::zip_equal(sizes, values)) {
+      APInt constant;
+      if (value && matchPattern(value, m_ConstantInt(&constant)))
+        size = constant.getSExtValue();
+    }
+    return sizes;
+  }
+
+  /// The sizes a kernel function states (known_grid_size, known_block_size).
+  static Sizes getStatedSizes(std::optional<ArrayRef<int32_t>> stated) {
+    Sizes sizes;
+    if (stated && stated->size() == 3)
+      for (auto [size, value] : llvm::zip_equal(sizes, *stated))
+        size = value;
+    return sizes;
+  }
+
+  /// Grid and block sizes within CUDA's limits, where a launch gives them as
+  /// constants or a kernel function states them (a zero size also gives
+  /// upstream lowerings an empty index range they cannot express, and the
+  /// passes that split a block into warpgroups size their barriers from the
+  /// stated block).
   static LogicalResult checkLaunchSizes(Operation *op) {
-    gpu::KernelDim3 grid, block;
+    Sizes grid, block;
+    StringRef gridName = "grid", blockName = "block";
     if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
-      grid = launch.getGridSizeOperandValues();
-      block = launch.getBlockSizeOperandValues();
+      grid = getConstantSizes(launch.getGridSizeOperandValues());
+      block = getConstantSizes(launch.getBlockSizeOperandValues());
     } else if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      grid = launch.getGridSizeOperandValues();
-      block = launch.getBlockSizeOperandValues();
+      grid = getConstantSizes(launch.getGridSizeOperandValues());
+      block = getConstantSizes(launch.getBlockSizeOperandValues());
+    } else if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      grid = getStatedSizes(func.getKnownGridSize());
+      block = getStatedSizes(func.getKnownBlockSize());
+      gridName = "known_grid_size";
+      blockName = "known_block_size";
     } else {
       return success();
     }
     struct Limit {
       StringRef what;
-      Value value;
+      StringRef dim;
+      std::optional<int64_t> size;
       int64_t max;
       bool threads; // a block extent (counts towards threads per block)
     };
     const int64_t kMaxGridX = (int64_t(1) << 31) - 1;
-    Limit limits[] = {
-        {"grid x", grid.x, kMaxGridX, false}, {"grid y", grid.y, 65535, false},
-        {"grid z", grid.z, 65535, false},     {"block x", block.x, 1024, true},
-        {"block y", block.y, 1024, true},     {"block z", block.z, 64, true}};
+    Limit limits[] = {{gridName, "x", grid[0], kMaxGridX, false},
+                      {gridName, "y", grid[1], 65535, false},
+                      {gridName, "z", grid[2], 65535, false},
+                      {blockName, "x", block[0], 1024, true},
+                      {blockName, "y", block[1], 1024, true},
+                      {blockName, "z", block[2], 64, true}};
     int64_t threads = 1;
     for (const Limit &limit : limits) {
-      APInt value;
-      if (!limit.value || !matchPattern(limit.value, m_ConstantInt(&value)))
+      if (!limit.size)
         continue;
-      int64_t size = value.getSExtValue();
+      int64_t size = *limit.size;
       if (size < 1 || size > limit.max)
         return emitRuleError(op, RuleId::LaunchSize)
-               << limit.what << " size " << size << " is outside 1.."
-               << limit.max;
+               << limit.what << " " << limit.dim << " size " << size
+               << " is outside 1.." << limit.max;
       if (limit.threads)
         threads *= size;
     }

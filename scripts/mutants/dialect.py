@@ -327,7 +327,7 @@ MUTANTS = [
       "index a tensor the plan was not made for",
       function="mlir::tile::verifyCopyThroughDeviceMap"),
     M("dialect-fragment-kstep-bound", "WgmmaFragmentOps.cpp",
-      "if (step < 0 || 16 * step + 16 > n)", "if (step < 0 || 16 * step > n)",
+      "if (step >= 0 && step < n / 16)", "if (step >= 0 && step <= n / 16)",
       "a k-step past the accumulator's last column accepted",
       function="verify"),
     M("dialect-register-a-major", "WgmmaFragmentOps.cpp",

@@ -242,6 +242,12 @@ MUTANTS = [
       "im2col map strides passed in elements, not bytes",
       function="emitIm2colEncode"),
     # ---- pipeline input, bounds on user-supplied values ---------------------
+    M("check-known-block-size", "CheckPipelineInput.cpp",
+      "block = getStatedSizes(func.getKnownBlockSize());",
+      "block = Sizes();",
+      "a kernel stating more threads than a CTA holds reaches the warpgroup "
+      "expansion",
+      function="CheckPipelineInputPass::checkLaunchSizes"),
     M("check-chip-list", "CheckPipelineInput.cpp",
       '"sm_90", "sm_90a",', '"sm_80", "sm_90", "sm_90a",',
       "sm_80 accepted: LLVM aborts in instruction selection",

@@ -285,6 +285,34 @@ func.func @launch_sizes() {
 
 // -----
 
+// A kernel function's stated sizes obey the same limits: the passes that
+// split a block into warpgroups size their barriers from known_block_size.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @fits() kernel attributes {known_block_size = array<i32: 128, 2, 4>, known_grid_size = array<i32: 2147483647, 65535, 65535>} {
+      gpu.return
+    }
+    // expected-error @+1 {{'gpu.func' op launch-size: known_block_size x size 2147483647 is outside 1..1024}}
+    gpu.func @huge() kernel attributes {known_block_size = array<i32: 2147483647, 2147483647, 2147483647>} {
+      gpu.return
+    }
+    // expected-error @+1 {{'gpu.func' op launch-size: known_block_size y size -2 is outside 1..1024}}
+    gpu.func @negative() kernel attributes {known_block_size = array<i32: 1, -2, 1>} {
+      gpu.return
+    }
+    // expected-error @+1 {{'gpu.func' op launch-size: known_grid_size z size 0 is outside 1..65535}}
+    gpu.func @empty_grid() kernel attributes {known_grid_size = array<i32: 1, 1, 0>} {
+      gpu.return
+    }
+    // expected-error @+1 {{'gpu.func' op launch-size: a block of 2048 threads exceeds CUDA's 1024}}
+    gpu.func @too_many() kernel attributes {known_block_size = array<i32: 512, 4, 1>} {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
 // A #tile.layout buffer lowers to a bare shared pointer that only the ops
 // applying its layout address (tile ops, memref.load/store, 1-D
 // vector.load/store): another upstream access of it is an error here, not a

@@ -175,3 +175,29 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A stated block size that no CTA has (the pipeline rejects it before this
+// pass; the pass on its own does not trust it): the load keeps an mbarrier
+// for each of the eight warpgroups a CTA can hold, as for a kernel that
+// states no size.
+// CHECK-LABEL: gpu.func @unusable_block_size
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// CHECK-LABEL: gpu.func @negative_block_size
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+!S = memref<64x64xf16, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @unusable_block_size(%A: memref<128x64xf16>)
+      workgroup(%S : !S) kernel attributes {known_block_size = array<i32: 2147483647, 2147483647, 2147483647>} {
+    tile.copy %S[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "warpgroup"}
+        : !S, memref<128x64xf16>
+    gpu.return
+  }
+  gpu.func @negative_block_size(%A: memref<128x64xf16>)
+      workgroup(%S : !S) kernel attributes {known_block_size = array<i32: 128, -1, 1>} {
+    tile.copy %S[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "warpgroup"}
+        : !S, memref<128x64xf16>
+    gpu.return
+  }
+}

@@ -1,13 +1,14 @@
 //===- KernelToLLVM.cpp - --convert-tile-kernel-to-llvm -------------------===//
 //
-// The kernel lowering after the tile and nvgpu conversions: scf to cf, gpu to
+// The kernel lowering after the tile conversion: scf to cf, gpu and nvgpu to
 // NVVM, the tensor-map kernel ABI, NVVM to LLVM and the reconciliation of
-// casts, applied in one pass. Upstream's convert-gpu-to-nvvm builds its type
+// casts, applied in one pass (with `cleanup`, also the CSE before and the
+// canonicalization and CSE after, which the pipeline ran as passes). Upstream's convert-gpu-to-nvvm builds its type
 // converter and the to-LLVM patterns of every loaded dialect in
 // runOnOperation, once per gpu.module, and the pass manager verifies each
-// module after each of the five passes; the pipeline outlines one module per
-// kernel, so a program with a thousand kernels paid for a thousand pattern
-// sets and five thousand verifications. Here everything is built once in
+// module after each pass; the pipeline outlines one module per kernel, so a
+// program with a thousand kernels paid for a thousand pattern sets and nine
+// thousand verifications. Here everything is built once in
 // initialize() and frozen; pass clones on other threads share it (frozen
 // pattern sets are immutable, the type converter locks its caches).
 //
@@ -17,6 +18,7 @@
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -28,9 +30,12 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "tile/Conversion/KernelABI/FinalizeKernelABI.h"
@@ -58,13 +63,90 @@ struct GpuToNVVM {
   ConversionStep toNVVM;
 };
 
+/// convert-nvgpu-to-nvvm: its own converter (64-bit indices, as upstream's
+/// pass always uses), which the patterns refer to.
+struct NVGPUToNVVM {
+  std::unique_ptr<LLVMTypeConverter> converter;
+  ConversionStep step;
+};
+
 /// Everything the pass applies, immutable once built.
 struct KernelLowering {
+  std::unique_ptr<const NVGPUToNVVM> nvgpuToNVVM;
   ConversionStep scfToCf;
   std::shared_ptr<const GpuToNVVM> gpuToNVVM;
   ConversionStep nvvmToLLVM;
+  /// The canonicalization patterns of every loaded dialect and registered
+  /// op, as the canonicalize pass collects them (with `cleanup` only).
+  FrozenRewritePatternSet canonicalization;
 };
 } // namespace
+
+/// The nvgpu types as convert-nvgpu-to-nvvm represents them: tokens as
+/// integers, an mbarrier group as the memref of its words, a wgmma
+/// accumulator as one struct of registers per 64 rows. An accumulator of
+/// another element type has no conversion (the op then stays, a diagnostic).
+static void addNVGPUTypeConversions(LLVMTypeConverter &converter) {
+  converter.addConversion([](nvgpu::DeviceAsyncTokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 32);
+  });
+  converter.addConversion([](nvgpu::MBarrierTokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
+  });
+  converter.addConversion([](nvgpu::WarpgroupMatrixDescriptorType type) {
+    return IntegerType::get(type.getContext(), 64);
+  });
+  converter.addConversion(
+      [&converter](nvgpu::MBarrierGroupType type) -> std::optional<Type> {
+        Type words = converter.convertType(
+            nvgpu::getMBarrierMemrefType(type.getContext(), type));
+        if (!words)
+          return std::nullopt;
+        return words;
+      });
+  converter.addConversion(
+      [](nvgpu::WarpgroupAccumulatorType type) -> std::optional<Type> {
+        VectorType fragmented = type.getFragmented();
+        Type element = fragmented.getElementType();
+        int64_t perThread;
+        if (element.isF32() || element.isInteger(32))
+          perThread = fragmented.getDimSize(1) / 2;
+        else if (element.isF16())
+          perThread = fragmented.getDimSize(1) / 4;
+        else
+          return std::nullopt;
+        MLIRContext *ctx = type.getContext();
+        auto rows = LLVM::LLVMStructType::getLiteral(
+            ctx, SmallVector<Type>(perThread, element));
+        return LLVM::LLVMStructType::getLiteral(
+            ctx, SmallVector<Type>(
+                     llvm::divideCeil(fragmented.getDimSize(0),
+                                      kWgmmaSizeM),
+                     rows));
+      });
+}
+
+static std::unique_ptr<const NVGPUToNVVM> buildNVGPUToNVVM(MLIRContext *ctx) {
+  auto built = std::make_unique<NVGPUToNVVM>();
+  built->converter =
+      std::make_unique<LLVMTypeConverter>(ctx, LowerToLLVMOptions(ctx));
+  LLVMTypeConverter &converter = *built->converter;
+  nvgpu::populateCommonGPUTypeAndAttributeConversions(converter);
+  addNVGPUTypeConversions(converter);
+  converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx);
+  });
+  RewritePatternSet patterns(ctx);
+  populateNVGPUToNVVMConversionPatterns(converter, patterns);
+  auto target = std::make_unique<LLVMConversionTarget>(*ctx);
+  target->addLegalDialect<LLVM::LLVMDialect, arith::ArithDialect,
+                          memref::MemRefDialect, NVVM::NVVMDialect>();
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       *target);
+  built->step = {std::move(target),
+                 FrozenRewritePatternSet(std::move(patterns))};
+  return built;
+}
 
 static std::shared_ptr<const GpuToNVVM>
 buildGpuToNVVM(MLIRContext *ctx, const LowerToLLVMOptions &options) {
@@ -83,6 +165,7 @@ buildGpuToNVVM(MLIRContext *ctx, const LowerToLLVMOptions &options) {
   converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
     return LLVM::LLVMPointerType::get(ctx);
   });
+
   auto target = std::make_unique<LLVMConversionTarget>(*ctx);
   RewritePatternSet patterns(ctx);
   // A higher benefit, so that the GPU patterns win over the generic ones.
@@ -124,6 +207,35 @@ static LogicalResult apply(Operation *root, const ConversionStep &step) {
   return applyPartialConversion(root, *step.target, step.patterns);
 }
 
+/// The canonicalize pass's pattern set, collected the same way.
+static FrozenRewritePatternSet buildCanonicalization(MLIRContext *ctx) {
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  return FrozenRewritePatternSet(std::move(patterns));
+}
+
+static void eliminateCommonSubexpressions(Operation *root) {
+  IRRewriter rewriter(root->getContext());
+  DominanceInfo dominance(root);
+  eliminateCommonSubExpressions(rewriter, dominance, root);
+}
+
+/// canonicalize with its default options, then cse.
+static void canonicalizeAndEliminate(Operation *root,
+                                     const FrozenRewritePatternSet &patterns) {
+  GreedyRewriteConfig config;
+  config.setUseTopDownTraversal(true)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
+      .setMaxIterations(10)
+      .setMaxNumRewrites(GreedyRewriteConfig::kNoLimit);
+  // As the pass: a rewrite that does not converge is not an error.
+  (void)applyPatternsGreedily(root, patterns, config);
+  eliminateCommonSubexpressions(root);
+}
+
 /// Whether `root` holds an op that a pattern of `patterns` is rooted on.
 static bool holdsRootOf(Operation *root,
                         const FrozenRewritePatternSet &patterns) {
@@ -141,19 +253,29 @@ static bool holdsRootOf(Operation *root,
 namespace {
 struct TileKernelToLLVMPass
     : public tile::impl::TileKernelToLLVMBase<TileKernelToLLVMPass> {
+  using TileKernelToLLVMBase::TileKernelToLLVMBase;
+
   LogicalResult initialize(MLIRContext *ctx) override {
     auto built = std::make_shared<KernelLowering>();
+    built->nvgpuToNVVM = buildNVGPUToNVVM(ctx);
     built->scfToCf = buildScfToCf(ctx);
     // A module without a data-layout entry for index has 64-bit indices.
     built->gpuToNVVM = buildGpuToNVVM(ctx, LowerToLLVMOptions(ctx));
     built->nvvmToLLVM = buildNVVMToLLVM(ctx);
+    if (cleanup)
+      built->canonicalization = buildCanonicalization(ctx);
     lowering = std::move(built);
     return success();
   }
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (failed(apply(module, lowering->scfToCf)))
+    // Fewer ops to convert: the tile lowering repeats constants and
+    // addresses per copy.
+    if (cleanup)
+      eliminateCommonSubexpressions(module);
+    if (failed(apply(module, lowering->nvgpuToNVVM->step)) ||
+        failed(apply(module, lowering->scfToCf)))
       return signalPassFailure();
     if (failed(lowerGpuToNVVM(module)))
       return signalPassFailure();
@@ -165,6 +287,8 @@ struct TileKernelToLLVMPass
     module->walk(
         [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
     reconcileUnrealizedCasts(casts);
+    if (cleanup)
+      canonicalizeAndEliminate(module, lowering->canonicalization);
   }
 
   LogicalResult lowerGpuToNVVM(gpu::GPUModuleOp module) {

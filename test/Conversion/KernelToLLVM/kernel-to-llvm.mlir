@@ -1,9 +1,14 @@
-// The fused kernel lowering gives the IR of the five upstream and tile passes
-// it replaces, once both are canonicalized (the pipeline canonicalizes next).
+// The fused kernel lowering gives the IR of the six upstream and tile passes
+// it replaces, once both are canonicalized (with cleanup, the pass
+// canonicalizes itself; the last RUN lines).
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-kernel-to-llvm,canonicalize))' > %t.fused
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize))' > %t.separate
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize))' > %t.separate
 // RUN: diff %t.fused %t.separate
 // RUN: FileCheck %s < %t.fused
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-kernel-to-llvm{cleanup=true}))' > %t.clean
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(cse,convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))' > %t.clean-separate
+// RUN: diff %t.clean %t.clean-separate
+// RUN: FileCheck %s --check-prefix=CLEAN < %t.clean
 
 // A kernel with a loop, thread ids, a tensor-map argument whose address the
 // TMA lowering took through a tagged cast, a PTX-builder NVVM op and a
@@ -58,5 +63,39 @@ gpu.module @narrow attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i32>} {
   func.func @ids() -> index {
     %tid = gpu.thread_id x
     return %tid : index
+  }
+}
+
+// -----
+
+// With cleanup (as the pipeline runs it), the pass also does the nvgpu
+// conversion and the cse before and canonicalize, cse after: the same IR as
+// the nine separate passes. The kernel repeats a constant (cse) and waits on
+// an mbarrier of a group inside an scf.if (the nvgpu conversion runs before
+// scf becomes cf).
+// CLEAN-LABEL: gpu.module @barriers
+// CLEAN: llvm.func @wait
+// CLEAN-COUNT-1: llvm.mlir.constant(1 : index)
+// CLEAN-NOT: llvm.mlir.constant(1 : index)
+// CLEAN: nvvm.mbarrier.init %
+// The constant parity stays an immediate ("n"): the nvgpu conversion runs in
+// its own step, before the PTX builder sees the operand.
+// CLEAN: llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity.shared.b64 {{.*}}"r,n,r"
+// CLEAN-NOT: nvgpu.
+// CLEAN-NOT: unrealized_conversion_cast
+!barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+gpu.module @barriers {
+  gpu.func @wait(%pred: i1) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %one = arith.constant 1 : index
+    %ticks = arith.constant 10000000 : index
+    %parity = arith.constant false
+    %g = nvgpu.mbarrier.create -> !barriers
+    scf.if %pred {
+      nvgpu.mbarrier.init %g[%c1], %one : !barriers
+    }
+    nvgpu.mbarrier.try_wait.parity %g[%c1], %parity, %ticks : !barriers
+    gpu.return
   }
 }

@@ -9,6 +9,26 @@ func.func @k_step_outside(%s: !acc16) -> vector<8xbf16> {
 
 // -----
 
+// Steps far outside the accumulator name the range instead of columns whose
+// numbers would overflow.
+!acc16 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @k_step_negative(%s: !acc16) -> vector<8xbf16> {
+  // expected-error @+1 {{wgmma-fragment: k_step -9223372036854775808 is outside 0..1: the accumulator holds N = 32 columns (16 f32)}}
+  %p = tile.wgmma_a_fragment %s[-9223372036854775808] : !acc16 -> vector<8xbf16>
+  return %p : vector<8xbf16>
+}
+
+// -----
+
+!acc16 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @k_step_huge(%s: !acc16) -> vector<8xbf16> {
+  // expected-error @+1 {{wgmma-fragment: k_step 9223372036854775807 is outside 0..1: the accumulator holds N = 32 columns (16 f32)}}
+  %p = tile.wgmma_a_fragment %s[9223372036854775807] : !acc16 -> vector<8xbf16>
+  return %p : vector<8xbf16>
+}
+
+// -----
+
 !acc4 = !llvm.struct<(f32, f32, f32, f32)>
 func.func @n8_has_no_k16(%s: !acc4) -> vector<8xbf16> {
   // expected-error @+1 {{wgmma-fragment: the accumulator holds 4 f32 (N = 8); A fragments are taken 16 columns (8 f32) at a time}}

@@ -39,12 +39,18 @@ LogicalResult WgmmaAFragmentOp::verify() {
            << "the accumulator holds " << *values << " f32 (N = " << n
            << "); A fragments are taken 16 columns (8 f32) at a time";
   int64_t step = getKStep();
-  if (step < 0 || 16 * step + 16 > n)
-    return emitRuleError(*this, RuleId::WgmmaFragment)
-           << "k_step " << step << " reads accumulator columns " << 16 * step
-           << ".." << 16 * step + 15 << ", but the accumulator holds N = " << n
-           << " columns (" << *values << " f32)";
-  return success();
+  if (step >= 0 && step < n / 16)
+    return success();
+  InFlightDiagnostic diag = emitRuleError(*this, RuleId::WgmmaFragment)
+                            << "k_step " << step;
+  // The columns a step reads, where naming them cannot overflow.
+  if (step >= 0 && step <= n)
+    diag << " reads accumulator columns " << 16 * step << ".."
+         << 16 * step + 15 << ", but";
+  else
+    diag << " is outside 0.." << n / 16 - 1 << ":";
+  return diag << " the accumulator holds N = " << n << " columns ("
+              << *values << " f32)";
 }
 
 int64_t WgmmaRegisterAOp::getN() {
