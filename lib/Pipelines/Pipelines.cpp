@@ -67,13 +67,13 @@ static void addDevicePasses(OpPassManager &pm,
   // Views a kernel takes of its buffers (memref.subview, as converted upstream
   // copies use) become reinterpret casts the conversions below can lower.
   device.addPass(createTileLowerViews());
-  TileToNVVMOptions tileOptions;
-  tileOptions.prefetchTensorMaps = options.prefetchTensorMaps;
-  device.addPass(createTileToNVVM(tileOptions));
-  // cse, scf-to-cf, nvgpu- and gpu-to-nvvm, the tensor-map kernel ABI,
-  // nvvm-to-llvm, the cast reconciliation, canonicalize and cse, with
-  // patterns built once for all modules, and one verification per module.
+  // convert-tile-to-nvvm, cse, nvgpu-to-nvvm, scf-to-cf, gpu-to-nvvm, the
+  // tensor-map kernel ABI, nvvm-to-llvm, the cast reconciliation,
+  // canonicalize and cse, with patterns built once for all modules, and one
+  // verification per module.
   TileKernelToLLVMOptions kernelOptions;
+  kernelOptions.lowerTile = true;
+  kernelOptions.prefetchTensorMaps = options.prefetchTensorMaps;
   kernelOptions.cleanup = true;
   device.addPass(createTileKernelToLLVM(kernelOptions));
 }

@@ -71,41 +71,50 @@ def TileKernelToLLVM : Pass<"convert-tile-kernel-to-llvm",
   let summary = "The kernel lowering after convert-tile-to-nvvm, in one pass "
                 "with its patterns built once";
   let description = [{
-    Applies, in order, what the upstream passes `convert-scf-to-cf`,
-    `convert-nvgpu-to-nvvm` with `convert-gpu-to-nvvm` (default options),
+    Applies, in order, what the upstream passes `convert-nvgpu-to-nvvm`,
+    `convert-scf-to-cf`, `convert-gpu-to-nvvm` (default options),
     `tile-finalize-kernel-abi`, `convert-nvvm-to-llvm` and
     `reconcile-unrealized-casts` do to a `gpu.module`, with every type
     converter, target and pattern set built and frozen once when the pass
-    manager starts and shared by all modules and threads. With `cleanup`, it
-    also eliminates common subexpressions first (the tile lowering repeats
+    manager starts and shared by all modules and threads. With `lower-tile`,
+    it first does what `convert-tile-to-nvvm` does (with its
+    `prefetch-tensor-maps`). With `cleanup`, it eliminates common
+    subexpressions before the conversions (the tile lowering repeats
     constants and addresses per copy) and canonicalizes and eliminates them
-    again last, as `cse` and `canonicalize,cse` around it would; the
-    pipeline sets it.
+    again after them, as `cse` and `canonicalize,cse` around it would. The
+    pipeline sets both: each kernel module is lowered by one pass and
+    verified once, where eleven passes verified it eleven times.
 
     Upstream's `convert-gpu-to-nvvm` builds its converter and the to-LLVM
     patterns of every loaded dialect for each `gpu.module`, and the pass
     manager verifies each module after each pass; with one module per kernel
     that was most of the device lowering's time. Differences from the
-    separate passes: the nvgpu ops are converted with the gpu ops, after
-    `scf` became `cf` (their types cross blocks as block arguments, not as
-    `scf` results); an nvgpu type without a conversion (a wgmma accumulator
+    separate passes: an nvgpu type without a conversion (a wgmma accumulator
     of other than f32, i32 or f16) leaves its op unconverted, a diagnostic,
     where upstream's pass stops the process; the in-dialect GPU rewrites
     (and the unrolling of n-D `vector.from_elements`) run only on modules
     that hold an op they rewrite, so the folding their driver does on the
-    way is left to the canonicalization; and a module whose data layout
+    way is left to the canonicalization; the conversions fold nothing on
+    their own (the canonicalization does); and a module whose data layout
     gives `index` a width other than 64 bits gets a conversion built for it.
     Kernel arguments of upstream's TMA descriptor type
     (`!nvgpu.tensormap.descriptor`, from a program using `nvgpu.tma.*`
     directly) become pointers, as the host passes them.
   }];
   let options = [
+    Option<"lowerTile", "lower-tile", "bool", /*default=*/"false",
+           "Lower the tile ops first, as convert-tile-to-nvvm does">,
+    Option<"prefetchTensorMaps", "prefetch-tensor-maps", "bool",
+           /*default=*/"false",
+           "With lower-tile: prefetch each tensor map once per CTA">,
     Option<"cleanup", "cleanup", "bool", /*default=*/"false",
            "Eliminate common subexpressions before the conversion, then "
            "canonicalize and eliminate them again after it">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -2,8 +2,9 @@
 //
 // The kernel lowering after the tile conversion: scf to cf, gpu and nvgpu to
 // NVVM, the tensor-map kernel ABI, NVVM to LLVM and the reconciliation of
-// casts, applied in one pass (with `cleanup`, also the CSE before and the
-// canonicalization and CSE after, which the pipeline ran as passes). Upstream's convert-gpu-to-nvvm builds its type
+// casts, applied in one pass (with `lower-tile`, also the tile conversion
+// first; with `cleanup`, the CSE before and the canonicalization and CSE
+// after, which the pipeline ran as passes). Upstream's convert-gpu-to-nvvm builds its type
 // converter and the to-LLVM patterns of every loaded dialect in
 // runOnOperation, once per gpu.module, and the pass manager verifies each
 // module after each pass; the pipeline outlines one module per kernel, so a
@@ -38,8 +39,10 @@
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "tile/Conversion/KernelABI/FinalizeKernelABI.h"
 #include "tile/Conversion/Passes.h"
+#include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEKERNELTOLLVM
@@ -203,8 +206,12 @@ static ConversionStep buildNVVMToLLVM(MLIRContext *ctx) {
   return {std::move(target), FrozenRewritePatternSet(std::move(patterns))};
 }
 
+/// A conversion step. It folds nothing: the canonicalization after the
+/// conversions folds what is left (with `cleanup`, or the pipeline's own).
 static LogicalResult apply(Operation *root, const ConversionStep &step) {
-  return applyPartialConversion(root, *step.target, step.patterns);
+  ConversionConfig config;
+  config.foldingMode = DialectConversionFoldingMode::Never;
+  return applyPartialConversion(root, *step.target, step.patterns, config);
 }
 
 /// The canonicalize pass's pattern set, collected the same way.
@@ -223,16 +230,28 @@ static void eliminateCommonSubexpressions(Operation *root) {
   eliminateCommonSubExpressions(rewriter, dominance, root);
 }
 
-/// canonicalize with its default options, then cse.
+/// canonicalize with its default options, then cse. The greedy driver would
+/// simplify the regions (dead code and arguments, unreachable blocks) after
+/// each sweep over the patterns, including the last one that finds nothing
+/// to do; over a lowered kernel that liveness analysis costs more than the
+/// patterns. Here the patterns run to their fixpoint first and the regions
+/// are simplified after, again until neither changes anything, which reaches
+/// the same fixpoint with one analysis where nothing was left to simplify.
 static void canonicalizeAndEliminate(Operation *root,
                                      const FrozenRewritePatternSet &patterns) {
   GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
-      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setMaxIterations(10)
       .setMaxNumRewrites(GreedyRewriteConfig::kNoLimit);
+  IRRewriter rewriter(root->getContext());
   // As the pass: a rewrite that does not converge is not an error.
-  (void)applyPatternsGreedily(root, patterns, config);
+  for (int round = 0; round < 10; ++round) {
+    (void)applyPatternsGreedily(root, patterns, config);
+    if (failed(simplifyRegions(rewriter, root->getRegions(),
+                               /*mergeBlocks=*/false)))
+      break;
+  }
   eliminateCommonSubexpressions(root);
 }
 
@@ -255,6 +274,12 @@ struct TileKernelToLLVMPass
     : public tile::impl::TileKernelToLLVMBase<TileKernelToLLVMPass> {
   using TileKernelToLLVMBase::TileKernelToLLVMBase;
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    if (lowerTile)
+      tile::registerBuiltinCopyLowerings(registry);
+  }
+
   LogicalResult initialize(MLIRContext *ctx) override {
     auto built = std::make_shared<KernelLowering>();
     built->nvgpuToNVVM = buildNVGPUToNVVM(ctx);
@@ -270,6 +295,8 @@ struct TileKernelToLLVMPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
+    if (lowerTile && failed(tile::lowerTileOps(module, prefetchTensorMaps)))
+      return signalPassFailure();
     // Fewer ops to convert: the tile lowering repeats constants and
     // addresses per copy.
     if (cleanup)

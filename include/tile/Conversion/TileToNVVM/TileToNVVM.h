@@ -9,11 +9,21 @@
 #ifndef TILE_CONVERSION_TILETONVVM_TILETONVVM_H
 #define TILE_CONVERSION_TILETONVVM_TILETONVVM_H
 
+#include "mlir/Support/LLVM.h"
+
 namespace mlir {
 class DialectRegistry;
 class LLVMTypeConverter;
+class Operation;
 class RewritePatternSet;
 namespace tile {
+
+/// What convert-tile-to-nvvm does to `root`: recalls every copy's and wgmma
+/// descriptor's recorded decision (each that cannot be lowered gets its
+/// diagnostic, and then nothing is rewritten), lowers the tile ops, and with
+/// `prefetchTensorMaps` prefetches each tensor map once per CTA. The fused
+/// kernel lowering calls it too.
+LogicalResult lowerTileOps(Operation *root, bool prefetchTensorMaps);
 
 /// Adds the type conversions of the tile lowering to `converter` (a memref
 /// with a `#tile.layout` becomes a bare `!llvm.ptr` in its NVVM address
