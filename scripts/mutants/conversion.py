@@ -259,7 +259,7 @@ MUTANTS = [
       "    target.addIllegalOp<gpu::DynamicSharedMemoryOp>();\n", "",
       "gpu.dynamic_shared_memory left to upstream: a 16-byte aligned static "
       "variable ptxas may place over the kernel's mbarriers",
-      function="runOnOperation"),
+      function="mlir::tile::lowerTileOps"),
     M("nvvm-arena-align", "ArenaLowering.cpp",
       "/*alignment=*/\n                                ::tile::tma::limits::kArenaAlignmentBytes,",
       "/*alignment=*/16,",
@@ -276,10 +276,10 @@ MUTANTS = [
       "stage i starts i bytes into the buffer",
       function="StageLowering::matchAndRewrite"),
     M("nvvm-prefetch-dedup", "TileToNVVM.cpp",
-      "if (!seen.insert(arg).second)\n          continue;",
+      "if (!seen.insert(arg).second)\n        continue;",
       "seen.insert(arg);",
       "one prefetch per use instead of per tensor map",
-      function="TileToNVVMPass::insertTensorMapPrefetches",
+      function="insertTensorMapPrefetches",
       equivalent="a repeated prefetch.tensormap of the same map only costs "
       "an instruction"),
     M("nvvm-tma-needs-abi", "CopyLowering.cpp",

