@@ -326,6 +326,10 @@ MUTANTS = [
       "a copy through a map of another buffer accepted: its coordinates "
       "index a tensor the plan was not made for",
       function="mlir::tile::verifyCopyThroughDeviceMap"),
+    M("dialect-copy-scope-fits-block", "TileOps.cpp",
+      "if (threads % group == 0)", "if (true)",
+      "a warpgroup-wide copy in a 96-thread block hangs on its named barrier",
+      function="verifyScopeFitsBlock"),
     M("dialect-fragment-kstep-bound", "WgmmaFragmentOps.cpp",
       "if (step >= 0 && step < n / 16)", "if (step >= 0 && step <= n / 16)",
       "a k-step past the accumulator's last column accepted",

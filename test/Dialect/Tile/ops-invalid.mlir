@@ -240,6 +240,51 @@ func.func @copy_scope(%a: memref<8x256xf16>, %b: memref<8x256xf16>) {
 
 // -----
 
+// A warp- or warpgroup-wide copy in a block with a partial warp or warpgroup:
+// its barrier would wait for threads that do not exist. Whole ones, and a
+// block that states no size, are fine.
+gpu.module @scope_blocks {
+  gpu.func @partial_warpgroup(%a: memref<8x256xf16>, %b: memref<8x256xf16>) kernel
+      attributes {known_block_size = array<i32: 96, 2, 1>} {
+    // expected-error @+1 {{scope: a warpgroup-wide copy needs a block of whole warpgroups (128 threads), but the kernel's block is 96 x 2 x 1 = 192 threads}}
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warpgroup"} : memref<8x256xf16>, memref<8x256xf16>
+    gpu.return
+  }
+  gpu.func @partial_warp(%a: memref<8x256xf16>, %b: memref<8x256xf16>) kernel
+      attributes {known_block_size = array<i32: 48, 1, 1>} {
+    // expected-error @+1 {{scope: a warp-wide copy needs a block of whole warps (32 threads), but the kernel's block is 48 x 1 x 1 = 48 threads}}
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warp"} : memref<8x256xf16>, memref<8x256xf16>
+    gpu.return
+  }
+  gpu.func @whole(%a: memref<8x256xf16>, %b: memref<8x256xf16>) kernel
+      attributes {known_block_size = array<i32: 64, 4, 1>} {
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warpgroup"} : memref<8x256xf16>, memref<8x256xf16>
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warp"} : memref<8x256xf16>, memref<8x256xf16>
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "thread"} : memref<8x256xf16>, memref<8x256xf16>
+    gpu.return
+  }
+  gpu.func @unstated(%a: memref<8x256xf16>, %b: memref<8x256xf16>) kernel {
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warpgroup"} : memref<8x256xf16>, memref<8x256xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @partial_warpgroup_launch(%a: memref<8x256xf16>, %b: memref<8x256xf16>) {
+  %c1 = arith.constant 1 : index
+  %c160 = arith.constant 160 : index
+  gpu.launch blocks(%b0, %b1, %b2) in (%g0 = %c1, %g1 = %c1, %g2 = %c1)
+             threads(%t0, %t1, %t2) in (%s0 = %c160, %s1 = %c1, %s2 = %c1) {
+    // expected-error @+1 {{scope: a warpgroup-wide copy needs a block of whole warpgroups (128 threads), but the kernel's block is 160 x 1 x 1 = 160 threads}}
+    tile.copy %a[0, 0] [8, 256], %b[0, 0] [8, 256] {scope = "warpgroup"} : memref<8x256xf16>, memref<8x256xf16>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 func.func @copy_global_read_outside(%a: memref<8x256xf16>, %b: memref<8x256xf16>) {
   // expected-error @+1 {{global-bounds: global region [1, +8) leaves dimension 0 of size 8 (buffer [8, 256])}}
   tile.copy %a[0, 0] [8, 256], %b[1, 0] [8, 256] : memref<8x256xf16>, memref<8x256xf16>

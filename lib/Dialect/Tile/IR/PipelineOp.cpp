@@ -98,9 +98,8 @@ getConstantSizes(std::array<Value, 3> values) {
   return size;
 }
 
-/// The block size the kernel around `op` states: a gpu.func's
-/// known_block_size or a gpu.launch's constant sizes.
-static std::optional<SmallVector<int64_t, 3>> statedBlockSize(PipelineOp op) {
+std::optional<SmallVector<int64_t, 3>>
+mlir::tile::getStatedBlockSize(Operation *op) {
   Operation *kernel = getEnclosingKernel(op);
   if (auto func = dyn_cast_or_null<gpu::GPUFuncOp>(kernel))
     return getHintSizes(func.getKnownBlockSizeAttr());
@@ -120,7 +119,7 @@ static LogicalResult verifyThreads(PipelineOp op) {
            << kWarpgroupThreads << " x (" << op.getConsumers()
            << " + 1) threads; a block holds at most " << kMaxBlockThreads
            << " (consumers <= " << kMaxConsumers << ")";
-  std::optional<SmallVector<int64_t, 3>> size = statedBlockSize(op);
+  std::optional<SmallVector<int64_t, 3>> size = getStatedBlockSize(op);
   if (!size)
     return success();
   int64_t threads = 1;

@@ -683,11 +683,46 @@ std::optional<CopyScope> CopyOp::getScopeKind() {
   return scope ? symbolizeCopyScope(*scope) : CopyScope::Cta;
 }
 
+/// A warp- or warpgroup-wide copy synchronises full warps (`bar.warp.sync`
+/// with every lane) or full warpgroups (a named barrier over 128 threads): in
+/// a block whose stated size leaves a partial one, those threads would wait
+/// for threads that do not exist.
+static LogicalResult verifyScopeFitsBlock(CopyOp op) {
+  std::optional<CopyScope> scope = op.getScopeKind();
+  int64_t group = scope == CopyScope::Warp        ? 32
+                  : scope == CopyScope::Warpgroup ? kWarpgroupThreads
+                                                  : 1;
+  if (group == 1)
+    return success();
+  std::optional<SmallVector<int64_t, 3>> size = getStatedBlockSize(op);
+  if (!size || llvm::any_of(*size, [](int64_t d) { return d < 1; }))
+    return success(); // the launch-size check names a size below 1
+  int64_t threads = 1;
+  for (int64_t d : *size) {
+    // Extents past CUDA's limits are the launch-size check's; stop before
+    // the product could overflow.
+    if (d > kMaxBlockThreads || threads > kMaxBlockThreads)
+      return success();
+    threads *= d;
+  }
+  if (threads % group == 0)
+    return success();
+  InFlightDiagnostic diag = emitRuleError(op.getOperation(), RuleId::Scope)
+                            << "a " << *op.getScope() << "-wide copy needs a "
+                            << "block of whole " << *op.getScope()
+                            << "s (" << group << " threads), but the kernel's"
+                            << " block is ";
+  llvm::interleave(*size, diag, " x ");
+  return diag << " = " << threads << " threads";
+}
+
 LogicalResult CopyOp::verify() {
   if (!getScopeKind())
     return emitRuleError(getOperation(), RuleId::Scope)
            << "unknown scope '" << *getScope()
            << "'; expected thread, warp, warpgroup or cta";
+  if (failed(verifyScopeFitsBlock(*this)))
+    return failure();
   RegionRef dst{"destination", getDst().getType(), getStaticDstOffsets(),
                 getDstSizes(), getDstOffsets().size()};
   RegionRef src{"source", getSrc().getType(), getStaticSrcOffsets(),

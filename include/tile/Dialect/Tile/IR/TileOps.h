@@ -51,6 +51,11 @@ bool isPipelineProduceOp(Operation *op);
 /// or the known_cluster_size of the enclosing gpu.func; none when it states
 /// none (or a size is not a constant).
 std::optional<SmallVector<int64_t, 3>> getStatedClusterSize(Operation *op);
+
+/// The block size the kernel around `op` states: its gpu.func's
+/// known_block_size, or its gpu.launch's sizes where all three are
+/// constants; none otherwise.
+std::optional<SmallVector<int64_t, 3>> getStatedBlockSize(Operation *op);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES
