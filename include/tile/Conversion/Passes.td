@@ -83,7 +83,8 @@ def TileKernelToLLVM : Pass<"convert-tile-kernel-to-llvm",
     constants and addresses per copy) and canonicalizes and eliminates them
     again after them, as `cse` and `canonicalize,cse` around it would. The
     pipeline sets both: each kernel module is lowered by one pass and
-    verified once, where eleven passes verified it eleven times.
+    verified once, where the ten passes it stands for would verify it ten
+    times.
 
     Upstream's `convert-gpu-to-nvvm` builds its converter and the to-LLVM
     patterns of every loaded dialect for each `gpu.module`, and the pass
