@@ -76,23 +76,15 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// Warpgroups a warpgroup-wide load keeps an mbarrier for: the kernel's
-/// stated block size where it has a valid one, otherwise the most a CTA
+/// stated block size where it has a usable one, otherwise the most a CTA
 /// holds. (tile-check-pipeline-input rejects a stated size outside CUDA's
 /// limits; this pass also runs on its own, so it trusts nothing.)
 static int64_t getWarpgroupSlots(gpu::GPUFuncOp func) {
   int64_t most = kMaxBlockThreads / kWarpgroupThreads;
-  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-  if (!known)
+  std::optional<int64_t> threads = getStatedBlockThreads(func);
+  if (!threads || *threads < 1 || *threads > kMaxBlockThreads)
     return most;
-  int64_t threads = 1;
-  for (int32_t d : *known) {
-    if (d < 1)
-      return most;
-    threads *= d; // at most 3 factors below 2^31: no overflow before the cap
-    threads = std::min(threads, kMaxBlockThreads + 1);
-  }
-  return std::clamp<int64_t>(llvm::divideCeil(threads, kWarpgroupThreads), 1,
-                             most);
+  return llvm::divideCeil(*threads, kWarpgroupThreads);
 }
 
 /// At the kernel's entry: the thread's place, the loads' mbarriers (thread 0

@@ -392,6 +392,11 @@ MUTANTS = [
       "a collective TMA load in a loop waits on the first phase forever "
       "after",
       function="expandLoad"),
+    M("ecc-slots-ignore-block", "ExpandCollectiveCopies.cpp",
+      "return llvm::divideCeil(*threads, kWarpgroupThreads);",
+      "return most;",
+      "every kernel keeps eight mbarriers per warpgroup-wide load",
+      function="getWarpgroupSlots"),
     M("ecc-warpgroup-slot", "ExpandCollectiveCopies.cpp",
       "slot = arith::AddIOp::create(b, loc, slot, state.warpgroup);",
       "slot = arith::AddIOp::create(b, loc, slot, indexConstant(b, loc, 0));",

@@ -4,12 +4,12 @@
 // NVVM, the tensor-map kernel ABI, NVVM to LLVM and the reconciliation of
 // casts, applied in one pass (with `lower-tile`, also the tile conversion
 // first; with `cleanup`, the CSE before and the canonicalization and CSE
-// after, which the pipeline ran as passes). Upstream's convert-gpu-to-nvvm builds its type
-// converter and the to-LLVM patterns of every loaded dialect in
-// runOnOperation, once per gpu.module, and the pass manager verifies each
+// after, which the pipeline ran as passes). Upstream's convert-gpu-to-nvvm
+// builds its type converter and the to-LLVM patterns of every loaded dialect
+// in runOnOperation, once per gpu.module, and the pass manager verifies each
 // module after each pass; the pipeline outlines one module per kernel, so a
-// program with a thousand kernels paid for a thousand pattern sets and nine
-// thousand verifications. Here everything is built once in
+// program with a thousand kernels paid for a thousand pattern sets and ten
+// verifications of each. Here everything is built once in
 // initialize() and frozen; pass clones on other threads share it (frozen
 // pattern sets are immutable, the type converter locks its caches).
 //
@@ -87,9 +87,13 @@ struct KernelLowering {
 
 /// The nvgpu types as convert-nvgpu-to-nvvm represents them: tokens as
 /// integers, an mbarrier group as the memref of its words, a wgmma
-/// accumulator as one struct of registers per 64 rows. An accumulator of
+/// accumulator as one struct of registers per 64 rows, a TMA descriptor as
+/// a pointer (the host passes the descriptor's address). An accumulator of
 /// another element type has no conversion (the op then stays, a diagnostic).
 static void addNVGPUTypeConversions(LLVMTypeConverter &converter) {
+  converter.addConversion([](nvgpu::TensorMapDescriptorType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
   converter.addConversion([](nvgpu::DeviceAsyncTokenType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
@@ -122,10 +126,9 @@ static void addNVGPUTypeConversions(LLVMTypeConverter &converter) {
         auto rows = LLVM::LLVMStructType::getLiteral(
             ctx, SmallVector<Type>(perThread, element));
         return LLVM::LLVMStructType::getLiteral(
-            ctx, SmallVector<Type>(
-                     llvm::divideCeil(fragmented.getDimSize(0),
-                                      kWgmmaSizeM),
-                     rows));
+            ctx,
+            SmallVector<Type>(
+                llvm::divideCeil(fragmented.getDimSize(0), kWgmmaSizeM), rows));
       });
 }
 
@@ -136,9 +139,6 @@ static std::unique_ptr<const NVGPUToNVVM> buildNVGPUToNVVM(MLIRContext *ctx) {
   LLVMTypeConverter &converter = *built->converter;
   nvgpu::populateCommonGPUTypeAndAttributeConversions(converter);
   addNVGPUTypeConversions(converter);
-  converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
-    return LLVM::LLVMPointerType::get(ctx);
-  });
   RewritePatternSet patterns(ctx);
   populateNVGPUToNVVMConversionPatterns(converter, patterns);
   auto target = std::make_unique<LLVMConversionTarget>(*ctx);
@@ -163,11 +163,9 @@ buildGpuToNVVM(MLIRContext *ctx, const LowerToLLVMOptions &options) {
   LLVMTypeConverter &converter = *step->converter;
   configureGpuToNVVMTypeConverter(converter);
   // Kernel arguments of upstream's TMA descriptor type (a program using
-  // nvgpu.tma.* directly): convert-nvgpu-to-nvvm rewrote their uses, the
-  // signature is converted here; the host passes the descriptor's address.
-  converter.addConversion([ctx](nvgpu::TensorMapDescriptorType) -> Type {
-    return LLVM::LLVMPointerType::get(ctx);
-  });
+  // nvgpu.tma.* directly): the nvgpu step rewrote their uses, the signature
+  // is converted here.
+  addNVGPUTypeConversions(converter);
 
   auto target = std::make_unique<LLVMConversionTarget>(*ctx);
   RewritePatternSet patterns(ctx);
@@ -224,7 +222,7 @@ static FrozenRewritePatternSet buildCanonicalization(MLIRContext *ctx) {
   return FrozenRewritePatternSet(std::move(patterns));
 }
 
-static void eliminateCommonSubexpressions(Operation *root) {
+static void runCSE(Operation *root) {
   IRRewriter rewriter(root->getContext());
   DominanceInfo dominance(root);
   eliminateCommonSubExpressions(rewriter, dominance, root);
@@ -252,7 +250,7 @@ static void canonicalizeAndEliminate(Operation *root,
                                /*mergeBlocks=*/false)))
       break;
   }
-  eliminateCommonSubexpressions(root);
+  runCSE(root);
 }
 
 /// Whether `root` holds an op that a pattern of `patterns` is rooted on.
@@ -300,7 +298,7 @@ struct TileKernelToLLVMPass
     // Fewer ops to convert: the tile lowering repeats constants and
     // addresses per copy.
     if (cleanup)
-      eliminateCommonSubexpressions(module);
+      runCSE(module);
     if (failed(apply(module, lowering->nvgpuToNVVM->step)) ||
         failed(apply(module, lowering->scfToCf)))
       return signalPassFailure();

@@ -86,11 +86,10 @@ LogicalResult mlir::tile::lowerTileOps(Operation *root,
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   // Loads and stores of #tile.layout buffers address them through the
   // layout; others are upstream's.
-  target.addDynamicallyLegalOp<memref::LoadOp, memref::StoreOp,
-                               vector::LoadOp, vector::StoreOp>(
-      [](Operation *op) {
-        return llvm::none_of(op->getOperandTypes(), hasTileLayout);
-      });
+  target.addDynamicallyLegalOp<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+                               vector::StoreOp>([](Operation *op) {
+    return llvm::none_of(op->getOperandTypes(), hasTileLayout);
+  });
   if (failed(applyPartialConversion(root, target, std::move(patterns))))
     return failure();
   if (prefetchTensorMaps)

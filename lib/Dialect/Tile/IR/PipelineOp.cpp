@@ -68,9 +68,9 @@ static LogicalResult verifyPlacement(PipelineOp op) {
          << "'; every thread of the block initialises and uses its barriers";
 }
 
-/// The innermost gpu.func or gpu.launch around `op` (null outside one).
+/// The innermost gpu.func or gpu.launch at or around `op` (null outside one).
 static Operation *getEnclosingKernel(Operation *op) {
-  Operation *kernel = op->getParentOp();
+  Operation *kernel = op;
   while (kernel && !isa<gpu::GPUFuncOp, gpu::LaunchOp>(kernel))
     kernel = kernel->getParentOp();
   return kernel;
@@ -109,6 +109,17 @@ mlir::tile::getStatedBlockSize(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<int64_t> mlir::tile::getStatedBlockThreads(Operation *op) {
+  std::optional<SmallVector<int64_t, 3>> size = getStatedBlockSize(op);
+  if (!size)
+    return std::nullopt;
+  int64_t threads = 1;
+  for (int64_t d : *size)
+    if (llvm::MulOverflow(threads, d, threads))
+      return std::nullopt;
+  return threads;
+}
+
 static LogicalResult verifyThreads(PipelineOp op) {
   if (op.getConsumers() == 0)
     return success();
@@ -122,21 +133,18 @@ static LogicalResult verifyThreads(PipelineOp op) {
   std::optional<SmallVector<int64_t, 3>> size = getStatedBlockSize(op);
   if (!size)
     return success();
-  int64_t threads = 1;
-  bool overflow = false;
-  for (int64_t d : *size)
-    overflow |= llvm::MulOverflow(threads, d, threads);
+  std::optional<int64_t> threads = getStatedBlockThreads(op);
   int64_t want = op.getSpecializedBlockThreads();
-  if (!overflow && threads == want)
+  if (threads == want)
     return success();
   InFlightDiagnostic diag =
       emitRuleError(op.getOperation(), RuleId::PipelineThreads)
       << "the kernel's block size is ";
   llvm::interleave(*size, diag, " x ");
-  if (overflow)
+  if (!threads)
     diag << " (the product overflows)";
   else
-    diag << " = " << threads << " threads";
+    diag << " = " << *threads << " threads";
   return diag << "; consumers = " << op.getConsumers() << " needs "
               << kWarpgroupThreads << " x (" << op.getConsumers()
               << " + 1) = " << want << " (a producer warpgroup and "

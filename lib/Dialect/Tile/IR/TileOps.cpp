@@ -694,26 +694,18 @@ static LogicalResult verifyScopeFitsBlock(CopyOp op) {
                                                   : 1;
   if (group == 1)
     return success();
-  std::optional<SmallVector<int64_t, 3>> size = getStatedBlockSize(op);
-  if (!size || llvm::any_of(*size, [](int64_t d) { return d < 1; }))
-    return success(); // the launch-size check names a size below 1
-  int64_t threads = 1;
-  for (int64_t d : *size) {
-    // Extents past CUDA's limits are the launch-size check's; stop before
-    // the product could overflow.
-    if (d > kMaxBlockThreads || threads > kMaxBlockThreads)
-      return success();
-    threads *= d;
-  }
-  if (threads % group == 0)
+  // A count below 1 or past CUDA's limits is the launch-size check's.
+  std::optional<int64_t> threads = getStatedBlockThreads(op);
+  if (!threads || *threads < 1 || *threads > kMaxBlockThreads ||
+      *threads % group == 0)
     return success();
   InFlightDiagnostic diag = emitRuleError(op.getOperation(), RuleId::Scope)
                             << "a " << *op.getScope() << "-wide copy needs a "
-                            << "block of whole " << *op.getScope()
-                            << "s (" << group << " threads), but the kernel's"
+                            << "block of whole " << *op.getScope() << "s ("
+                            << group << " threads), but the kernel's"
                             << " block is ";
-  llvm::interleave(*size, diag, " x ");
-  return diag << " = " << threads << " threads";
+  llvm::interleave(*getStatedBlockSize(op), diag, " x ");
+  return diag << " = " << *threads << " threads";
 }
 
 LogicalResult CopyOp::verify() {

@@ -45,12 +45,12 @@ LogicalResult WgmmaAFragmentOp::verify() {
                             << "k_step " << step;
   // The columns a step reads, where naming them cannot overflow.
   if (step >= 0 && step <= n)
-    diag << " reads accumulator columns " << 16 * step << ".."
-         << 16 * step + 15 << ", but";
+    diag << " reads accumulator columns " << 16 * step << ".." << 16 * step + 15
+         << ", but";
   else
     diag << " is outside 0.." << n / 16 - 1 << ":";
-  return diag << " the accumulator holds N = " << n << " columns ("
-              << *values << " f32)";
+  return diag << " the accumulator holds N = " << n << " columns (" << *values
+              << " f32)";
 }
 
 int64_t WgmmaRegisterAOp::getN() {

@@ -52,10 +52,15 @@ bool isPipelineProduceOp(Operation *op);
 /// none (or a size is not a constant).
 std::optional<SmallVector<int64_t, 3>> getStatedClusterSize(Operation *op);
 
-/// The block size the kernel around `op` states: its gpu.func's
+/// The block size the kernel at or around `op` states: its gpu.func's
 /// known_block_size, or its gpu.launch's sizes where all three are
 /// constants; none otherwise.
 std::optional<SmallVector<int64_t, 3>> getStatedBlockSize(Operation *op);
+
+/// The thread count of getStatedBlockSize: none where the kernel states no
+/// size or the product overflows (an extent below 1 gives a count below 1;
+/// one above CUDA's limits is tile-check-pipeline-input's to reject).
+std::optional<int64_t> getStatedBlockThreads(Operation *op);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES
