@@ -32,6 +32,11 @@ struct MlirTileCompileOptions {
   MlirStringRef stages;
   /// Hand back each kernel module's PTX.
   bool emitPTX;
+  /// Turn the memref.copy and linalg.copy ops between global and shared
+  /// memory that every thread of a kernel runs into CTA-wide tile.copy ops
+  /// first (tile-convert-upstream-copies; docs/embedding.md, "Bringing
+  /// upstream copies").
+  bool convertUpstreamCopies;
 };
 typedef struct MlirTileCompileOptions MlirTileCompileOptions;
 

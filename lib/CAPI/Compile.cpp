@@ -9,6 +9,7 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -225,58 +226,80 @@ emitEntries(ModuleOp module, const Products &products,
   }
 }
 
-/// Hands back every copy's report line, as the report pass writes them: the
-/// copies are decided once, by tile-plan-copies on a copy of the module.
-/// `tmaGlobals` receives the global operands (in `module`) of the copies
-/// the TMA variant takes.
-static LogicalResult emitPlans(ModuleOp module, const Products &products,
-                               SmallVectorImpl<Value> &tmaGlobals) {
-  // The copies and im2col loads in source order; the clone below holds them
-  // in the same order.
-  SmallVector<Operation *> loads;
+/// The host function arguments `value` is, through views and the operands
+/// of kernel launches (defined below).
+static void collectHostArguments(
+    Value value, ModuleOp module,
+    llvm::DenseSet<std::pair<Operation *, unsigned>> &arguments,
+    unsigned depth = 0);
+
+/// Hands back the report line of every TMA copy the pipeline will issue, in
+/// source order, as the report pass writes them: the copies are decided once,
+/// by tile-plan-copies on a copy of the module, after the upstream-copy
+/// conversion (where asked for) and with each CTA- or warpgroup-wide
+/// tile.copy the TMA takes expanded into its tile.copy_async, as the pipeline
+/// does. `tmaArgs` receives the host function arguments (of `module`) that
+/// the TMA copies read or write.
+static LogicalResult
+emitPlans(ModuleOp module, bool convertUpstreamCopies, const Products &products,
+          llvm::DenseSet<std::pair<Operation *, unsigned>> &tmaArgs) {
   auto isPlanned = [](Operation *op) {
     return isa<mlir::tile::CopyAsyncOp, mlir::tile::CopyIm2colOp>(op);
   };
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isPlanned(op))
-      loads.push_back(op);
+  bool hasCopies = false;
+  module.walk([&](Operation *op) {
+    hasCopies = isPlanned(op) || isa<mlir::tile::CopyOp>(op);
+    return hasCopies ? WalkResult::interrupt() : WalkResult::advance();
   });
-  if (loads.empty())
+  if (!hasCopies && !convertUpstreamCopies)
     return success();
   OwningOpRef<ModuleOp> decided = module.clone();
   PassManager pm(module.getContext());
+  if (convertUpstreamCopies)
+    pm.addPass(mlir::tile::createTileConvertUpstreamCopies());
+  // The collective expansion works on kernel functions.
+  pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(mlir::tile::createTilePlanCopies());
+  pm.addPass(mlir::tile::createTileExpandCollectiveCopies());
   if (failed(pm.run(*decided)))
     return failure();
-  unsigned index = 0;
-  WalkResult walk = decided->walk<WalkOrder::PreOrder>([&](Operation *op)
-                                                           -> WalkResult {
-    if (!isPlanned(op))
-      return WalkResult::advance();
-    std::string line;
-    llvm::raw_string_ostream os(line);
-    Operation *original = loads[index++];
-    if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
-      if (failed(mlir::tile::writeIm2colReport(im2col, os)))
-        return WalkResult::interrupt();
-      products.emit("plan", "", line);
-      tmaGlobals.push_back(cast<mlir::tile::CopyIm2colOp>(original).getSrc());
-      return WalkResult::advance();
-    }
-    auto copy = cast<mlir::tile::CopyAsyncOp>(op);
-    FailureOr<mlir::tile::DispatchResult> result =
-        mlir::tile::recallCopyDecision(copy);
-    if (failed(result))
-      return WalkResult::interrupt();
-    mlir::tile::writeCopyPlanReport(copy, *result, os);
-    products.emit("plan", "", line);
-    // A copy whose lowering needs a tensor map reads its global through TMA.
-    if (result->selected && result->match &&
-        result->match->getTensorMapPlan())
-      tmaGlobals.push_back(cast<mlir::tile::CopyAsyncOp>(original).getGlobal());
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  llvm::DenseSet<std::pair<Operation *, unsigned>> decidedArgs;
+  WalkResult walk =
+      decided->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+        if (!isPlanned(op))
+          return WalkResult::advance();
+        std::string line;
+        llvm::raw_string_ostream os(line);
+        if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
+          if (failed(mlir::tile::writeIm2colReport(im2col, os)))
+            return WalkResult::interrupt();
+          products.emit("plan", "", line);
+          collectHostArguments(im2col.getSrc(), *decided, decidedArgs);
+          return WalkResult::advance();
+        }
+        auto copy = cast<mlir::tile::CopyAsyncOp>(op);
+        FailureOr<mlir::tile::DispatchResult> result =
+            mlir::tile::recallCopyDecision(copy);
+        if (failed(result))
+          return WalkResult::interrupt();
+        mlir::tile::writeCopyPlanReport(copy, *result, os);
+        products.emit("plan", "", line);
+        // A copy whose lowering needs a tensor map reads its global through
+        // TMA.
+        if (result->selected && result->match &&
+            result->match->getTensorMapPlan())
+          collectHostArguments(copy.getGlobal(), *decided, decidedArgs);
+        return WalkResult::advance();
+      });
+  if (walk.wasInterrupted())
+    return failure();
+  // The same host functions in `module`, by name (the passes above leave
+  // host functions' names and arguments as they are).
+  for (auto [func, index] : decidedArgs)
+    if (auto original = module.lookupSymbol<func::FuncOp>(
+            cast<func::FuncOp>(func).getSymName()))
+      tmaArgs.insert({original, index});
+  return success();
 }
 
 /// The host function arguments `value` is, through views and the operands
@@ -284,7 +307,7 @@ static LogicalResult emitPlans(ModuleOp module, const Products &products,
 static void collectHostArguments(
     Value value, ModuleOp module,
     llvm::DenseSet<std::pair<Operation *, unsigned>> &arguments,
-    unsigned depth = 0) {
+    unsigned depth) {
   if (depth > 16)
     return;
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -326,6 +349,7 @@ MlirLogicalResult mlirTileCompile(MlirStringRef source,
   compiler.toolkit = orDefault(options->toolkit, compiler.toolkit);
   compiler.runtimeDir = unwrap(options->runtimeDir).str();
   compiler.emitPTX = options->emitPTX;
+  compiler.convertUpstreamCopies = options->convertUpstreamCopies;
   llvm::StringSet<> stages;
   SmallVector<StringRef> stageNames;
   unwrap(options->stages).split(stageNames, ',', -1, /*KeepEmpty=*/false);
@@ -362,12 +386,10 @@ MlirLogicalResult mlirTileCompile(MlirStringRef source,
     module->print(os);
     products.emit("mlir", "input", text);
   }
-  SmallVector<Value> tmaGlobals;
-  if (failed(emitPlans(*module, products, tmaGlobals)))
-    return wrap(failure());
   llvm::DenseSet<std::pair<Operation *, unsigned>> tmaArgs;
-  for (Value global : tmaGlobals)
-    collectHostArguments(global, *module, tmaArgs);
+  if (failed(emitPlans(*module, compiler.convertUpstreamCopies, products,
+                       tmaArgs)))
+    return wrap(failure());
   emitEntries(*module, products, tmaArgs, sourceMgr);
 
   std::vector<mlir::tile::KernelPTX> ptx;

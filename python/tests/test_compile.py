@@ -129,6 +129,24 @@ def test_cache(fresh_cache, tmp_path):
         in proc.stderr
 
 
+def test_convert_upstream_copies():
+    # The upstream example's memref.copy and linalg.copy become one TMA load
+    # and one TMA store of A, each with its plan at the upstream op, and A is
+    # checked as a TMA operand.
+    source = os.path.join(SRC, "examples", "upstream_copy.mlir")
+    converted = tile_mlir.compile(source, convert_upstream_copies=True)
+    assert [(p.direction, p.selected, p.rank, p.box_dim, p.bytes)
+            for p in converted.plans] == [
+        ("g2s", "tma", 2, [256, 16], 16384),
+        ("s2g", "tma", 2, [256, 16], 16384)]
+    assert [p.report["loc"] for p in converted.plans] == [
+        source + ":14:7", source + ":33:7"]
+    assert [a["tma"] for a in converted.double_tile.args] == [True]
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile" \
+        ".mbarrier::complete_tx::bytes" in converted.ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" in converted.ptx
+
+
 def test_compile_error_with_rule():
     padded = "memref<8x256xf16, strided<[260, 1]>>"
     source = demo_source("%A: memref<8x256xf16>", "%A: " + padded).replace(

@@ -39,7 +39,7 @@ def doc_cache(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("page, cpu_blocks, gpu_blocks",
-                         [(DOC, 17, 2), (TUTORIAL, 6, 3)])
+                         [(DOC, 18, 2), (TUTORIAL, 6, 3)])
 def test_python_blocks(doc_cache, page, cpu_blocks, gpu_blocks):
     gpu = cuda_available()
     ran, compiled = run_page(page, gpu=gpu)

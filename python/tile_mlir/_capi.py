@@ -94,7 +94,8 @@ class CompileOptions(ctypes.Structure):
     """``MlirTileCompileOptions``: empty strings take the defaults."""
     _fields_ = [("chip", StringRef), ("toolkit", StringRef),
                 ("runtime_dir", StringRef), ("output", StringRef),
-                ("stages", StringRef), ("emit_ptx", ctypes.c_bool)]
+                ("stages", StringRef), ("emit_ptx", ctypes.c_bool),
+                ("convert_upstream_copies", ctypes.c_bool)]
 # ctypes callbacks cannot return structures: a handler returns the int8_t
 # that MlirLogicalResult wraps (the same registers on every C ABI we use).
 DiagnosticHandler = ctypes.CFUNCTYPE(ctypes.c_int8, Diagnostic,

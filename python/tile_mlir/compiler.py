@@ -110,7 +110,8 @@ def _run_compiler(source: str, name: str, options: Dict[str, Any],
         options["chip"], options["toolkit"], runtime_dir,
         os.path.join(folder, "module.so"), ",".join(options["stages"]))]
     c_options = _capi.CompileOptions(*[_capi.StringRef.of(v) for v in keep],
-                                     options["ptx"])
+                                     options["ptx"],
+                                     options["convert_upstream_copies"])
     source_bytes, name_bytes = source.encode(), name.encode()
     result = capi.mlirTileCompile(_capi.StringRef.of(source_bytes),
                                   _capi.StringRef.of(name_bytes),
@@ -172,7 +173,8 @@ def _publish(scratch: str, folder: str) -> None:
 def compile(source_or_path: Source, *, chip: str = "sm_90a",
             toolkit: str = "/usr/local/cuda", stages: Iterable[str] = (),
             ptx: bool = True, name: Optional[str] = None,
-            cache: bool = True) -> CompiledModule:
+            cache: bool = True,
+            convert_upstream_copies: bool = False) -> CompiledModule:
     """Compiles a module of host functions that launch tile-dialect kernels
     (MLIR text, or the path of a ``.mlir`` file) and loads it.
 
@@ -181,10 +183,15 @@ def compile(source_or_path: Source, *, chip: str = "sm_90a",
     `ptx` keeps each kernel module's PTX; `name` is the file name the
     diagnostics and plan locations use (default: the path, or
     ``<source>``). Raises :class:`TileCompileError`. With ``cache=False``
-    the module is compiled again into a fresh folder."""
+    the module is compiled again into a fresh folder. With
+    ``convert_upstream_copies=True`` the ``memref.copy``/``linalg.copy`` ops
+    between global and shared memory that every thread of a kernel runs
+    become CTA-wide ``tile.copy`` ops first (docs/embedding.md, "Bringing
+    upstream copies")."""
     source, name = _read_source(source_or_path, name)
     options = {"chip": chip, "toolkit": toolkit,
-               "stages": sorted(set(stages)), "ptx": bool(ptx)}
+               "stages": sorted(set(stages)), "ptx": bool(ptx),
+               "convert_upstream_copies": bool(convert_upstream_copies)}
     key = _cache_key(source, name, options)
     with _memo_lock:
         if cache and key in _memo:

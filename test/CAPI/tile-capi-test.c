@@ -1,10 +1,12 @@
 /*===- tile-capi-test.c - The tile C API, from C ------------------------===*\
 |*                                                                          *|
-|* Usage: tile-capi-test <input.mlir>. Prints the dialect handle's          *|
-|* namespace, the plan report line of every tile.copy_async in the input,   *|
-|* a failed query on a non-copy op, the module after tile-gpu-pipeline,     *|
-|* then what mlirTileCompile hands back for the input and for a source that *|
-|* does not parse (test/CAPI/capi.test checks the output).                  *|
+|* Usage: tile-capi-test <input.mlir> [<upstream.mlir>]. Prints the        *|
+|* dialect handle's namespace, the plan report line of every               *|
+|* tile.copy_async in the input, a failed query on a non-copy op, the      *|
+|* module after tile-gpu-pipeline, then what mlirTileCompile hands back    *|
+|* for the input and for a source that does not parse; with a second file, *|
+|* what it hands back for that one with convertUpstreamCopies set          *|
+|* (test/CAPI/capi.test checks the output).                                *|
 |*                                                                          *|
 \*===----------------------------------------------------------------------===*/
 
@@ -91,24 +93,32 @@ static char *readFile(const char *path, size_t *size) {
   return data;
 }
 
-static int compileInProcess(const char *path) {
+static int compileFile(const char *path, const char *sourceName,
+                       const MlirTileCompileOptions *options) {
   size_t size = 0;
   char *source = readFile(path, &size);
-  if (!source)
+  if (!source) {
+    puts("error: cannot read the input");
     return 1;
-  MlirTileCompileOptions options;
-  memset(&options, 0, sizeof(options));
-  options.stages = mlirStringRefCreateFromCString("tile-plan-copies");
-  options.emitPTX = true;
+  }
   int result = 0;
   if (mlirLogicalResultIsFailure(
           mlirTileCompile(mlirStringRefCreate(source, size),
-                          mlirStringRefCreateFromCString("demo.mlir"), &options,
+                          mlirStringRefCreateFromCString(sourceName), options,
                           printProduct, NULL))) {
     puts("error: mlirTileCompile failed");
     result = 1;
   }
   free(source);
+  return result;
+}
+
+static int compileInProcess(const char *path) {
+  MlirTileCompileOptions options;
+  memset(&options, 0, sizeof(options));
+  options.stages = mlirStringRefCreateFromCString("tile-plan-copies");
+  options.emitPTX = true;
+  int result = compileFile(path, "demo.mlir", &options);
   const char *broken = "func.func @f( {\n}\n";
   if (mlirLogicalResultIsSuccess(
           mlirTileCompile(mlirStringRefCreateFromCString(broken),
@@ -120,9 +130,19 @@ static int compileInProcess(const char *path) {
   return result;
 }
 
+/* A kernel of upstream copies compiled with the conversion on: the
+   converted copies' plans and the kernel's PTX. */
+static int compileUpstreamCopies(const char *path) {
+  MlirTileCompileOptions options;
+  memset(&options, 0, sizeof(options));
+  options.emitPTX = true;
+  options.convertUpstreamCopies = true;
+  return compileFile(path, "upstream.mlir", &options);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s <input.mlir>\n", argv[0]);
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: %s <input.mlir> [<upstream.mlir>]\n", argv[0]);
     return 2;
   }
   MlirDialectHandle tile = mlirGetDialectHandle__tile__();
@@ -171,5 +191,7 @@ int main(int argc, char **argv) {
   mlirModuleDestroy(module);
   mlirContextDestroy(context);
   failures += compileInProcess(argv[1]);
+  if (argc == 3)
+    failures += compileUpstreamCopies(argv[2]);
   return failures ? 1 : 0;
 }

@@ -201,3 +201,33 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A swizzled shared tile (a #tile.layout view of the arena, 128-byte
+// swizzle): the load and the store through the TMA carry the swizzle in
+// their plans, and the arena view needs no alignment attribute. A copy the
+// planner itself declines (rows of 6 bytes, where a box's inner extent must
+// be a multiple of 16 bytes: inner-box-bytes) stays element-wise, with the
+// rule recorded.
+// CHECK-LABEL: gpu.func @swizzled
+// CHECK: %[[SW:.*]] = tile.arena_view [0]
+// CHECK: tile.copy_async %[[SW]][0, 0] [64, 64], %{{.*}}[0, 0] [64, 64] barrier({{.*}}) {tile.plan_input = {{.*}}, tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 128], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", {{.*}}bytes = 8192>, tile.variant = "tma"}
+// CHECK: tile.copy_async %{{.*}}[0, 0] [64, 64], %[[SW]][0, 0] [64, 64] {tile.plan_input = {{.*}}, tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 128], strides = [128], box = [64, 64], element_strides = [1, 1], swizzle = "128B", {{.*}}bytes = 8192>, tile.variant = "tma"}
+// CHECK: tile.copy {{.*}}tile.declined = {{\[\[}}"collective_tma", "inner-box-bytes: {{.*}}tile.variant = "collective"
+!SW = memref<64x64xf16, #tile.layout<(64, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!S4 = memref<4x3xf16, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @swizzled(%A: memref<128x64xf16>, %B: memref<128x64xf16>,
+                     %C: memref<4x8xf16>)
+      workgroup(%S4 : !S4) kernel {
+    %sw = tile.arena_view [0] : !SW
+    tile.copy %sw[0, 0] [64, 64], %A[0, 0] [64, 64] {scope = "cta"}
+        : !SW, memref<128x64xf16>
+    tile.copy %B[0, 0] [64, 64], %sw[0, 0] [64, 64] {scope = "cta"}
+        : memref<128x64xf16>, !SW
+    tile.copy %S4[0, 0] [4, 3], %C[0, 0] [4, 3] {scope = "cta"}
+        : !S4, memref<4x8xf16>
+    gpu.return
+  }
+}
