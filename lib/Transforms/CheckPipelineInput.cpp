@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -114,7 +115,8 @@ struct CheckPipelineInputPass
           failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
           failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
           failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)) ||
-          failed(checkSharedAlloca(op)) || failed(checkLayoutAttribution(op)))
+          failed(checkSharedAlloca(op)) || failed(checkLayoutAttribution(op)) ||
+          failed(checkKernelOp(op)))
         ok = false;
     });
     if (!ok)
@@ -178,6 +180,30 @@ struct CheckPipelineInputPass
     return emitRuleError(op, RuleId::Placement)
            << "tile ops run on the GPU; this one is in host code "
               "(move it into a gpu.launch body or a gpu.func)";
+  }
+
+  /// No pass of the pipeline lowers linalg ops: one left in a kernel (a
+  /// copy the upstream-copy conversion did not take, or was not asked to)
+  /// would reach the LLVM translation as an unrealized cast.
+  static LogicalResult checkKernelOp(Operation *op) {
+    if (!isa_and_nonnull<linalg::LinalgDialect>(op->getDialect()) ||
+        !(op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<gpu::GPUModuleOp>()))
+      return success();
+    // Only the outermost linalg op: its body's ops go with it.
+    if (isa_and_nonnull<linalg::LinalgDialect>(
+            op->getParentOp()->getDialect()))
+      return success();
+    InFlightDiagnostic diag = emitRuleError(op, RuleId::KernelOp)
+                              << op->getName()
+                              << " in a kernel is not lowered by the pipeline, "
+                                 "which lowers no linalg op; ";
+    if (isa<linalg::CopyOp>(op))
+      diag << "a copy between global and shared memory that every thread "
+              "runs becomes a tile.copy with convert-upstream-copies=true "
+              "(its remark says why it did not); otherwise ";
+    return diag << "lower it to loops before the pipeline "
+                   "(convert-linalg-to-loops)";
   }
 
   /// memref.alloca lowers to a stack slot; in the workgroup address space

@@ -408,3 +408,22 @@ func.func @layout_attribution(%A: memref<128x64xf16>) {
   }
   return
 }
+
+// -----
+
+// A linalg op left in a kernel (here a global-to-global linalg.copy, which
+// the upstream-copy conversion does not take, and a linalg.fill) would reach
+// the LLVM translation unlowered; one in host code is the host's business.
+func.func @kernel_linalg(%A: memref<64xf32>, %B: memref<64xf32>, %x: f32) {
+  %c1 = arith.constant 1 : index
+  linalg.copy ins(%A : memref<64xf32>) outs(%B : memref<64xf32>)
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{'linalg.copy' op kernel-op: linalg.copy in a kernel is not lowered by the pipeline, which lowers no linalg op; a copy between global and shared memory that every thread runs becomes a tile.copy with convert-upstream-copies=true (its remark says why it did not); otherwise lower it to loops before the pipeline (convert-linalg-to-loops)}}
+    linalg.copy ins(%A : memref<64xf32>) outs(%B : memref<64xf32>)
+    // expected-error @+1 {{'linalg.fill' op kernel-op: linalg.fill in a kernel is not lowered by the pipeline, which lowers no linalg op; lower it to loops before the pipeline (convert-linalg-to-loops)}}
+    linalg.fill ins(%x : f32) outs(%A : memref<64xf32>)
+    gpu.terminator
+  }
+  return
+}
