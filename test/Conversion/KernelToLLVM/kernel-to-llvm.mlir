@@ -53,6 +53,28 @@ gpu.module @kernels {
 
 // -----
 
+// The all-reduce and global-id rewrites: the all-reduce's rewrite is rooted
+// on the function, which every kernel has; here it finds a gpu.all_reduce to
+// expand into shuffles.
+// CHECK-LABEL: gpu.module @reduce
+// CHECK: llvm.func @sum
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
+// CHECK: nvvm.shfl.sync bfly
+// CHECK-NOT: gpu.all_reduce
+// CHECK-NOT: gpu.global_id
+gpu.module @reduce {
+  gpu.func @sum(%out: memref<1024xf32>) kernel {
+    %g = gpu.global_id x
+    %x = arith.index_cast %g : index to i32
+    %f = arith.sitofp %x : i32 to f32
+    %r = gpu.all_reduce add %f uniform {} : (f32) -> f32
+    memref.store %r, %out[%g] : memref<1024xf32>
+    gpu.return
+  }
+}
+
+// -----
+
 // A module whose data layout makes index 32 bits wide gets a conversion for
 // that width.
 // CHECK-LABEL: gpu.module @narrow
