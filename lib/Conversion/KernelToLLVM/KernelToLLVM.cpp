@@ -34,10 +34,12 @@
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/FoldUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "tile/Conversion/KernelABI/FinalizeKernelABI.h"
@@ -253,18 +255,52 @@ static void canonicalizeAndEliminate(Operation *root,
   runCSE(root);
 }
 
-/// Whether `root` holds an op that a pattern of `patterns` is rooted on.
-static bool holdsRootOf(Operation *root,
-                        const FrozenRewritePatternSet &patterns) {
+/// Whether the in-dialect GPU rewrites (`populateGpuRewritePatterns`, the
+/// vector unrolling) have an op to rewrite in `root`. The all-reduce rewrite
+/// is rooted on gpu.func and looks for gpu.all_reduce inside it, so a
+/// function alone gives the rewrites nothing to do.
+static bool holdsInDialectWork(Operation *root,
+                               const FrozenRewritePatternSet &patterns) {
   if (!patterns.getMatchAnyOpNativePatterns().empty())
     return true;
   const auto &byOp = patterns.getOpSpecificNativePatterns();
   return root
       ->walk([&](Operation *op) {
-        return byOp.count(op->getName()) ? WalkResult::interrupt()
-                                         : WalkResult::advance();
+        if (isa<gpu::AllReduceOp>(op) ||
+            (!isa<gpu::GPUFuncOp>(op) && byOp.count(op->getName())))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// Folds `value`'s producers, operands first, as far as they fold (16 deep);
+/// each producer is tried once.
+static void foldProducers(Value value, OperationFolder &folder,
+                          DenseSet<Operation *> &tried, unsigned depth = 0) {
+  Operation *producer = value.getDefiningOp();
+  // The folder only adds constants, so an op in `tried` is never a new one.
+  if (!producer || producer->getNumRegions() ||
+      matchPattern(value, m_Constant()) || !tried.insert(producer).second)
+    return;
+  if (depth < 16)
+    for (Value operand : producer->getOperands())
+      foldProducers(operand, folder, tried, depth + 1);
+  (void)folder.tryToFold(producer);
+}
+
+/// The NVVM ops lowered to inline PTX take an operand as an immediate only
+/// where its producer is a constant. Upstream's pass gets those constants
+/// from a greedy sweep that folds every op of the module; folding the
+/// operands of these ops is what the lowering reads of it.
+static void foldPtxOperands(Operation *root) {
+  OperationFolder folder(root->getContext());
+  SmallVector<Operation *> ptxOps;
+  root->walk([&](NVVM::BasicPtxBuilderInterface op) { ptxOps.push_back(op); });
+  DenseSet<Operation *> tried;
+  for (Operation *op : ptxOps)
+    for (Value operand : op->getOperands())
+      foldProducers(operand, folder, tried);
 }
 
 namespace {
@@ -328,9 +364,12 @@ struct TileKernelToLLVMPass
     std::shared_ptr<const GpuToNVVM> step = lowering->gpuToNVVM;
     if (options.getIndexBitwidth() != step->converter->getIndexTypeBitwidth())
       step = buildGpuToNVVM(ctx, options);
-    if (holdsRootOf(module, step->inDialect) &&
-        failed(applyPatternsGreedily(module, step->inDialect)))
-      return failure();
+    if (holdsInDialectWork(module, step->inDialect)) {
+      if (failed(applyPatternsGreedily(module, step->inDialect)))
+        return failure();
+    } else {
+      foldPtxOperands(module);
+    }
     return apply(module, step->toNVVM);
   }
 

@@ -1,13 +1,19 @@
-// The fused kernel lowering gives the IR of the six upstream and tile passes
-// it replaces, once both are canonicalized (with cleanup, the pass
-// canonicalizes itself; the last RUN lines).
+// The fused kernel lowering gives the PTX of the six upstream and tile
+// passes it replaces, and the same IR up to the order of the constants the
+// upstream pass's greedy sweep folds (the fused pass folds only what the
+// inline-PTX lowering reads as immediates); both are canonicalized (with
+// cleanup, the pass canonicalizes itself; the last RUN lines). The PTX is
+// compared without the serializer's timing property.
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-kernel-to-llvm,canonicalize))' > %t.fused
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize))' > %t.separate
-// RUN: diff %t.fused %t.separate
 // RUN: FileCheck %s < %t.fused
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx83},gpu.module(convert-tile-kernel-to-llvm,canonicalize),gpu-module-to-binary{format=isa})' | sed 's/LLVMIRToISATimeInMs = [0-9]*//' > %t.fused.ptx
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx83},gpu.module(convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize),gpu-module-to-binary{format=isa})' | sed 's/LLVMIRToISATimeInMs = [0-9]*//' > %t.separate.ptx
+// RUN: diff %t.fused.ptx %t.separate.ptx
+// RUN: FileCheck %s --check-prefix=PTX < %t.fused.ptx
 // RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-tile-kernel-to-llvm{cleanup=true}))' > %t.clean
-// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(cse,convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse))' > %t.clean-separate
-// RUN: diff %t.clean %t.clean-separate
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx83},gpu.module(convert-tile-kernel-to-llvm{cleanup=true}),gpu-module-to-binary{format=isa})' | sed 's/LLVMIRToISATimeInMs = [0-9]*//' > %t.clean.ptx
+// RUN: tile-opt %s -split-input-file --pass-pipeline='builtin.module(nvvm-attach-target{chip=sm_90a features=+ptx83},gpu.module(cse,convert-nvgpu-to-nvvm,convert-scf-to-cf,convert-gpu-to-nvvm,tile-finalize-kernel-abi,convert-nvvm-to-llvm,reconcile-unrealized-casts,canonicalize,cse),gpu-module-to-binary{format=isa})' | sed 's/LLVMIRToISATimeInMs = [0-9]*//' > %t.clean-separate.ptx
+// RUN: diff %t.clean.ptx %t.clean-separate.ptx
 // RUN: FileCheck %s --check-prefix=CLEAN < %t.clean
 
 // A kernel with a loop, thread ids, a tensor-map argument whose address the
@@ -71,6 +77,26 @@ gpu.module @reduce {
     memref.store %r, %out[%g] : memref<1024xf32>
     gpu.return
   }
+}
+
+// -----
+
+// An operand of an op lowered to inline PTX that folds to a constant (the
+// phase, (0 xor 1) and 1) becomes an immediate, as after upstream's greedy
+// sweep.
+// PTX: gpu.binary @fold {{.*}}mbarrier.try_wait.parity.shared.b64 P1, [%r{{[0-9]+}}], 1, 1000;
+gpu.module @fold {
+  gpu.func @wait() kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %flipped = arith.xori %c0, %c1 : i32
+    %phase = arith.andi %flipped, %c1 : i32
+    %ticks = arith.constant 1000 : i32
+    %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    nvvm.mbarrier.try_wait.parity %bar, %phase, %ticks : !llvm.ptr<3>, i32, i32
+    gpu.return
+  }
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32} : i64
 }
 
 // -----
