@@ -94,8 +94,12 @@ def TileKernelToLLVM : Pass<"convert-tile-kernel-to-llvm",
     of other than f32, i32 or f16) leaves its op unconverted, a diagnostic,
     where upstream's pass stops the process; the in-dialect GPU rewrites
     (and the unrolling of n-D `vector.from_elements`) run only on modules
-    that hold an op they rewrite, so the folding their driver does on the
-    way is left to the canonicalization; the conversions fold nothing on
+    that hold an op they rewrite (a `gpu.all_reduce`, not the `gpu.func`
+    its rewrite is rooted on); elsewhere, of the folding their driver does
+    on every op, only the producers of the operands of NVVM ops lowered to
+    inline PTX are folded (an operand whose producer is a constant becomes
+    an immediate; the PTX is that of the separate passes), and the rest is
+    left to the canonicalization; the conversions fold nothing on
     their own (the canonicalization does); and a module whose data layout
     gives `index` a width other than 64 bits gets a conversion built for it.
     Kernel arguments of upstream's TMA descriptor type
