@@ -59,22 +59,33 @@ gpu.module @kernels {
 
 // -----
 
-// The all-reduce and global-id rewrites: the all-reduce's rewrite is rooted
-// on the function, which every kernel has; here it finds a gpu.all_reduce to
-// expand into shuffles.
+// The all-reduce rewrite, the module's only in-dialect work: it is rooted
+// on the function, which every kernel has, and here finds a gpu.all_reduce
+// to expand into shuffles. Then the global-id rewrite.
 // CHECK-LABEL: gpu.module @reduce
 // CHECK: llvm.func @sum
-// CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK: nvvm.shfl.sync bfly
 // CHECK-NOT: gpu.all_reduce
+// CHECK-LABEL: gpu.module @global_id
+// CHECK: nvvm.read.ptx.sreg.ctaid.x
 // CHECK-NOT: gpu.global_id
 gpu.module @reduce {
   gpu.func @sum(%out: memref<1024xf32>) kernel {
-    %g = gpu.global_id x
+    %g = gpu.thread_id x
     %x = arith.index_cast %g : index to i32
     %f = arith.sitofp %x : i32 to f32
     %r = gpu.all_reduce add %f uniform {} : (f32) -> f32
     memref.store %r, %out[%g] : memref<1024xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @global_id {
+  gpu.func @ids(%out: memref<1024xindex>) kernel {
+    %g = gpu.global_id x
+    memref.store %g, %out[%g] : memref<1024xindex>
     gpu.return
   }
 }
