@@ -46,7 +46,10 @@ typedef struct MlirTileCompileOptions MlirTileCompileOptions;
 ///   "diagnostic": `name` the location ("file:line:col", or empty), `text`
 ///                 "<severity>: <message>", then a line per note;
 ///   "plan":       `text` one plan report line (JSON) per tile.copy_async
-///                 of the input, in order (docs/plan-report.md);
+///                 and tile.copy_im2col the pipeline issues, in order,
+///                 including the TMA copy each CTA- or warpgroup-wide
+///                 tile.copy (a converted upstream copy too) becomes
+///                 (docs/plan-report.md);
 ///   "entry":      `name` a host function with a C entry point, `text` its
 ///                 signature as JSON (docs/python.md);
 ///   "ptx":        `name` a kernel module, `text` its PTX;

@@ -9,7 +9,6 @@
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -233,51 +232,30 @@ static void collectHostArguments(
     llvm::DenseSet<std::pair<Operation *, unsigned>> &arguments,
     unsigned depth = 0);
 
-/// Hands back the report line of every TMA copy the pipeline will issue, in
-/// source order, as the report pass writes them: the copies are decided once,
-/// by tile-plan-copies on a copy of the module, after the upstream-copy
-/// conversion (where asked for) and with each CTA- or warpgroup-wide
-/// tile.copy the TMA takes expanded into its tile.copy_async, as the pipeline
-/// does. `tmaArgs` receives the host function arguments (of `module`) that
-/// the TMA copies read or write.
+/// Hands back the report line of every TMA copy in `module`, in order, as the
+/// report pass writes them, and `tmaArgs`: the host function arguments those
+/// copies read or write. It runs on the pipeline's own module once
+/// tile-plan-copies has decided every copy and tile-expand-collective-copies
+/// has turned each CTA- or warpgroup-wide tile.copy the TMA takes (a
+/// converted upstream copy too) into its tile.copy_async, and before kernel
+/// versions duplicate copies.
 static LogicalResult
-emitPlans(ModuleOp module, bool convertUpstreamCopies, const Products &products,
+emitPlans(ModuleOp module, const Products &products,
           llvm::DenseSet<std::pair<Operation *, unsigned>> &tmaArgs) {
-  auto isPlanned = [](Operation *op) {
-    return isa<mlir::tile::CopyAsyncOp, mlir::tile::CopyIm2colOp>(op);
-  };
-  bool hasCopies = false;
-  module.walk([&](Operation *op) {
-    hasCopies = isPlanned(op) || isa<mlir::tile::CopyOp>(op);
-    return hasCopies ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  if (!hasCopies && !convertUpstreamCopies)
-    return success();
-  OwningOpRef<ModuleOp> decided = module.clone();
-  PassManager pm(module.getContext());
-  if (convertUpstreamCopies)
-    pm.addPass(mlir::tile::createTileConvertUpstreamCopies());
-  // The collective expansion works on kernel functions.
-  pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(mlir::tile::createTilePlanCopies());
-  pm.addPass(mlir::tile::createTileExpandCollectiveCopies());
-  if (failed(pm.run(*decided)))
-    return failure();
-  llvm::DenseSet<std::pair<Operation *, unsigned>> decidedArgs;
   WalkResult walk =
-      decided->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-        if (!isPlanned(op))
-          return WalkResult::advance();
+      module->walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
         std::string line;
         llvm::raw_string_ostream os(line);
         if (auto im2col = dyn_cast<mlir::tile::CopyIm2colOp>(op)) {
           if (failed(mlir::tile::writeIm2colReport(im2col, os)))
             return WalkResult::interrupt();
           products.emit("plan", "", line);
-          collectHostArguments(im2col.getSrc(), *decided, decidedArgs);
+          collectHostArguments(im2col.getSrc(), module, tmaArgs);
           return WalkResult::advance();
         }
-        auto copy = cast<mlir::tile::CopyAsyncOp>(op);
+        auto copy = dyn_cast<mlir::tile::CopyAsyncOp>(op);
+        if (!copy)
+          return WalkResult::advance();
         FailureOr<mlir::tile::DispatchResult> result =
             mlir::tile::recallCopyDecision(copy);
         if (failed(result))
@@ -288,18 +266,10 @@ emitPlans(ModuleOp module, bool convertUpstreamCopies, const Products &products,
         // TMA.
         if (result->selected && result->match &&
             result->match->getTensorMapPlan())
-          collectHostArguments(copy.getGlobal(), *decided, decidedArgs);
+          collectHostArguments(copy.getGlobal(), module, tmaArgs);
         return WalkResult::advance();
       });
-  if (walk.wasInterrupted())
-    return failure();
-  // The same host functions in `module`, by name (the passes above leave
-  // host functions' names and arguments as they are).
-  for (auto [func, index] : decidedArgs)
-    if (auto original = module.lookupSymbol<func::FuncOp>(
-            cast<func::FuncOp>(func).getSymName()))
-      tmaArgs.insert({original, index});
-  return success();
+  return failure(walk.wasInterrupted());
 }
 
 /// The host function arguments `value` is, through views and the operands
@@ -332,6 +302,41 @@ static void collectHostArguments(
                            arguments, depth + 1);
   });
 }
+
+namespace {
+/// Hands back the plans and the entries' signatures from the pipeline's own
+/// run, after tile-expand-collective-copies (see emitPlans).
+class PlanCapture : public PassInstrumentation {
+public:
+  /// `broken` outlives the capture, which the pass manager owns.
+  PlanCapture(const Products &products, llvm::SourceMgr &sourceMgr,
+              bool &broken)
+      : products(products), sourceMgr(sourceMgr), broken(broken),
+        expansion(mlir::tile::createTileExpandCollectiveCopies()->getTypeID()) {
+  }
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    auto module = dyn_cast<ModuleOp>(op);
+    if (!module || pass->getTypeID() != expansion)
+      return;
+    // Reading the recorded decisions leaves the module as it is.
+    llvm::DenseSet<std::pair<Operation *, unsigned>> tmaArgs;
+    if (mlir::failed(emitPlans(module, products, tmaArgs))) {
+      broken = true;
+      return;
+    }
+    emitEntries(module, products, tmaArgs, sourceMgr);
+  }
+
+private:
+  const Products &products;
+  llvm::SourceMgr &sourceMgr;
+  /// Set where a recorded decision could not be recalled (a diagnostic says
+  /// why).
+  bool &broken;
+  TypeID expansion;
+};
+} // namespace
 
 static std::string orDefault(MlirStringRef value, StringRef fallback) {
   StringRef text = unwrap(value);
@@ -386,18 +391,16 @@ MlirLogicalResult mlirTileCompile(MlirStringRef source,
     module->print(os);
     products.emit("mlir", "input", text);
   }
-  llvm::DenseSet<std::pair<Operation *, unsigned>> tmaArgs;
-  if (failed(emitPlans(*module, compiler.convertUpstreamCopies, products,
-                       tmaArgs)))
-    return wrap(failure());
-  emitEntries(*module, products, tmaArgs, sourceMgr);
-
   std::vector<mlir::tile::KernelPTX> ptx;
+  bool plansBroken = false;
   auto instrument = [&](PassManager &pm) {
+    pm.addInstrumentation(
+        std::make_unique<PlanCapture>(products, sourceMgr, plansBroken));
     if (!stages.empty())
       pm.addInstrumentation(std::make_unique<StageCapture>(stages, products));
   };
-  if (failed(mlir::tile::lowerModule(*module, compiler, &ptx, instrument)))
+  if (failed(mlir::tile::lowerModule(*module, compiler, &ptx, instrument)) ||
+      plansBroken)
     return wrap(failure());
   for (const mlir::tile::KernelPTX &kernels : ptx)
     products.emit("ptx", kernels.module, kernels.ptx);
