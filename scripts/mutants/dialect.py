@@ -219,6 +219,19 @@ MUTANTS = [
       "      if (existing == v)", "      if (false)",
       "one offset value becomes two symbols: x - x no longer cancels",
       function="OffsetSymbols::get"),
+    M("req-fingerprint-no-fill", "CopyRequest.cpp",
+      "  w.word(static_cast<int>(r.oobFill));\n", "",
+      "a copy switched to NaN fill after planning keeps its fingerprint: "
+      "the stale plan is not checked again",
+      function="getPlanInputFingerprint",
+      tests=["gtest:TileDialectTests"]),
+    M("req-fingerprint-no-lengths", "CopyRequest.cpp",
+      "    word(values.size());\n    for (const T &v : values)",
+      "    for (const T &v : values)",
+      "lists without their lengths: a value moved from one list to the "
+      "next gives the same fingerprint",
+      function="KeyWriter::list",
+      tests=["gtest:TileDialectTests"]),
     # ---- the sm_100a forms --------------------------------------------------
     M("sm100-any-chip", "TileOps.cpp",
       'return chip == "sm_100a" || chip == "sm_100f";',

@@ -36,8 +36,8 @@ MUTANTS = [
       "a producer whose operands are not constants yet is not folded",
       function="foldProducers"),
     M("k2l-no-nvgpu", "KernelToLLVM.cpp",
-      "if (failed(apply(module, lowering->nvgpuToNVVM->step)) ||",
-      "if (",
+      "if ((holdsNVGPUWork(module) &&",
+      "if ((false &&",
       "mbarrier ops reach the GPU conversion unlowered",
       function="TileKernelToLLVMPass::runOnOperation"),
     M("k2l-cleanup-no-canonicalize", "KernelToLLVM.cpp",
@@ -50,4 +50,17 @@ MUTANTS = [
       "if (false)",
       "the pipeline's kernels reach the GPU conversion with tile ops",
       function="TileKernelToLLVMPass::runOnOperation"),
+    M("k2l-canonicalize-as-lowered", "KernelToLLVM.cpp",
+      "canonicalizeAndEliminate(module, isFullyLowered(module)",
+      "canonicalizeAndEliminate(module, true",
+      "an op the lowering leaves (affine.apply) misses its canonicalization "
+      "patterns: only the LLVM and NVVM ones run",
+      function="TileKernelToLLVMPass::runOnOperation",
+      tests=["lit:Conversion/KernelToLLVM/cleanup-left-ops.mlir"]),
+    M("k2l-nvgpu-work-ops-ignored", "KernelToLLVM.cpp",
+      "if (isa<nvgpu::NVGPUDialect>(op->getDialect()) ||",
+      "if (",
+      "a kernel whose nvgpu ops produce no nvgpu value (an mbarrier init) "
+      "skips the nvgpu conversion",
+      function="holdsNVGPUWork"),
 ]

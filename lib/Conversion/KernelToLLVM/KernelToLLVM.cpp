@@ -84,6 +84,9 @@ struct KernelLowering {
   /// The canonicalization patterns of every loaded dialect and registered
   /// op, as the canonicalize pass collects them (with `cleanup` only).
   FrozenRewritePatternSet canonicalization;
+  /// The subset that can apply to a fully lowered kernel: those of the LLVM
+  /// and NVVM dialects and their ops (with `cleanup` only).
+  FrozenRewritePatternSet loweredCanonicalization;
 };
 } // namespace
 
@@ -214,14 +217,57 @@ static LogicalResult apply(Operation *root, const ConversionStep &step) {
   return applyPartialConversion(root, *step.target, step.patterns, config);
 }
 
-/// The canonicalize pass's pattern set, collected the same way.
-static FrozenRewritePatternSet buildCanonicalization(MLIRContext *ctx) {
+/// The canonicalize pass's pattern set, collected the same way, from the
+/// dialects `include` accepts and their ops.
+static FrozenRewritePatternSet
+buildCanonicalization(MLIRContext *ctx, function_ref<bool(Dialect *)> include) {
   RewritePatternSet patterns(ctx);
   for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
+    if (include(dialect))
+      dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
+    if (include(&op.getDialect()))
+      op.getCanonicalizationPatterns(patterns, ctx);
   return FrozenRewritePatternSet(std::move(patterns));
+}
+
+static bool isLoweredDialect(Dialect *dialect) {
+  return isa<LLVM::LLVMDialect, NVVM::NVVMDialect>(dialect);
+}
+
+/// Whether every op under `root` is of the LLVM or NVVM dialect. The full
+/// canonicalization set holds patterns that are tried on every op whatever
+/// its kind (linalg's dead-op and static-shape rewrites, tensor's cast
+/// folding); over a lowered kernel they never apply, and they cost more than
+/// the folding.
+static bool isFullyLowered(Operation *root) {
+  return !root->walk([&](Operation *op) {
+                if (op == root || isLoweredDialect(op->getDialect()))
+                  return WalkResult::advance();
+                return WalkResult::interrupt();
+              })
+              .wasInterrupted();
+}
+
+/// Whether `root` holds work for convert-nvgpu-to-nvvm: an nvgpu op, or a
+/// value of an nvgpu type (a loop carrying a token, for one). Without it the
+/// conversion would only check every op's legality.
+static bool holdsNVGPUWork(Operation *root) {
+  auto isNVGPU = [](Type type) {
+    return isa<nvgpu::NVGPUDialect>(type.getDialect());
+  };
+  return root
+      ->walk([&](Operation *op) {
+        if (isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+            llvm::any_of(op->getResultTypes(), isNVGPU))
+          return WalkResult::interrupt();
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            if (llvm::any_of(block.getArgumentTypes(), isNVGPU))
+              return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 static void runCSE(Operation *root) {
@@ -321,8 +367,12 @@ struct TileKernelToLLVMPass
     // A module without a data-layout entry for index has 64-bit indices.
     built->gpuToNVVM = buildGpuToNVVM(ctx, LowerToLLVMOptions(ctx));
     built->nvvmToLLVM = buildNVVMToLLVM(ctx);
-    if (cleanup)
-      built->canonicalization = buildCanonicalization(ctx);
+    if (cleanup) {
+      built->canonicalization =
+          buildCanonicalization(ctx, [](Dialect *) { return true; });
+      built->loweredCanonicalization =
+          buildCanonicalization(ctx, isLoweredDialect);
+    }
     lowering = std::move(built);
     return success();
   }
@@ -335,7 +385,8 @@ struct TileKernelToLLVMPass
     // addresses per copy.
     if (cleanup)
       runCSE(module);
-    if (failed(apply(module, lowering->nvgpuToNVVM->step)) ||
+    if ((holdsNVGPUWork(module) &&
+         failed(apply(module, lowering->nvgpuToNVVM->step))) ||
         failed(apply(module, lowering->scfToCf)))
       return signalPassFailure();
     if (failed(lowerGpuToNVVM(module)))
@@ -349,7 +400,9 @@ struct TileKernelToLLVMPass
         [&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
     reconcileUnrealizedCasts(casts);
     if (cleanup)
-      canonicalizeAndEliminate(module, lowering->canonicalization);
+      canonicalizeAndEliminate(module, isFullyLowered(module)
+                                           ? lowering->loweredCanonicalization
+                                           : lowering->canonicalization);
   }
 
   LogicalResult lowerGpuToNVVM(gpu::GPUModuleOp module) {

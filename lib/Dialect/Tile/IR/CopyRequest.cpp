@@ -176,63 +176,96 @@ mlir::tile::buildCopyRequest(CopyOp op, ::tile::Decline &reason,
 }
 
 namespace {
-/// Writers of stable text keys: values separated by ',', lists ended by ';'.
+/// Writes a stable key as 64-bit words: every list is preceded by its
+/// length, so no two different records give the same words. A word is the
+/// field itself, never its printed form (printing every number made the
+/// fingerprint cost more than the plan checks it saves).
 struct KeyWriter {
-  llvm::raw_ostream &os;
+  SmallVector<uint64_t, 128> &words;
+  void word(int64_t v) { words.push_back(static_cast<uint64_t>(v)); }
   template <typename T>
   void list(const std::vector<T> &values) {
+    word(values.size());
     for (const T &v : values)
-      os << v << ',';
-    os << ';';
+      word(v);
+  }
+  void sym(const ::tile::tma::SymExpr &e) {
+    word(e.constant);
+    word(e.terms.size());
+    for (const auto &[id, coeff] : e.terms) {
+      word(id);
+      word(coeff);
+    }
   }
   void syms(const std::vector<::tile::tma::SymExpr> &values) {
+    word(values.size());
     for (const ::tile::tma::SymExpr &e : values)
-      os << e.str() << ',';
-    os << ';';
+      sym(e);
   }
   void layout(const ::tile::Layout &l) {
-    for (const ::tile::Shard &s : l.shards())
-      os << s.extent << ':' << s.stride << ',';
-    os << static_cast<int>(l.swizzle()) << '@' << l.elementOffset() << ';';
+    word(l.shards().size());
+    for (const ::tile::Shard &s : l.shards()) {
+      word(s.extent);
+      word(s.stride);
+    }
+    word(static_cast<int>(l.swizzle()));
+    word(l.elementOffset());
+  }
+  void optionals(const std::vector<std::optional<int64_t>> &values) {
+    word(values.size());
+    for (const std::optional<int64_t> &v : values) {
+      word(v.has_value());
+      word(v.value_or(0));
+    }
+  }
+  void
+  fields(const std::vector<std::optional<::tile::tma::RuntimeField>> &values) {
+    word(values.size());
+    for (const auto &f : values) {
+      word(f.has_value());
+      if (!f)
+        continue;
+      word(static_cast<int>(f->value.kind));
+      word(f->value.dim);
+      word(f->scale);
+      word(f->divisor);
+    }
+  }
+  void plan(const ::tile::tma::TmaPlan &plan) {
+    const ::tile::tma::TensorMapDesc &m = plan.map;
+    word(static_cast<int>(m.dataType));
+    word(m.rank);
+    list(m.globalDim);
+    list(m.globalStridesBytes);
+    list(m.boxDim);
+    list(m.elementStrides);
+    word(m.interleave);
+    word(static_cast<int>(m.swizzle));
+    word(m.l2Promotion);
+    word(m.oobFill);
+    sym(m.baseOffsetBytes);
+    word(m.promoted);
+    word(m.elementBytes);
+    word(plan.bytes);
+    word(plan.issues.size());
+    for (const ::tile::tma::TmaIssue &issue : plan.issues) {
+      sym(issue.smemByteOffset);
+      syms(issue.coords);
+    }
+    fields(m.runtimeGlobalDim);
+    fields(m.runtimeGlobalStrides);
+    word(m.runtimeOffsetScale);
   }
 };
 } // namespace
 
-void mlir::tile::writeTmaPlanKey(llvm::raw_ostream &os,
-                                 const ::tile::tma::TmaPlan &plan) {
-  KeyWriter w{os};
-  const ::tile::tma::TensorMapDesc &m = plan.map;
-  os << static_cast<int>(m.dataType) << ';' << m.rank << ';';
-  w.list(m.globalDim);
-  w.list(m.globalStridesBytes);
-  w.list(m.boxDim);
-  w.list(m.elementStrides);
-  os << m.interleave << ';' << static_cast<int>(m.swizzle) << ';'
-     << m.l2Promotion << ';' << m.oobFill << ';' << m.baseOffsetBytes.str()
-     << ';' << m.promoted << ';' << m.elementBytes << ';' << plan.bytes << ';';
-  for (const ::tile::tma::TmaIssue &issue : plan.issues) {
-    os << issue.smemByteOffset.str() << '@';
-    w.syms(issue.coords);
-  }
-  auto fields =
-      [&](const std::vector<std::optional<::tile::tma::RuntimeField>> &v) {
-        for (const auto &f : v)
-          os << (f ? f->str() : std::string("-")) << ',';
-        os << ';';
-      };
-  fields(m.runtimeGlobalDim);
-  fields(m.runtimeGlobalStrides);
-  os << m.runtimeOffsetScale << ';';
-}
-
 uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
                                              const ::tile::tma::TmaPlan &plan) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  KeyWriter w{os};
-  os << static_cast<int>(r.direction) << ';'
-     << static_cast<int>(r.elementType.kind) << 'x' << r.elementType.bytes
-     << ';';
+  SmallVector<uint64_t, 128> words;
+  KeyWriter w{words};
+  w.word(static_cast<int>(r.direction));
+  w.word(static_cast<int>(r.elementType.kind));
+  w.word(r.elementType.bytes);
   w.layout(r.globalLayout);
   w.list(r.globalShape);
   w.syms(r.globalOffsets);
@@ -241,28 +274,20 @@ uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
   w.list(r.sharedShape);
   w.syms(r.sharedOffsets);
   w.list(r.sharedSizes);
+  w.word(r.symbolicGlobal.has_value());
   if (r.symbolicGlobal) {
-    auto opt = [&](const std::optional<int64_t> &v) {
-      if (v)
-        os << *v;
-      else
-        os << '?';
-      os << ',';
-    };
-    for (const std::optional<int64_t> &v : r.symbolicGlobal->sizes)
-      opt(v);
-    for (const std::optional<int64_t> &v : r.symbolicGlobal->strides)
-      opt(v);
-    opt(r.symbolicGlobal->offset);
-    os << ';';
+    w.optionals(r.symbolicGlobal->sizes);
+    w.optionals(r.symbolicGlobal->strides);
+    w.optionals({r.symbolicGlobal->offset});
   }
-  os << r.sharedBaseAlignment << ';' << static_cast<int>(r.oobFill) << ';'
-     << static_cast<int>(r.reduce) << '|';
-  // Only the four-row forms add their rows (tiled copies keep their keys).
-  if (!r.gatherRows.empty()) {
-    os << "rows:";
-    w.syms(r.gatherRows);
-  }
-  writeTmaPlanKey(os, plan);
-  return llvm::xxh3_64bits(text);
+  w.word(r.sharedBaseAlignment);
+  w.word(static_cast<int>(r.oobFill));
+  w.word(static_cast<int>(r.reduce));
+  w.syms(r.gatherRows);
+  w.plan(plan);
+  // Little-endian words on every host this runs on; the bytes are hashed as
+  // they lie.
+  return llvm::xxh3_64bits(
+      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(words.data()),
+                              words.size() * sizeof(uint64_t)));
 }

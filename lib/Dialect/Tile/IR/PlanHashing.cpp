@@ -1,9 +1,9 @@
 //===- PlanHashing.cpp - Field hashes of the planner's records ------------===//
 //
 // The attribute storages that hold a pure C++ record unique it by these
-// hashes and the record's operator==. They combine the fields themselves;
-// the stable text key of a plan (writeTmaPlanKey) is for fingerprints that
-// must agree across processes, not for uniquing.
+// hashes and the record's operator==. They combine the fields themselves.
+// llvm::hash_combine may differ between processes, so the fingerprints that
+// the IR records (getPlanInputFingerprint) hash their own stable words.
 //
 //===----------------------------------------------------------------------===//
 

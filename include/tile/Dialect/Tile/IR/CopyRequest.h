@@ -40,10 +40,6 @@ FailureOr<CopyRequestInfo>
 buildCopyRequest(CopyOp op, ::tile::Decline &reason,
                  DivisorAnalysis *divisors = nullptr);
 
-/// Every field of a plan as a stable text key (also what `#tile.tma_plan`
-/// hashes for uniquing).
-void writeTmaPlanKey(llvm::raw_ostream &os, const ::tile::tma::TmaPlan &plan);
-
 /// A stable 64-bit fingerprint of every field of a planner request but the
 /// offsets' divisors (which need a walk over producers) and of the plan made
 /// for it (the same in every process, so a printed record can be
@@ -52,10 +48,10 @@ uint64_t getPlanInputFingerprint(const ::tile::tma::CopyRequest &request,
                                  const ::tile::tma::TmaPlan &plan);
 
 /// Checks the decision tile-plan-copies recorded on a verified `op`, if any
-/// (RecordedDecisionVerifier.cpp): the recorded `#tile.tma_plan` must still describe the
-/// copy (`plan-stale`), emitting the error at the op. The `tma` variant's
-/// recall calls it (so every pass that reads the record does), and so does
-/// tile-check-recorded-plans; the op verifier does not (it may run the
+/// (RecordedDecisionVerifier.cpp): the recorded `#tile.tma_plan` must still
+/// describe the copy (`plan-stale`), emitting the error at the op. The `tma`
+/// variant's recall calls it (so every pass that reads the record does), and so
+/// does tile-check-recorded-plans; the op verifier does not (it may run the
 /// hardware model).
 LogicalResult verifyRecordedPlan(CopyAsyncOp op);
 /// The same check against the request `info` built for `op` already.
