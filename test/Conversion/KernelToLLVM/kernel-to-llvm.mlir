@@ -159,3 +159,25 @@ gpu.module @barriers {
     gpu.return
   }
 }
+
+// -----
+
+// An nvgpu op that takes and gives no nvgpu value (a fragment load) still
+// gets the nvgpu conversion.
+// CHECK-LABEL: gpu.module @ldmatrix
+// CHECK: nvvm.ldmatrix
+// CHECK-NOT: nvgpu.ldmatrix
+// CLEAN-LABEL: gpu.module @ldmatrix
+// CLEAN: nvvm.ldmatrix
+// CLEAN-NOT: nvgpu.
+gpu.module @ldmatrix {
+  gpu.func @load_fragment(%out: memref<8xf16>)
+      workgroup(%sm : memref<64x64xf16, #gpu.address_space<workgroup>>) kernel {
+    %c0 = arith.constant 0 : index
+    %r = nvgpu.ldmatrix %sm[%c0, %c0] {numTiles = 4 : i32, transpose = false}
+        : memref<64x64xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+    %e = vector.extract %r[0, 0] : f16 from vector<4x2xf16>
+    memref.store %e, %out[%c0] : memref<8xf16>
+    gpu.return
+  }
+}
