@@ -38,8 +38,10 @@ struct ArenaSizePass
             kArenaBytesAttr,
             IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes));
     });
+    // Cached tables: a lookup by name per launch would scan the module.
+    SymbolTableCollection symbols;
     WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
-      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+      auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
       if (!kernel)
         return WalkResult::advance();

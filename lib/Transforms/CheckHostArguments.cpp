@@ -13,14 +13,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TensorMapEncode.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Transforms/Passes.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECHECKHOSTARGUMENTS
@@ -89,48 +87,25 @@ struct CheckHostArgumentsPass
     // Unchanged IR needs no verifier run after this pass.
     if (entries.empty())
       return markAllAnalysesPreserved();
-    FailureOr<func::FuncOp> checkFn = getOrCreateCheckFn(module);
+    // Built once: a lookup by name scans the module.
+    SymbolTable symbols(module);
+    OpBuilder b(module.getContext());
+    Type ptr = LLVM::LLVMPointerType::get(module.getContext());
+    Type i32 = b.getI32Type(), i64 = b.getI64Type();
+    FailureOr<func::FuncOp> checkFn = host::getOrDeclareRuntimeFn(
+        b, symbols, kCheckFn,
+        b.getFunctionType({ptr, i32, ptr, ptr, i64, i64}, {i32}),
+        "the runtime's argument check, which host functions that launch "
+        "kernels call");
     if (failed(checkFn))
       return signalPassFailure();
     for (func::FuncOp func : entries)
-      addChecks(func, *checkFn);
+      addChecks(func, *checkFn, symbols);
   }
 
   static bool launchesKernels(func::FuncOp func) {
     return func.walk([](gpu::LaunchFuncOp) { return WalkResult::interrupt(); })
         .wasInterrupted();
-  }
-
-  static FailureOr<func::FuncOp> getOrCreateCheckFn(ModuleOp module) {
-    OpBuilder b(module.getContext());
-    Type ptr = LLVM::LLVMPointerType::get(module.getContext());
-    Type i32 = b.getI32Type(), i64 = b.getI64Type();
-    auto type = b.getFunctionType({ptr, i32, ptr, ptr, i64, i64}, {i32});
-    if (Operation *existing = module.lookupSymbol(kCheckFn)) {
-      auto fn = dyn_cast<func::FuncOp>(existing);
-      if (fn && fn.isExternal() && fn.getFunctionType() == type)
-        return fn;
-      return emitRuleError(existing, RuleId::ReservedSymbol)
-             << "'@" << kCheckFn
-             << "' is the runtime's argument check, which host functions "
-                "that launch kernels call; rename this symbol";
-    }
-    b.setInsertionPointToStart(module.getBody());
-    auto fn = func::FuncOp::create(b, module.getLoc(), kCheckFn, type);
-    fn.setPrivate();
-    return fn;
-  }
-
-  /// The address of a private constant string (one global per text).
-  static Value getString(OpBuilder &b, Location loc, ModuleOp module,
-                         StringRef text) {
-    std::string name =
-        "__tile_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
-    if (auto global = module.lookupSymbol<LLVM::GlobalOp>(name))
-      return LLVM::AddressOfOp::create(b, loc, global);
-    std::string withNul = (text + Twine('\0')).str();
-    return LLVM::createGlobalString(loc, b, name, withNul,
-                                    LLVM::Linkage::Private);
   }
 
   static std::string typeText(Type type) {
@@ -143,8 +118,8 @@ struct CheckHostArgumentsPass
   /// Splits the entry block into a chain of field comparisons, each failing
   /// into a block that reports the field and returns; the last comparison
   /// passes into the original body.
-  void addChecks(func::FuncOp func, func::FuncOp checkFn) {
-    ModuleOp module = getOperation();
+  void addChecks(func::FuncOp func, func::FuncOp checkFn,
+                 SymbolTable &symbols) {
     Block *entry = &func.getBody().front();
     Block *body = entry->splitBlock(entry->begin());
     OpBuilder b(func.getContext());
@@ -179,10 +154,12 @@ struct CheckHostArgumentsPass
             b, loc, b.getI32Type(), b.getI32IntegerAttr(check.argument));
         func::CallOp::create(
             b, loc, checkFn,
-            ValueRange{getString(b, loc, module, "@" + func.getName().str()),
-                       argument, getString(b, loc, module, typeText(type)),
-                       getString(b, loc, module, check.field), expected,
-                       received});
+            ValueRange{host::getStringAddress(b, symbols, loc,
+                                              "@" + func.getName().str()),
+                       argument,
+                       host::getStringAddress(b, symbols, loc, typeText(type)),
+                       host::getStringAddress(b, symbols, loc, check.field),
+                       expected, received});
         func::ReturnOp::create(b, loc);
         b.setInsertionPointToEnd(next);
       }

@@ -110,9 +110,12 @@ struct CheckPipelineInputPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool ok = succeeded(checkTarget(module));
+    // Cached tables: a lookup by name per launch would scan the module.
+    SymbolTableCollection symbols;
     module.walk([&](Operation *op) {
       if (failed(checkNestedLaunch(op, module)) || failed(checkPlacement(op)) ||
-          failed(checkSymbolName(op)) || failed(checkKernelArguments(op)) ||
+          failed(checkSymbolName(op)) ||
+          failed(checkKernelArguments(op, symbols)) ||
           failed(checkHostSignature(op)) || failed(checkLaunchSizes(op)) ||
           failed(checkLayoutAccess(op)) || failed(checkSm100Forms(op)) ||
           failed(checkSharedAlloca(op)) || failed(checkLayoutAttribution(op)) ||
@@ -191,8 +194,7 @@ struct CheckPipelineInputPass
           op->getParentOfType<gpu::GPUModuleOp>()))
       return success();
     // Only the outermost linalg op: its body's ops go with it.
-    if (isa_and_nonnull<linalg::LinalgDialect>(
-            op->getParentOp()->getDialect()))
+    if (isa_and_nonnull<linalg::LinalgDialect>(op->getParentOp()->getDialect()))
       return success();
     InFlightDiagnostic diag = emitRuleError(op, RuleId::KernelOp)
                               << op->getName()
@@ -392,11 +394,12 @@ struct CheckPipelineInputPass
 
   /// A launch into a gpu.module names one of its kernels and passes one
   /// operand per kernel argument (launches of gpu.binary ops are opaque).
-  static LogicalResult checkLaunchTarget(gpu::LaunchFuncOp launch) {
+  static LogicalResult checkLaunchTarget(gpu::LaunchFuncOp launch,
+                                         SymbolTableCollection &symbols) {
     // Upstream's verifier skips launches nested below a function's top
     // level (in an scf.for, say); once the host lowering flattens them a
     // dangling kernel name fails verification far from its cause.
-    Operation *container = SymbolTable::lookupNearestSymbolFrom(
+    Operation *container = symbols.lookupNearestSymbolFrom(
         launch, launch.getKernel().getRootReference());
     if (!container || !isa<gpu::GPUModuleOp, gpu::BinaryOp>(container))
       return emitRuleError(launch.getOperation(), RuleId::KernelArg)
@@ -407,8 +410,8 @@ struct CheckPipelineInputPass
     auto module = dyn_cast<gpu::GPUModuleOp>(container);
     if (!module)
       return success();
-    auto kernel = module.lookupSymbol<gpu::GPUFuncOp>(
-        launch.getKernel().getLeafReference());
+    auto kernel = symbols.lookupSymbolIn<gpu::GPUFuncOp>(
+        module, launch.getKernel().getLeafReference());
     if (!kernel || !kernel.isKernel())
       return emitRuleError(launch.getOperation(), RuleId::KernelArg)
              << launch.getKernel()
@@ -421,9 +424,10 @@ struct CheckPipelineInputPass
     return success();
   }
 
-  static LogicalResult checkKernelArguments(Operation *op) {
+  static LogicalResult checkKernelArguments(Operation *op,
+                                            SymbolTableCollection &symbols) {
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      if (failed(checkLaunchTarget(launch)))
+      if (failed(checkLaunchTarget(launch, symbols)))
         return failure();
       for (auto [i, value] : llvm::enumerate(launch.getKernelOperands())) {
         std::string why = whyNotHostValue(value.getType());

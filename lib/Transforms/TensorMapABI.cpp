@@ -40,6 +40,7 @@
 #include "tile/Transforms/Passes.h"
 
 #include "TensorMapEncode.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/xxhash.h"
 
@@ -99,6 +100,14 @@ struct TensorMapABIPass
   }
   /// Encodes emitted so far: (block, global buffer, map) -> what they give.
   llvm::DenseMap<std::tuple<Block *, Value, Attribute>, EncodedMap> encodedMaps;
+  /// The symbol tables of the host modules, built once per run (a lookup by
+  /// name per launch would scan the module each time); set while the pass
+  /// runs.
+  SymbolTableCollection *symbolTables = nullptr;
+
+  SymbolTable &symbolsOf(Operation *op) {
+    return symbolTables->getSymbolTable(symbolModuleOf(op));
+  }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -110,6 +119,9 @@ struct TensorMapABIPass
     if (failedAny)
       return signalPassFailure();
     encodedMaps.clear();
+    SymbolTableCollection tables;
+    symbolTables = &tables;
+    auto unset = llvm::make_scope_exit([&] { symbolTables = nullptr; });
     SmallVector<gpu::LaunchFuncOp> launches;
     module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
     for (gpu::LaunchFuncOp launch : launches)
@@ -277,7 +289,7 @@ struct TensorMapABIPass
     Location loc = launch.getLoc();
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
     FailureOr<func::FuncOp> arrayFn = getOrDeclareRuntimeFn(
-        b, symbolModuleOf(launch), kDeviceMapArrayFn,
+        b, symbolsOf(launch), kDeviceMapArrayFn,
         b.getFunctionType({ptrType, b.getI64Type()}, {ptrType}),
         "the runtime's device-map arrays, which the host fetches before "
         "each launch of a kernel with device maps");
@@ -289,16 +301,17 @@ struct TensorMapABIPass
          {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
       bytes = arith::MulIOp::create(b, loc, bytes, extent);
     bytes = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
-    Value site = getStringAddress(b, loc, siteText(launch));
+    Value site = getStringAddress(b, symbolsOf(launch), loc, siteText(launch));
     return func::CallOp::create(b, loc, *arrayFn, ValueRange{site, bytes})
         .getResult(0);
   }
 
   /// `void tileRuntimeNoteLaunchVersion(site, version, failedGuard)`.
-  FailureOr<func::FuncOp> getOrCreateNoteFn(OpBuilder &b, ModuleOp module) {
+  FailureOr<func::FuncOp> getOrCreateNoteFn(OpBuilder &b,
+                                            SymbolTable &symbols) {
     Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
     return getOrDeclareRuntimeFn(
-        b, module, kNoteVersionFn, b.getFunctionType({ptr, i32, ptr}, {}),
+        b, symbols, kNoteVersionFn, b.getFunctionType({ptr, i32, ptr}, {}),
         "the runtime's launch-version counter, which the host calls before "
         "each launch of a kernel with a fallback version");
   }
@@ -323,7 +336,7 @@ struct TensorMapABIPass
   }
 
   LogicalResult encodeOnHost(gpu::LaunchFuncOp launch) {
-    auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+    auto kernel = symbolTables->lookupNearestSymbolFrom<gpu::GPUFuncOp>(
         launch, launch.getKernel());
     if (!kernel)
       return success();
@@ -360,7 +373,9 @@ struct TensorMapABIPass
 
   /// Whether every guard of `encoded` holds (null without guards), and the
   /// text of the first that fails (null when all hold), built at `b`.
-  static std::pair<Value, Value> evaluateGuards(OpBuilder &b, Location loc,
+  static std::pair<Value, Value> evaluateGuards(OpBuilder &b,
+                                                SymbolTable &symbols,
+                                                Location loc,
                                                 ArrayRef<EncodedMap> encoded) {
     Value ok;
     SmallVector<std::pair<Value, std::string>> guards;
@@ -376,7 +391,7 @@ struct TensorMapABIPass
     Value failed = LLVM::ZeroOp::create(b, loc, ptrType);
     for (auto &[holds, text] : llvm::reverse(guards))
       failed = LLVM::SelectOp::create(b, loc, holds, failed,
-                                      getStringAddress(b, loc, text));
+                                      getStringAddress(b, symbols, loc, text));
     return {ok, failed};
   }
 
@@ -398,19 +413,19 @@ struct TensorMapABIPass
                                       ArrayRef<EncodedMap> encoded) {
     Location loc = launch.getLoc();
     OpBuilder b(launch);
-    auto [ok, failedGuard] = evaluateGuards(b, loc, encoded);
+    auto [ok, failedGuard] = evaluateGuards(b, symbolsOf(launch), loc, encoded);
     if (!ok)
       return success();
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
     FailureOr<func::FuncOp> refuseFn = getOrDeclareRuntimeFn(
-        b, symbolModuleOf(launch), kRefuseLaunchFn,
+        b, symbolsOf(launch), kRefuseLaunchFn,
         b.getFunctionType({ptrType, ptrType}, {}),
         "the runtime's record of a launch refused because a guard failed, "
         "which the host calls where a kernel without a fallback version "
         "cannot run");
     if (failed(refuseFn))
       return failure();
-    Value site = getStringAddress(b, loc, siteText(launch));
+    Value site = getStringAddress(b, symbolsOf(launch), loc, siteText(launch));
     // After the launch: an async launch refused with an empty grid records
     // its own error first, and this one, naming the guard, is the latest.
     b.setInsertionPointAfter(launch);
@@ -429,7 +444,7 @@ struct TensorMapABIPass
                               ArrayRef<EncodedMap> encoded) {
     Location loc = launch.getLoc();
     OpBuilder b(launch);
-    auto [ok, failedGuard] = evaluateGuards(b, loc, encoded);
+    auto [ok, failedGuard] = evaluateGuards(b, symbolsOf(launch), loc, encoded);
     if (!ok)
       return success();
     // An async launch on one stream returns that stream as its token (what
@@ -445,12 +460,11 @@ struct TensorMapABIPass
                << " dependencies), or give its buffers static types";
       token.replaceAllUsesWith(launch.getAsyncDependencies().front());
     }
-    FailureOr<func::FuncOp> noteFn =
-        getOrCreateNoteFn(b, symbolModuleOf(launch));
+    FailureOr<func::FuncOp> noteFn = getOrCreateNoteFn(b, symbolsOf(launch));
     if (failed(noteFn))
       return failure();
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    Value site = getStringAddress(b, loc, siteText(launch));
+    Value site = getStringAddress(b, symbolsOf(launch), loc, siteText(launch));
 
     auto choice = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/true);
     choice->setAttr(kVersionChoiceAttr, b.getUnitAttr());
@@ -492,8 +506,8 @@ struct TensorMapABIPass
       EncodedMap &entry = encodedMaps[{point->getBlock(), buffer, key}];
       if (!entry.ptr) {
         b.setInsertionPoint(point);
-        FailureOr<EncodedMap> emitted =
-            emitTensorMapEncode(b, launch.getLoc(), buffer, map);
+        FailureOr<EncodedMap> emitted = emitTensorMapEncode(
+            b, symbolsOf(launch), launch.getLoc(), buffer, map);
         if (failed(emitted))
           return failure();
         entry = *emitted;
@@ -536,8 +550,8 @@ struct TensorMapABIPass
     // event there). When a map is missing the launch gets an empty grid,
     // which the runtime refuses without running anything, and reads a
     // zeroed map instead of a null pointer.
-    Value zeroMap =
-        getConstantArray(b, loc, SmallVector<int64_t>(16, 0), b.getI64Type());
+    Value zeroMap = getConstantArray(
+        b, symbolsOf(launch), loc, SmallVector<int64_t>(16, 0), b.getI64Type());
     for (Value &ptr : mapPtrs)
       ptr = LLVM::SelectOp::create(b, loc, ok, ptr, zeroMap);
     Value gridX = launch.getGridSizeX();

@@ -40,27 +40,30 @@ ModuleOp host::symbolModuleOf(Operation *op) {
 }
 
 FailureOr<func::FuncOp>
-host::getOrDeclareRuntimeFn(OpBuilder &b, ModuleOp module, StringRef name,
+host::getOrDeclareRuntimeFn(OpBuilder &b, SymbolTable &symbols, StringRef name,
                             FunctionType type, StringRef purpose) {
-  if (Operation *existing = module.lookupSymbol(name)) {
+  if (Operation *existing = symbols.lookup(name)) {
     auto fn = dyn_cast<func::FuncOp>(existing);
     if (fn && fn.isExternal() && fn.getFunctionType() == type)
       return fn;
     return emitRuleError(existing, RuleId::ReservedSymbol)
            << "'@" << name << "' is " << purpose << "; rename this symbol";
   }
+  auto module = cast<ModuleOp>(symbols.getOp());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
   auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
+  symbols.insert(fn);
   return fn;
 }
 
-Value host::getStringAddress(OpBuilder &b, Location loc, StringRef text) {
-  ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
+Value host::getStringAddress(OpBuilder &b, SymbolTable &symbols, Location loc,
+                             StringRef text) {
+  auto module = cast<ModuleOp>(symbols.getOp());
   std::string name =
       "__tile_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  auto global = symbols.lookup<LLVM::GlobalOp>(name);
   if (!global) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -70,20 +73,21 @@ Value host::getStringAddress(OpBuilder &b, Location loc, StringRef text) {
         b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
         /*isConstant=*/true, LLVM::Linkage::Private, name,
         b.getStringAttr(value));
+    symbols.insert(global);
   }
   return LLVM::AddressOfOp::create(b, loc, global);
 }
 
-Value host::getConstantArray(OpBuilder &b, Location loc,
+Value host::getConstantArray(OpBuilder &b, SymbolTable &symbols, Location loc,
                              ArrayRef<int64_t> values,
                              IntegerType elementType) {
-  ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
+  auto module = cast<ModuleOp>(symbols.getOp());
   std::string name = "__tile_tmap_i" + std::to_string(elementType.getWidth());
   for (int64_t v : values)
     name += "_" + std::to_string(v);
   if (values.empty())
     name += "_empty";
-  auto global = module.lookupSymbol<LLVM::GlobalOp>(name);
+  auto global = symbols.lookup<LLVM::GlobalOp>(name);
   if (!global) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
@@ -98,6 +102,7 @@ Value host::getConstantArray(OpBuilder &b, Location loc,
         LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(elementType, n),
                                /*isConstant=*/true, LLVM::Linkage::Private,
                                name, DenseElementsAttr::get(tensorType, bits));
+    symbols.insert(global);
   }
   return LLVM::AddressOfOp::create(b, loc, global);
 }
@@ -106,6 +111,7 @@ namespace {
 /// Values of a global buffer's memref descriptor, read on first use.
 struct DescriptorValues {
   OpBuilder &b;
+  SymbolTable &symbols;
   Location loc;
   Value buffer;
   memref::ExtractStridedMetadataOp metadata;
@@ -191,7 +197,8 @@ static Value
 emitFieldArray(DescriptorValues &dv, const std::vector<uint64_t> &values,
                const std::vector<std::optional<RuntimeField>> &runtime) {
   if (runtime.empty())
-    return getConstantArray(dv.b, dv.loc, toI64(values), dv.b.getI64Type());
+    return getConstantArray(dv.b, dv.symbols, dv.loc, toI64(values),
+                            dv.b.getI64Type());
   SmallVector<Value> fields;
   for (auto [i, v] : llvm::enumerate(values))
     fields.push_back(i < runtime.size() && runtime[i]
@@ -229,10 +236,13 @@ static EncodedMap emitIm2colEncode(DescriptorValues &dv,
       ValueRange{
           dv.i32(static_cast<int64_t>(m.dataType)), dv.i32(rank), base,
           emitRuntimeArray(b, loc, dims), emitRuntimeArray(b, loc, strides),
-          getConstantArray(b, loc, toI64(m.lowerCorner), b.getI32Type()),
-          getConstantArray(b, loc, toI64(m.upperCorner), b.getI32Type()),
+          getConstantArray(b, dv.symbols, loc, toI64(m.lowerCorner),
+                           b.getI32Type()),
+          getConstantArray(b, dv.symbols, loc, toI64(m.upperCorner),
+                           b.getI32Type()),
           dv.i32(m.channelsPerPixel), dv.i32(m.pixelsPerColumn),
-          getConstantArray(b, loc, toI64(m.elementStrides), b.getI32Type()),
+          getConstantArray(b, dv.symbols, loc, toI64(m.elementStrides),
+                           b.getI32Type()),
           /*interleave=*/dv.i32(0), dv.i32(static_cast<int64_t>(m.swizzle)),
           dv.i32(m.l2Promotion), dv.i32(m.oobFill)});
   EncodedMap out;
@@ -285,9 +295,10 @@ static EncodedMap emitTiledEncode(DescriptorValues &dv, TensorMapAttr record,
   Value dims = emitFieldArray(dv, m.globalDim, m.runtimeGlobalDim);
   Value strides =
       emitFieldArray(dv, m.globalStridesBytes, m.runtimeGlobalStrides);
-  Value box = getConstantArray(b, loc, toI64(m.boxDim), b.getI32Type());
-  Value elementStrides =
-      getConstantArray(b, loc, toI64(m.elementStrides), b.getI32Type());
+  Value box =
+      getConstantArray(b, dv.symbols, loc, toI64(m.boxDim), b.getI32Type());
+  Value elementStrides = getConstantArray(
+      b, dv.symbols, loc, toI64(m.elementStrides), b.getI32Type());
   auto call = func::CallOp::create(
       b, loc, encodeFn,
       ValueRange{dv.i32(static_cast<int64_t>(m.dataType)), dv.i32(m.rank), base,
@@ -303,15 +314,15 @@ static EncodedMap emitTiledEncode(DescriptorValues &dv, TensorMapAttr record,
   return out;
 }
 
-FailureOr<EncodedMap> host::emitTensorMapEncode(OpBuilder &b, Location loc,
-                                                Value buffer,
+FailureOr<EncodedMap> host::emitTensorMapEncode(OpBuilder &b,
+                                                SymbolTable &symbols,
+                                                Location loc, Value buffer,
                                                 TensorMapAttr map) {
-  ModuleOp module = symbolModuleOf(b.getInsertionBlock()->getParentOp());
   Type i32 = b.getI32Type(), ptr = LLVM::LLVMPointerType::get(b.getContext());
-  DescriptorValues dv{b, loc, buffer, {}, {}};
+  DescriptorValues dv{b, symbols, loc, buffer, {}, {}};
   if (Im2colMapAttr im2col = map.getIm2colMap()) {
     FailureOr<func::FuncOp> encodeFn = getOrDeclareRuntimeFn(
-        b, module, kEncodeIm2colFn,
+        b, symbols, kEncodeIm2colFn,
         b.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr,
                            i32, i32, i32, i32},
                           {ptr}),
@@ -322,7 +333,7 @@ FailureOr<EncodedMap> host::emitTensorMapEncode(OpBuilder &b, Location loc,
     return emitIm2colEncode(dv, im2col.getDesc(), *encodeFn);
   }
   FailureOr<func::FuncOp> encodeFn = getOrDeclareRuntimeFn(
-      b, module, kEncodeFn,
+      b, symbols, kEncodeFn,
       b.getFunctionType({i32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, i32, i32},
                         {ptr}),
       "the runtime's tensor-map encoder, which the host calls before each "

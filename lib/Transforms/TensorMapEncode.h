@@ -39,25 +39,33 @@ Type getMapArgType(MLIRContext *ctx);
 /// The module whose symbol table host code at `op` resolves symbols in.
 ModuleOp symbolModuleOf(Operation *op);
 
-/// Declares the runtime function `name` of `type` in `module`, once. A user
-/// symbol of that name is an error (`reserved-symbol`) naming `purpose`.
-FailureOr<func::FuncOp> getOrDeclareRuntimeFn(OpBuilder &b, ModuleOp module,
+// The helpers below find and add host symbols through `symbols`, the
+// module's symbol table, built once per pass run: a lookup by name scans
+// the module, so one per launch made a module of many launches quadratic.
+
+/// Declares the runtime function `name` of `type` in the module of
+/// `symbols`, once. A user symbol of that name is an error
+/// (`reserved-symbol`) naming `purpose`.
+FailureOr<func::FuncOp> getOrDeclareRuntimeFn(OpBuilder &b,
+                                              SymbolTable &symbols,
                                               StringRef name, FunctionType type,
                                               StringRef purpose);
 
 /// The address of a NUL-terminated constant string (one global per text).
-Value getStringAddress(OpBuilder &b, Location loc, StringRef text);
+Value getStringAddress(OpBuilder &b, SymbolTable &symbols, Location loc,
+                       StringRef text);
 
 /// The address of a constant array global holding `values` (one global per
 /// distinct array, e.g. @__tile_tmap_i64_64_8_4).
-Value getConstantArray(OpBuilder &b, Location loc, ArrayRef<int64_t> values,
-                       IntegerType elementType);
+Value getConstantArray(OpBuilder &b, SymbolTable &symbols, Location loc,
+                       ArrayRef<int64_t> values, IntegerType elementType);
 
 /// The encode of `map` for `buffer` at `b`'s insertion point, through the
 /// runtime's encoder for the map's mode (declared on first use). A tiled map
 /// with guards encodes only where they hold.
-FailureOr<EncodedMap> emitTensorMapEncode(OpBuilder &b, Location loc,
-                                          Value buffer, TensorMapAttr map);
+FailureOr<EncodedMap> emitTensorMapEncode(OpBuilder &b, SymbolTable &symbols,
+                                          Location loc, Value buffer,
+                                          TensorMapAttr map);
 
 } // namespace mlir::tile::host
 
