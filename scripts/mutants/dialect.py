@@ -225,12 +225,12 @@ MUTANTS = [
       "the stale plan is not checked again",
       function="getPlanInputFingerprint",
       tests=["gtest:TileDialectTests"]),
-    M("req-fingerprint-no-lengths", "CopyRequest.cpp",
+    M("req-fingerprint-no-lengths", "PlanWords.h",
       "    word(values.size());\n    for (const T &v : values)",
       "    for (const T &v : values)",
       "lists without their lengths: a value moved from one list to the "
       "next gives the same fingerprint",
-      function="KeyWriter::list",
+      function="PlanWords::list",
       tests=["gtest:TileDialectTests"]),
     # ---- the sm_100a forms --------------------------------------------------
     M("sm100-any-chip", "TileOps.cpp",

@@ -249,9 +249,10 @@ static bool isFullyLowered(Operation *root) {
               .wasInterrupted();
 }
 
-/// Whether `root` holds work for convert-nvgpu-to-nvvm: an nvgpu op, or a
-/// value of an nvgpu type (a loop carrying a token, for one). Without it the
-/// conversion would only check every op's legality.
+/// Whether `root` holds work for convert-nvgpu-to-nvvm: an nvgpu op, or an
+/// op that takes or gives a value of an nvgpu type (a loop carrying a
+/// token, for one). Without it the conversion would only check every op's
+/// legality.
 static bool holdsNVGPUWork(Operation *root) {
   auto isNVGPU = [](Type type) {
     return isa<nvgpu::NVGPUDialect>(type.getDialect());
@@ -259,12 +260,9 @@ static bool holdsNVGPUWork(Operation *root) {
   return root
       ->walk([&](Operation *op) {
         if (isa<nvgpu::NVGPUDialect>(op->getDialect()) ||
+            llvm::any_of(op->getOperandTypes(), isNVGPU) ||
             llvm::any_of(op->getResultTypes(), isNVGPU))
           return WalkResult::interrupt();
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            if (llvm::any_of(block.getArgumentTypes(), isNVGPU))
-              return WalkResult::interrupt();
         return WalkResult::advance();
       })
       .wasInterrupted();

@@ -1,12 +1,12 @@
 //===- CopyRequest.cpp - tile.copy_async to planner requests --------------===//
 
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "PlanWords.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
 #include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/TMA/Limits.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 #include <limits>
 
 using namespace mlir;
@@ -175,94 +175,9 @@ mlir::tile::buildCopyRequest(CopyOp op, ::tile::Decline &reason,
   return buildRequest(fields, reason, divisors);
 }
 
-namespace {
-/// Writes a stable key as 64-bit words: every list is preceded by its
-/// length, so no two different records give the same words. A word is the
-/// field itself, never its printed form (printing every number made the
-/// fingerprint cost more than the plan checks it saves).
-struct KeyWriter {
-  SmallVector<uint64_t, 128> &words;
-  void word(int64_t v) { words.push_back(static_cast<uint64_t>(v)); }
-  template <typename T>
-  void list(const std::vector<T> &values) {
-    word(values.size());
-    for (const T &v : values)
-      word(v);
-  }
-  void sym(const ::tile::tma::SymExpr &e) {
-    word(e.constant);
-    word(e.terms.size());
-    for (const auto &[id, coeff] : e.terms) {
-      word(id);
-      word(coeff);
-    }
-  }
-  void syms(const std::vector<::tile::tma::SymExpr> &values) {
-    word(values.size());
-    for (const ::tile::tma::SymExpr &e : values)
-      sym(e);
-  }
-  void layout(const ::tile::Layout &l) {
-    word(l.shards().size());
-    for (const ::tile::Shard &s : l.shards()) {
-      word(s.extent);
-      word(s.stride);
-    }
-    word(static_cast<int>(l.swizzle()));
-    word(l.elementOffset());
-  }
-  void optionals(const std::vector<std::optional<int64_t>> &values) {
-    word(values.size());
-    for (const std::optional<int64_t> &v : values) {
-      word(v.has_value());
-      word(v.value_or(0));
-    }
-  }
-  void
-  fields(const std::vector<std::optional<::tile::tma::RuntimeField>> &values) {
-    word(values.size());
-    for (const auto &f : values) {
-      word(f.has_value());
-      if (!f)
-        continue;
-      word(static_cast<int>(f->value.kind));
-      word(f->value.dim);
-      word(f->scale);
-      word(f->divisor);
-    }
-  }
-  void plan(const ::tile::tma::TmaPlan &plan) {
-    const ::tile::tma::TensorMapDesc &m = plan.map;
-    word(static_cast<int>(m.dataType));
-    word(m.rank);
-    list(m.globalDim);
-    list(m.globalStridesBytes);
-    list(m.boxDim);
-    list(m.elementStrides);
-    word(m.interleave);
-    word(static_cast<int>(m.swizzle));
-    word(m.l2Promotion);
-    word(m.oobFill);
-    sym(m.baseOffsetBytes);
-    word(m.promoted);
-    word(m.elementBytes);
-    word(plan.bytes);
-    word(plan.issues.size());
-    for (const ::tile::tma::TmaIssue &issue : plan.issues) {
-      sym(issue.smemByteOffset);
-      syms(issue.coords);
-    }
-    fields(m.runtimeGlobalDim);
-    fields(m.runtimeGlobalStrides);
-    word(m.runtimeOffsetScale);
-  }
-};
-} // namespace
-
 uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
                                              const ::tile::tma::TmaPlan &plan) {
-  SmallVector<uint64_t, 128> words;
-  KeyWriter w{words};
+  detail::PlanWords w;
   w.word(static_cast<int>(r.direction));
   w.word(static_cast<int>(r.elementType.kind));
   w.word(r.elementType.bytes);
@@ -278,16 +193,12 @@ uint64_t mlir::tile::getPlanInputFingerprint(const ::tile::tma::CopyRequest &r,
   if (r.symbolicGlobal) {
     w.optionals(r.symbolicGlobal->sizes);
     w.optionals(r.symbolicGlobal->strides);
-    w.optionals({r.symbolicGlobal->offset});
+    w.optional(r.symbolicGlobal->offset);
   }
   w.word(r.sharedBaseAlignment);
   w.word(static_cast<int>(r.oobFill));
   w.word(static_cast<int>(r.reduce));
   w.syms(r.gatherRows);
   w.plan(plan);
-  // Little-endian words on every host this runs on; the bytes are hashed as
-  // they lie.
-  return llvm::xxh3_64bits(
-      llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(words.data()),
-                              words.size() * sizeof(uint64_t)));
+  return w.hash();
 }
