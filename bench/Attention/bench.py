@@ -5,21 +5,31 @@
 Our kernels (examples/attention: O = softmax(Q K^T / sqrt(d)) V and the
 log-sum-exp L, Q, K, V, O of shape (batch, heads, seq, head_dim)) against,
 in the same run:
-  cudnn  torch.nn.functional.scaled_dot_product_attention with the cuDNN
-         backend (SDPBackend.CUDNN_ATTENTION);
-  flash  the same with the flash backend (FlashAttention-2).
+  cudnn   torch.nn.functional.scaled_dot_product_attention with the cuDNN
+          backend (SDPBackend.CUDNN_ATTENTION);
+  flash   the same with the flash backend (FlashAttention-2);
+  triton  triton_attention.py: FlashAttention-2 in Triton in the form of
+          Triton's fused-attention tutorial, autotuned per (seq, head_dim,
+          causal) before the timed calls (not with --no-triton);
+  mosaic  with --jax: JAX's Mosaic GPU kernel (attention_mgpu, FA3's
+          schedule), timed by jax_attention.py in a process of its own
+          before our rounds; its dtype is labelled (f16 where bf16 fails).
 
 Check: against an f32 reference (torch math on the inputs widened to f32):
 max |O - ref| <= TOL_O and max |L - ref_L| <= TOL_L over the rows of the
 sequence, on edge lengths (1, not a multiple of the 128-row block) and
 grouped-query attention; cuDNN's error on the same inputs is printed next
-to ours. Timing: CUDA events around each call on one stream, warm-up then
-the median of 20 calls per round, 3 rounds alternating the contenders;
-batch x seq = 16k tokens and heads x head_dim = 2048, as the FA3 paper
-measures; TFLOP/s = 4 batch heads seq^2 head_dim / time, halved when causal.
+to ours. Unless --check-only or --no-triton, the Triton kernel is checked
+the same way on its own shapes; a failure there keeps it out of the timing
+and leaves the exit status alone (so do Mosaic's, checked in its script).
+Timing: CUDA events around each call on one stream, warm-up then the
+median of 20 calls per round, 3 rounds alternating the contenders (Mosaic:
+wall time, see jax_attention.py); batch x seq = 16k tokens and heads x
+head_dim = 2048, as the FA3 paper measures; TFLOP/s = 4 batch heads seq^2
+head_dim / time, halved when causal.
 
     python3 bench/Attention/bench.py [--dir .gpu/attention] [--json OUT]
-                                     [--check-only] [--quick]
+        [--check-only] [--quick] [--small] [--only NAME] [--no-triton] [--jax]
 """
 import argparse
 import ctypes as C
@@ -27,13 +37,16 @@ import json
 import math
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 
 import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
 from timing import event_ms  # noqa: E402
 
 TOL_O = 2e-2  # bf16 output (2^-9 relative) plus P rounded to bf16 for P V
@@ -41,6 +54,9 @@ TOL_L = 2e-3  # f32 log-sum-exp from approximate exp2/lg2
 ROUNDS = 3
 TOKENS = 16384
 WIDTH = 2048  # heads x head_dim
+# jax_attention.py's limit: about 80 s on the H200 (compiling 3 block sizes
+# per shape), the rest margin.
+JAX_TIMEOUT_S = 200
 
 
 def memref_type(rank):
@@ -120,6 +136,12 @@ def sdpa(backend, q, k, v, causal):
                                               enable_gqa=gqa)
 
 
+def max_error(x, ref):
+    """max |x - ref|, inf where x holds a NaN."""
+    err = (x.float() - ref).abs().max().item()
+    return float("inf") if math.isnan(err) else err
+
+
 # (batch, heads, kv heads, seq): edge lengths, GQA.
 CHECK_SHAPES = [(1, 2, 2, 128), (2, 4, 2, 1000), (1, 1, 1, 1), (1, 3, 1, 257),
                 (2, 2, 2, 2048), (1, 4, 4, 300)]
@@ -141,12 +163,8 @@ def check(tiles, results, small=False):
             torch.cuda.synchronize()
             t.status()
             ref, ref_lse = reference(q, k, v, t.causal)
-            err = (o.float() - ref).abs().max().item()
-            lerr = (lse - ref_lse).abs().max().item()
-            if math.isnan(err):
-                err = float("inf")
-            if math.isnan(lerr):
-                lerr = float("inf")
+            err = max_error(o, ref)
+            lerr = max_error(lse, ref_lse)
             try:
                 cud = sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, t.causal)
                 cerr = (cud.float() - ref).abs().max().item()
@@ -162,7 +180,94 @@ def check(tiles, results, small=False):
     return ok
 
 
-def bench(tiles, results, seqs):
+# (batch, heads, seq) of the Triton kernel's check: benchmark-like, an edge.
+TRITON_CHECK_SHAPES = [(2, 4, 1024), (1, 4, 300)]
+
+
+def load_triton():
+    """The triton_attention module, or None with the reason printed."""
+    try:
+        import triton_attention
+    except Exception as e:  # noqa: BLE001 - ImportError or triton's own
+        print(f"triton: skipped ({type(e).__name__}: {e})")
+        return None
+    print(f"triton {triton_attention.triton.__version__}")
+    return triton_attention
+
+
+def check_triton(tri, results):
+    """Checks the Triton kernel as ours (O and L against the f32 reference)
+    at head_dim 64 and 128, causal and not; its compilation and first
+    autotuning happen here. Returns tri, or None where any shape fails (it
+    is then not timed; our check's verdict is unaffected)."""
+    ok = True
+    for d in (64, 128):
+        for causal in (False, True):
+            for i, (b, h, s) in enumerate(TRITON_CHECK_SHAPES):
+                where = f"triton d={d} causal={causal} b={b} h={h} s={s}"
+                q, k, v = inputs(b, h, h, s, d, torch.bfloat16, i)
+                try:
+                    o, lse = tri.triton_attention(q, k, v, causal)
+                    torch.cuda.synchronize()
+                except Exception as e:  # noqa: BLE001 - compile errors of all kinds
+                    print(f"  FAIL {where}: {type(e).__name__}: {e}")
+                    return None
+                ref, ref_lse = reference(q, k, v, causal)
+                err, lerr = max_error(o, ref), max_error(lse, ref_lse)
+                good = err <= TOL_O and lerr <= TOL_L
+                ok &= good
+                print(f"  {'PASS' if good else 'FAIL'} {where}: O error "
+                      f"{err:.2e}, L error {lerr:.2e}")
+                results["check"].append({"lib": "triton", "d": d, "causal": causal,
+                                         "b": b, "h": h, "hkv": h, "s": s,
+                                         "o_error": err, "l_error": lerr,
+                                         "pass": good})
+    if not ok:
+        print("triton: check failed, not timed")
+    return tri if ok else None
+
+
+def triton_run(tri, q, k, v, causal):
+    """The Triton kernel as a timed call into preallocated O and L, after
+    one untimed call (autotuning, where this length is new); None where it
+    fails."""
+    out = (torch.empty_like(q), torch.empty(q.shape[:3], device="cuda"))
+    try:
+        tri.triton_attention(q, k, v, causal, out)
+    except Exception as e:  # noqa: BLE001
+        print(f"  triton failed: {type(e).__name__}: {e}")
+        return None
+    return lambda: tri.triton_attention(q, k, v, causal, out)
+
+
+def run_mosaic(seqs, results):
+    """jax_attention.py's timings, in a process of its own (JAX and torch in
+    one would compete for the GPU's memory): {(d, causal, s): row}, empty
+    with the reason printed where it fails; its whole JSON goes to
+    results["mosaic"]."""
+    torch.cuda.empty_cache()
+    sys.stdout.flush()  # its output follows ours in the same log
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mosaic.json")
+        cmd = [sys.executable, os.path.join(HERE, "jax_attention.py"),
+               "--json", path, "--seqs", ",".join(map(str, seqs))]
+        try:
+            rc = subprocess.run(cmd, timeout=JAX_TIMEOUT_S, check=False).returncode
+        except subprocess.TimeoutExpired:
+            rc = f"killed after {JAX_TIMEOUT_S} s"
+        try:
+            with open(path) as f:
+                data = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"mosaic: skipped (jax_attention.py: exit {rc}, no results: {e})")
+            return {}
+    if rc != 0:
+        print(f"mosaic: jax_attention.py exit {rc}; the rows it wrote are kept")
+    results["mosaic"] = data
+    return {(r["d"], r["causal"], r["s"]): r for r in data["rows"]}
+
+
+def bench(tiles, results, seqs, tri, mosaic):
     print(f"TFLOP/s = 4 b h s^2 d / time (causal: half), b s = {TOKENS}, "
           f"h d = {WIDTH}; CUDA events, 20 calls per round, {ROUNDS} "
           "alternating rounds, median")
@@ -187,6 +292,11 @@ def bench(tiles, results, seqs):
                     contenders.append((name, lambda be=backend: sdpa(be, q, k, v, t.causal)))
                 except RuntimeError as e:
                     print(f"  {name} failed: {e}")
+            # The benchmark's rows have as many K/V heads as query heads, the
+            # Triton kernel's one form.
+            run = triton_run(tri, q, k, v, t.causal) if tri else None
+            if run:
+                contenders.append(("triton", run))
             times = {n: [] for n, _ in contenders}
             for _ in range(ROUNDS):
                 for n, fn in contenders:
@@ -196,9 +306,18 @@ def bench(tiles, results, seqs):
             for n in times:
                 ms = statistics.median(times[n])
                 row[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
+            if "triton" in row:
+                row["triton"]["config"] = str(tri.attention_kernel.best_config)
+            label = ""
+            m = mosaic.get((d, t.causal, s))
+            if m:
+                row["mosaic"] = {n: m[n] for n in ("ms", "tflops", "rounds_ms", "dtype",
+                                                   "block_q", "block_kv")}
+                # bfloat16 -> bf16, float16 -> f16: Mosaic's may not be ours.
+                label = f", mosaic({m['dtype'].replace('float', 'f')}) {m['tflops']:.0f}"
             results["bench"].append(row)
             print(f"  d={d} {'causal' if t.causal else 'full  '} s={s:5d} b={b:2d} h={h}: "
-                  + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in times)
+                  + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in times) + label
                   + (f"  ours/cudnn {row['ours']['tflops'] / row['cudnn']['tflops']:.2f}"
                      if "cudnn" in row else ""))
 
@@ -213,6 +332,11 @@ def main():
                     help="check the shapes of seq <= 300 only (compute-sanitizer)")
     ap.add_argument("--only", default=None,
                     help="only the kernels whose name contains this")
+    ap.add_argument("--no-triton", action="store_true",
+                    help="neither check nor time the Triton kernel")
+    ap.add_argument("--jax", action="store_true",
+                    help="also time JAX's Mosaic GPU kernel (jax_attention.py, "
+                         "a separate process) before our rounds")
     args = ap.parse_args()
     libs = sorted(f for f in os.listdir(args.dir)
                   if f.startswith("attention_") and f.endswith(".so"))
@@ -224,10 +348,17 @@ def main():
     ok = check(tiles, results, args.small)
     if not args.check_only:
         seqs = [2048, 8192] if args.quick else [512, 1024, 2048, 4096, 8192, 16384]
-        bench(tiles, results, seqs)
+        tri = None if args.no_triton else load_triton()
+        if tri:
+            results["triton"] = tri.triton.__version__
+            tri = check_triton(tri, results)
+        mosaic = run_mosaic(seqs, results) if args.jax else {}
+        bench(tiles, results, seqs, tri, mosaic)
+        # The default kernels only: the ablations are rows of their own.
         for causal in (False, True):
-            rows = [r for r in results["bench"] if r["causal"] == causal
-                    and r["d"] == 128 and r["s"] >= 2048 and "cudnn" in r]
+            default = "attention_d128" + ("_causal" if causal else "")
+            rows = [r for r in results["bench"] if r["lib"] == default
+                    and r["s"] >= 2048 and "cudnn" in r]
             if rows:
                 g = math.exp(sum(math.log(r["ours"]["tflops"] / r["cudnn"]["tflops"])
                                  for r in rows) / len(rows))

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The attention kernels' GPU run, from .gpu/attention/ alone (build.sh builds
 # it on a CPU machine): the device, the check (under a time limit: a protocol
-# bug hangs rather than fails), the benchmark, then the check on the small
-# shapes under compute-sanitizer's memcheck.
+# bug hangs rather than fails), the benchmark (with Triton's kernel and, JAX=1
+# by default, JAX's Mosaic GPU kernel), then the check on the small shapes
+# under compute-sanitizer's memcheck.
 #
-#   bench/Attention/run.sh OUT
+#   [BENCH=0] [QUICK=1] [JAX=0] [MEMCHECK=0] bench/Attention/run.sh OUT
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -26,8 +27,11 @@ rc=$?
 cat "$out/check.log"
 if [ $rc -ne 0 ]; then echo "SUMMARY check failed (rc $rc)"; exit 1; fi
 if [ "${BENCH:-1}" = 1 ]; then
-  timeout 300 python3 bench/Attention/bench.py ${QUICK:+--quick} --json "$out/bench.json" \
-    > "$out/bench.log" 2>&1
+  # About 3 minutes: Triton's compilation and autotuning (~50 s) and
+  # jax_attention.py (~80 s, itself limited to 200 s) come on top of ours.
+  jax=; [ "${JAX:-1}" = 1 ] && jax=--jax
+  timeout 420 python3 bench/Attention/bench.py ${QUICK:+--quick} $jax \
+    --json "$out/bench.json" > "$out/bench.log" 2>&1
   echo "bench rc $?"
   grep -v PASS "$out/bench.log"
 fi

@@ -3,7 +3,8 @@
 // A tile.device_map_update writes the CTA's slot through the generic proxy;
 // copies through the map read it through the tensor-map proxy. After each
 // update not already followed by the pair, this pass inserts
-// tile.device_map_release then tile.device_map_acquire of the map, which is
+// tile.device_map_release (not after a staged update, which releases the
+// map itself) then tile.device_map_acquire of the map, which is
 // what the device-map-fence rule of tile-verify-async
 // (AsyncProtocol/DeviceMapRules.h) asks of every path.
 //
@@ -21,14 +22,18 @@ namespace mlir::tile {
 using namespace mlir;
 using namespace mlir::tile;
 
-/// True where `update` is directly followed by a release, then an acquire,
-/// of its map.
+/// True where `update` is directly followed by a release (unless staged: its
+/// copy to the slot releases the map), then an acquire, of its map.
 static bool isFenced(DeviceMapUpdateOp update) {
   Value map = update.getMap();
-  auto release = dyn_cast_or_null<DeviceMapReleaseOp>(update->getNextNode());
-  if (!release || release.getMap() != map)
-    return false;
-  auto acquire = dyn_cast_or_null<DeviceMapAcquireOp>(release->getNextNode());
+  Operation *next = update->getNextNode();
+  if (!update.isStaged()) {
+    auto release = dyn_cast_or_null<DeviceMapReleaseOp>(next);
+    if (!release || release.getMap() != map)
+      return false;
+    next = release->getNextNode();
+  }
+  auto acquire = dyn_cast_or_null<DeviceMapAcquireOp>(next);
   return acquire && acquire.getMap() == map;
 }
 
@@ -49,8 +54,8 @@ struct FenceDeviceMapsPass
       OpBuilder b(update);
       b.setInsertionPointAfter(update);
       Value map = update.getMap();
-      auto release = DeviceMapReleaseOp::create(b, update.getLoc(), map);
-      b.setInsertionPointAfter(release);
+      if (!update.isStaged())
+        DeviceMapReleaseOp::create(b, update.getLoc(), map);
       DeviceMapAcquireOp::create(b, update.getLoc(), map);
     }
     if (updates.empty())

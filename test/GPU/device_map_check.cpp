@@ -12,7 +12,9 @@
 // views (cuTensorMapEncodeTiled). Then it captures the launch into a CUDA
 // graph and replays the graph twice, with new contents of A and new row
 // counts written to device memory between the replays: the maps are
-// rewritten on the device each time, so C stays exact. Prints one line per
+// rewritten on the device each time, so C stays exact. All of it for both
+// forms of the update: in the slot (global memory) and staged in shared
+// memory by a warp (tensormap.cp_fenceproxy). Prints one line per
 // run and exits 1 on a mismatch; without a CUDA driver it prints a SKIP line
 // and exits 0.
 //
@@ -46,6 +48,15 @@ struct Desc {
 
 using StreamEntry = void *(*)(Desc<2> *, Desc<2> *, Desc<1> *, Desc<1> *,
                               void *);
+
+/// One of the kernel's entry points: the maps updated in global memory
+/// (`on`) or staged in shared memory (`staged_on`).
+struct Entry {
+  const char *label;
+  StreamEntry fn;
+  /// The launch site's name, which keys its slot array in the runtime.
+  std::string site;
+};
 
 void *upload(const void *host, size_t bytes) {
   void *dev = mgpuMemAlloc(bytes, nullptr, false);
@@ -145,19 +156,21 @@ bool check(const Buffers &b, const char *name) {
   return true;
 }
 
-bool checkSlots(const Buffers &b, const char *name);
+bool checkSlots(const Buffers &b, const Entry &entry, const char *name);
 
-bool run(StreamEntry entry, const char *name, unsigned seed,
+bool run(const Entry &entry, const char *run, unsigned seed,
          const std::vector<int32_t> &counts) {
+  std::string label = std::string(entry.label) + " " + run;
+  const char *name = label.c_str();
   Buffers b;
   bool ok = allocate(b);
   if (ok) {
     fill(b, seed, counts);
     void *stream = mgpuStreamCreate();
-    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
+    entry.fn(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
     mgpuStreamSynchronize(stream);
     mgpuStreamDestroy(stream);
-    ok = check(b, name) && checkSlots(b, name);
+    ok = check(b, name) && checkSlots(b, entry, name);
   } else {
     std::printf("FAIL device_map %s: allocation: %s\n", name,
                 tileRuntimeLastError());
@@ -169,7 +182,7 @@ bool run(StreamEntry entry, const char *name, unsigned seed,
 /// The launch site's slot array (the runtime's: per CTA, C's map then A's,
 /// in the order of the kernel's tile.device_map ops) against the driver's
 /// encoding of each non-empty group's views.
-bool checkSlots(const Buffers &b, const char *name) {
+bool checkSlots(const Buffers &b, const Entry &entry, const char *name) {
   using Encode =
       int (*)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
               const uint32_t *, const uint32_t *, int, int, int, int);
@@ -177,10 +190,8 @@ bool checkSlots(const Buffers &b, const char *name) {
   auto encode =
       cuda ? reinterpret_cast<Encode>(dlsym(cuda, "cuTensorMapEncodeTiled"))
            : nullptr;
-  void *slots = tileRuntimeDeviceMapArray(
-      "@device_map_groups_on: launch of "
-      "@device_map_groups_on_kernel::@device_map_groups_on_kernel",
-      kGroups * 2 * 128);
+  void *slots =
+      tileRuntimeDeviceMapArray(entry.site.c_str(), kGroups * 2 * 128);
   if (!encode || !slots) {
     std::printf("FAIL device_map %s slots: %s\n", name,
                 encode ? tileRuntimeLastError() : "no cuTensorMapEncodeTiled");
@@ -271,7 +282,7 @@ struct Graphs {
 
 /// Captures one launch into a graph, then replays it with new contents of A
 /// and new counts written between the replays.
-bool runGraph(StreamEntry entry) {
+bool runGraph(const Entry &entry) {
   Graphs cu;
   if (!cu.load()) {
     std::printf("FAIL device_map graph: the driver lacks the graph API\n");
@@ -289,7 +300,7 @@ bool runGraph(StreamEntry entry) {
   bool ok = true;
   int rc = cu.beginCapture(stream, /*CU_STREAM_CAPTURE_MODE_GLOBAL=*/0);
   if (rc == 0) {
-    entry(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
+    entry.fn(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
     rc = cu.endCapture(stream, &graph);
   }
   if (rc == 0)
@@ -305,7 +316,8 @@ bool runGraph(StreamEntry entry) {
     fill(b, 100 + static_cast<unsigned>(i), replays[i]);
     rc = cu.launch(exec, stream);
     mgpuStreamSynchronize(stream);
-    std::string name = "graph replay " + std::to_string(i + 1);
+    std::string name =
+        std::string(entry.label) + " graph replay " + std::to_string(i + 1);
     ok = rc == 0 && check(b, name.c_str());
     if (rc != 0)
       std::printf("FAIL device_map %s: cuGraphLaunch (CUresult %d)\n",
@@ -330,18 +342,28 @@ int main(int argc, char **argv) {
   }
   std::string path = dir + "/device_map_groups.so";
   void *lib = dlopen(path.c_str(), RTLD_NOW);
-  auto onStream = lib ? reinterpret_cast<StreamEntry>(
-                            dlsym(lib, "_mlir_ciface_device_map_groups_on"))
-                      : nullptr;
-  if (!onStream) {
-    std::printf("FAIL device_map: %s\n", lib ? "no entry" : dlerror());
+  if (!lib) {
+    std::printf("FAIL device_map: %s\n", dlerror());
     return 1;
   }
   bool ok = true;
-  // Full, single-row, empty and ragged groups; then other counts on the same
-  // launch site (the same slots, updated again).
-  ok &= run(onStream, "first", 1, {64, 1, 0, 37, 63, 5, 64, 17});
-  ok &= run(onStream, "second", 2, {3, 64, 40, 0, 1, 64, 0, 33});
-  ok &= runGraph(onStream);
+  for (const char *form : {"on", "staged_on"}) {
+    std::string fn = std::string("device_map_groups_") + form;
+    Entry entry{form,
+                reinterpret_cast<StreamEntry>(
+                    dlsym(lib, ("_mlir_ciface_" + fn).c_str())),
+                "@" + fn + ": launch of @" + fn + "_kernel::@" + fn +
+                    "_kernel"};
+    if (!entry.fn) {
+      std::printf("FAIL device_map: no entry %s\n", fn.c_str());
+      ok = false;
+      continue;
+    }
+    // Full, single-row, empty and ragged groups; then other counts on the
+    // same launch site (the same slots, updated again).
+    ok &= run(entry, "first", 1, {64, 1, 0, 37, 63, 5, 64, 17});
+    ok &= run(entry, "second", 2, {3, 64, 40, 0, 1, 64, 0, 33});
+    ok &= runGraph(entry);
+  }
   return ok ? 0 : 1;
 }

@@ -108,3 +108,44 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// A staged update releases the map itself: the acquire alone follows it,
+// and an update already followed by its acquire is left as it is.
+// CHECK-LABEL: func.func @staged
+// CHECK: %[[M:.*]] = tile.device_map
+// CHECK: tile.device_map_update %[[M]] to %{{.*}} staged in
+// CHECK-NEXT: tile.device_map_acquire %[[M]] :
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tile.copy_async {{.*}} through(%[[M]] :
+// CHECK: tile.bulk_wait_group 0
+// CHECK: tile.device_map_update %[[M]] to %{{.*}} staged in
+// CHECK-NEXT: tile.device_map_acquire %[[M]] :
+// CHECK-NEXT: scf.if
+func.func @staged(%C: !C, %rows: index, %off: index, %r: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %smem = tile.arena_view [0] : !tile_t
+    %stage = tile.arena_view [8192] : memref<128xi8, #gpu.address_space<workgroup>>
+    %leader = arith.cmpi eq, %tx, %c0 : index
+    %m = tile.device_map %C : !C
+    %view = memref.reinterpret_cast %C to offset: [%off], sizes: [%rows, 4096], strides: [4096, 1] : !C to !view
+    %ok0 = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, memref<128xi8, #gpu.address_space<workgroup>>
+    scf.if %leader {
+      tile.copy_async %C[%r, 0] [64, 64], %smem[0, 0] [64, 64] through(%m : !tile.device_map<!C>) : !C, !tile_t
+      tile.bulk_commit_group
+      tile.bulk_wait_group 0
+    }
+    %ok1 = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, memref<128xi8, #gpu.address_space<workgroup>>
+    tile.device_map_acquire %m : !tile.device_map<!C>
+    scf.if %leader {
+      tile.copy_async %C[%r, 0] [64, 64], %smem[0, 0] [64, 64] through(%m : !tile.device_map<!C>) : !C, !tile_t
+      tile.bulk_commit_group
+      tile.bulk_wait_group 0
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -1,8 +1,9 @@
 // The device-map rules of tile-verify-async, each on wrong kernels and their
 // corrected twins (which verify clean): device-map-fence (a copy through a
 // map needs an update, a release and an acquire before it on every path)
-// and device-map-in-flight (no update while a copy through the map may
-// still read it).
+// device-map-in-flight (no update while a copy through the map may still
+// read it) and device-map-stage (a staged update, a warp's collective,
+// under no control that splits a warp).
 // RUN: tile-opt %s -split-input-file --tile-verify-async -verify-diagnostics -o /dev/null
 
 // device-map-fence: a copy before any update reads a slot that holds no map.
@@ -555,4 +556,137 @@ func.func @launch(%C: !C, %view: !view) {
     gpu.terminator
   }
   return
+}
+
+// -----
+
+// A staged update (built in shared memory, copied to the slot by the warp's
+// tensormap.cp_fenceproxy) releases the map: a copy needs the acquire only.
+!tile_t = memref<64x64xbf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!stage = memref<128xi8, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @staged_no_acquire(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %smem = tile.arena_view [0] : !tile_t
+      %stage = tile.arena_view [8192] : !stage
+      %m = tile.device_map %C : !C
+      %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+      // expected-error @+1 {{device-map-fence: the copy reads device map #0 released but not acquired}}
+      tile.copy_async %C[0, 0] [64, 64], %smem[0, 0] [64, 64] through(%m : !tile.device_map<!C>) : !C, !tile_t
+      tile.bulk_commit_group
+      tile.bulk_wait_group 0
+      gpu.return
+    }
+    gpu.func @staged_acquired(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %smem = tile.arena_view [0] : !tile_t
+      %stage = tile.arena_view [8192] : !stage
+      %m = tile.device_map %C : !C
+      %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+      tile.device_map_acquire %m : !tile.device_map<!C>
+      tile.copy_async %C[0, 0] [64, 64], %smem[0, 0] [64, 64] through(%m : !tile.device_map<!C>) : !C, !tile_t
+      tile.bulk_commit_group
+      tile.bulk_wait_group 0
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// device-map-stage: every lane of a warp reaches a staged update. One
+// thread's branch splits the warp; a branch on the warp (thread x against a
+// multiple of 32, or thread x divided by 32) does not, where the block's
+// warps are runs of thread x.
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!stage = memref<128xi8, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @one_thread(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %leader = arith.cmpi eq, %tx, %c0 : index
+      // expected-note @+1 {{the control that splits the warp}}
+      scf.if %leader {
+        // expected-error @+1 {{device-map-stage: the staged update sits under 'scf.if' whose control differs between the lanes of a warp; every lane of the warp executes tensormap.cp_fenceproxy}}
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+    gpu.func @first_warp(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c32 = arith.constant 32 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %warp0 = arith.cmpi ult, %tx, %c32 : index
+      scf.if %warp0 {
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+    gpu.func @warp_index(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 64, 2, 1>} {
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %c63 = arith.constant 63 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %warp = arith.divui %tx, %c32 : index
+      %is1 = arith.cmpi eq, %warp, %c1 : index
+      %low = arith.cmpi sge, %c63, %tx : index
+      %both = arith.andi %is1, %low : i1
+      scf.if %both {
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Where the block is not known to keep its warps in runs of thread x (no
+// stated size, or x not a multiple of 32 in a 2-D block), x < 32 may split
+// a warp.
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!stage = memref<128xi8, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @unstated_block(%C: !C, %view: !view) kernel {
+      %c32 = arith.constant 32 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %warp0 = arith.cmpi ult, %tx, %c32 : index
+      // expected-note @+1 {{the control that splits the warp}}
+      scf.if %warp0 {
+        // expected-error @+1 {{device-map-stage: the staged update sits under 'scf.if'}}
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+    gpu.func @short_rows(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 48, 2, 1>} {
+      %c32 = arith.constant 32 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %warp0 = arith.cmpi ult, %tx, %c32 : index
+      // expected-note @+1 {{the control that splits the warp}}
+      scf.if %warp0 {
+        // expected-error @+1 {{device-map-stage: the staged update sits under 'scf.if'}}
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+  }
 }

@@ -8,7 +8,9 @@
 // global address, and the dimensions and strides the plan computes at run
 // time, evaluated from the view's descriptor by the host's formulas
 // (RuntimeFieldEmitter.h). The fences are fence.proxy.tensormap's release
-// and acquire.
+// and acquire. A staged update builds the map in shared memory (lane 0)
+// and the warp copies it to the slot with tensormap.cp_fenceproxy, which
+// releases it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +67,48 @@ static TensorMapAttr getMapRecord(gpu::GPUFuncOp func, int64_t mapArg) {
     if (auto map = dyn_cast<TensorMapAttr>(attr); map && map.getArg() == mapArg)
       return map;
   return {};
+}
+
+/// What an update writes into a map: the template's bytes, then the fields
+/// the view decides.
+struct MapFields {
+  Value templ;
+  Value base;
+  const ::tile::tma::TensorMapDesc &desc;
+  RuntimeValueReader read;
+};
+
+/// Writes the map of `fields` at `dest` (the slot in global memory or the
+/// stage in shared memory; tensormap.replace takes either space).
+static void emitMapFill(OpBuilder &b, Location loc, Value dest,
+                        const MapFields &fields) {
+  Type i64 = b.getI64Type();
+  auto chunk = VectorType::get({2}, i64);
+  for (int64_t at = 0; at < kSlotBytes; at += 16) {
+    Value from = emitBytePtrAdd(b, loc, fields.templ, i64Constant(b, loc, at));
+    Value to = emitBytePtrAdd(b, loc, dest, i64Constant(b, loc, at));
+    Value bytes = LLVM::LoadOp::create(b, loc, chunk, from, 16);
+    LLVM::StoreOp::create(b, loc, bytes, to, 16);
+  }
+  auto replace = [&](StringRef intrinsic, ValueRange operands) {
+    LLVM::CallIntrinsicOp::create(b, loc, b.getStringAttr(intrinsic), operands);
+  };
+  replace("llvm.nvvm.tensormap.replace.global.address", {dest, fields.base});
+  for (auto [ord, field] : llvm::enumerate(fields.desc.runtimeGlobalDim)) {
+    if (!field)
+      continue;
+    Value dim = LLVM::TruncOp::create(
+        b, loc, b.getI32Type(), emitRuntimeField(b, loc, *field, fields.read));
+    replace("llvm.nvvm.tensormap.replace.global.dim",
+            {dest, i32Constant(b, loc, ord), dim});
+  }
+  for (auto [ord, field] : llvm::enumerate(fields.desc.runtimeGlobalStrides)) {
+    if (!field)
+      continue;
+    replace("llvm.nvvm.tensormap.replace.global.stride",
+            {dest, i32Constant(b, loc, ord),
+             emitRuntimeField(b, loc, *field, fields.read)});
+  }
 }
 
 namespace {
@@ -187,40 +231,60 @@ struct DeviceMapUpdateLowering
     if (failed(templ))
       return failure();
     Value slot = adaptor.getMap();
+    MapFields fields{*templ, base, desc, read};
+    if (!op.isStaged()) {
+      auto ifOk =
+          scf::IfOp::create(rewriter, loc, ok, /*withElseRegion=*/false);
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(ifOk.thenBlock()->getTerminator());
+      emitMapFill(rewriter, loc, slot, fields);
+      rewriter.replaceOp(op, ok);
+      return success();
+    }
+    // Staged: lane 0 builds the map in shared memory; the warp copies it to
+    // the slot, releasing it to the tensor-map proxy.
+    Value stage = getBufferBasePtr(rewriter, loc, adaptor.getStage(),
+                                   cast<MemRefType>(op.getStage().getType()),
+                                   *getTypeConverter());
+    Value stageRem = LLVM::URemOp::create(
+        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i64, stage),
+        i64Constant(rewriter, loc, kSlotBytes));
+    ok = arith::AndIOp::create(
+        rewriter, loc, ok,
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, stageRem,
+                             i64Constant(rewriter, loc, 0)));
+    // One answer for the warp, so that every lane or none reaches the
+    // warp-wide copy.
+    Value fullWarp = i32Constant(rewriter, loc, -1);
+    ok = NVVM::VoteSyncOp::create(rewriter, loc, rewriter.getI1Type(), fullWarp,
+                                  ok, NVVM::VoteSyncKind::all);
     auto ifOk = scf::IfOp::create(rewriter, loc, ok, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(ifOk.thenBlock()->getTerminator());
-    // The template's 128 bytes, then the fields the view decides.
-    auto chunk = VectorType::get({2}, i64);
-    for (int64_t at = 0; at < kSlotBytes; at += 16) {
-      Value from =
-          emitBytePtrAdd(rewriter, loc, *templ, i64Constant(rewriter, loc, at));
-      Value to =
-          emitBytePtrAdd(rewriter, loc, slot, i64Constant(rewriter, loc, at));
-      Value bytes = LLVM::LoadOp::create(rewriter, loc, chunk, from, 16);
-      LLVM::StoreOp::create(rewriter, loc, bytes, to, 16);
+    Value lane = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+    Value isLaneZero =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+                             i32Constant(rewriter, loc, 0));
+    auto ifLaneZero =
+        scf::IfOp::create(rewriter, loc, isLaneZero, /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard inLaneZero(rewriter);
+      rewriter.setInsertionPoint(ifLaneZero.thenBlock()->getTerminator());
+      emitMapFill(rewriter, loc, stage, fields);
     }
-    auto replace = [&](StringRef intrinsic, ValueRange operands) {
-      LLVM::CallIntrinsicOp::create(
-          rewriter, loc, rewriter.getStringAttr(intrinsic), operands);
-    };
-    replace("llvm.nvvm.tensormap.replace.global.address", {slot, base});
-    for (auto [ord, field] : llvm::enumerate(desc.runtimeGlobalDim)) {
-      if (!field)
-        continue;
-      Value dim =
-          LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(),
-                                emitRuntimeField(rewriter, loc, *field, read));
-      replace("llvm.nvvm.tensormap.replace.global.dim",
-              {slot, i32Constant(rewriter, loc, ord), dim});
-    }
-    for (auto [ord, field] : llvm::enumerate(desc.runtimeGlobalStrides)) {
-      if (!field)
-        continue;
-      replace("llvm.nvvm.tensormap.replace.global.stride",
-              {slot, i32Constant(rewriter, loc, ord),
-               emitRuntimeField(rewriter, loc, *field, read)});
-    }
+    // bar.warp.sync orders lane 0's writes before the other lanes' reads.
+    NVVM::SyncWarpOp::create(rewriter, loc, fullWarp);
+    Value slotAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, slot);
+    Value stageAddress =
+        LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), stage);
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, /*res=*/Type(), ValueRange{slotAddress, stageAddress},
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+        "release.gpu.sync.aligned [$0], [$1], 128;",
+        "l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(op.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
     rewriter.replaceOp(op, ok);
     return success();
   }

@@ -3,6 +3,7 @@
 #include "DeviceMapRules.h"
 #include "BarrierIdentity.h"
 #include "KnownValues.h"
+#include "PositionDependence.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -115,6 +116,7 @@ public:
     State state;
     state.slots.assign(maps.size(), Slot::Unset);
     walkRegion(body, state);
+    checkStagedUpdates();
     return !failed;
   }
 
@@ -268,6 +270,25 @@ private:
     state = exit;
   }
 
+  /// device-map-stage: every lane of a warp reaches a staged update
+  /// (tensormap.cp_fenceproxy is .sync.aligned).
+  void checkStagedUpdates() {
+    std::optional<PositionDependence> lanes;
+    body.walk([&](DeviceMapUpdateOp op) {
+      if (!op.isStaged())
+        return;
+      if (!lanes)
+        lanes.emplace(body, Position::Lane);
+      if (Operation *control = lanes->divergentControl(op))
+        report(op, ::tile::RuleId::DeviceMapStage,
+               "the staged update sits under '" +
+                   control->getName().getStringRef() +
+                   "' whose control differs between the lanes of a warp; "
+                   "every lane of the warp executes tensormap.cp_fenceproxy",
+               control, "the control that splits the warp");
+    });
+  }
+
   //===--------------------------------------------------------------------===//
   // The ops
   //===--------------------------------------------------------------------===//
@@ -296,7 +317,8 @@ private:
              load.op, "the load through the map");
       break;
     }
-    state.slots[k] = Slot::Updated;
+    // A staged update's tensormap.cp_fenceproxy releases the map too.
+    state.slots[k] = op.isStaged() ? Slot::Released : Slot::Updated;
   }
 
   void copyThrough(CopyAsyncOp copy, unsigned k, State &state) {

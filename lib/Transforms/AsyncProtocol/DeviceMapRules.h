@@ -9,6 +9,11 @@
 //    (tile.device_map_update), released (tile.device_map_release after an
 //    update) or acquired (tile.device_map_acquire after a release). A
 //    tile.copy_async through the map needs it acquired on every path.
+//    A staged update (built in shared memory and copied by
+//    tensormap.cp_fenceproxy) leaves the map released.
+//  * device-map-stage: a staged update, a warp's collective, sits under no
+//    control that differs between the lanes of a warp (PositionDependence's
+//    Position::Lane).
 //  * device-map-in-flight: a map is not updated while a copy through it may
 //    still read it: a store until a tile.bulk_wait_group 0 (without `read`:
 //    the store reads its map until it has written global memory) covers its
@@ -33,7 +38,8 @@
 
 namespace mlir::tile::async_protocol {
 
-/// Reports device-map-fence and device-map-in-flight in the kernel `body`,
+/// Reports device-map-fence, device-map-stage and device-map-in-flight in
+/// the kernel `body`,
 /// naming each map by its slot number (the order of the kernel's
 /// tile.device_map ops). Returns false where it reported.
 bool checkDeviceMapRules(Region &body);

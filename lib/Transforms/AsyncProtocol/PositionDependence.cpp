@@ -1,9 +1,11 @@
 //===- PositionDependence.cpp - Values that differ between threads --------===//
 
 #include "PositionDependence.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -12,13 +14,21 @@ using namespace mlir::tile::async_protocol;
 
 PositionDependence::PositionDependence(Region &body, Position position)
     : body(body), position(position) {
+  if (position == Position::Lane) {
+    // Where the kernel states no size, no warp is known to be a run of x.
+    std::optional<SmallVector<int64_t, 3>> size =
+        getStatedBlockSize(body.getParentOp());
+    warpsFollowX = size && (((*size)[0] > 0 && (*size)[0] % 32 == 0) ||
+                            ((*size)[1] == 1 && (*size)[2] == 1));
+  }
   // A gpu.launch body's arguments are the block and thread ids (and the
   // cluster ones), followed by the sizes, which every thread shares.
   auto launch = dyn_cast<gpu::LaunchOp>(body.getParentOp());
   if (!launch)
     return;
+  launchThreadX = launch.getThreadIds().x;
   SmallVector<gpu::KernelDim3, 3> ids;
-  if (position != Position::Thread) {
+  if (position == Position::ThreadOrCta || position == Position::Cta) {
     ids.push_back(launch.getBlockIds());
     if (std::optional<gpu::KernelDim3> cluster = launch.getClusterIds())
       ids.push_back(*cluster);
@@ -46,9 +56,10 @@ bool PositionDependence::dependsOnPosition(Value v) {
                   dependsOnPosition(loop.getStep());
   } else if (Operation *def = v.getDefiningOp()) {
     depends = isPositionOp(def) ||
-              llvm::any_of(def->getOperands(), [&](Value operand) {
-                return dependsOnPosition(operand);
-              });
+              (!isWarpSplit(def) &&
+               llvm::any_of(def->getOperands(), [&](Value operand) {
+                 return dependsOnPosition(operand);
+               }));
   }
   known[v] = depends;
   return depends;
@@ -62,10 +73,96 @@ bool PositionDependence::isPositionOp(Operation *op) const {
           NVVM::BlockInClusterIdZOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
           NVVM::ClusterIdZOp>(op))
     return true;
+  if (position == Position::Lane)
+    return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp,
+               NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
+               NVVM::LaneIdOp>(op);
   return position != Position::Cta &&
          isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, NVVM::ThreadIdXOp,
              NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp,
              NVVM::WarpIdOp>(op);
+}
+
+bool PositionDependence::isThreadX(Value v) const {
+  // Through the casts between index and integers.
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  if (v && v == launchThreadX)
+    return true;
+  if (auto id = v.getDefiningOp<gpu::ThreadIdOp>())
+    return id.getDimension() == gpu::Dimension::x;
+  return v.getDefiningOp<NVVM::ThreadIdXOp>() != nullptr;
+}
+
+/// The predicate with its operands exchanged: c < x is x > c.
+static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  switch (pred) {
+  case P::ult:
+    return P::ugt;
+  case P::ugt:
+    return P::ult;
+  case P::ule:
+    return P::uge;
+  case P::uge:
+    return P::ule;
+  case P::slt:
+    return P::sgt;
+  case P::sgt:
+    return P::slt;
+  case P::sle:
+    return P::sge;
+  case P::sge:
+    return P::sle;
+  default:
+    return pred;
+  }
+}
+
+bool PositionDependence::isWarpSplit(Operation *op) const {
+  if (position != Position::Lane || !warpsFollowX)
+    return false;
+  auto constant = [](Value v) { return getConstantIntValue(v); };
+  // Thread x divided by a multiple of 32: the warp's index (or a coarser one).
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(op)) {
+    std::optional<int64_t> d = constant(op->getOperand(1));
+    return isThreadX(op->getOperand(0)) && d && *d > 0 && *d % 32 == 0;
+  }
+  if (isa<arith::ShRUIOp, arith::ShRSIOp>(op)) {
+    std::optional<int64_t> shift = constant(op->getOperand(1));
+    return isThreadX(op->getOperand(0)) && shift && *shift >= 5 && *shift < 63;
+  }
+  // Thread x against a warp boundary: x < 32k and its mirrors.
+  auto cmp = dyn_cast<arith::CmpIOp>(op);
+  if (!cmp)
+    return false;
+  arith::CmpIPredicate pred = cmp.getPredicate();
+  Value x = cmp.getLhs();
+  std::optional<int64_t> c = constant(cmp.getRhs());
+  if (!isThreadX(x)) {
+    x = cmp.getRhs();
+    c = constant(cmp.getLhs());
+    pred = swapOperands(pred);
+  }
+  if (!isThreadX(x) || !c)
+    return false;
+  switch (pred) {
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::uge:
+  case arith::CmpIPredicate::sge:
+    return *c % 32 == 0; // x < c
+  case arith::CmpIPredicate::ule:
+  case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::sgt:
+    return (*c + 1) % 32 == 0; // x <= c, that is x < c + 1
+  default:
+    return false;
+  }
 }
 
 Operation *PositionDependence::divergentControl(Operation *op) {

@@ -29,6 +29,12 @@ enum class Position {
   /// A thread's position in its CTA only (thread, lane and warp ids): what
   /// differs between the threads that a CTA-wide collective needs.
   Thread,
+  /// A thread's lane in its warp: what differs between the threads that a
+  /// warp's collective needs. Thread x divided by a multiple of 32, or
+  /// compared with a warp boundary, is the same in every lane where the
+  /// block's warps are runs of thread x (its stated x size a multiple of 32,
+  /// or a one-dimensional block).
+  Lane,
 };
 
 /// Which values of a kernel body are computed from a position. Memoized over
@@ -47,9 +53,17 @@ public:
 
 private:
   bool isPositionOp(Operation *op) const;
+  /// Position::Lane: whether `op` gives the same value in every lane of a
+  /// warp although it reads thread x (a warp index or a warp-boundary test).
+  bool isWarpSplit(Operation *op) const;
+  bool isThreadX(Value v) const;
 
   Region &body;
   Position position;
+  /// Position::Lane: thread x of a gpu.launch body (its block argument).
+  Value launchThreadX;
+  /// Position::Lane: whether the block's warps are runs of thread x.
+  bool warpsFollowX = false;
   llvm::DenseMap<Value, bool> known;
 };
 

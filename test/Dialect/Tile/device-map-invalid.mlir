@@ -124,3 +124,72 @@ func.func @map_type(%C: !C, %m: !tile.device_map<memref<?x32xbf16>>) {
   tile.device_map_release %m : !tile.device_map<!C>
   return
 }
+
+// -----
+
+// The stage of a staged update (device-map-stage): shared memory, 128
+// contiguous bytes, on a 128-byte boundary where the op sees its address.
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+func.func @stage_in_global(%C: !C, %view: !view, %g: memref<128xi8>) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m = tile.device_map %C : !C
+    // expected-error @+1 {{device-map-stage: the stage 'memref<128xi8>' is in global memory; a map is staged in shared memory}}
+    %ok = tile.device_map_update %m to %view staged in %g : !tile.device_map<!C>, !view, memref<128xi8>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+func.func @stage_size(%C: !C, %view: !view) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %s = tile.arena_view [0] : memref<16xi32, #gpu.address_space<workgroup>>
+    %m = tile.device_map %C : !C
+    // expected-error @+1 {{device-map-stage: the stage holds 64 bytes; a tensor map is 128}}
+    %ok = tile.device_map_update %m to %view staged in %s : !tile.device_map<!C>, !view, memref<16xi32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!strided = memref<64xi8, strided<[2]>, #gpu.address_space<workgroup>>
+func.func @stage_strided(%C: !C, %view: !view, %s: !strided) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %m = tile.device_map %C : !C
+    // expected-error @+1 {{device-map-stage: the stage 'memref<64xi8, strided<[2]>, #gpu.address_space<workgroup>>' is not a static, contiguous buffer of whole-byte elements}}
+    %ok = tile.device_map_update %m to %view staged in %s : !tile.device_map<!C>, !view, !strided
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+func.func @stage_boundary(%C: !C, %view: !view) {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    %s = tile.arena_view [64] : memref<128xi8, #gpu.address_space<workgroup>>
+    %m = tile.device_map %C : !C
+    // expected-error @+1 {{device-map-stage: the stage starts 64 bytes into the arena, not on a 128-byte boundary}}
+    %ok = tile.device_map_update %m to %view staged in %s : !tile.device_map<!C>, !view, memref<128xi8, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}

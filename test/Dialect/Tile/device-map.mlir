@@ -27,3 +27,25 @@ func.func @grouped_store(%C: !C, %rows: index, %off: index, %r: index) {
   }
   return
 }
+
+// A map staged in shared memory: the stage follows `staged in`.
+// CHECK-LABEL: func.func @staged_store
+// CHECK: %[[S:.*]] = tile.arena_view [8192] : memref<128xi8, #gpu.address_space<workgroup>>
+// CHECK: %{{.*}} = tile.device_map_update %[[M:.*]] to %{{.*}} staged in %[[S]] : !tile.device_map<memref<?x4096xbf16>>, memref<?x4096xbf16, strided<[4096, 1], offset: ?>>, memref<128xi8, #gpu.address_space<workgroup>>
+// CHECK-NEXT: tile.device_map_acquire %[[M]] : !tile.device_map<memref<?x4096xbf16>>
+func.func @staged_store(%C: !C, %rows: index, %off: index, %r: index) {
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1) {
+    %smem = tile.arena_view [0] : !tile_t
+    %stage = tile.arena_view [8192] : memref<128xi8, #gpu.address_space<workgroup>>
+    %m = tile.device_map %C : !C
+    %view = memref.reinterpret_cast %C to offset: [%off], sizes: [%rows, 4096], strides: [4096, 1] : !C to !view
+    %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, memref<128xi8, #gpu.address_space<workgroup>>
+    tile.device_map_acquire %m : !tile.device_map<!C>
+    tile.copy_async %C[%r, 0] [64, 64], %smem[0, 0] [64, 64] through(%m : !tile.device_map<!C>) : !C, !tile_t
+    gpu.terminator
+  }
+  return
+}

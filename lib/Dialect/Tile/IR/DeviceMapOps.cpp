@@ -96,6 +96,37 @@ LogicalResult DeviceMapUpdateOp::verify() {
   if (failed(checkFixed("size", t->sizes, v->sizes)) ||
       failed(checkFixed("stride", t->strides, v->strides)))
     return failure();
+  return verifyStage();
+}
+
+/// Bytes of a tensor map (a CUtensorMap), and the boundary it is built on.
+static constexpr int64_t kTensorMapBytes = 128;
+
+LogicalResult DeviceMapUpdateOp::verifyStage() {
+  Value stage = getStage();
+  if (!stage)
+    return success();
+  auto type = cast<MemRefType>(stage.getType());
+  auto fail = [&]() { return emitRuleError(*this, RuleId::DeviceMapStage); };
+  if (getMemorySpaceKind(type) != MemorySpaceKind::Shared)
+    return fail() << "the stage " << type << " is in "
+                  << toString(getMemorySpaceKind(type))
+                  << " memory; a map is staged in shared memory";
+  std::optional<int64_t> elementBytes = getElementBytes(type);
+  if (!type.hasStaticShape() || !elementBytes || !type.getLayout().isIdentity())
+    return fail() << "the stage " << type
+                  << " is not a static, contiguous buffer of whole-byte "
+                     "elements";
+  int64_t bytes = type.getNumElements() * *elementBytes;
+  if (bytes != kTensorMapBytes)
+    return fail() << "the stage holds " << bytes << " bytes; a tensor map is "
+                  << kTensorMapBytes;
+  // Where the stage's address is known here (an arena view), its boundary.
+  if (auto view = stage.getDefiningOp<ArenaViewOp>())
+    if (view.getOffset() % kTensorMapBytes != 0)
+      return fail() << "the stage starts " << view.getOffset()
+                    << " bytes into the arena, not on a " << kTensorMapBytes
+                    << "-byte boundary";
   return success();
 }
 

@@ -62,11 +62,39 @@ def Tile_DeviceMapUpdateOp : Tile_Op<"device_map_update", [
         : !tile.device_map<memref<?x4096xbf16>>,
           memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
     ```
+
+    **Staged in shared memory** (`staged in %stage`): the map is built in
+    `%stage`, 128 contiguous bytes of shared memory on a 128-byte boundary,
+    then copied to the slot by `tensormap.cp_fenceproxy`, which also
+    releases it: the update is then followed by `tile.device_map_acquire`
+    alone. This form is a warp's collective: every lane of one warp executes
+    it, with the same view (lane 0's is used; the result is the same in every
+    lane), and no enclosing branch may split the warp (rule
+    `device-map-stage`, which `tile-verify-async` checks). Lane 0 writes the
+    map in shared memory; the warp's `tensormap.cp_fenceproxy` copies it.
+    The result is also false where `%stage` is not on a 128-byte boundary.
+
+    ```mlir
+    %ok = tile.device_map_update %m to %group_c staged in %stage
+        : !tile.device_map<memref<?x4096xbf16>>,
+          memref<?x4096xbf16, strided<[4096, 1], offset: ?>>,
+          memref<128xi8, #gpu.address_space<workgroup>>
+    ```
   }];
-  let arguments = (ins Tile_DeviceMapType:$map, AnyMemRef:$view);
+  let arguments = (ins Tile_DeviceMapType:$map, AnyMemRef:$view,
+                   Optional<AnyMemRef>:$stage);
   let results = (outs I1:$ok);
   let assemblyFormat =
-      "$map `to` $view attr-dict `:` qualified(type($map)) `,` type($view)";
+      "$map `to` $view (`staged` `in` $stage^)? attr-dict `:` "
+      "qualified(type($map)) `,` type($view) (`,` type($stage)^)?";
+  let extraClassDeclaration = [{
+    /// Whether the map is built in shared memory and copied to its slot by
+    /// the warp (the update then also releases it).
+    bool isStaged() { return static_cast<bool>(getStage()); }
+    /// The stage's own rules (device-map-stage): shared memory, 128
+    /// contiguous bytes, a 128-byte boundary where the op can see it.
+    ::mlir::LogicalResult verifyStage();
+  }];
   let hasVerifier = 1;
 }
 
