@@ -5,8 +5,8 @@ tile.copy of random layouts, and now and then a tile.copy_im2col, a
 tile.wgmma_descriptor, one of the sm_100a forms (cta_group, tile::gather4,
 tile::scatter4), a tile.pipeline (random stages, forms, attributes and
 misuses) and a device map (tile.device_map, an update to a random view,
-fences or none, a copy through it; random misuses), lowered for sm_90a or
-sm_100a.
+staged in shared memory or not, fences or none, a copy through it; random
+misuses), lowered for sm_90a or sm_100a.
 
     scripts/fuzz-tile-opt.py --tile-opt build/bin/tile-opt --cases 200 [--seed S]
 """
@@ -249,6 +249,16 @@ def device_map(rng, arena):
               % (mtype, view))
     fences = ("      tile.device_map_release %%dm : %s\n"
               "      tile.device_map_acquire %%dm : %s" % (mtype, mtype))
+    if rng.random() < 0.3:
+        # Staged in shared memory: a stage of 128 bytes (or not), on a
+        # 128-byte boundary (or not); the update releases the map itself.
+        stage = "memref<%s, #gpu.address_space<workgroup>>" % rng.choice(
+            ["128xi8", "128xi8", "32xf32", "64xi8"])
+        ops.insert(0, "      %%dms = tile.arena_view [%d] : %s"
+                   % (arena + 131072 + rng.choice([0, 0, 0, 64]), stage))
+        update = ("      %%dmok = tile.device_map_update %%dm to %%dmv staged "
+                  "in %%dms : %s, %s, %s" % (mtype, view, stage))
+        fences = "      tile.device_map_acquire %%dm : %s" % mtype
     other = rng.random() < 0.1
     glob = "%dmo" if other else "%dmg"
     load = rng.random() < 0.5

@@ -315,4 +315,17 @@ MUTANTS = [
       "int64_t first = 8 * op.getKStep();", "int64_t first = 4 * op.getKStep();",
       "the A fragment of k-step s taken from the wrong accumulator columns",
       function="matchAndRewrite"),
+    M("conv-staged-map-stage-boundary", "DeviceMapLowering.cpp",
+      "LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, stageRem,",
+      "LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, stageRem,",
+      "a staged update fails on every stage on a 128-byte boundary and "
+      "writes maps into misaligned ones",
+      function="DeviceMapUpdateLowering::matchAndRewrite",
+      tests=["lit:Pipeline/device-maps-staged.mlir"]),
+    M("conv-staged-map-no-vote", "DeviceMapLowering.cpp",
+      "NVVM::VoteSyncKind::all);", "NVVM::VoteSyncKind::any);",
+      "the warp copies the stage when any lane's guards hold, not all: a "
+      "lane whose view breaks a guard reaches the copy and its copies",
+      function="DeviceMapUpdateLowering::matchAndRewrite",
+      tests=["lit:Pipeline/device-maps-staged.mlir"]),
 ]

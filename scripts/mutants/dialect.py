@@ -370,4 +370,12 @@ MUTANTS = [
       "arith::ConstantIntOp::create(b, loc, b.getI32Type(), 64);",
       "warpgroup barrier waits for 64 threads",
       function="mlir::tile::emitWarpgroupBarrier"),
+    M("device-map-stage-bytes", "DeviceMapOps.cpp",
+      "if (bytes != kTensorMapBytes)", "if (false)",
+      "a stage of 64 bytes accepted: the 128-byte map overruns it",
+      function="DeviceMapUpdateOp::verifyStage"),
+    M("device-map-stage-boundary", "DeviceMapOps.cpp",
+      "if (view.getOffset() % kTensorMapBytes != 0)", "if (false)",
+      "a stage 64 bytes into the arena accepted statically",
+      function="DeviceMapUpdateOp::verifyStage"),
 ]

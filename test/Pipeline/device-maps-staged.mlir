@@ -57,7 +57,8 @@ module attributes {gpu.container_module} {
 // CHECK-DAG: %[[GLOBAL:.*]] = llvm.addrspacecast %[[SLOTS]] : !llvm.ptr to !llvm.ptr<1>
 // CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[GLOBAL]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK: %[[STAGE_INT:.*]] = llvm.ptrtoint %[[STAGE]] : !llvm.ptr<3> to i64
-// CHECK: llvm.urem %[[STAGE_INT]], %{{.*}} : i64
+// CHECK: %[[STAGE_REM:.*]] = llvm.urem %[[STAGE_INT]], %{{.*}} : i64
+// CHECK-NEXT: llvm.icmp "eq" %[[STAGE_REM]], %{{.*}} : i64
 // CHECK: %[[OK:.*]] = nvvm.vote.sync all %{{.*}}, %{{.*}} -> i1
 // CHECK: llvm.cond_br %[[OK]]
 // CHECK: nvvm.read.ptx.sreg.laneid

@@ -690,3 +690,45 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Not a warp boundary: thread x divided by 16, or compared with 16, splits
+// a warp in two.
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!stage = memref<128xi8, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @half_warp_index(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %half = arith.divui %tx, %c16 : index
+      %first = arith.cmpi eq, %half, %c0 : index
+      // expected-note @+1 {{the control that splits the warp}}
+      scf.if %first {
+        // expected-error @+1 {{device-map-stage: the staged update sits under 'scf.if'}}
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+    gpu.func @half_warp_bound(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c15 = arith.constant 15 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %tx = gpu.thread_id x
+      %low = arith.cmpi ule, %tx, %c15 : index
+      // expected-note @+1 {{the control that splits the warp}}
+      scf.if %low {
+        // expected-error @+1 {{device-map-stage: the staged update sits under 'scf.if'}}
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
+  }
+}
