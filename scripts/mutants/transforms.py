@@ -483,4 +483,11 @@ MUTANTS = [
       "pass finds the staged update unfenced",
       function="FenceDeviceMapsPass::runOnOperation",
       tests=["lit:Transforms/fence-device-maps.mlir"]),
+    M("devmap-stage-partial-warp",
+      "lib/Transforms/AsyncProtocol/DeviceMapRules.cpp",
+      "if (threads && *threads % 32 != 0)", "if (false)",
+      "a staged update in a block of 48 threads passes: its last warp's "
+      "missing lanes never reach tensormap.cp_fenceproxy",
+      function="DeviceMapWalker::checkStagedUpdates",
+      tests=["lit:Transforms/verify-async-device-maps.mlir"]),
 ]

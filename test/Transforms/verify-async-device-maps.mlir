@@ -732,3 +732,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A block of 48 threads has a partial last warp: no staged update in it.
+!C = memref<?x4096xbf16>
+!view = memref<?x4096xbf16, strided<[4096, 1], offset: ?>>
+!stage = memref<128xi8, #gpu.address_space<workgroup>>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @partial_warp(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 48, 1, 1>} {
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      // expected-error @+1 {{device-map-stage: the staged update runs in a block of 48 threads, not a multiple of 32: its last warp is partial, and tensormap.cp_fenceproxy needs a whole warp}}
+      %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+      tile.device_map_acquire %m : !tile.device_map<!C>
+      gpu.return
+    }
+  }
+}

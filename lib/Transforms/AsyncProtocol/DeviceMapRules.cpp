@@ -270,7 +270,7 @@ private:
     state = exit;
   }
 
-  /// device-map-stage: every lane of a warp reaches a staged update
+  /// device-map-stage: every lane of a whole warp reaches a staged update
   /// (tensormap.cp_fenceproxy is .sync.aligned).
   void checkStagedUpdates() {
     std::optional<PositionDependence> lanes;
@@ -279,6 +279,15 @@ private:
         return;
       if (!lanes)
         lanes.emplace(body, Position::Lane);
+      // The block's last warp is partial where its threads are not a
+      // multiple of 32.
+      std::optional<int64_t> threads = getStatedBlockThreads(op);
+      if (threads && *threads % 32 != 0)
+        report(op, ::tile::RuleId::DeviceMapStage,
+               "the staged update runs in a block of " + Twine(*threads) +
+                   " threads, not a multiple of 32: its last warp is partial, "
+                   "and tensormap.cp_fenceproxy needs a whole warp",
+               nullptr, "");
       if (Operation *control = lanes->divergentControl(op))
         report(op, ::tile::RuleId::DeviceMapStage,
                "the staged update sits under '" +
