@@ -9,8 +9,13 @@ in the same run:
           backend (SDPBackend.CUDNN_ATTENTION);
   flash   the same with the flash backend (FlashAttention-2);
   triton  triton_attention.py: FlashAttention-2 in Triton in the form of
-          Triton's fused-attention tutorial, autotuned per (seq, head_dim,
-          causal) before the timed calls (not with --no-triton);
+          Triton's fused-attention tutorial, Q, K, V loaded through host TMA
+          tensor descriptors as the tutorial does on Hopper (plain pointer
+          loads where this Triton has no descriptors), autotuned per (seq,
+          head_dim, causal) before the timed calls (not with --no-triton);
+  triton-ptr  the same kernel with pointer loads, at head_dim 128 and seq
+          2k and 8k of the default kernels' rows only (where "triton" is the
+          descriptor form);
   mosaic  with --jax: JAX's Mosaic GPU kernel (attention_mgpu, FA3's
           schedule), timed by jax_attention.py in a process of its own
           before our rounds; its dtype is labelled (f16 where bf16 fails).
@@ -20,7 +25,8 @@ max |O - ref| <= TOL_O and max |L - ref_L| <= TOL_L over the rows of the
 sequence, on edge lengths (1, not a multiple of the 128-row block) and
 grouped-query attention; cuDNN's error on the same inputs is printed next
 to ours. Unless --check-only or --no-triton, the Triton kernel is checked
-the same way on its own shapes; a failure there keeps it out of the timing
+the same way on its own shapes (triton-ptr at head_dim 128); a failure there
+keeps that form out of the timing
 and leaves the exit status alone (so do Mosaic's, checked in its script).
 Timing: CUDA events around each call on one stream, warm-up then the
 median of 20 calls per round, 3 rounds alternating the contenders (Mosaic:
@@ -191,53 +197,69 @@ def load_triton():
     except Exception as e:  # noqa: BLE001 - ImportError or triton's own
         print(f"triton: skipped ({type(e).__name__}: {e})")
         return None
-    print(f"triton {triton_attention.triton.__version__}")
+    print(f"triton {triton_attention.triton.__version__}, \"triton\" in the "
+          f"{triton_attention.FORM} form")
     return triton_attention
 
 
+def triton_forms(tri):
+    """{contender: (function, its autotuned kernel, head_dims)}: "triton" in
+    the module's default form; "triton-ptr", the pointer form, where the
+    default is the descriptor form (at head_dim 128 only: bench time)."""
+    forms = {"triton": (tri.triton_attention, tri.KERNEL, (64, 128))}
+    if tri.FORM != "ptr":
+        forms["triton-ptr"] = (tri.triton_attention_ptr, tri.attention_kernel, (128,))
+    return forms
+
+
 def check_triton(tri, results):
-    """Checks the Triton kernel as ours (O and L against the f32 reference)
-    at head_dim 64 and 128, causal and not; its compilation and first
-    autotuning happen here. Returns tri, or None where any shape fails (it
-    is then not timed; our check's verdict is unaffected)."""
-    ok = True
-    for d in (64, 128):
-        for causal in (False, True):
-            for i, (b, h, s) in enumerate(TRITON_CHECK_SHAPES):
-                where = f"triton d={d} causal={causal} b={b} h={h} s={s}"
-                q, k, v = inputs(b, h, h, s, d, torch.bfloat16, i)
-                try:
-                    o, lse = tri.triton_attention(q, k, v, causal)
-                    torch.cuda.synchronize()
-                except Exception as e:  # noqa: BLE001 - compile errors of all kinds
-                    print(f"  FAIL {where}: {type(e).__name__}: {e}")
-                    return None
-                ref, ref_lse = reference(q, k, v, causal)
-                err, lerr = max_error(o, ref), max_error(lse, ref_lse)
-                good = err <= TOL_O and lerr <= TOL_L
-                ok &= good
-                print(f"  {'PASS' if good else 'FAIL'} {where}: O error "
-                      f"{err:.2e}, L error {lerr:.2e}")
-                results["check"].append({"lib": "triton", "d": d, "causal": causal,
-                                         "b": b, "h": h, "hkv": h, "s": s,
-                                         "o_error": err, "l_error": lerr,
-                                         "pass": good})
-    if not ok:
-        print("triton: check failed, not timed")
-    return tri if ok else None
+    """Checks each Triton form (triton_forms) as ours (O and L against the
+    f32 reference) at its head_dims, causal and not; its compilation and
+    first autotuning happen here. Returns the forms that passed on every
+    shape (the others are not timed; our check's verdict is unaffected)."""
+    passed = {}
+    for name, (fn, kernel, dims) in triton_forms(tri).items():
+        ok = True
+        for d in dims:
+            for causal in (False, True):
+                for i, (b, h, s) in enumerate(TRITON_CHECK_SHAPES):
+                    where = f"{name} d={d} causal={causal} b={b} h={h} s={s}"
+                    q, k, v = inputs(b, h, h, s, d, torch.bfloat16, i)
+                    try:
+                        o, lse = fn(q, k, v, causal)
+                        torch.cuda.synchronize()
+                    except Exception as e:  # noqa: BLE001 - compile errors of all kinds
+                        print(f"  FAIL {where}: {type(e).__name__}: {e}")
+                        ok = False
+                        continue
+                    ref, ref_lse = reference(q, k, v, causal)
+                    err, lerr = max_error(o, ref), max_error(lse, ref_lse)
+                    good = err <= TOL_O and lerr <= TOL_L
+                    ok &= good
+                    print(f"  {'PASS' if good else 'FAIL'} {where}: O error "
+                          f"{err:.2e}, L error {lerr:.2e}")
+                    results["check"].append({"lib": name, "d": d, "causal": causal,
+                                             "b": b, "h": h, "hkv": h, "s": s,
+                                             "o_error": err, "l_error": lerr,
+                                             "pass": good})
+        if ok:
+            passed[name] = (fn, kernel, dims)
+        else:
+            print(f"{name}: check failed, not timed")
+    return passed
 
 
-def triton_run(tri, q, k, v, causal):
-    """The Triton kernel as a timed call into preallocated O and L, after
-    one untimed call (autotuning, where this length is new); None where it
+def triton_run(name, fn, q, k, v, causal):
+    """A Triton form as a timed call into preallocated O and L, after one
+    untimed call (autotuning, where this length is new); None where it
     fails."""
     out = (torch.empty_like(q), torch.empty(q.shape[:3], device="cuda"))
     try:
-        tri.triton_attention(q, k, v, causal, out)
+        fn(q, k, v, causal, out)
     except Exception as e:  # noqa: BLE001
-        print(f"  triton failed: {type(e).__name__}: {e}")
+        print(f"  {name} failed: {type(e).__name__}: {e}")
         return None
-    return lambda: tri.triton_attention(q, k, v, causal, out)
+    return lambda: fn(q, k, v, causal, out)
 
 
 def run_mosaic(seqs, results):
@@ -267,7 +289,7 @@ def run_mosaic(seqs, results):
     return {(r["d"], r["causal"], r["s"]): r for r in data["rows"]}
 
 
-def bench(tiles, results, seqs, tri, mosaic):
+def bench(tiles, results, seqs, forms, mosaic):
     print(f"TFLOP/s = 4 b h s^2 d / time (causal: half), b s = {TOKENS}, "
           f"h d = {WIDTH}; CUDA events, 20 calls per round, {ROUNDS} "
           "alternating rounds, median")
@@ -293,10 +315,15 @@ def bench(tiles, results, seqs, tri, mosaic):
                 except RuntimeError as e:
                     print(f"  {name} failed: {e}")
             # The benchmark's rows have as many K/V heads as query heads, the
-            # Triton kernel's one form.
-            run = triton_run(tri, q, k, v, t.causal) if tri else None
-            if run:
-                contenders.append(("triton", run))
+            # Triton kernel's one form; triton-ptr at seq 2k and 8k of the
+            # default kernels' rows only.
+            for name, (fn, _, dims) in forms.items():
+                extra = name != "triton" and (ablation or s not in (2048, 8192))
+                if d not in dims or extra:
+                    continue
+                run = triton_run(name, fn, q, k, v, t.causal)
+                if run:
+                    contenders.append((name, run))
             times = {n: [] for n, _ in contenders}
             for _ in range(ROUNDS):
                 for n, fn in contenders:
@@ -306,8 +333,9 @@ def bench(tiles, results, seqs, tri, mosaic):
             for n in times:
                 ms = statistics.median(times[n])
                 row[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
-            if "triton" in row:
-                row["triton"]["config"] = str(tri.attention_kernel.best_config)
+            for name, (_, kernel, _) in forms.items():
+                if name in row:
+                    row[name]["config"] = str(kernel.best_config)
             label = ""
             m = mosaic.get((d, t.causal, s))
             if m:
@@ -349,11 +377,13 @@ def main():
     if not args.check_only:
         seqs = [2048, 8192] if args.quick else [512, 1024, 2048, 4096, 8192, 16384]
         tri = None if args.no_triton else load_triton()
+        forms = {}
         if tri:
             results["triton"] = tri.triton.__version__
-            tri = check_triton(tri, results)
+            results["triton_form"] = tri.FORM
+            forms = check_triton(tri, results)
         mosaic = run_mosaic(seqs, results) if args.jax else {}
-        bench(tiles, results, seqs, tri, mosaic)
+        bench(tiles, results, seqs, forms, mosaic)
         # The default kernels only: the ablations are rows of their own.
         for causal in (False, True):
             default = "attention_d128" + ("_causal" if causal else "")

@@ -27,8 +27,9 @@ rc=$?
 cat "$out/check.log"
 if [ $rc -ne 0 ]; then echo "SUMMARY check failed (rc $rc)"; exit 1; fi
 if [ "${BENCH:-1}" = 1 ]; then
-  # About 3 minutes: Triton's compilation and autotuning (~50 s) and
-  # jax_attention.py (~80 s, itself limited to 200 s) come on top of ours.
+  # About 3 minutes: Triton's compilation and autotuning (~50 s, plus an
+  # estimated ~30 s for the triton-ptr rows, not yet measured in a full run)
+  # and jax_attention.py (~80 s, itself limited to 200 s) come on top of ours.
   jax=; [ "${JAX:-1}" = 1 ] && jax=--jax
   timeout 420 python3 bench/Attention/bench.py ${QUICK:+--quick} $jax \
     --json "$out/bench.json" > "$out/bench.log" 2>&1
