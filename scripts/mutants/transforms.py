@@ -389,9 +389,11 @@ MUTANTS = [
       function="checkBuffers"),
     M("position-thread-blocks",
       "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
-      "  if (position != Position::Thread &&\n      isa<gpu::BlockIdOp,",
+      "  if (ctaCounts &&\n      isa<gpu::BlockIdOp,",
       "  if (isa<gpu::BlockIdOp,",
-      "block-dependent control counts as divergent inside a CTA",
+      "block-dependent control counts as divergent inside a CTA (and inside "
+      "a warp: a staged device-map update per CTA or in a persistent loop "
+      "over block-indexed tiles is rejected)",
       function="PositionDependence::isPositionOp"),
     M("shared-alloca-passes", "CheckPipelineInput.cpp",
       "getMemorySpaceKind(alloca.getType()) != MemorySpaceKind::Shared)",
@@ -489,5 +491,14 @@ MUTANTS = [
       "a staged update in a block of 48 threads passes: its last warp's "
       "missing lanes never reach tensormap.cp_fenceproxy",
       function="DeviceMapWalker::checkStagedUpdates",
+      tests=["lit:Transforms/verify-async-device-maps.mlir"]),
+    M("lane-block-ids-differ",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "position == Position::ThreadOrCta || position == Position::Cta;",
+      "position != Position::Thread;",
+      "the block id counts as differing between the lanes of a warp: a "
+      "staged device-map update per CTA or in a persistent tile loop is "
+      "rejected",
+      function="PositionDependence::isPositionOp",
       tests=["lit:Transforms/verify-async-device-maps.mlir"]),
 ]

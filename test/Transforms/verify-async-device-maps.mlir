@@ -630,6 +630,25 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    // The CTA's position is the same in every lane: a branch on the block
+    // and a persistent loop over block-indexed tiles keep warps whole.
+    gpu.func @per_block(%C: !C, %view: !view, %tiles: index) kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %stage = tile.arena_view [0] : !stage
+      %m = tile.device_map %C : !C
+      %bx = gpu.block_id x
+      %gx = gpu.grid_dim x
+      %first = arith.cmpi eq, %bx, %c0 : index
+      scf.if %first {
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      scf.for %t = %bx to %tiles step %gx {
+        %ok = tile.device_map_update %m to %view staged in %stage : !tile.device_map<!C>, !view, !stage
+        tile.device_map_acquire %m : !tile.device_map<!C>
+      }
+      gpu.return
+    }
     gpu.func @warp_index(%C: !C, %view: !view) kernel attributes {known_block_size = array<i32: 64, 2, 1>} {
       %c1 = arith.constant 1 : index
       %c32 = arith.constant 32 : index

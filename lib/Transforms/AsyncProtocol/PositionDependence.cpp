@@ -66,21 +66,24 @@ bool PositionDependence::dependsOnPosition(Value v) {
 }
 
 bool PositionDependence::isPositionOp(Operation *op) const {
-  if (position != Position::Thread &&
+  // The CTA's position counts for the cluster and CTA questions, not for
+  // the thread and lane ones (every thread of a CTA shares it).
+  bool ctaCounts =
+      position == Position::ThreadOrCta || position == Position::Cta;
+  if (ctaCounts &&
       isa<gpu::BlockIdOp, gpu::ClusterBlockIdOp, gpu::ClusterIdOp,
           gpu::GlobalIdOp, NVVM::BlockIdXOp, NVVM::BlockIdYOp, NVVM::BlockIdZOp,
           NVVM::ClusterId, NVVM::BlockInClusterIdXOp, NVVM::BlockInClusterIdYOp,
           NVVM::BlockInClusterIdZOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
           NVVM::ClusterIdZOp>(op))
     return true;
-  if (position == Position::Lane)
-    return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp,
-               NVVM::ThreadIdXOp, NVVM::ThreadIdYOp, NVVM::ThreadIdZOp,
-               NVVM::LaneIdOp>(op);
-  return position != Position::Cta &&
-         isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, NVVM::ThreadIdXOp,
-             NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp,
-             NVVM::WarpIdOp>(op);
+  if (position == Position::Cta)
+    return false;
+  // %warpid is the same in every lane of a warp.
+  if (isa<NVVM::WarpIdOp>(op))
+    return position != Position::Lane;
+  return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, NVVM::ThreadIdXOp,
+             NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp>(op);
 }
 
 bool PositionDependence::isThreadX(Value v) const {
