@@ -37,6 +37,7 @@
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/Dispatch/CopyVariant.h"
+#include "tile/TMA/Limits.h"
 #include "tile/Transforms/Passes.h"
 
 #include "TensorMapEncode.h"
@@ -57,7 +58,6 @@ static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
 static constexpr StringLiteral kRefuseLaunchFn = "tileRuntimeRefuseLaunch";
 static constexpr StringLiteral kDeviceMapArrayFn = "tileRuntimeDeviceMapArray";
 /// Bytes of one device-map slot: a CUtensorMap.
-static constexpr int64_t kDeviceMapSlotBytes = 128;
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
 
@@ -296,7 +296,7 @@ struct TensorMapABIPass
     if (failed(arrayFn))
       return failure();
     Value bytes = arith::ConstantIndexOp::create(
-        b, loc, slots.getInt() * kDeviceMapSlotBytes);
+        b, loc, slots.getInt() * ::tile::tma::limits::kTensorMapBytes);
     for (Value extent :
          {launch.getGridSizeX(), launch.getGridSizeY(), launch.getGridSizeZ()})
       bytes = arith::MulIOp::create(b, loc, bytes, extent);

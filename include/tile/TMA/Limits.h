@@ -35,6 +35,10 @@ inline constexpr int64_t kGlobalStrideLimitBytes = int64_t(1) << 40;
 inline constexpr int64_t kMaxElementStride = 8;
 /// A TMA's shared-memory destination or source is 128-byte aligned.
 inline constexpr int64_t kSharedAlignmentBytes = 128;
+/// Bytes of a tensor map (a CUtensorMap, tensormap.replace's .b1024
+/// object). Device-map slots and shared-memory stages hold one each, on a
+/// boundary of the same size.
+inline constexpr int64_t kTensorMapBytes = 128;
 /// The alignment of the dynamic shared-memory arena the lowering declares:
 /// the base every `tile.arena_view` offset is counted from, and the shared
 /// alignment assumed for a buffer the IR does not show the origin of.

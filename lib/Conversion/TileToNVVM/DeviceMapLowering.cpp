@@ -35,8 +35,8 @@ using namespace mlir::tile;
 using ::tile::RuleId;
 using ::tile::tma::RuntimeValue;
 
-/// Bytes of a CUtensorMap, and the alignment the slots keep.
-static constexpr int64_t kSlotBytes = 128;
+/// A slot holds one tensor map, on a boundary of its size.
+static constexpr int64_t kSlotBytes = ::tile::tma::limits::kTensorMapBytes;
 
 static Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI64Type(), v);
@@ -277,14 +277,12 @@ struct DeviceMapUpdateLowering
     Value slotAddress = LLVM::PtrToIntOp::create(rewriter, loc, i64, slot);
     Value stageAddress =
         LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(), stage);
-    LLVM::InlineAsmOp::create(
-        rewriter, loc, /*res=*/Type(), ValueRange{slotAddress, stageAddress},
-        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
-        "release.gpu.sync.aligned [$0], [$1], 128;",
-        "l,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(op.getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
+    createAsm(rewriter, loc, /*result=*/Type(),
+              ValueRange{slotAddress, stageAddress},
+              "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+              "release.gpu.sync.aligned [$0], [$1], " +
+                  std::to_string(kSlotBytes) + ";",
+              "l,r");
     rewriter.replaceOp(op, ok);
     return success();
   }

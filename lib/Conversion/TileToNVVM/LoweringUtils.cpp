@@ -128,3 +128,16 @@ int64_t mlir::tile::getCachePolicy(CacheHint hint) {
   }
   llvm_unreachable("unknown CacheHint");
 }
+
+Value mlir::tile::createAsm(OpBuilder &b, Location loc, Type result,
+                            ValueRange operands, StringRef code,
+                            StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, result, operands, code, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getRes();
+}

@@ -55,6 +55,11 @@ Value emitSymExpr(OpBuilder &b, Location loc, const ::tile::tma::SymExpr &expr,
 /// `base + byteOffset` as a byte GEP (offset of any integer type).
 Value emitBytePtrAdd(OpBuilder &b, Location loc, Value base, Value byteOffset);
 
+/// A side-effecting inline PTX statement (it stays in order with the
+/// fences, commits and waits around it); `result` null for none.
+Value createAsm(OpBuilder &b, Location loc, Type result, ValueRange operands,
+                StringRef code, StringRef constraints);
+
 /// The L2 cache policy constant of a `cache_hint`.
 int64_t getCachePolicy(CacheHint hint);
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoweringUtils.h"
 #include "Patterns.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
@@ -50,20 +51,6 @@ std::string tiedConstraints(size_t count, StringRef code) {
   for (size_t i = 0; i < count; ++i)
     constraints += std::to_string(i) + (i + 1 < count ? "," : "");
   return constraints;
-}
-
-/// A side-effecting inline-assembly statement (it must stay in order with
-/// the wgmma fences, commits and waits).
-Value createAsm(OpBuilder &b, Location loc, Type result, ValueRange operands,
-                StringRef code, StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-             b, loc, result, operands, code, constraints,
-             /*has_side_effects=*/true, /*is_align_stack=*/false,
-             LLVM::TailCallKind::None,
-             LLVM::AsmDialectAttr::get(b.getContext(),
-                                       LLVM::AsmDialect::AD_ATT),
-             /*operand_attrs=*/ArrayAttr())
-      .getRes();
 }
 
 struct WgmmaAFragmentLowering

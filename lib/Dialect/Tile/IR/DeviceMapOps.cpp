@@ -16,6 +16,7 @@
 using namespace mlir;
 using namespace mlir::tile;
 using ::tile::RuleId;
+using ::tile::tma::limits::kTensorMapBytes;
 
 LogicalResult DeviceMapOp::verify() {
   MemRefType type = getBuffer().getType();
@@ -98,9 +99,6 @@ LogicalResult DeviceMapUpdateOp::verify() {
     return failure();
   return verifyStage();
 }
-
-/// Bytes of a tensor map (a CUtensorMap), and the boundary it is built on.
-static constexpr int64_t kTensorMapBytes = 128;
 
 LogicalResult DeviceMapUpdateOp::verifyStage() {
   Value stage = getStage();
