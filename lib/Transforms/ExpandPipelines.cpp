@@ -218,13 +218,81 @@ private:
     return args;
   }
 
-  /// The position of iteration k of tile t in the one ring of stages all
-  /// tiles share: t x count + k (k itself without tiles).
-  Value ringIndex(OpBuilder &b, Value tile, Value k) {
+  /// One work tile as the producer or a consumer walks it: the tile (null
+  /// without tiles), the ring position of its first iteration (null: 0),
+  /// its iteration count, and the iteration the regions see first (null:
+  /// 0; an iterations region's `first`).
+  struct TileSpan {
+    Value tile, base, count, first;
+  };
+
+  /// The position in the one ring of stages all tiles share of the span's
+  /// i-th iteration.
+  Value ringIndex(OpBuilder &b, const TileSpan &span, Value i) {
+    if (!span.base)
+      return i;
+    return arith::AddIOp::create(b, loc, span.base, i);
+  }
+
+  /// The iteration the regions see for the span's i-th one.
+  Value iterationOf(OpBuilder &b, const TileSpan &span, Value i) {
+    if (!span.first)
+      return i;
+    return arith::AddIOp::create(b, loc, span.first, i);
+  }
+
+  /// Tile t of a pipeline with a count per tile: its iterations start at
+  /// ring position t x count.
+  TileSpan fixedSpan(OpBuilder &b, Value tile) {
     if (!tile)
-      return k;
+      return {Value(), Value(), op.getCount(), Value()};
     Value base = arith::MulIOp::create(b, loc, tile, op.getCount());
-    return arith::AddIOp::create(b, loc, base, k);
+    return {tile, base, op.getCount(), Value()};
+  }
+
+  /// Tile t of a pipeline with an iterations region, its first iteration at
+  /// ring position `base`: the region's [first, end), empty where
+  /// end <= first.
+  TileSpan rangedSpan(OpBuilder &b, Value tile, Value base) {
+    SmallVector<Value> range = inlineBody(b, op.getIterations(), tile);
+    Value some = cmp(b, arith::CmpIPredicate::ugt, range[1], range[0]);
+    Value length = arith::SubIOp::create(b, loc, range[1], range[0]);
+    Value count = arith::SelectOp::create(b, loc, some, length, index(b, 0));
+    return {tile, base, count, range[0]};
+  }
+
+  /// Walks the pipeline's tiles in order, calling `body` with each tile's
+  /// span; with an iterations region the ring position of each tile's
+  /// first iteration is carried from tile to tile. `uniform` makes the
+  /// walk's indices warp-uniform (the consumers').
+  void forEachTile(OpBuilder &b, bool uniform,
+                   function_ref<void(OpBuilder &, const TileSpan &)> body) {
+    bool ranged = !op.getIterations().empty();
+    SmallVector<Value> inits;
+    if (ranged)
+      inits.push_back(index(b, 0));
+    scf::ForOp::create(
+        b, loc, index(b, 0), op.getTiles(), index(b, 1), inits,
+        [&](OpBuilder &tb, Location, Value tile, ValueRange carried) {
+          if (uniform) {
+            // The previous tile's epilogue may have diverged (an elected
+            // store); the warp reconverges here.
+            NVVM::SyncWarpOp::create(
+                tb, loc, arith::ConstantIntOp::create(tb, loc, -1, 32));
+            tile = uniformIndex(tb, tile);
+          }
+          if (!ranged) {
+            body(tb, fixedSpan(tb, tile));
+            scf::YieldOp::create(tb, loc);
+            return;
+          }
+          Value base = uniform ? uniformIndex(tb, carried[0]) : carried[0];
+          TileSpan span = rangedSpan(tb, tile, base);
+          body(tb, span);
+          scf::YieldOp::create(
+              tb, loc, ValueRange{arith::AddIOp::create(tb, loc, base,
+                                                        span.count)});
+        });
   }
 
   /// Iteration k of tile t (ring position g) loads into stage g % S,
@@ -305,17 +373,17 @@ private:
             arith::RemUIOp::create(b, loc, g, op.getCount())};
   }
 
-  /// Iteration k of tile t (ring position g) of a consumer: wait for the
-  /// stage, consume, and release the stage whose reads are now complete
-  /// (iteration k - in_flight of the tile; the tile's last ones are
-  /// released at its end).
+  /// The span's i-th iteration (ring position g) of a consumer: wait for
+  /// the stage, consume, and release the stage whose reads are now complete
+  /// (the tile's iteration i - in_flight; the tile's last ones are released
+  /// at its end).
   SmallVector<Value>
-  emitConsume(OpBuilder &b, Value tile, Value k, Value consumer,
+  emitConsume(OpBuilder &b, const TileSpan &span, Value i, Value consumer,
               ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
-    Value g = ringIndex(b, tile, k);
+    Value g = ringIndex(b, span, i);
     waitPhase(b, full, g, /*back=*/0);
-    SmallVector<Value> args = iterationArgs(tile, k);
+    SmallVector<Value> args = iterationArgs(span.tile, iterationOf(b, span, i));
     llvm::append_range(args, stageViews(b, stageOf(b, g)));
     args.push_back(consumer);
     llvm::append_range(args, carried);
@@ -327,7 +395,7 @@ private:
     // iteration in_flight on (`started`).
     Value done = g, started;
     if (inFlight > 0) {
-      started = cmp(b, arith::CmpIPredicate::uge, k, index(b, inFlight));
+      started = cmp(b, arith::CmpIPredicate::uge, i, index(b, inFlight));
       done = arith::SubIOp::create(b, loc, g, index(b, inFlight));
     }
     Value ready = releases;
@@ -367,15 +435,15 @@ private:
   /// in_flight iterations still held (their reads completed at the wait
   /// before the epilogue): iteration count - F + i, where it exists, is
   /// released now, so the producer refills them during the epilogue.
-  void releaseTileTail(OpBuilder &b, Value tile, Value releases,
+  void releaseTileTail(OpBuilder &b, const TileSpan &span, Value releases,
                        function_ref<void(OpBuilder &, Value, Value)> refill) {
     int64_t inFlight = op.getInFlight();
     for (int64_t i = 0; i < inFlight; ++i) {
-      Value held = arith::AddIOp::create(b, loc, op.getCount(), index(b, i));
+      Value held = arith::AddIOp::create(b, loc, span.count, index(b, i));
       Value exists =
           cmp(b, arith::CmpIPredicate::uge, held, index(b, inFlight));
       Value k = arith::SubIOp::create(b, loc, held, index(b, inFlight));
-      Value g = ringIndex(b, tile, k);
+      Value g = ringIndex(b, span, k);
       Value ready =
           releases ? arith::AndIOp::create(b, loc, releases, exists).getResult()
                    : exists;
@@ -387,51 +455,45 @@ private:
     }
   }
 
-  void emitEpilogue(OpBuilder &b, Value tile, Value consumer,
+  void emitEpilogue(OpBuilder &b, const TileSpan &span, Value consumer,
                     ValueRange carried, Value releases,
                     function_ref<void(OpBuilder &, Value, Value)> refill) {
     if (op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (tile)
-      releaseTileTail(b, tile, releases, refill);
+    if (span.tile)
+      releaseTileTail(b, span, releases, refill);
     SmallVector<Value> args;
-    if (tile)
-      args.push_back(tile);
+    if (span.tile)
+      args.push_back(span.tile);
     args.push_back(consumer);
     llvm::append_range(args, carried);
     inlineBody(b, op.getEpilogue(), args);
   }
 
   /// One tile's loop over its iterations, then its epilogue.
-  void emitTile(OpBuilder &b, Value tile, Value consumer, Value releases,
+  void emitTile(OpBuilder &b, const TileSpan &span, Value consumer,
+                Value releases,
                 function_ref<void(OpBuilder &, Value, Value)> refill) {
     auto loop = scf::ForOp::create(
-        b, loc, index(b, 0), op.getCount(), index(b, 1), op.getInits(),
-        [&](OpBuilder &lb, Location, Value k, ValueRange carried) {
+        b, loc, index(b, 0), span.count, index(b, 1), op.getInits(),
+        [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
           SmallVector<Value> next =
-              emitConsume(lb, tile, k, consumer, carried, releases, refill);
+              emitConsume(lb, span, i, consumer, carried, releases, refill);
           scf::YieldOp::create(lb, loc, next);
         });
-    emitEpilogue(b, tile, consumer, loop.getResults(), releases, refill);
+    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
   }
 
   /// The consumers: every tile's iterations and epilogue, in order.
   void emitConsumers(OpBuilder &b, Value consumer, Value releases,
                      function_ref<void(OpBuilder &, Value, Value)> refill) {
     if (!op.getTiles()) {
-      emitTile(b, Value(), consumer, releases, refill);
+      emitTile(b, fixedSpan(b, Value()), consumer, releases, refill);
       return;
     }
-    scf::ForOp::create(
-        b, loc, index(b, 0), op.getTiles(), index(b, 1), ValueRange{},
-        [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-          // The previous tile's epilogue may have diverged (an elected
-          // store); the warp reconverges here.
-          NVVM::SyncWarpOp::create(
-              tb, loc, arith::ConstantIntOp::create(tb, loc, -1, 32));
-          emitTile(tb, uniformIndex(tb, tile), consumer, releases, refill);
-          scf::YieldOp::create(tb, loc);
-        });
+    forEachTile(b, /*uniform=*/true, [&](OpBuilder &tb, const TileSpan &span) {
+      emitTile(tb, span, consumer, releases, refill);
+    });
   }
 
   /// The ring positions of the whole pipeline: count, times the tiles.
@@ -496,42 +558,37 @@ void Expansion::emitSpecialized(OpBuilder &b) {
     Value elected = cmp(pb, arith::CmpIPredicate::eq, tid, index(pb, 0));
     auto ifOp = scf::IfOp::create(pb, loc, elected, /*withElse=*/false);
     OpBuilder eb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-    auto produceTile = [&](OpBuilder &tb, Value tile) {
+    auto produceTile = [&](OpBuilder &tb, const TileSpan &span) {
       // The tile's invariants first, where the tile has iterations.
       SmallVector<Operation *> invariants = tileInvariants();
       IRMapping hoisted;
       OpBuilder gb = tb;
       if (!invariants.empty()) {
         Value some =
-            cmp(tb, arith::CmpIPredicate::ugt, op.getCount(), index(tb, 0));
+            cmp(tb, arith::CmpIPredicate::ugt, span.count, index(tb, 0));
         auto guard = scf::IfOp::create(tb, loc, some, /*withElse=*/false);
         gb.setInsertionPointToStart(guard.thenBlock());
-        hoistTileInvariants(gb, tile, invariants, hoisted);
+        hoistTileInvariants(gb, span.tile, invariants, hoisted);
       }
       scf::ForOp::create(
-          gb, loc, index(gb, 0), op.getCount(), index(gb, 1), ValueRange{},
-          [&](OpBuilder &lb, Location, Value k, ValueRange) {
-            Value g = ringIndex(lb, tile, k);
+          gb, loc, index(gb, 0), span.count, index(gb, 1), ValueRange{},
+          [&](OpBuilder &lb, Location, Value i, ValueRange) {
+            Value g = ringIndex(lb, span, i);
             // The first round's stages are free; later rounds wait for them.
             Value reuse =
                 cmp(lb, arith::CmpIPredicate::uge, g, index(lb, stages));
             auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
             OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
             waitPhase(wb, empty, g, /*back=*/1);
-            emitProduce(lb, g, tile, k,
+            emitProduce(lb, g, span.tile, iterationOf(lb, span, i),
                         invariants.empty() ? nullptr : &hoisted);
             scf::YieldOp::create(lb, loc);
           });
     };
     if (!op.getTiles())
-      produceTile(eb, Value());
+      produceTile(eb, fixedSpan(eb, Value()));
     else
-      scf::ForOp::create(eb, loc, index(eb, 0), op.getTiles(), index(eb, 1),
-                         ValueRange{},
-                         [&](OpBuilder &tb, Location, Value tile, ValueRange) {
-                           produceTile(tb, tile);
-                           scf::YieldOp::create(tb, loc);
-                         });
+      forEachTile(eb, /*uniform=*/false, produceTile);
   }
   {
     OpBuilder cb = OpBuilder::atBlockBegin(roles.elseBlock());

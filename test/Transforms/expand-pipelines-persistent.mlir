@@ -20,8 +20,8 @@
 // CHECK: scf.for %{{.*}} = %c0 to %[[TILES]] step %c1 {
 // CHECK-NEXT: nvvm.bar.warp.sync
 // CHECK: %[[T:.*]] = arith.index_castui %{{.*}} : i64 to index
-// CHECK-NEXT: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %cst) -> (f32) {
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[T]], %[[N]] : index
+// CHECK-NEXT: %[[SUM:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %cst) -> (f32) {
 // CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
 // CHECK-NEXT: %[[ROUND:.*]] = arith.divui %[[G]], %c3 : index
 // CHECK: nvgpu.mbarrier.try_wait.parity %{{.*}}[%{{.*}}], %{{.*}}, %c10000000
@@ -75,12 +75,12 @@ gpu.module @kernels {
 // the producer refills that stage during it.
 // CHECK-LABEL: gpu.func @persistent
 // CHECK: scf.for %[[PT:.*]] = %c0 to %[[TILES:arg2]] step %c1 {
-// CHECK-NEXT: %[[SOME:.*]] = arith.cmpi ugt, %[[N:arg1]], %c0 : index
+// CHECK-NEXT: %[[PBASE:.*]] = arith.muli %[[PT]], %[[N:arg1]] : index
+// CHECK-NEXT: %[[SOME:.*]] = arith.cmpi ugt, %[[N]], %c0 : index
 // CHECK-NEXT: scf.if %[[SOME]] {
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[PT]], %grid_dim_x : index
 // CHECK-NEXT: %[[WHICH:.*]] = arith.addi %block_id_x, %[[STRIDE]] : index
 // CHECK-NEXT: scf.for %[[PK:.*]] = %c0 to %[[N]] step %c1 {
-// CHECK-NEXT: %[[PBASE:.*]] = arith.muli %[[PT]], %[[N]] : index
 // CHECK-NEXT: %[[PG:.*]] = arith.addi %[[PBASE]], %[[PK]] : index
 // CHECK-NEXT: %[[REUSE:.*]] = arith.cmpi uge, %[[PG]], %c3 : index
 // CHECK: %[[ROW:.*]] = arith.muli %[[WHICH]], %c8 : index
@@ -91,8 +91,8 @@ gpu.module @kernels {
 // CHECK: gpu.shuffle  idx
 // CHECK: gpu.shuffle  idx
 // CHECK: %[[TU:.*]] = arith.index_castui %{{.*}} : i64 to index
-// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64) {
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[TU]], %[[N]] : index
+// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64) {
 // CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: %[[STARTED:.*]] = arith.cmpi uge, %[[K]], %c1 : index
@@ -102,8 +102,7 @@ gpu.module @kernels {
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
 // CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[N]], %c1 : index
-// CHECK-NEXT: %[[LBASE:.*]] = arith.muli %[[TU]], %[[N]] : index
-// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[LBASE]], %[[LASTK]] : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[BASE]], %[[LASTK]] : index
 // CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
 // CHECK-NEXT: scf.if %[[TAIL]] {
 // CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LAST]], %c3 : index

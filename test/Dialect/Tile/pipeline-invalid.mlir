@@ -1030,3 +1030,199 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-iterations: both (%count) and an iterations region; a pipeline states its iterations once}}
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        tile.yield %i, %n : index, index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-iterations: neither (%count) nor an iterations region; a pipeline states its iterations once}}
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-iterations: an iterations region gives each work tile its own iterations; it needs tiles(%tiles) (without tiles, state (%count))}}
+    tile.pipeline  stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        tile.yield %i, %n : index, index
+      } produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-iterations: an iterations region needs the warp-specialized form (consumers >= 1)}}
+    tile.pipeline  tiles(%n) stages(%s : !S)
+    iterations {
+      ^bb0(%i: index):
+        tile.yield %i, %n : index, index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        // expected-error @below {{pipeline-iterations: 'memref.load' in the iterations region; the producer and every consumer evaluate it, so it computes the range without memory effects}}
+        %end = memref.load %ranges[%i] : memref<?xindex>
+        tile.yield %i, %end : index, index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-regions: iterations takes 1 argument(s) (the tile), has 2}}
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index, %j: index):
+        tile.yield %i, %j : index, index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %ranges: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        // expected-error @below {{pipeline-regions: iterations yields 1 value(s) of types ('index'); expected ('index', 'index')}}
+        tile.yield %i : index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}

@@ -302,9 +302,34 @@ static LogicalResult verifyRegisters(PipelineOp op) {
   return success();
 }
 
+/// Rule pipeline-iterations: the iterations are stated once, and per-tile
+/// ranges only where the ring position can be carried from tile to tile.
+static LogicalResult verifyIterations(PipelineOp op) {
+  bool ranges = !op.getIterations().empty();
+  if (ranges == bool(op.getCount()))
+    return emitRuleError(op.getOperation(), RuleId::PipelineIterations)
+           << (ranges ? "both (%count) and an iterations region; "
+                      : "neither (%count) nor an iterations region; ")
+           << "a pipeline states its iterations once";
+  if (!ranges)
+    return success();
+  if (!op.getTiles())
+    return emitRuleError(op.getOperation(), RuleId::PipelineIterations)
+           << "an iterations region gives each work tile its own iterations; "
+              "it needs tiles(%tiles) (without tiles, state (%count))";
+  if (op.getConsumers() == 0)
+    return emitRuleError(op.getOperation(), RuleId::PipelineIterations)
+           << "an iterations region needs the warp-specialized form "
+              "(consumers >= 1): the software-pipelined form's loads run "
+              "ahead of the ring position's tile, which per-tile ranges "
+              "leave unknown";
+  return success();
+}
+
 LogicalResult PipelineOp::verify() {
-  if (failed(verifyPlacement(*this)) || failed(verifyThreads(*this)) ||
-      failed(verifyStageBuffers(*this)) || failed(verifyRegisters(*this)))
+  if (failed(verifyPlacement(*this)) || failed(verifyIterations(*this)) ||
+      failed(verifyThreads(*this)) || failed(verifyStageBuffers(*this)) ||
+      failed(verifyRegisters(*this)))
     return failure();
   if (getReads() == ConsumerReads::Generic && getInFlight() != 0)
     return emitRuleError(getOperation(), RuleId::PipelineReads)
@@ -388,6 +413,12 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   if (failed(verifyArguments(op, op.getProduce(), "produce", produceArgs)) ||
       failed(verifyArguments(op, op.getConsume(), "consume", consumeArgs)) ||
       failed(verifyArguments(op, op.getEpilogue(), "epilogue", epilogueArgs)))
+    return failure();
+  if (!op.getIterations().empty() &&
+      (failed(verifyArguments(op, op.getIterations(), "iterations",
+                              {{index, "the tile"}})) ||
+       failed(verifyYield(op, op.getIterations(), "iterations",
+                          SmallVector<Type>{index, index}))))
     return failure();
   return success(succeeded(verifyYield(op, op.getProduce(), "produce", {})) &&
                  succeeded(verifyYield(op, op.getConsume(), "consume",
@@ -510,8 +541,24 @@ static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
   return success();
 }
 
+/// The iterations region runs in the producer and in every consumer: only
+/// ops without memory effects give all of them the same ranges.
+static LogicalResult verifyIterationsPure(PipelineOp op) {
+  if (op.getIterations().empty())
+    return success();
+  for (Operation &inner : op.getIterations().front().without_terminator())
+    if (!isMemoryEffectFree(&inner))
+      return emitRuleError(&inner, RuleId::PipelineIterations)
+             << "'" << inner.getName()
+             << "' in the iterations region; the producer and every "
+                "consumer evaluate it, so it computes the range without "
+                "memory effects";
+  return success();
+}
+
 LogicalResult PipelineOp::verifyRegions() {
   if (failed(verifyRegionArguments(*this)) ||
+      failed(verifyIterationsPure(*this)) ||
       failed(verifyNoHandWrittenProtocol(*this)) ||
       failed(verifyProduceCopies(*this)) || failed(verifyCluster(*this)) ||
       failed(verifyConsumeReadsOnly(*this)))

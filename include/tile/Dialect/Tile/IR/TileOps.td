@@ -640,6 +640,15 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     Which output tile the t-th work tile is, is the regions' to compute
     (for example a grid-strided walk over the output tiles).
 
+    An `iterations` region in place of `(%count)` gives each work tile its
+    own iterations: `^bb0(%t: index)` yields `%first, %end` and tile `t`
+    runs iterations `k = first .. end - 1` (none where `end <= first`); the
+    regions receive `k` itself. A stream-K GEMM's work tile is a share of an
+    output tile's K steps. The region is evaluated by the producer and by
+    every consumer, so its ops are free of memory effects; the ring position
+    of each iteration is carried from tile to tile, which the
+    warp-specialized form does (consumers >= 1).
+
     `cluster_size = C` (2..16) runs the pipeline in every CTA of a cluster
     of C CTAs (the kernel's cluster size; `tile-expand-pipelines` sets a
     gpu.func's `known_cluster_size`). A load in `produce` with
@@ -681,7 +690,7 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     ```
   }];
   let arguments = (ins
-    Index:$count,
+    Optional<Index>:$count,
     Optional<Index>:$tiles,
     Variadic<AnyStaticShapeMemRef>:$buffers,
     Variadic<AnyType>:$inits,
@@ -694,12 +703,14 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     DefaultValuedAttr<I64Attr, "1">:$cluster_size
   );
   let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
-                        SizedRegion<1>:$epilogue);
+                        SizedRegion<1>:$epilogue,
+                        MaxSizedRegion<1>:$iterations);
   let assemblyFormat = [{
-    `(` $count `)` (`tiles` `(` $tiles^ `)`)?
+    (`(` $count^ `)`)? (`tiles` `(` $tiles^ `)`)?
     `stages` `(` $buffers `:` type($buffers) `)`
     (`iter_args` `(` $inits^ `:` type($inits) `)`)?
     attr-dict-with-keyword
+    (`iterations` $iterations^)?
     `produce` $produce `consume` $consume `epilogue` $epilogue
   }];
   let hasVerifier = 1;
@@ -778,9 +789,10 @@ def Tile_YieldOp : Tile_Op<"yield", [
     Pure, Terminator, HasParent<"PipelineOp">]> {
   let summary = "Ends a tile.pipeline region";
   let description = [{
-    Ends `produce` and `epilogue` with no values and `consume` with the
+    Ends `produce` and `epilogue` with no values, `consume` with the
     values it carries to the next iteration (and, after the last one, to
-    `epilogue`).
+    `epilogue`), and `iterations` with a work tile's first and end
+    iteration.
   }];
   let arguments = (ins Variadic<AnyType>:$values);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
