@@ -41,7 +41,10 @@ CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000)
                 (1, 4096, 4096), (300, 520, 40), (7, 264, 4096),
                 # split-K through the workspace (--choose --split-k): 2, 4
                 # and 3 shares, edge tiles in M, N and K
-                (256, 512, 1000), (200, 1000, 3000), (129, 520, 1544)]
+                (256, 512, 1000), (200, 1000, 3000), (129, 520, 1544),
+                # stream-K (--stream-k): 135 tiles on 132 CTAs (every tile
+                # shared, shares of 16/132 over a tile), 3 k-steps a tile
+                (1152, 3840, 1000), (2000, 4000, 136)]
 # The suite: squares, LLM projection and MLP shapes (and transposes), small
 # M against 8192 x 8192, odd sizes.
 BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
@@ -54,7 +57,9 @@ BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
 class Workspace:
     """Split-K's workspace for one problem's output (kept for the last M x
     N): up to 4 f32 partial 128 x 256 tiles per 128 x 256 output tile and a
-    counter per tile, zeroed once (the kernels leave the counters zero)."""
+    counter per tile, zeroed once (the kernels leave the counters zero).
+    Stream-K needs at most 3 x 132 partial tiles, and only where there are
+    more than 132 tiles, so it fits too."""
 
     MAX_SPLITS = 4
 
@@ -73,6 +78,13 @@ class Workspace:
         return self.buffers
 
 
+def takes_workspace(lib):
+    """Whether the kernels of `lib` combine partial tiles in a workspace
+    (partials, counters after the scales): split-K with bf16 or FP8 output,
+    and stream-K."""
+    return "splitk" in lib or "streamk" in lib
+
+
 class Tile:
     """gemm.so's async entry on torch's current stream."""
 
@@ -87,9 +99,10 @@ class Tile:
         self.fn = self.lib._mlir_ciface_gemm_async
         # gen_gemm.py --bf16-out: C is bf16 and alpha (f32) follows it.
         self.bf16_out = lib.startswith("gemm_bf16out")
-        # Split-K with bf16 output (--split-k, also in --choose): the
-        # workspace (partials, counters) follows alpha.
-        self.workspace = Workspace() if (self.bf16_out and "splitk" in lib) else None
+        # Split-K with bf16 output (--split-k, also in --choose) and
+        # stream-K: the workspace (partials, counters) follows alpha.
+        self.workspace = (Workspace() if self.bf16_out and takes_workspace(lib)
+                          else None)
         self.fn.argtypes = ([C.c_void_p] * 3 + [C.c_float] * self.bf16_out
                             + [C.c_void_p] * (2 if self.workspace else 0)
                             + [C.c_void_p])
@@ -265,7 +278,7 @@ def main():
     ap.add_argument("--check-only", action="store_true",
                     help="only the correctness shapes (for compute-sanitizer)")
     ap.add_argument("--small", action="store_true",
-                    help="with --check-only: shapes up to 1000 only")
+                    help="with --check-only: shapes of at most 10 GFLOP only")
     ap.add_argument("--shapes", default=None, metavar="MxNxK,...",
                     help="the timed shapes (default: "
                          + ",".join("x".join(map(str, s)) for s in BENCH_SHAPES)
@@ -298,7 +311,7 @@ def main():
           "output; ref: f32 GEMM of the bf16 inputs, TF32 off)")
     shapes = CHECK_SHAPES
     if args.small:
-        shapes = [s for s in shapes if max(s) <= 1000]
+        shapes = [s for s in shapes if 2 * s[0] * s[1] * s[2] <= 1e10]
     for i, (M, N, K) in enumerate(shapes):
         A, Bt = inputs(M, N, K, i)
         ref = reference(A, Bt)

@@ -28,14 +28,17 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
 from timing import event_ms  # noqa: E402
-from bench import Workspace, copy_tbps, least_bytes  # noqa: E402
+from bench import Workspace, copy_tbps, least_bytes, takes_workspace  # noqa: E402
 
 TOL = 1e-2
 ROUNDS = 3
 CHECK_SHAPES = [(128, 256, 128), (200, 136, 144), (1000, 1000, 1024),
                 (129, 264, 528), (4096, 4096, 4096), (256, 384, 8192),
                 # M = 1, K below one stage, split-K in 3 shares with edges
-                (1, 4096, 4096), (300, 520, 64), (200, 1000, 3072)]
+                (1, 4096, 4096), (300, 520, 64), (200, 1000, 3072),
+                # stream-K: every tile shared; 3 k-steps a tile; a partial
+                # last wave of 104 tiles
+                (1152, 3840, 1024), (2000, 4000, 272), (4000, 4000, 4000)]
 BENCH_SHAPES = [(8192, 8192, 8192), (4096, 4096, 4096), (4096, 14336, 4096),
                 (14336, 4096, 4096), (2048, 2048, 2048), (256, 8192, 8192),
                 (64, 8192, 8192)]
@@ -53,7 +56,7 @@ class Fp8Gemm:
         self.fn = C.CDLL(os.path.join(folder, lib))._mlir_ciface_gemm_async
         # Split-K (--split-k, also in --choose): the workspace (partials,
         # counters) follows the scales.
-        self.workspace = Workspace() if "splitk" in lib else None
+        self.workspace = Workspace() if takes_workspace(lib) else None
         self.fn.argtypes = [C.c_void_p] * (8 if self.workspace else 6)
         self.fn.restype = C.c_void_p
 

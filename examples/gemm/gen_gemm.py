@@ -84,6 +84,130 @@ def work_tile(indent, group_m):
                      for line in text.splitlines())
 
 
+def stream_k_share(indent):
+    """The stream-K kernel's shape of work (tile::schedule::StreamKSchedule),
+    from %total tiles, %ktiles k-steps per tile, the CTAs and the host's
+    %shared: the CTA's whole tiles (%mine_whole), its share [%u_lo, %u_hi)
+    of the shared k-steps, the shared tile it starts in (%j_first) and its
+    work tiles (%mine)."""
+    text = """// Stream-K: the last %shared tiles are not taken whole; their k-steps,
+// end to end, are cut into one share per CTA (tile::schedule::
+// StreamKSchedule), so the CTAs finish together instead of the last wave
+// leaving SMs idle. First the CTA's whole tiles: cta, cta + CTAs, ...
+%whole_n = arith.subi %total, %shared : index
+%has_whole = arith.cmpi ult, %cta, %whole_n : index
+%wleft = arith.subi %whole_n, %cta : index
+%wleft_up = arith.addi %wleft, %ctas1 : index
+%wshare = arith.divui %wleft_up, %ctas : index
+%mine_whole = arith.select %has_whole, %wshare, %c0 : index
+// Then one piece per shared tile the share [u_lo, u_hi) touches.
+%units = arith.muli %shared, %ktiles : index
+%u_lo_n = arith.muli %cta, %units : index
+%u_lo = arith.divui %u_lo_n, %ctas : index
+%cta_next = arith.addi %cta, %c1 : index
+%u_hi_n = arith.muli %cta_next, %units : index
+%u_hi = arith.divui %u_hi_n, %ctas : index
+%ktiles_nz = arith.maxui %ktiles, %c1 : index
+%has_share = arith.cmpi ugt, %u_hi, %u_lo : index
+%u_last = arith.subi %u_hi, %c1 : index
+%j_first = arith.divui %u_lo, %ktiles_nz : index
+%j_last = arith.divui %u_last, %ktiles_nz : index
+%j_span = arith.subi %j_last, %j_first : index
+%j_count = arith.addi %j_span, %c1 : index
+%pieces = arith.select %has_share, %j_count, %c0 : index
+%mine = arith.addi %mine_whole, %pieces : index"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+def stream_k_work_tile(indent, group_m, starts=True):
+    """The stream-K kernel's t-th work tile: whole tile cta + t x CTAs, or
+    the piece of shared tile %wj in the CTA's share; its k-steps
+    [%k_first, %k_end) and, with `starts`, the output tile's starts %m0,
+    %n0 in the grouped order."""
+    text = """%is_piece = arith.cmpi uge, %t, %mine_whole : index
+%wstride = arith.muli %t, %ctas : index
+%lin_whole = arith.addi %cta, %wstride : index
+%piece = arith.subi %t, %mine_whole : index
+%wj = arith.addi %j_first, %piece : index
+%lin_piece = arith.addi %whole_n, %wj : index
+%lin = arith.select %is_piece, %lin_piece, %lin_whole : index
+%j_start = arith.muli %wj, %ktiles : index
+%j_end = arith.addi %j_start, %ktiles : index
+%lo_abs = arith.maxui %u_lo, %j_start : index
+%hi_abs = arith.minui %u_hi, %j_end : index
+%lo_rel = arith.subi %lo_abs, %j_start : index
+%hi_rel = arith.subi %hi_abs, %j_start : index
+%k_first = arith.select %is_piece, %lo_rel, %c0 : index
+%k_end = arith.select %is_piece, %hi_rel, %ktiles : index"""
+    if starts:
+        text += "\n" + "\n".join(
+            line[6:] for line in (grouped_order("%lin", "%gx", "%pid_m",
+                                                "%pid_n", group_m)
+                                  + "\n" + TILE_STARTS).splitlines())
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+def stream_k_pieces(indent):
+    """A shared tile's pieces: the CTAs firstCta..lastCta
+    (StreamKSchedule::ctaOf), %pieces_n of them; the CTA's piece of it
+    combines through the workspace where there are two or more."""
+    text = """// The CTAs whose shares touch shared tile wj: ctaOf(u) = ((u + 1) CTAs - 1) / units.
+%units_nz = arith.maxui %units, %c1 : index
+%first_u = arith.muli %wj, %ktiles : index
+%first_u1 = arith.addi %first_u, %c1 : index
+%first_n = arith.muli %first_u1, %ctas : index
+%first_n1 = arith.subi %first_n, %c1 : index
+%cta_first = arith.divui %first_n1, %units_nz : index
+%last_u1 = arith.addi %first_u, %ktiles : index
+%last_n = arith.muli %last_u1, %ctas : index
+%last_n1 = arith.subi %last_n, %c1 : index
+%cta_last = arith.divui %last_n1, %units_nz : index
+%cta_end = arith.addi %cta_last, %c1 : index
+%pieces_n = arith.subi %cta_end, %cta_first : index
+%shared_tile = arith.cmpi ugt, %pieces_n, %c1 : index
+%splitting = arith.andi %is_piece, %shared_tile : i1"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
+# Stream-K's kernel argument after the workspace: how many of the last tiles
+# the CTAs share (0: every tile whole), the host's choice.
+STREAM_K_DECL = ", %shared: index"
+STREAM_K_USE = ", %shared : index"
+
+
+def stream_k_rule(bk, tile_elems, indent):
+    """The host's %shared (tile::schedule::chooseStreamKTiles) for %tiles
+    output tiles on %ctas CTAs: the last partial wave (with one whole wave
+    more where it is under half the CTAs), where its k-steps are at least
+    the CTAs and the workspace holds ctas + shared partial tiles and shared
+    counters; else 0."""
+    text = f"""%sk_K = memref.dim %A, %c1 : !A
+%sk_bk1 = arith.constant {bk - 1} : index
+%sk_bk = arith.constant {bk} : index
+%sk_kp = arith.addi %sk_K, %sk_bk1 : index
+%sk_ksteps = arith.divui %sk_kp, %sk_bk : index
+%sk_part = arith.remui %tiles, %ctas : index
+%sk_partial = arith.cmpi ne, %sk_part, %c0 : index
+%sk_part2 = arith.addi %sk_part, %sk_part : index
+%sk_small = arith.cmpi ult, %sk_part2, %ctas : index
+%sk_plus = arith.addi %sk_part, %ctas : index
+%sk_want = arith.select %sk_small, %sk_plus, %sk_part : index
+%sk_units = arith.muli %sk_want, %sk_ksteps : index
+%sk_enough = arith.cmpi uge, %sk_units, %ctas : index
+%sk_slots = arith.addi %ctas, %sk_want : index
+%sk_elems = arith.constant {tile_elems} : index
+%sk_need = arith.muli %sk_slots, %sk_elems : index
+%sk_have = memref.dim %partials, %c0 : memref<?xf32>
+%sk_counters = memref.dim %counters, %c0 : memref<?xi32>
+%sk_fit = arith.cmpi ule, %sk_need, %sk_have : index
+%sk_fit_c = arith.cmpi ule, %sk_want, %sk_counters : index
+%sk_ok0 = arith.andi %sk_partial, %sk_enough : i1
+%sk_ok1 = arith.andi %sk_ok0, %sk_fit : i1
+%sk_ok = arith.andi %sk_ok1, %sk_fit_c : i1
+%shared = arith.select %sk_ok, %sk_want, %c0 : index"""
+    return "".join(indent + line + "\n" for line in text.splitlines())
+
+
 # Split-K through a workspace (bf16 or FP8 output): the kernel's arguments
 # after C and its scales. `partials` holds S f32 partial tiles per output
 # tile, `counters` one i32 per output tile; the counters must be zero before
@@ -111,11 +235,32 @@ def split_fits(gx, gy, want, tile_elems, result, indent):
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
-def emit_split_combine(w, bn, consumers):
-    """Split-K's combination, at the top of the epilogue (every consumer
-    thread, its partial accumulator in %accum_part): each CTA writes its
-    partial to its workspace slot (tile * S + share,
-    tile::schedule::splitKSlot) and arrives on the tile's counter; the last
+# The two ways CTAs share an output tile's k-steps through the workspace:
+# where a CTA's partial goes, which counter it arrives on, how many arrive,
+# and whose partials the last one adds (a loop over %zz in [lo, hi), skipping
+# `me`, the slot of %zz in %oslot).
+SPLIT_K_SHARES = {
+    "splitting": "%splitting = arith.cmpi ugt, %gz, %c1 : index",
+    "slot": """%slot_first = arith.muli %pid, %gz : index
+%slot = arith.addi %slot_first, %bz : index""",
+    "counter": "%pid", "arrivals": "%gz", "lo": "%c0", "hi": "%gz",
+    "me": "%bz", "oslot": "%oslot = arith.addi %slot_first, %zz : index",
+}
+STREAM_K_SHARES = {
+    "splitting": None,  # stream_k_pieces computes it
+    "slot": "%slot = arith.addi %cta, %wj : index",
+    "counter": "%wj", "arrivals": "%pieces_n", "lo": "%cta_first",
+    "hi": "%cta_end", "me": "%cta",
+    "oslot": "%oslot = arith.addi %zz, %wj : index",
+}
+
+
+def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
+    """Split-K's (and stream-K's) combination, at the top of the epilogue
+    (every consumer thread, its partial accumulator in %accum_part): each
+    CTA writes its partial to its workspace slot (split-K: tile * S + share,
+    tile::schedule::splitKSlot; stream-K: StreamKSchedule::slot) and arrives
+    on the tile's counter; the last
     to arrive adds the other shares' partials to its own in increasing share
     order (splitKCombineOrder) and alone runs the epilogue (%last), with the
     sum in %accum. A slot holds the partial in fragment order: value group g
@@ -133,8 +278,7 @@ def emit_split_combine(w, bn, consumers):
         %ct_base = arith.muli %cidx, %cwg : index
         %ct = arith.addi %ct_base, %local : index
         %ct4 = arith.muli %ct, %c4 : index
-        %slot_first = arith.muli %pid, %gz : index
-        %slot = arith.addi %slot_first, %bz : index
+{pad(shares["slot"], 8)}
         %tile_elems = arith.constant {tile_elems} : index
         %slot_at = arith.muli %slot, %tile_elems : index
         %mine_at = arith.addi %slot_at, %ct4 : index""")
@@ -156,14 +300,14 @@ def emit_split_combine(w, bn, consumers):
         %arriver = arith.cmpi eq, %tid, %cwg : index
         scf.if %arriver {{
           %one = arith.constant 1 : i32
-          %arrived = memref.atomic_rmw addi %one, %counters[%pid] : (i32, memref<?xi32>) -> i32
-          %gz_i = arith.index_cast %gz : index to i32
-          %gz_last = arith.subi %gz_i, %one : i32
-          %is_last = arith.cmpi eq, %arrived, %gz_last : i32
+          %arrived = memref.atomic_rmw addi %one, %counters[{shares["counter"]}] : (i32, memref<?xi32>) -> i32
+          %arrivals_i = arith.index_cast {shares["arrivals"]} : index to i32
+          %arrivals_last = arith.subi %arrivals_i, %one : i32
+          %is_last = arith.cmpi eq, %arrived, %arrivals_last : i32
           // The last arrival resets the counter for the next launch.
           %zero_i = arith.constant 0 : i32
           scf.if %is_last {{
-            memref.store %zero_i, %counters[%pid] : memref<?xi32>
+            memref.store %zero_i, %counters[{shares["counter"]}] : memref<?xi32>
             nvvm.memory.barrier #nvvm.mem_scope<gpu>
           }}
           %is_last_i = arith.extui %is_last : i1 to i32
@@ -173,10 +317,10 @@ def emit_split_combine(w, bn, consumers):
         %last_i = memref.load %flag[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
         %last_cta = arith.trunci %last_i : i32 to i1
         %combined = scf.if %last_cta -> (!acc) {{
-          %sum = scf.for %zz = %c0 to %gz step %c1 iter_args(%s0 = %accum_part) -> (!acc) {{
-            %other = arith.cmpi ne, %zz, %bz : index
+          %sum = scf.for %zz = {shares["lo"]} to {shares["hi"]} step %c1 iter_args(%s0 = %accum_part) -> (!acc) {{
+            %other = arith.cmpi ne, %zz, {shares["me"]} : index
             %next = scf.if %other -> (!acc) {{
-              %oslot = arith.addi %slot_first, %zz : index
+{pad(shares["oslot"], 14)}
               %oslot_at = arith.muli %oslot, %tile_elems : index
               %theirs_at = arith.addi %oslot_at, %ct4 : index""")
     prev = "%s0"
@@ -205,8 +349,9 @@ def emit_split_combine(w, bn, consumers):
     # Unsplit (one share, e.g. where the workspace is too small): no slot,
     # no counter.
     body = "\n".join(inner).splitlines()
-    outer("""        %splitting = arith.cmpi ugt, %gz, %c1 : index
-        %accum, %last = scf.if %splitting -> (!acc, i1) {
+    if shares["splitting"]:
+        outer(pad(shares["splitting"], 8))
+    outer("""        %accum, %last = scf.if %splitting -> (!acc, i1) {
 """ + "\n".join("  " + line if line.strip() else line for line in body) + """
         } else {
           %whole = arith.constant true
@@ -214,10 +359,15 @@ def emit_split_combine(w, bn, consumers):
         }""")
 
 
+def pad(text, n):
+    """`text`'s lines indented by n spaces."""
+    return "\n".join(" " * n + line for line in text.splitlines())
+
+
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
-         swizzle_c=False):
+         swizzle_c=False, stream_k=False):
     consumers = bm // 64
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
@@ -251,8 +401,14 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # Split-K with bf16 (or FP8) output: the shares' f32 partial tiles meet in
     # a workspace and the tile's last CTA combines them (no reduce-add into a
     # bf16 C). Its CTA-wide "last" flag lives in one word past the C tile.
-    workspace = split_k > 1 and bf16_out
-    if workspace and (persistent or cluster > 1 or protocol != "pipeline"):
+    if stream_k and not (persistent and bf16_out and cluster == 1
+                         and split_k == 1 and protocol == "pipeline"):
+        raise ValueError("stream-K is a persistent one-CTA tile.pipeline "
+                         "kernel with bf16 or FP8 output (its partial tiles "
+                         "meet in a workspace)")
+    workspace = (split_k > 1 or stream_k) and bf16_out
+    if split_k > 1 and workspace and (persistent or cluster > 1
+                                      or protocol != "pipeline"):
         raise ValueError("split-K through a workspace is a one-CTA, "
                          "non-persistent tile.pipeline kernel")
     flag_off = (smem + 15) // 16 * 16
@@ -287,11 +443,13 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %total = arith.muli %gx, %gy : index
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
+      %ctas1 = arith.subi %ctas, %c1 : index"""
+        if not stream_k:
+            raster += """
       // This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
       // last tile.
       %some = arith.cmpi ult, %cta, %total : index
       %left = arith.subi %total, %cta : index
-      %ctas1 = arith.subi %ctas, %c1 : index
       %left_up = arith.addi %left, %ctas1 : index
       %share = arith.divui %left_up, %ctas : index
       %mine = arith.select %some, %share, %c0 : index"""
@@ -321,7 +479,9 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # f32 output each split adds its partial tile into C with a TMA
     # reduce-add store (C zeroed first by the host), with bf16 output the
     # partials meet in the workspace (below).
-    split = """      %ktiles = arith.divui %k63, %cbk : index""" if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index
+    split = """      %ktiles = arith.divui %k63, %cbk : index""" + (
+        "\n" + stream_k_share(" " * 6).rstrip("\n") if stream_k else ""
+    ) if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index
       // Split-K: this CTA's share [lo, hi) of the K steps.
       %bz = gpu.block_id z
       %gz = gpu.grid_dim z
@@ -363,6 +523,9 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     if workspace:
         scale_decl += WORKSPACE_DECL
         scale_use += WORKSPACE_USE
+    # The kernel's arguments: the entry's, then stream-K's choice.
+    kernel_decl = scale_decl + (STREAM_K_DECL if stream_k else "")
+    scale_use += STREAM_K_USE if stream_k else ""
     w(f"""// Generated by examples/gemm/gen_gemm.py (BM={bm}, BN={bn}, BK={bk}, {stages} stages, groups of {group_m}):
 // {what}, for run-time M, N, K.
 // See docs/gemm.md.
@@ -380,7 +543,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
 
 module attributes {{gpu.container_module}} {{
   gpu.module @gemm_kernels {{
-    gpu.func @gemm(%A: !A, %Bt: !Bt, %C: !C{scale_decl}) kernel {{
+    gpu.func @gemm(%A: !A, %Bt: !Bt, %C: !C{kernel_decl}) kernel {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -410,9 +573,15 @@ module attributes {{gpu.container_module}} {{
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
-                           "%accum_part" if workspace else "%accum")
+                           "%accum_part" if workspace else "%accum",
+                           stream_k)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
+    if stream_k:
+        # The work tile, and whether its piece combines through the
+        # workspace, before the combination.
+        w(stream_k_work_tile(" " * 8, group_m).rstrip("\n"))
+        w(stream_k_pieces(" " * 8).rstrip("\n"))
     if persistent:
         w("""        // The C tile is free once the previous tile's store has read it.
         %storer = arith.cmpi eq, %tid, %cwg : index
@@ -423,7 +592,8 @@ module attributes {{gpu.container_module}} {{
         %free_threads = arith.constant """ + str(WG * consumers) + """ : i32
         nvvm.barrier id = %free_id number_of_threads = %free_threads""")
     if workspace:
-        emit_split_combine(w, bn, consumers)
+        emit_split_combine(w, bn, consumers,
+                           STREAM_K_SHARES if stream_k else SPLIT_K_SHARES)
     epilogue_start = len(out)
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
         // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
@@ -501,11 +671,13 @@ module attributes {{gpu.container_module}} {{
     if persistent:
         grid += persistent_ctas("%gx", "%gy", sms or SMS, "%tiles", " " * 4)
         launch_grid = "blocks in (%ctas, %c1, %c1)"
+    if stream_k:
+        grid += stream_k_rule(bk, bm * bn, " " * 4)
     if split_k > 1:
         grid += f"""    %csplit = arith.constant {split_k} : index
 """
         launch_grid = "blocks in (%gx, %gy, %csplit)"
-    if workspace:
+    if workspace and not stream_k:
         # The S shares need S partial tiles per tile and a counter per tile;
         # with a smaller workspace the kernel runs unsplit.
         grid += split_fits("%gx", "%gy", "%csplit", bm * bn, "%splits", " " * 4)
@@ -539,8 +711,8 @@ module attributes {{gpu.container_module}} {{
 """
     drain = ""
     if persistent:
-        store = f"""{work_tile(" " * 8, group_m)}
-        scf.if %storer {{
+        starts = "" if stream_k else work_tile(" " * 8, group_m) + "\n"
+        store = f"""{starts}        scf.if %storer {{
 {stores}
           tile.bulk_commit_group
         }}
@@ -712,9 +884,10 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
-                       group_m=GROUP_M, accum="%accum"):
+                       group_m=GROUP_M, accum="%accum", stream_k=False):
     """The main loop as a tile.pipeline: the protocol is generated. In a
-    cluster, the B tile the cluster's CTAs share is multicast."""
+    cluster, the B tile the cluster's CTAs share is multicast. Stream-K
+    gives each work tile its k-steps (the iterations region)."""
     regs = (f", producer_registers = {registers[0]} : i64, "
             f"consumer_registers = {registers[1]} : i64" if registers else "")
     if cluster > 1:
@@ -727,12 +900,20 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
         %ktg = arith.addi %kt, %kt_lo : index""" if split_k > 1 else "")
     kvar = "%ktg" if split_k > 1 else "%kt"
     tiles, targ = (" tiles(%mine)", "%t: index, ") if persistent else ("", "")
-    if persistent:
+    count, iterations = "(%ktiles)", ""
+    if stream_k:
+        count = ""
+        kglobal += "\n" + stream_k_work_tile(" " * 8, group_m).rstrip("\n")
+        iterations = (" iterations {\n      ^bb0(%t: index):\n"
+                      + stream_k_work_tile(" " * 8, group_m, starts=False)
+                      + "        tile.yield %k_first, %k_end : index, index\n"
+                      "      }")
+    elif persistent:
         kglobal += "\n" + work_tile(" " * 8, group_m)
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
-      tile.pipeline (%ktiles){tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
-          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}} produce {{
+      tile.pipeline {count}{tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
+          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
         tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
@@ -989,6 +1170,13 @@ def main():
                     help="with the pipeline: one CTA per SM walks the output "
                          "tiles (tile.pipeline tiles(...)); the epilogue's "
                          "store overlaps the next tile")
+    ap.add_argument("--stream-k", action="store_true",
+                    help="with --persistent and bf16 or FP8 output: where "
+                         "the tiles leave the last wave partial, the last "
+                         "tiles' k-steps are shared out evenly over the CTAs "
+                         "(their partials meet in the workspace: partials, "
+                         "counters, then the shared tile count, arguments "
+                         "after the scales; the entries choose it)")
     ap.add_argument("--sms", type=int, default=SMS,
                     help="with --persistent: the CTAs to launch at most "
                          "(the GPU's SM count)")
@@ -1023,7 +1211,7 @@ def main():
                     registers=registers, cluster=args.cluster, fp8=args.fp8,
                     split_k=args.split_k, bf16_out=args.bf16_out,
                     persistent=args.persistent, sms=args.sms,
-                    swizzle_c=args.swizzle_c)
+                    swizzle_c=args.swizzle_c, stream_k=args.stream_k)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")
