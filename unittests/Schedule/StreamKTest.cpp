@@ -17,12 +17,12 @@ constexpr int64_t kRoomy = 1 << 20; // a workspace that always fits
 // The shapes the benchmark's suite runs into with 128 x 256 tiles on the
 // H200's 132 SMs, and the edges of the rule.
 TEST(StreamK, ChoosesTheLastPartialWave) {
-  // 4000^3: 32 x 16 = 500 tiles of 63 k-steps; 3 whole waves, 104 shared.
-  EXPECT_EQ(chooseStreamKTiles(500, 63, 132, kRoomy, kRoomy), 104);
+  // 4000^3: 32 x 16 = 512 tiles of 63 k-steps; 3 whole waves, 116 shared.
+  EXPECT_EQ(chooseStreamKTiles(512, 63, 132, kRoomy, kRoomy), 116);
   // 3000 x 5000 x 2000: 24 x 20 = 480 tiles of 32 k-steps.
   EXPECT_EQ(chooseStreamKTiles(480, 32, 132, kRoomy, kRoomy), 84);
-  // 4096^3: 512 tiles; 116 left over.
-  EXPECT_EQ(chooseStreamKTiles(512, 64, 132, kRoomy, kRoomy), 116);
+  // 500 tiles: 104 left over.
+  EXPECT_EQ(chooseStreamKTiles(500, 64, 132, kRoomy, kRoomy), 104);
   // A partial wave under half the CTAs takes a whole wave with it.
   EXPECT_EQ(chooseStreamKTiles(133, 64, 132, kRoomy, kRoomy), 133);
   EXPECT_EQ(chooseStreamKTiles(300, 64, 132, kRoomy, kRoomy), 168);
@@ -33,19 +33,19 @@ TEST(StreamK, ChoosesTheLastPartialWave) {
   // Fewer shared k-steps than CTAs.
   EXPECT_EQ(chooseStreamKTiles(200, 1, 132, kRoomy, kRoomy), 0);
   // The workspace: ctas + shared partial tiles, shared counters.
-  EXPECT_EQ(chooseStreamKTiles(500, 63, 132, 236, 104), 104);
-  EXPECT_EQ(chooseStreamKTiles(500, 63, 132, 235, 104), 0);
-  EXPECT_EQ(chooseStreamKTiles(500, 63, 132, 236, 103), 0);
-  EXPECT_EQ(chooseStreamKTiles(500, 0, 132, kRoomy, kRoomy), 0);
-  EXPECT_EQ(chooseStreamKTiles(500, 63, 0, kRoomy, kRoomy), 0);
+  EXPECT_EQ(chooseStreamKTiles(512, 63, 132, 248, 116), 116);
+  EXPECT_EQ(chooseStreamKTiles(512, 63, 132, 247, 116), 0);
+  EXPECT_EQ(chooseStreamKTiles(512, 63, 132, 248, 115), 0);
+  EXPECT_EQ(chooseStreamKTiles(512, 0, 132, kRoomy, kRoomy), 0);
+  EXPECT_EQ(chooseStreamKTiles(512, 63, 0, kRoomy, kRoomy), 0);
 }
 
 TEST(StreamK, WorkTilesOf4000Cubed) {
-  StreamKSchedule s(500, 63, 132, 104);
+  StreamKSchedule s(512, 63, 132, 116);
   EXPECT_EQ(s.wholeTiles(0), 3);
   EXPECT_EQ(s.wholeTiles(131), 3);
-  EXPECT_EQ(s.units(), 104 * 63);
-  // CTA 0: tiles 0, 132, 264 whole, then k-steps 0..48 of tile 396.
+  EXPECT_EQ(s.units(), 116 * 63);
+  // CTA 0: tiles 0, 132, 264 whole, then k-steps 0..54 of tile 396.
   EXPECT_EQ(s.workTiles(0), 4);
   WorkTile w = s.workTile(0, 1);
   EXPECT_EQ(w.tile, 132);
@@ -53,13 +53,13 @@ TEST(StreamK, WorkTilesOf4000Cubed) {
   EXPECT_EQ(w.streamTile, -1);
   w = s.workTile(0, 3);
   EXPECT_EQ(w.tile, 396);
-  EXPECT_EQ(w.k, (KRange{0, 49}));
+  EXPECT_EQ(w.k, (KRange{0, 55}));
   EXPECT_EQ(w.streamTile, 0);
-  // CTA 1's share [49, 99) ends in tile 397: two pieces.
+  // CTA 1's share [55, 110) ends in tile 397: two pieces.
   EXPECT_EQ(s.workTiles(1), 5);
-  EXPECT_EQ(s.workTile(1, 3).k, (KRange{49, 63}));
+  EXPECT_EQ(s.workTile(1, 3).k, (KRange{55, 63}));
   EXPECT_EQ(s.workTile(1, 4).tile, 397);
-  EXPECT_EQ(s.workTile(1, 4).k, (KRange{0, 36}));
+  EXPECT_EQ(s.workTile(1, 4).k, (KRange{0, 47}));
   EXPECT_EQ(s.firstCta(0), 0);
   EXPECT_EQ(s.lastCta(0), 1);
   EXPECT_EQ(s.firstCta(1), 1);
@@ -143,7 +143,7 @@ TEST(StreamK, RandomProblems) {
 TEST(StreamK, EachSharedTileCombinedOnce) {
   std::mt19937_64 rng(11);
   for (auto [tiles, ksteps, ctas] :
-       {std::tuple<int64_t, int64_t, int64_t>{500, 63, 132},
+       {std::tuple<int64_t, int64_t, int64_t>{512, 63, 132},
         {480, 32, 132},
         {133, 64, 132},
         {37, 5, 8}}) {
