@@ -36,6 +36,19 @@ MUTANTS = [
       "its threads never run", function="getSpecializedBlockThreads",
       tests=["lit:Transforms/expand-pipelines.mlir",
              "lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-iterations-pure", "PipelineOp.cpp",
+      "    if (!isMemoryEffectFree(&inner))\n", "    if (false)\n",
+      "a load in the iterations region is accepted: the producer and the "
+      "consumers may read different ranges and disagree on the ring",
+      function="verifyIterationsPure",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-iterations-specialized", "PipelineOp.cpp",
+      "  if (op.getConsumers() == 0)\n    return emitRuleError(op.getOperation(), RuleId::PipelineIterations)",
+      "  if (false)\n    return emitRuleError(op.getOperation(), RuleId::PipelineIterations)",
+      "an iterations region in the software-pipelined form is accepted, "
+      "whose loads run ahead from ring positions the ranges leave unknown",
+      function="verifyIterations",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-stage-write", "PipelineOp.cpp",
       "      if (writesView(user, view))\n", "      if (false)\n",
       "a consumer's write into a stage view is accepted: it races with the "

@@ -24,6 +24,37 @@ MUTANTS = [
       function="emitProduceAfterRelease",
       tests=["lit:Transforms/expand-pipelines.mlir",
              "lit:Transforms/expand-pipelines-trip-counts.mlir"]),
+    M("pipe-ranged-base", "ExpandPipelines.cpp",
+      "tb, loc, ValueRange{arith::AddIOp::create(tb, loc, base,\n"
+      "                                                        span.count)});",
+      "tb, loc, ValueRange{base});",
+      "with an iterations region every tile starts at ring position 0: "
+      "the phases of the second tile's stages are wrong and it waits forever "
+      "or reads a stage before its load",
+      function="forEachTile",
+      tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
+    M("pipe-ranged-first", "ExpandPipelines.cpp",
+      "return arith::AddIOp::create(b, loc, span.first, i);", "return i;",
+      "the regions see the tile's i-th iteration as iteration i, not "
+      "first + i: a stream-K share loads its tile's first k-steps",
+      function="iterationOf",
+      tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
+    M("pipe-ranged-clamp", "ExpandPipelines.cpp",
+      "arith::SelectOp::create(b, loc, some, length, index(b, 0));",
+      "length;",
+      "a tile whose end is before its first runs a huge unsigned count of "
+      "iterations instead of none",
+      function="rangedSpan",
+      tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
+    M("pipe-ranged-started", "ExpandPipelines.cpp",
+      "started = cmp(b, arith::CmpIPredicate::uge, i, index(b, inFlight));",
+      "started = cmp(b, arith::CmpIPredicate::uge, iterationOf(b, span, i),\n"
+      "                    index(b, inFlight));",
+      "a tile starting at iteration first > 0 releases a stage before its "
+      "own first wgmma group completed: the previous tile's last stage is "
+      "released twice",
+      function="emitConsume",
+      tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
     M("pipe-release-lag", "ExpandPipelines.cpp",
       "done = arith::SubIOp::create(b, loc, g, index(b, inFlight));",
       "done = g;",
@@ -71,7 +102,7 @@ MUTANTS = [
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-tile-tail", "ExpandPipelines.cpp",
-      "    if (tile)\n      releaseTileTail(b, tile, releases, refill);",
+      "    if (span.tile)\n      releaseTileTail(b, span, releases, refill);",
       "",
       "a persistent pipeline keeps its tile's last in-flight stages held: "
       "the producer waits for them forever",
@@ -82,7 +113,7 @@ MUTANTS = [
       "Value base = tile;",
       "a persistent pipeline's ring position t + k instead of t x count + k: "
       "tiles reuse stages and parities of the ones before",
-      function="ringIndex",
+      function="fixedSpan",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-hoist-dependent", "ExpandPipelines.cpp",
       "return found.contains(def) || !op->isAncestor(def);",
@@ -92,11 +123,10 @@ MUTANTS = [
       function="tileInvariants",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-uniform-tile", "ExpandPipelines.cpp",
-      "emitTile(tb, uniformIndex(tb, tile), consumer, releases, refill);",
-      "emitTile(tb, tile, consumer, releases, refill);",
+      "            tile = uniformIndex(tb, tile);\n", "",
       "the consumers' tile index is not shuffled from lane 0 (ptxas keeps "
       "the main loop off the uniform datapath)",
-      function="emitConsumers",
+      function="forEachTile",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
     # ---- host arguments, tensor-map ABI, recorded plans ---------------------
     M("hostargs-offset", "CheckHostArguments.cpp",

@@ -1,0 +1,38 @@
+"""Mutants of the GEMM schedules' pure C++ models: split-K and stream-K
+(lib/Schedule, include/tile/Schedule).
+"""
+from ._catalog import Library
+
+LIBRARY = Library("lib/Schedule", "include/tile/Schedule")
+M = LIBRARY.mutant
+
+MUTANTS = [
+    # ---- stream-K ------------------------------------------------------------
+    M("sk-half-wave", "StreamK.cpp",
+      "if (2 * shared < ctas)", "if (false)",
+      "a last wave of a few tiles is shared alone: every CTA's share is a "
+      "sliver of a tile and nearly every piece goes through the workspace",
+      function="chooseStreamKTiles", tests=["gtest:TileScheduleTests"]),
+    M("sk-workspace-slots", "StreamK.cpp",
+      "ctas + shared > workspaceTiles", "shared > workspaceTiles",
+      "the workspace is taken to hold the pieces with one partial tile per "
+      "shared tile: the pieces' slots run past its end",
+      function="chooseStreamKTiles", tests=["gtest:TileScheduleTests"]),
+    M("sk-piece-end", "StreamK.cpp",
+      "std::min(r.end, start + ksteps) - start", "ksteps",
+      "a share's last piece runs to its tile's end: the next CTA computes "
+      "those k-steps too and they are added twice",
+      function="StreamKSchedule::workTile", tests=["gtest:TileScheduleTests"]),
+    M("sk-cta-of", "include/tile/Schedule/StreamK.h",
+      "return ((unit + 1) * ctas - 1) / units();",
+      "return (unit * ctas) / units();",
+      "the CTA of a k-step is rounded down at a share's boundary: a tile's "
+      "combination waits for a piece that does not exist, or misses one",
+      function="ctaOf", tests=["gtest:TileScheduleTests"]),
+    M("sk-slot", "include/tile/Schedule/StreamK.h",
+      "static int64_t slot(int64_t cta, int64_t j) { return cta + j; }",
+      "static int64_t slot(int64_t cta, int64_t j) { return cta; }",
+      "a CTA's two pieces share one workspace slot: the second overwrites "
+      "the first's partial before its tile combines it",
+      function="StreamKSchedule", tests=["gtest:TileScheduleTests"]),
+]
