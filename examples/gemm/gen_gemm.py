@@ -175,8 +175,8 @@ STREAM_K_DECL = ", %shared: index"
 STREAM_K_USE = ", %shared : index"
 
 
-def stream_k_rule(bk, tile_elems, indent):
-    """The host's %shared (tile::schedule::chooseStreamKTiles) for %tiles
+def stream_k_rule(bk, tile_elems, indent, tiles="%tiles"):
+    """The host's %shared (tile::schedule::chooseStreamKTiles) for `tiles`
     output tiles on %ctas CTAs: the last partial wave (with one whole wave
     more where it is under half the CTAs), where its k-steps are at least
     the CTAs and the workspace holds ctas + shared partial tiles and shared
@@ -186,7 +186,7 @@ def stream_k_rule(bk, tile_elems, indent):
 %sk_bk = arith.constant {bk} : index
 %sk_kp = arith.addi %sk_K, %sk_bk1 : index
 %sk_ksteps = arith.divui %sk_kp, %sk_bk : index
-%sk_part = arith.remui %tiles, %ctas : index
+%sk_part = arith.remui {tiles}, %ctas : index
 %sk_partial = arith.cmpi ne, %sk_part, %c0 : index
 %sk_part2 = arith.addi %sk_part, %sk_part : index
 %sk_small = arith.cmpi ult, %sk_part2, %ctas : index
@@ -962,13 +962,21 @@ SPLIT_CHOICE = ("_splitk", {"persistent": False}, "split")
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
-def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
+def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
+                 stream_k=False):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
     them. With split_k > 1 (bf16 or FP8 output), a split-K kernel of up to
-    split_k shares joins them and the entries take its workspace."""
+    split_k shares joins them and the entries take its workspace. With
+    stream_k (persistent, bf16 or FP8 output), the default 128 x 256 kernel
+    is the stream-K one, and the entries take the workspace too."""
     common = dict(common or {})
+    if stream_k and not (common.get("persistent") and
+                         (common.get("bf16_out") or common.get("fp8"))):
+        raise ValueError("--choose --stream-k shares the 128 x 256 "
+                         "persistent kernel's last wave through a workspace: "
+                         "use --persistent with --bf16-out or --fp8")
     if split_k > 1:
         if not (common.get("bf16_out") or common.get("fp8")):
             raise ValueError("--choose --split-k combines partials in a "
@@ -982,6 +990,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
     heads, kernels, launches = [], [], []
     for suffix, kwargs, rule in choices:
         options = dict(common, **kwargs)
+        if stream_k and rule is None:
+            options["stream_k"] = True
         if options.get("fp8") and options.get("bn", BN) < 128:
             continue  # FP8's 128-byte K rows want at least 128 columns
         if suffix == "_n128" and not (options.get("bf16_out") or
@@ -1002,14 +1012,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
         launches.append((suffix, rule, options.get("bm", BM),
                          options.get("bn", BN), smem, threads,
                          options.get("persistent", False),
-                         options.get("split_k", 1) > 1))
+                         options.get("split_k", 1) > 1,
+                         options.get("stream_k", False)))
     fp8 = common.get("fp8", False)
     extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
              ", %alpha: f32" if common.get("bf16_out") else "")
     extra_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
                  if fp8 else ", %alpha : f32" if common.get("bf16_out")
                  else "")
-    if split_k > 1:
+    if split_k > 1 or stream_k:
         extra += WORKSPACE_DECL
     bk = common.get("bk", BK)
     # The split rule, on the count of 128 x 256 tiles and the k-steps: as
@@ -1043,10 +1054,12 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
         "split": split_rule,
     }
 
-    def launch(suffix, bm, bn, smem, threads, persistent, split, is_async):
+    def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
+               is_async):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
-        tile)."""
+        tile); a stream-K kernel also gets the workspace and the count of
+        tiles it shares."""
         grid = f"""      %cbm{suffix} = arith.constant {bm} : index
       %cbn{suffix} = arith.constant {bn} : index
       %mp{suffix} = arith.addi %M, %cbm{suffix} : index
@@ -1065,6 +1078,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1):
             grid += persistent_ctas(f"%gx{suffix}", f"%gy{suffix}", sms,
                                     "%all", " " * 6)
             blocks = "blocks in (%ctas, %c1, %c1)"
+        if streamed:
+            grid += stream_k_rule(bk, bm * bn, " " * 6, tiles="%all")
+            args += WORKSPACE_USE + STREAM_K_USE
         head = ("%t = gpu.launch_func async [%stream]" if is_async
                 else "gpu.launch_func")
         return f"""{grid}      %threads = arith.constant {threads} : index
@@ -1196,7 +1212,8 @@ def main():
         if args.fp8:
             common["bk"] = args.bk or 128
         try:
-            print(emit_chooser(common=common, split_k=args.split_k), end="")
+            print(emit_chooser(common=common, split_k=args.split_k,
+                               stream_k=args.stream_k), end="")
         except ValueError as error:
             ap.error(str(error))
         return
