@@ -3,10 +3,12 @@
 // Kernels that rewrite their tensor maps on the device (tensormap.replace)
 // keep them in global memory, one 128-byte slot per CTA and map. Compiled
 // host code asks for the launch site's array before every launch, so a hit
-// must be cheap: the current context and the site text are hashed and looked
-// up in an open-addressing table under a mutex; nothing is allocated or
-// formatted. Entries are keyed by (context, site text) and own a copy of the
-// text.
+// must be cheap: the current context, the stream and the site text are
+// hashed and looked up in an open-addressing table under a mutex; nothing is
+// allocated or formatted. Entries are keyed by (context, stream, site text)
+// and own a copy of the text: launches of one site on two streams may run at
+// the same time, so each stream gets its own array (a launch without a
+// stream is keyed by the NULL stream).
 //
 // A CUDA graph that captured a launch keeps the array's address, so an array
 // is never freed or moved while the process runs: a launch that needs more
@@ -36,6 +38,7 @@ using namespace tile::runtime;
 namespace {
 
 constexpr const char *kName = "tileRuntimeDeviceMapArray";
+constexpr const char *kStreamName = "tileRuntimeDeviceMapArrayOnStream";
 constexpr const char *kReleaseName = "tileRuntimeReleaseDeviceMapArrays";
 constexpr size_t kInitialCapacity = 16;
 constexpr size_t kWhereCapacity = 512;
@@ -43,7 +46,8 @@ constexpr size_t kWhereCapacity = 512;
 struct Entry {
   uint64_t hash;
   cu::Context context;
-  char *site;          // owned copy, NUL-terminated
+  const void *stream; // a key only: never dereferenced or passed on
+  char *site;         // owned copy, NUL-terminated
   cu::DevicePtr array; // 0 until the first allocation succeeds
   uint64_t arrayBytes;
 };
@@ -59,18 +63,25 @@ EntryTable<Entry, kInitialCapacity> table;
 Retired *retired = nullptr;
 size_t retiredCount = 0, retiredCapacity = 0;
 
-/// "<function>: site "<site>", <bytes> bytes", the prefix of every message
-/// about one request; built only when a request fails.
+/// "<function>: site "<site>"[, stream <address>], <bytes> bytes", the
+/// prefix of every message about one request; built only when a request
+/// fails.
 struct Where {
   char text[kWhereCapacity];
-  Where(const char *site, uint64_t bytes) {
-    snprintf(text, kWhereCapacity, "%s: site \"%s\", %" PRIu64 " bytes", kName,
-             site, bytes);
+  Where(const char *site, const void *stream, uint64_t bytes) {
+    if (stream)
+      snprintf(text, kWhereCapacity,
+               "%s: site \"%s\", stream %p, %" PRIu64 " bytes", kStreamName,
+               site, stream, bytes);
+    else
+      snprintf(text, kWhereCapacity, "%s: site \"%s\", %" PRIu64 " bytes",
+               kName, site, bytes);
   }
 };
 
-/// FNV-1a over the site's bytes, then the context's address.
-uint64_t hashKey(cu::Context context, const char *site) {
+/// FNV-1a over the site's bytes, then the context's and the stream's
+/// addresses.
+uint64_t hashKey(cu::Context context, const void *stream, const char *site) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (const unsigned char *c = reinterpret_cast<const unsigned char *>(site);
        *c; ++c) {
@@ -79,12 +90,16 @@ uint64_t hashKey(cu::Context context, const char *site) {
   }
   h ^= static_cast<uint64_t>(reinterpret_cast<uintptr_t>(context));
   h *= 0xff51afd7ed558ccdull;
+  h ^= static_cast<uint64_t>(reinterpret_cast<uintptr_t>(stream));
+  h *= 0xc4ceb9fe1a85ec53ull;
   return h ^ (h >> 32);
 }
 
-Entry *find(cu::Context context, const char *site, uint64_t hash) {
+Entry *find(cu::Context context, const void *stream, const char *site,
+            uint64_t hash) {
   return table.find(hash, [&](const Entry &entry) {
-    return entry.context == context && strcmp(entry.site, site) == 0;
+    return entry.context == context && entry.stream == stream &&
+           strcmp(entry.site, site) == 0;
   });
 }
 
@@ -95,8 +110,9 @@ void freeEntry(Entry *entry) {
 
 /// The key's entry, inserted (without an array) when new; call with the mutex
 /// held. Null when out of host memory.
-Entry *findOrInsert(cu::Context context, const char *site, uint64_t hash) {
-  if (Entry *entry = find(context, site, hash))
+Entry *findOrInsert(cu::Context context, const void *stream, const char *site,
+                    uint64_t hash) {
+  if (Entry *entry = find(context, stream, site, hash))
     return entry;
   auto *entry = static_cast<Entry *>(calloc(1, sizeof(Entry)));
   if (!entry)
@@ -110,6 +126,7 @@ Entry *findOrInsert(cu::Context context, const char *site, uint64_t hash) {
   memcpy(entry->site, site, length + 1);
   entry->hash = hash;
   entry->context = context;
+  entry->stream = stream;
   if (!table.insert(entry)) {
     freeEntry(entry);
     return nullptr;
@@ -171,7 +188,7 @@ void *arrayFor(const DriverApi *api, Entry *entry, const char *site,
                uint64_t bytes) {
   if (entry->array && entry->arrayBytes >= bytes)
     return reinterpret_cast<void *>(static_cast<uintptr_t>(entry->array));
-  Where where(site, bytes);
+  Where where(site, entry->stream, bytes);
   uint64_t size = bytes;
   if (entry->array) {
     uint64_t doubled = entry->arrayBytes <= UINT64_MAX / 2
@@ -224,21 +241,23 @@ void freeArray(const DriverApi *api, cu::Context context, cu::DevicePtr array,
 
 extern "C" {
 
-void *tileRuntimeDeviceMapArray(const char *site, uint64_t bytes) {
+void *tileRuntimeDeviceMapArrayOnStream(const char *site, uint64_t bytes,
+                                        void *stream) {
   if (!site) {
     setError(TILE_ERROR_INVALID_VALUE, "%s: site is NULL (%" PRIu64 " bytes)",
-             kName, bytes);
+             stream ? kStreamName : kName, bytes);
     return nullptr;
   }
   if (bytes == 0) {
-    setError(TILE_ERROR_INVALID_VALUE, "%s: bytes is 0", Where(site, 0).text);
+    setError(TILE_ERROR_INVALID_VALUE, "%s: bytes is 0",
+             Where(site, stream, 0).text);
     return nullptr;
   }
   // The hit path: the driver is loaded and this thread has a context.
   const DriverApi *api = loadedDriver();
   cu::Context context = nullptr;
   if (!api || api->cuCtxGetCurrent(&context) != cu::kSuccess || !context) {
-    Where where(site, bytes);
+    Where where(site, stream, bytes);
     if (getDriverWithContext(where.text, &api))
       return nullptr;
     cu::Result result = api->cuCtxGetCurrent(&context);
@@ -247,16 +266,20 @@ void *tileRuntimeDeviceMapArray(const char *site, uint64_t bytes) {
       return nullptr;
     }
   }
-  uint64_t hash = hashKey(context, site);
+  uint64_t hash = hashKey(context, stream, site);
   pthread_mutex_lock(&mutex);
   void *array = nullptr;
-  if (Entry *entry = findOrInsert(context, site, hash))
+  if (Entry *entry = findOrInsert(context, stream, site, hash))
     array = arrayFor(api, entry, site, bytes);
   else
     setError(TILE_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the site",
-             Where(site, bytes).text);
+             Where(site, stream, bytes).text);
   pthread_mutex_unlock(&mutex);
   return array;
+}
+
+void *tileRuntimeDeviceMapArray(const char *site, uint64_t bytes) {
+  return tileRuntimeDeviceMapArrayOnStream(site, bytes, nullptr);
 }
 
 void tileRuntimeReleaseDeviceMapArrays(void) {

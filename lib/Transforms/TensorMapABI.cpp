@@ -57,6 +57,8 @@ using namespace mlir::tile::host;
 static constexpr StringLiteral kNoteVersionFn = "tileRuntimeNoteLaunchVersion";
 static constexpr StringLiteral kRefuseLaunchFn = "tileRuntimeRefuseLaunch";
 static constexpr StringLiteral kDeviceMapArrayFn = "tileRuntimeDeviceMapArray";
+static constexpr StringLiteral kDeviceMapArrayOnStreamFn =
+    "tileRuntimeDeviceMapArrayOnStream";
 /// Bytes of one device-map slot: a CUtensorMap.
 /// Marks the scf.if that chooses between a kernel and its fallback version.
 static constexpr StringLiteral kVersionChoiceAttr = "tile.version_choice";
@@ -280,7 +282,10 @@ struct TensorMapABIPass
 
   /// The runtime's slot array for the device maps of `kernel`'s launch
   /// (grid CTAs x slots x 128 bytes), fetched before `launch`; null where
-  /// the kernel has none.
+  /// the kernel has none. A launch with an async dependency runs on the
+  /// stream that token becomes (the host lowering passes the token as the
+  /// stream, as it does to the launch), and gets that stream's array, so
+  /// launches of one site on two streams do not share slots.
   FailureOr<Value> getDeviceMapArray(OpBuilder &b, gpu::LaunchFuncOp launch,
                                      gpu::GPUFuncOp kernel) {
     auto slots = kernel->getAttrOfType<IntegerAttr>(kDeviceMapSlotsAttr);
@@ -288,9 +293,16 @@ struct TensorMapABIPass
       return Value();
     Location loc = launch.getLoc();
     Type ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Value stream;
+    if (!launch.getAsyncDependencies().empty())
+      stream = launch.getAsyncDependencies().front();
+    SmallVector<Type> params{ptrType, b.getI64Type()};
+    if (stream)
+      params.push_back(stream.getType());
     FailureOr<func::FuncOp> arrayFn = getOrDeclareRuntimeFn(
-        b, symbolsOf(launch), kDeviceMapArrayFn,
-        b.getFunctionType({ptrType, b.getI64Type()}, {ptrType}),
+        b, symbolsOf(launch),
+        stream ? kDeviceMapArrayOnStreamFn : kDeviceMapArrayFn,
+        b.getFunctionType(params, {ptrType}),
         "the runtime's device-map arrays, which the host fetches before "
         "each launch of a kernel with device maps");
     if (failed(arrayFn))
@@ -302,8 +314,10 @@ struct TensorMapABIPass
       bytes = arith::MulIOp::create(b, loc, bytes, extent);
     bytes = arith::IndexCastUIOp::create(b, loc, b.getI64Type(), bytes);
     Value site = getStringAddress(b, symbolsOf(launch), loc, siteText(launch));
-    return func::CallOp::create(b, loc, *arrayFn, ValueRange{site, bytes})
-        .getResult(0);
+    SmallVector<Value> args{site, bytes};
+    if (stream)
+      args.push_back(stream);
+    return func::CallOp::create(b, loc, *arrayFn, args).getResult(0);
   }
 
   /// `void tileRuntimeNoteLaunchVersion(site, version, failedGuard)`.

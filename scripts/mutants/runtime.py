@@ -183,4 +183,11 @@ MUTANTS = [
       "attribute.value.clusterDim.z = 1;",
       "the cluster's z extent dropped",
       function="launchCluster"),
+    # ---- device-map arrays --------------------------------------------------
+    M("rt-map-array-stream", "DeviceMapArray.cpp",
+      "return entry.context == context && entry.stream == stream &&",
+      "return entry.context == context &&",
+      "launches of one site on two streams get one array: their CTAs' maps "
+      "overwrite each other's slots while both run",
+      function="find"),
 ]

@@ -144,6 +144,13 @@ MUTANTS = [
       "    if (false)\n      checks.push_back",
       "sizes are not compared: a smaller buffer is read past its end",
       function="collectFieldChecks"),
+    M("abi-array-stream", "TensorMapABI.cpp",
+      "    if (!launch.getAsyncDependencies().empty())\n"
+      "      stream = launch.getAsyncDependencies().front();\n", "",
+      "an async launch fetches the stream-less slot array: launches of one "
+      "site on two streams share slots and race",
+      function="getDeviceMapArray",
+      tests=["lit:Pipeline/device-maps-streams.mlir"]),
     M("abi-dedup-buffer", "TensorMapABI.cpp",
       "encodedMaps[{point->getBlock(), buffer, key}]",
       "encodedMaps[{point->getBlock(), Value(), key}]",

@@ -128,6 +128,45 @@ TEST_F(RuntimeDeviceMapArray, TwoSitesGetTwoArrays) {
   EXPECT_EQ(fake().allocs, 2);
 }
 
+// Launches of one site on two streams may run at the same time: each stream
+// has its own array; NULL is the stream of tileRuntimeDeviceMapArray.
+TEST_F(RuntimeDeviceMapArray, StreamsHaveTheirOwnArrays) {
+  void *s1 = reinterpret_cast<void *>(uintptr_t(0x1100));
+  void *s2 = reinterpret_cast<void *>(uintptr_t(0x2200));
+  void *none = array("site", 256);
+  void *one = tileRuntimeDeviceMapArrayOnStream("site", 256, s1);
+  void *two = tileRuntimeDeviceMapArrayOnStream("site", 256, s2);
+  EXPECT_EQ(address(none), 0x60000u);
+  EXPECT_EQ(address(one), 0x70000u);
+  EXPECT_EQ(address(two), 0x80000u);
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream("site", 128, s1), one);
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream("site", 256, s2), two);
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream("site", 256, nullptr), none);
+  EXPECT_EQ(fake().allocs, 3);
+  // A larger request on one stream replaces that stream's array only.
+  void *grown = tileRuntimeDeviceMapArrayOnStream("site", 1024, s1);
+  EXPECT_EQ(address(grown), 0x90000u);
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream("site", 256, s2), two);
+  EXPECT_EQ(array("site", 256), none);
+  tileRuntimeReleaseDeviceMapArrays();
+  EXPECT_EQ(freedSorted(),
+            (std::vector<uint64_t>{0x60000, 0x70000, 0x80000, 0x90000}));
+}
+
+TEST_F(RuntimeDeviceMapArray, StreamErrorsNameTheStream) {
+  void *s1 = reinterpret_cast<void *>(uintptr_t(0x1100));
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream("site", 0, s1), nullptr);
+  EXPECT_EQ(tileRuntimeGetStatus(), TILE_ERROR_INVALID_VALUE);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeDeviceMapArrayOnStream: site \"site\", stream "
+               "0x1100, 0 bytes: bytes is 0");
+  tileRuntimeClearError();
+  EXPECT_EQ(tileRuntimeDeviceMapArrayOnStream(nullptr, 64, s1), nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeDeviceMapArrayOnStream: site is NULL (64 bytes)");
+  tileRuntimeClearError();
+}
+
 TEST_F(RuntimeDeviceMapArray, ContextsHaveTheirOwnArrays) {
   void *device0 = array("site", 256);
   EXPECT_EQ(address(device0), 0x60000u);

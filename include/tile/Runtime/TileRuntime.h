@@ -276,7 +276,8 @@ TILE_RUNTIME_API const void *tileTensorMapIm2colGetCached(
 /* The device array of at least bytes bytes for the device-side tensor maps of
  * one launch site (site is a constant NUL-terminated string naming the site;
  * equal texts are one site), owned by the runtime and keyed by (current
- * context, site text): allocated (cuMemAlloc, 256-byte aligned) on the site's
+ * context, site text) for launches without a stream (the NULL stream; see
+ * tileRuntimeDeviceMapArrayOnStream): allocated (cuMemAlloc, 256-byte aligned) on the site's
  * first use in the current context, reused by later launches of the site
  * that need no more, replaced by a larger one (max(bytes, twice the old
  * size)) when a launch needs more. An array is never freed or moved while
@@ -291,6 +292,20 @@ TILE_RUNTIME_API const void *tileTensorMapIm2colGetCached(
  * as usual); a failed replacement keeps the old array. */
 TILE_RUNTIME_API void *tileRuntimeDeviceMapArray(const char *site,
                                                  uint64_t bytes);
+
+/* tileRuntimeDeviceMapArray for a launch on `stream` (a CUstream; NULL is
+ * the same as tileRuntimeDeviceMapArray): arrays are keyed by (current
+ * context, stream, site text), so launches of one site on two streams, which
+ * may run at the same time, write different arrays. The stream is only a
+ * key: the runtime never uses it, and a stream destroyed and a new one
+ * created at the same address share the array (the old stream's launches
+ * must have completed, as after any cuStreamDestroy). Compiled host code
+ * calls this for a launch with an async dependency (the stream the launch
+ * runs on). Errors as tileRuntimeDeviceMapArray, their messages naming this
+ * function and the stream. */
+TILE_RUNTIME_API void *tileRuntimeDeviceMapArrayOnStream(const char *site,
+                                                         uint64_t bytes,
+                                                         void *stream);
 
 /* Frees every device-map array of every site, replaced ones included, each
  * once, and forgets the sites (for tests and for hosts that unload). Must not
