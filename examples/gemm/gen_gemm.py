@@ -84,13 +84,32 @@ def work_tile(indent, group_m):
                      for line in text.splitlines())
 
 
-def stream_k_share(indent):
+def stream_k_share(indent, tile_elems):
     """The stream-K kernel's shape of work (tile::schedule::StreamKSchedule),
     from %total tiles, %ktiles k-steps per tile, the CTAs and the host's
-    %shared: the CTA's whole tiles (%mine_whole), its share [%u_lo, %u_hi)
-    of the shared k-steps, the shared tile it starts in (%j_first) and its
-    work tiles (%mine)."""
-    text = """// Stream-K: the last %shared tiles are not taken whole; their k-steps,
+    %shared_arg: the CTA's whole tiles (%mine_whole), its share [%u_lo,
+    %u_hi) of the shared k-steps, the shared tile it starts in (%j_first)
+    and its work tiles (%mine). A count the schedule cannot take (more than
+    the tiles, fewer shared k-steps than CTAs, more than the workspace
+    holds: a host other than the entries may pass anything) shares
+    nothing."""
+    text = f"""// The host's count of shared tiles, where the schedule and the
+// workspace can take it; else every tile whole.
+%sk_units = arith.muli %shared_arg, %ktiles : index
+%sk_enough = arith.cmpi uge, %sk_units, %ctas : index
+%sk_some = arith.cmpi ule, %shared_arg, %total : index
+%sk_slots = arith.addi %ctas, %shared_arg : index
+%sk_elems = arith.constant {tile_elems} : index
+%sk_need = arith.muli %sk_slots, %sk_elems : index
+%sk_have = memref.dim %partials, %c0 : memref<?xf32>
+%sk_fit = arith.cmpi ule, %sk_need, %sk_have : index
+%sk_counters = memref.dim %counters, %c0 : memref<?xi32>
+%sk_fit_c = arith.cmpi ule, %shared_arg, %sk_counters : index
+%sk_ok0 = arith.andi %sk_enough, %sk_some : i1
+%sk_ok1 = arith.andi %sk_ok0, %sk_fit : i1
+%sk_ok = arith.andi %sk_ok1, %sk_fit_c : i1
+%shared = arith.select %sk_ok, %shared_arg, %c0 : index
+""" + """// Stream-K: the last %shared tiles are not taken whole; their k-steps,
 // end to end, are cut into one share per CTA (tile::schedule::
 // StreamKSchedule), so the CTAs finish together instead of the last wave
 // leaving SMs idle. First the CTA's whole tiles: cta, cta + CTAs, ...
@@ -171,7 +190,7 @@ def stream_k_pieces(indent):
 
 # Stream-K's kernel argument after the workspace: how many of the last tiles
 # the CTAs share (0: every tile whole), the host's choice.
-STREAM_K_DECL = ", %shared: index"
+STREAM_K_DECL = ", %shared_arg: index"
 STREAM_K_USE = ", %shared : index"
 
 
@@ -480,7 +499,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # reduce-add store (C zeroed first by the host), with bf16 output the
     # partials meet in the workspace (below).
     split = """      %ktiles = arith.divui %k63, %cbk : index""" + (
-        "\n" + stream_k_share(" " * 6).rstrip("\n") if stream_k else ""
+        "\n" + stream_k_share(" " * 6, bm * bn).rstrip("\n") if stream_k
+        else ""
     ) if split_k == 1 else """      %ktiles_all = arith.divui %k63, %cbk : index
       // Split-K: this CTA's share [lo, hi) of the K steps.
       %bz = gpu.block_id z

@@ -61,27 +61,35 @@ def run(text, env):
     return env
 
 
-def launch(M, N, K, ws_tiles, ws_counters, bk=64, sms=132, seed=0):
+def launch(M, N, K, ws_tiles, ws_counters, bk=64, sms=132, seed=0,
+           host_shared=None):
+    """One launch; `host_shared` replaces the entries' choice (a host other
+    than ours may pass any count)."""
     bm, bn = 128, 256
     gx, gy = -(-N // bn), -(-M // bm)
     tiles = gx * gy
     ctas = max(min(tiles, sms), 1)
-    host = {"%c0": 0, "%c1": 1, "%tiles": tiles, "%ctas": ctas,
-            "dims": {("%A", 1): K, ("%partials", 0): ws_tiles * bm * bn,
-                     ("%counters", 0): ws_counters}}
+    dims = {("%A", 1): K, ("%partials", 0): ws_tiles * bm * bn,
+            ("%counters", 0): ws_counters}
+    host = {"%c0": 0, "%c1": 1, "%tiles": tiles, "%ctas": ctas, "dims": dims}
     shared = run(gen_gemm.stream_k_rule(bk, bm * bn, ""), host)["%shared"]
+    if host_shared is not None:
+        shared = host_shared
     ktiles = -(-K // bk)
     kernel = {"%c0": 0, "%c1": 1, "%total": tiles, "%ctas": ctas,
-              "%ctas1": ctas - 1, "%ktiles": ktiles, "%shared": shared}
-    share = gen_gemm.stream_k_share("")
+              "%ctas1": ctas - 1, "%ktiles": ktiles, "%shared_arg": shared,
+              "dims": dims}
+    share = gen_gemm.stream_k_share("", bm * bn)
     work = gen_gemm.stream_k_work_tile("", 8, starts=False)
     pieces = gen_gemm.stream_k_pieces("")
     seen = [0] * (tiles * ktiles)
     arrivals = {}  # output tile -> [(cta, slot, pieces_n)]
     stored = [0] * tiles
     listing = []
+    taken = None
     for cta in range(ctas):
         env = run(share, dict(kernel, **{"%cta": cta}))
+        taken = env["%shared"]
         for t in range(env["%mine"]):
             w = run(work + pieces, dict(env, **{"%t": t}))
             lin, lo, hi = w["%lin"], w["%k_first"], w["%k_end"]
@@ -98,7 +106,7 @@ def launch(M, N, K, ws_tiles, ws_counters, bk=64, sms=132, seed=0):
                 continue
             assert hi > lo, (cta, t)
             slot = cta + w["%wj"]
-            assert slot < ctas + shared, (cta, slot)
+            assert slot < ctas + taken, (cta, slot)
             arrivals.setdefault(lin, []).append(
                 (cta, slot, w["%pieces_n"], w["%cta_first"], w["%cta_end"]))
     assert all(s == 1 for s in seen), "a (tile, k-step) not computed once"
@@ -121,7 +129,8 @@ def launch(M, N, K, ws_tiles, ws_counters, bk=64, sms=132, seed=0):
                 stored[lin] += 1
     assert all(s == 1 for s in stored), "an output tile not stored once"
     print(f"{M}x{N}x{K}: {tiles} tiles of {ktiles} k-steps on {ctas} CTAs, "
-          f"{shared} shared, {len(arrivals)} combined")
+          f"{taken} shared, {len(arrivals)} combined"
+          + (f" (the host passed {shared})" if taken != shared else ""))
     for line in listing[:10]:
         print("  " + line)
 
@@ -135,6 +144,12 @@ launch(2000, 4000, 136, ROOMY, ROOMY)
 # every tile is taken whole.
 launch(4000, 4000, 4000, 248, 116)
 launch(4000, 4000, 4000, 247, 116)
+# A host other than the entries passing a count the schedule or the
+# workspace cannot take: more than the tiles, too few k-steps to share, more
+# than the workspace holds. The kernel takes every tile whole.
+launch(4000, 4000, 4000, ROOMY, ROOMY, host_shared=600)
+launch(4000, 4000, 64, ROOMY, ROOMY, host_shared=100)
+launch(4000, 4000, 4000, 200, ROOMY, host_shared=116)
 # Whole waves; K = 0 (no k-steps: every tile stored whole, as zeros).
 launch(4096, 8448, 512, ROOMY, ROOMY)
 launch(4000, 4000, 0, ROOMY, ROOMY)
