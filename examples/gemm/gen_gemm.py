@@ -84,6 +84,19 @@ def work_tile(indent, group_m):
                      for line in text.splitlines())
 
 
+def workspace_holds(prefix, slots, counters, tile_elems):
+    """Lines defining %{prefix}_holds (i1): the workspace (%partials,
+    %counters) holds `slots` partial tiles of `tile_elems` f32 values and
+    `counters` counters."""
+    return f"""%{prefix}_elems = arith.constant {tile_elems} : index
+%{prefix}_need = arith.muli {slots}, %{prefix}_elems : index
+%{prefix}_have = memref.dim %partials, %c0 : memref<?xf32>
+%{prefix}_counters = memref.dim %counters, %c0 : memref<?xi32>
+%{prefix}_fit = arith.cmpi ule, %{prefix}_need, %{prefix}_have : index
+%{prefix}_fit_c = arith.cmpi ule, {counters}, %{prefix}_counters : index
+%{prefix}_holds = arith.andi %{prefix}_fit, %{prefix}_fit_c : i1"""
+
+
 def stream_k_share(indent, tile_elems):
     """The stream-K kernel's shape of work (tile::schedule::StreamKSchedule),
     from %total tiles, %ktiles k-steps per tile, the CTAs and the host's
@@ -99,15 +112,9 @@ def stream_k_share(indent, tile_elems):
 %sk_enough = arith.cmpi uge, %sk_units, %ctas : index
 %sk_some = arith.cmpi ule, %shared_arg, %total : index
 %sk_slots = arith.addi %ctas, %shared_arg : index
-%sk_elems = arith.constant {tile_elems} : index
-%sk_need = arith.muli %sk_slots, %sk_elems : index
-%sk_have = memref.dim %partials, %c0 : memref<?xf32>
-%sk_fit = arith.cmpi ule, %sk_need, %sk_have : index
-%sk_counters = memref.dim %counters, %c0 : memref<?xi32>
-%sk_fit_c = arith.cmpi ule, %shared_arg, %sk_counters : index
+{workspace_holds("sk", "%sk_slots", "%shared_arg", tile_elems)}
 %sk_ok0 = arith.andi %sk_enough, %sk_some : i1
-%sk_ok1 = arith.andi %sk_ok0, %sk_fit : i1
-%sk_ok = arith.andi %sk_ok1, %sk_fit_c : i1
+%sk_ok = arith.andi %sk_ok0, %sk_holds : i1
 %shared = arith.select %sk_ok, %shared_arg, %c0 : index
 """ + """// Stream-K: the last %shared tiles are not taken whole; their k-steps,
 // end to end, are cut into one share per CTA (tile::schedule::
@@ -214,15 +221,9 @@ def stream_k_rule(bk, tile_elems, indent, tiles="%tiles"):
 %sk_units = arith.muli %sk_want, %sk_ksteps : index
 %sk_enough = arith.cmpi uge, %sk_units, %ctas : index
 %sk_slots = arith.addi %ctas, %sk_want : index
-%sk_elems = arith.constant {tile_elems} : index
-%sk_need = arith.muli %sk_slots, %sk_elems : index
-%sk_have = memref.dim %partials, %c0 : memref<?xf32>
-%sk_counters = memref.dim %counters, %c0 : memref<?xi32>
-%sk_fit = arith.cmpi ule, %sk_need, %sk_have : index
-%sk_fit_c = arith.cmpi ule, %sk_want, %sk_counters : index
+{workspace_holds("sk", "%sk_slots", "%sk_want", tile_elems)}
 %sk_ok0 = arith.andi %sk_partial, %sk_enough : i1
-%sk_ok1 = arith.andi %sk_ok0, %sk_fit : i1
-%sk_ok = arith.andi %sk_ok1, %sk_fit_c : i1
+%sk_ok = arith.andi %sk_ok0, %sk_holds : i1
 %shared = arith.select %sk_ok, %sk_want, %c0 : index"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 
@@ -243,14 +244,8 @@ def split_fits(gx, gy, want, tile_elems, result, indent):
     else 1."""
     text = f"""%ws_tiles = arith.muli {gx}, {gy} : index
 %ws_slots = arith.muli %ws_tiles, {want} : index
-%ws_elems = arith.constant {tile_elems} : index
-%ws_need = arith.muli %ws_slots, %ws_elems : index
-%ws_have = memref.dim %partials, %c0 : memref<?xf32>
-%ws_counters = memref.dim %counters, %c0 : memref<?xi32>
-%ws_fit = arith.cmpi ule, %ws_need, %ws_have : index
-%ws_fit_c = arith.cmpi ule, %ws_tiles, %ws_counters : index
-%ws_ok = arith.andi %ws_fit, %ws_fit_c : i1
-{result} = arith.select %ws_ok, {want}, %c1 : index"""
+{workspace_holds("ws", "%ws_slots", "%ws_tiles", tile_elems)}
+{result} = arith.select %ws_holds, {want}, %c1 : index"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
