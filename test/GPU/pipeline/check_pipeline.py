@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the pipelined copies of gen_pipeline.py on the GPU and checks them
 exactly: for trip counts 0 .. S + 1 and 3S + 1, B's first 8n rows equal A's and
-the rows after them keep their NaN sentinel; for the cluster kernels, each
+the rows after them keep their NaN sentinel (the ranged kernels: the same
+rows, split over work tiles of growing length); for the cluster kernels, each
 CTA's rows hold the shared (multicast) and its private stages. Prints PASS/FAIL per kernel and
 trip count and a SUMMARY line; SKIP where there is no CUDA device.
 
@@ -118,7 +119,7 @@ def main():
     lib = C.CDLL(os.path.join(args.dir, "pipeline.so"))
     rows, cols = gen_pipeline.ROWS, gen_pipeline.COLS
     passed = failed = 0
-    for name, stages, _ in gen_pipeline.names():
+    for name, stages, _, _ in gen_pipeline.names():
         if args.only and name != args.only:
             continue
         fn = entry(lib, name, args.sync, 2)

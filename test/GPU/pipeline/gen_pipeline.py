@@ -10,6 +10,11 @@ released before all of them finished reading shows as wrong data. Forms:
   ws1     consumers = 1: 256 threads, warpgroup 0 loads
   ws2     consumers = 2: 384 threads, with setmaxnreg (producer 40, consumers
           232)
+The ranged kernels (`ranged_<form>_s<S>`, warp-specialized forms) are
+persistent pipelines with an iterations region: work tile t copies the row
+blocks [t(t+1)/2, (t+1)(t+2)/2) (clipped at n) over n + 1 work tiles, so the
+tiles' lengths grow (1, 2, 3, ...), the last ones are empty, and a ring
+position carried wrongly from tile to tile shows as wrong data or a hang.
 Each kernel has host entries `run_<name>(A, B, n)`, launching one CTA for a
 run-time trip count n and waiting for it, and `run_<name>_async(A, B, n,
 stream) -> stream`, launching on the caller's stream.
@@ -32,11 +37,38 @@ FORMS = {"sw": 0, "ws1": 1, "ws2": 2}
 ROWS, COLS = 8, 64
 
 
-def kernel(name, stages, consumers):
+def ranged_header(stages, ws, attrs):
+    """The ranged kernels' pipeline: n + 1 work tiles, tile t's iterations
+    [min(t(t+1)/2, n), min((t+1)(t+2)/2, n))."""
+    return f"""      %tiles = arith.addi %n, %c1 : index
+      tile.pipeline tiles(%tiles) stages(%s : memref<{stages}x{ROWS}x{COLS}xf32, {ws}>)
+          attributes {{{attrs}}} iterations {{
+      ^bb0(%w: index):
+        %c2i = arith.constant 2 : index
+        %w1 = arith.addi %w, %c1 : index
+        %w2 = arith.addi %w, %c2i : index
+        %lo2 = arith.muli %w, %w1 : index
+        %lo = arith.divui %lo2, %c2i : index
+        %hi2 = arith.muli %w1, %w2 : index
+        %hi = arith.divui %hi2, %c2i : index
+        %first = arith.minui %lo, %n : index
+        %end = arith.minui %hi, %n : index
+        tile.yield %first, %end : index, index
+      }}"""
+
+
+def kernel(name, stages, consumers, ranged=False):
     ws = "#gpu.address_space<workgroup>"
     regs = (", producer_registers = 40, consumer_registers = 232"
             if consumers == 2 else "")
     per_thread = ROWS * COLS // 128
+    attrs = f"consumers = {consumers}{regs}"
+    header = f"""      tile.pipeline (%n) stages(%s : memref<{stages}x{ROWS}x{COLS}xf32, {ws}>)
+          attributes {{{attrs}}}"""
+    lead = ""
+    if ranged:
+        header = ranged_header(stages, ws, attrs)
+        lead = "%w: index, "
     return f"""    gpu.func @{name}(%A: memref<?x{COLS}xf32>, %B: memref<?x{COLS}xf32>, %n: index) kernel {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -47,15 +79,14 @@ def kernel(name, stages, consumers):
       %tid = gpu.thread_id x
       %local = arith.remui %tid, %c128 : index
       %s = tile.arena_view [0] : memref<{stages}x{ROWS}x{COLS}xf32, {ws}>
-      tile.pipeline (%n) stages(%s : memref<{stages}x{ROWS}x{COLS}xf32, {ws}>)
-          attributes {{consumers = {consumers}{regs}}} produce {{
-      ^bb0(%k: index, %t: memref<{ROWS}x{COLS}xf32, {ws}>):
+{header} produce {{
+      ^bb0({lead}%k: index, %t: memref<{ROWS}x{COLS}xf32, {ws}>):
         %row = arith.muli %k, %c8 : index
         tile.copy_async %t[0, 0] [{ROWS}, {COLS}], %A[%row, 0] [{ROWS}, {COLS}]
             : memref<{ROWS}x{COLS}xf32, {ws}>, memref<?x{COLS}xf32>
         tile.yield
       }} consume {{
-      ^bb0(%k: index, %t: memref<{ROWS}x{COLS}xf32, {ws}>, %c: index):
+      ^bb0({lead}%k: index, %t: memref<{ROWS}x{COLS}xf32, {ws}>, %c: index):
         %row0 = arith.muli %k, %c8 : index
         scf.for %i = %c0 to %each step %c1 {{
           %base = arith.muli %i, %c128 : index
@@ -68,7 +99,7 @@ def kernel(name, stages, consumers):
         }}
         tile.yield
       }} epilogue {{
-      ^bb0(%c: index):
+      ^bb0({lead}%c: index):
         tile.yield
       }}
       gpu.return
@@ -76,7 +107,7 @@ def kernel(name, stages, consumers):
 """
 
 
-def host(name, stages, consumers):
+def host(name, stages, consumers, ranged=False):
     threads = 128 * (consumers + 1)
     smem = stages * ROWS * COLS * 4
     args = f"%A: memref<?x{COLS}xf32>, %B: memref<?x{COLS}xf32>, %n: index"
@@ -103,7 +134,12 @@ def host(name, stages, consumers):
 
 
 def names():
-    return [(f"{form}_s{s}", s, c) for form, c in FORMS.items() for s in STAGES]
+    """(name, stages, consumers, ranged) of every copy kernel."""
+    plain = [(f"{form}_s{s}", s, c, False) for form, c in FORMS.items()
+             for s in STAGES]
+    ranged = [(f"ranged_{form}_s{s}", s, c, True) for form, c in FORMS.items()
+              if c > 0 for s in STAGES]
+    return plain + ranged
 
 
 CLUSTER_FORMS = {"sw_c2": 0, "ws1_c2": 1}
