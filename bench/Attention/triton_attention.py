@@ -92,6 +92,31 @@ def _finish(acc, m_i, l_i, O, L, head, rows, seq, HEAD_DIM: tl.constexpr):
     tl.store(L + head.to(tl.int64) * seq + rows, lse, mask=in_rows)
 
 
+@triton.jit
+def _key_ranges(block, seq, CAUSAL: tl.constexpr, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr):
+    """The query block's keys: [0, full) need no mask (below the diagonal
+    when causal, wholly inside seq otherwise), [full, end) do (the diagonal,
+    or the tail past seq)."""
+    if CAUSAL:
+        full = block * BLOCK_M
+        end = tl.minimum(full + BLOCK_M, seq)
+    else:
+        full = seq // BLOCK_N * BLOCK_N
+        end = seq
+    return full, end
+
+
+@triton.jit
+def _mask_scores(s, keys, rows, seq, CAUSAL: tl.constexpr):
+    """s with the scores of keys past seq (and, when causal, past a row's
+    diagonal) at -inf, so their values get weight 0."""
+    keep = (keys < seq)[None, :]
+    if CAUSAL:
+        keep = keep & (rows[:, None] >= keys[None, :])
+    return tl.where(keep, s, float("-inf"))
+
+
 # --- ptr: pointer loads -----------------------------------------------------
 
 @triton.jit
@@ -114,10 +139,7 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, lo, hi, rows, seq, qk_scale,
             v = tl.load(v_base + offs)
         s = tl.dot(q, k.T)
         if MASK:
-            keep = valid[None, :]
-            if CAUSAL:
-                keep = keep & (rows[:, None] >= keys[None, :])
-            s = tl.where(keep, s, float("-inf"))
+            s = _mask_scores(s, keys, rows, seq, CAUSAL)
         acc, m_i, l_i = _softmax_step(acc, m_i, l_i, s, v, qk_scale)
     return acc, m_i, l_i
 
@@ -141,14 +163,8 @@ def attention_kernel(Q, K, V, O, L, qk_scale, seq, HEAD_DIM: tl.constexpr,
     m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
     l_i = tl.zeros([BLOCK_M], tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
-    # Unmasked blocks first: below the diagonal (causal) or wholly inside seq;
-    # then the masked ones: the diagonal (causal) or the tail past seq.
-    if CAUSAL:
-        full = block * BLOCK_M
-        end = tl.minimum(full + BLOCK_M, seq)
-    else:
-        full = seq // BLOCK_N * BLOCK_N
-        end = seq
+    # Unmasked blocks first, then the masked ones.
+    full, end = _key_ranges(block, seq, CAUSAL, BLOCK_M, BLOCK_N)
     acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, K + base, V + base, 0, full,
                                rows, seq, qk_scale, HEAD_DIM, BLOCK_N, False,
                                CAUSAL)
@@ -173,11 +189,8 @@ def _kv_blocks_tma(acc, m_i, l_i, q, desc_k, desc_v, row0, lo, hi, rows, seq,
         k = desc_k.load([row0 + start, 0])
         s = tl.dot(q, k.T)
         if MASK:
-            keys = start + tl.arange(0, BLOCK_N)
-            keep = (keys < seq)[None, :]
-            if CAUSAL:
-                keep = keep & (rows[:, None] >= keys[None, :])
-            s = tl.where(keep, s, float("-inf"))
+            s = _mask_scores(s, start + tl.arange(0, BLOCK_N), rows, seq,
+                             CAUSAL)
         v = desc_v.load([row0 + start, 0])
         acc, m_i, l_i = _softmax_step(acc, m_i, l_i, s, v, qk_scale)
     return acc, m_i, l_i
@@ -200,12 +213,7 @@ def attention_tma_kernel(desc_q, desc_k, desc_v, O, L, qk_scale, seq,
     m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
     l_i = tl.zeros([BLOCK_M], tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
-    if CAUSAL:
-        full = block * BLOCK_M
-        end = tl.minimum(full + BLOCK_M, seq)
-    else:
-        full = seq // BLOCK_N * BLOCK_N
-        end = seq
+    full, end = _key_ranges(block, seq, CAUSAL, BLOCK_M, BLOCK_N)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, desc_k, desc_v, row0, 0,
                                    full, rows, seq, qk_scale, BLOCK_N, False,
                                    CAUSAL)

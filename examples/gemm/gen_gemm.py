@@ -73,15 +73,20 @@ def persistent_ctas(gx, gy, sms, tiles, indent):
             f"{indent}%ctas = arith.maxui %fill, %c1 : index\n")
 
 
+def starts_of(lin, indent, group_m):
+    """Output tile `lin` (its index before rasterization) in the grouped
+    order, and its starts %m0, %n0."""
+    text = grouped_order(lin, "%gx", "%pid_m", "%pid_n", group_m) + "\n" + TILE_STARTS
+    return "\n".join(indent + line[6:] if line.strip() else line
+                     for line in text.splitlines())
+
+
 def work_tile(indent, group_m):
     """The persistent kernel's t-th work tile: output tile cta + t x CTAs
     in the grouped order, and its starts %m0, %n0."""
-    text = ("""      %stride = arith.muli %t, %ctas : index
-      %lin = arith.addi %cta, %stride : index
-""" + grouped_order("%lin", "%gx", "%pid_m", "%pid_n", group_m)
-            + "\n" + TILE_STARTS)
-    return "\n".join(indent + line[6:] if line.strip() else line
-                     for line in text.splitlines())
+    return (f"{indent}%stride = arith.muli %t, %ctas : index\n"
+            f"{indent}%lin = arith.addi %cta, %stride : index\n"
+            + starts_of("%lin", indent, group_m))
 
 
 def workspace_holds(prefix, slots, counters, tile_elems):
@@ -165,29 +170,31 @@ def stream_k_work_tile(indent, group_m, starts=True):
 %hi_rel = arith.subi %hi_abs, %j_start : index
 %k_first = arith.select %is_piece, %lo_rel, %c0 : index
 %k_end = arith.select %is_piece, %hi_rel, %ktiles : index"""
-    if starts:
-        text += "\n" + "\n".join(
-            line[6:] for line in (grouped_order("%lin", "%gx", "%pid_m",
-                                                "%pid_n", group_m)
-                                  + "\n" + TILE_STARTS).splitlines())
-    return "".join(indent + line + "\n" for line in text.splitlines())
+    out = "".join(indent + line + "\n" for line in text.splitlines())
+    return out + (starts_of("%lin", indent, group_m) + "\n" if starts else "")
+
+
+def cta_of(next_unit, result):
+    """`result` = StreamKSchedule::ctaOf(u), the CTA whose share holds
+    shared k-step u, from `next_unit` = u + 1: ((u + 1) CTAs - 1) / units."""
+    p = result[1:]
+    return f"""%{p}_n = arith.muli {next_unit}, %ctas : index
+%{p}_n1 = arith.subi %{p}_n, %c1 : index
+{result} = arith.divui %{p}_n1, %units_nz : index"""
 
 
 def stream_k_pieces(indent):
     """A shared tile's pieces: the CTAs firstCta..lastCta
     (StreamKSchedule::ctaOf), %pieces_n of them; the CTA's piece of it
     combines through the workspace where there are two or more."""
-    text = """// The CTAs whose shares touch shared tile wj: ctaOf(u) = ((u + 1) CTAs - 1) / units.
+    text = f"""// The CTAs whose shares touch shared tile wj: those of its first and
+// last k-steps, and every one between.
 %units_nz = arith.maxui %units, %c1 : index
 %first_u = arith.muli %wj, %ktiles : index
 %first_u1 = arith.addi %first_u, %c1 : index
-%first_n = arith.muli %first_u1, %ctas : index
-%first_n1 = arith.subi %first_n, %c1 : index
-%cta_first = arith.divui %first_n1, %units_nz : index
+{cta_of("%first_u1", "%cta_first")}
 %last_u1 = arith.addi %first_u, %ktiles : index
-%last_n = arith.muli %last_u1, %ctas : index
-%last_n1 = arith.subi %last_n, %c1 : index
-%cta_last = arith.divui %last_n1, %units_nz : index
+{cta_of("%last_u1", "%cta_last")}
 %cta_end = arith.addi %cta_last, %c1 : index
 %pieces_n = arith.subi %cta_end, %cta_first : index
 %shared_tile = arith.cmpi ugt, %pieces_n, %c1 : index
