@@ -8,9 +8,10 @@
 // the group in their first 64 columns, the next 4 rows the load's zero fill
 // (the load map ends at the group), and every other element of C keeps its
 // sentinel (the store map's dimensions clip the 64 x 64 box). Checks each
-// updated slot byte for byte against the driver's encoding of the group's
-// views (cuTensorMapEncodeTiled). Then it captures the launch into a CUDA
-// graph and replays the graph twice, with new contents of A and new row
+// updated slot of the launch stream's array byte for byte against the
+// driver's encoding of the group's views (cuTensorMapEncodeTiled), and that
+// the NULL stream's array is another. Then it captures the launch into a
+// CUDA graph and replays the graph twice, with new contents of A and new row
 // counts written to device memory between the replays: the maps are
 // rewritten on the device each time, so C stays exact. All of it for both
 // forms of the update: in the slot (global memory) and staged in shared
@@ -156,7 +157,8 @@ bool check(const Buffers &b, const char *name) {
   return true;
 }
 
-bool checkSlots(const Buffers &b, const Entry &entry, const char *name);
+bool checkSlots(const Buffers &b, const Entry &entry, void *stream,
+                const char *name);
 
 bool run(const Entry &entry, const char *run, unsigned seed,
          const std::vector<int32_t> &counts) {
@@ -169,8 +171,8 @@ bool run(const Entry &entry, const char *run, unsigned seed,
     void *stream = mgpuStreamCreate();
     entry.fn(&b.dA, &b.dC, &b.dCounts, &b.dStarts, stream);
     mgpuStreamSynchronize(stream);
+    ok = check(b, name) && checkSlots(b, entry, stream, name);
     mgpuStreamDestroy(stream);
-    ok = check(b, name) && checkSlots(b, entry, name);
   } else {
     std::printf("FAIL device_map %s: allocation: %s\n", name,
                 tileRuntimeLastError());
@@ -179,10 +181,12 @@ bool run(const Entry &entry, const char *run, unsigned seed,
   return ok;
 }
 
-/// The launch site's slot array (the runtime's: per CTA, C's map then A's,
-/// in the order of the kernel's tile.device_map ops) against the driver's
-/// encoding of each non-empty group's views.
-bool checkSlots(const Buffers &b, const Entry &entry, const char *name) {
+/// The launch site's slot array on the launch's stream (the runtime's: per
+/// CTA, C's map then A's, in the order of the kernel's tile.device_map ops)
+/// against the driver's encoding of each non-empty group's views. Another
+/// stream's launches must get another array (the NULL stream's here).
+bool checkSlots(const Buffers &b, const Entry &entry, void *stream,
+                const char *name) {
   using Encode =
       int (*)(void *, int, unsigned, void *, const uint64_t *, const uint64_t *,
               const uint32_t *, const uint32_t *, int, int, int, int);
@@ -190,11 +194,19 @@ bool checkSlots(const Buffers &b, const Entry &entry, const char *name) {
   auto encode =
       cuda ? reinterpret_cast<Encode>(dlsym(cuda, "cuTensorMapEncodeTiled"))
            : nullptr;
+  size_t bytes = kGroups * 2 * 128;
   void *slots =
-      tileRuntimeDeviceMapArray(entry.site.c_str(), kGroups * 2 * 128);
+      tileRuntimeDeviceMapArrayOnStream(entry.site.c_str(), bytes, stream);
   if (!encode || !slots) {
     std::printf("FAIL device_map %s slots: %s\n", name,
                 encode ? tileRuntimeLastError() : "no cuTensorMapEncodeTiled");
+    return false;
+  }
+  void *nullStreamSlots = tileRuntimeDeviceMapArray(entry.site.c_str(), bytes);
+  if (!nullStreamSlots || nullStreamSlots == slots) {
+    std::printf("FAIL device_map %s slots: the NULL stream's array %p is the "
+                "launch stream's %p\n",
+                name, nullStreamSlots, slots);
     return false;
   }
   std::vector<uint8_t> got(kGroups * 2 * 128);
