@@ -277,14 +277,15 @@ STREAM_K_SHARES = {
 
 
 def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
-    """Split-K's (and stream-K's) arrival, at the top of the epilogue (every
-    consumer thread, its partial accumulator in %accum): each CTA writes its
-    partial to its workspace slot (split-K: tile * S + share,
+    """Split-K's (and stream-K's) combination, at the top of the epilogue
+    (every consumer thread, its partial accumulator in %accum_part): each
+    CTA writes its partial to its workspace slot (split-K: tile * S + share,
     tile::schedule::splitKSlot; stream-K: StreamKSchedule::slot) and arrives
-    on the tile's counter; the last to arrive alone runs the epilogue
-    (%last), which adds the other shares' partials [%add_lo, %add_hi)
-    (combined_pair). A slot holds the partial in fragment order: value group
-    g (the thread's values 4g..4g+3) of consumer thread t at
+    on the tile's counter; the last
+    to arrive adds the other shares' partials to its own in increasing share
+    order (splitKCombineOrder) and alone runs the epilogue (%last), with the
+    sum in %accum. A slot holds the partial in fragment order: value group g
+    (the thread's values 4g..4g+3) of consumer thread t at
     g x 4 x threads + 4t, so each warp's 16-byte accesses cover 512
     contiguous bytes."""
     threads = WG * consumers
@@ -293,13 +294,18 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     inner = []
     outer = w
     w = inner.append
-    w("""        // Split-K: this CTA's partial tile to its workspace slot, then
+    w(f"""        // Split-K: this CTA's partial tile to its workspace slot, then
         // the tile's counter; the last CTA of the tile combines.
+        %ct_base = arith.muli %cidx, %cwg : index
+        %ct = arith.addi %ct_base, %local : index
+        %ct4 = arith.muli %ct, %c4 : index
+{pad(shares["slot"], 8)}
+        %tile_elems = arith.constant {tile_elems} : index
         %slot_at = arith.muli %slot, %tile_elems : index
         %mine_at = arith.addi %slot_at, %ct4 : index""")
     for g in range(groups):
         vals = ", ".join(f"%pv{4 * g + j}" for j in range(4))
-        lines = [f"%pv{4 * g + j} = llvm.extractvalue %accum[{4 * g + j}] : !acc"
+        lines = [f"%pv{4 * g + j} = llvm.extractvalue %accum_part[{4 * g + j}] : !acc"
                  for j in range(4)]
         lines += [f"%pq{g} = vector.from_elements {vals} : vector<4xf32>",
                   f"%po{g} = arith.constant {4 * threads * g} : index",
@@ -331,59 +337,47 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
         nvvm.barrier id = %ws_bar number_of_threads = %ws_threads
         %last_i = memref.load %flag[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
         %last_cta = arith.trunci %last_i : i32 to i1
-        %add_to = arith.select %last_cta, {shares["hi"]}, {shares["lo"]} : index
-        scf.yield %last_cta, %add_to : i1, index""")
+        %combined = scf.if %last_cta -> (!acc) {{
+          %sum = scf.for %zz = {shares["lo"]} to {shares["hi"]} step %c1 iter_args(%s0 = %accum_part) -> (!acc) {{
+            %other = arith.cmpi ne, %zz, {shares["me"]} : index
+            %next = scf.if %other -> (!acc) {{
+{pad(shares["oslot"], 14)}
+              %oslot_at = arith.muli %oslot, %tile_elems : index
+              %theirs_at = arith.addi %oslot_at, %ct4 : index""")
+    prev = "%s0"
+    for g in range(groups):
+        lines = [f"%qa{g} = arith.addi %theirs_at, %po{g} : index",
+                 f"%qv{g} = vector.load %partials[%qa{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
+        for j in range(4):
+            v = 4 * g + j
+            lines += [f"%qe{v} = vector.extract %qv{g}[{j}] : f32 from vector<4xf32>",
+                      f"%qs{v} = llvm.extractvalue {prev}[{v}] : !acc",
+                      f"%qt{v} = arith.addf %qs{v}, %qe{v} : f32",
+                      f"%qi{v} = llvm.insertvalue %qt{v}, {prev}[{v}] : !acc"]
+            prev = f"%qi{v}"
+        w("\n".join(" " * 14 + line for line in lines))
+    w(f"""              scf.yield {prev} : !acc
+            }} else {{
+              scf.yield %s0 : !acc
+            }}
+            scf.yield %next : !acc
+          }}
+          scf.yield %sum : !acc
+        }} else {{
+          scf.yield %accum_part : !acc
+        }}
+        scf.yield %combined, %last_cta : !acc, i1""")
     # Unsplit (one share, e.g. where the workspace is too small): no slot,
-    # no counter, nothing to add.
+    # no counter.
     body = "\n".join(inner).splitlines()
-    outer(f"""        %ct_base = arith.muli %cidx, %cwg : index
-        %ct = arith.addi %ct_base, %local : index
-        %ct4 = arith.muli %ct, %c4 : index
-        %tile_elems = arith.constant {tile_elems} : index
-{pad(shares["slot"], 8)}""")
     if shares["splitting"]:
         outer(pad(shares["splitting"], 8))
-    outer("""        %last, %add_hi = scf.if %splitting -> (i1, index) {
-""" + "\n".join("  " + line if line.strip() else line for line in body) + f"""
-        }} else {{
+    outer("""        %accum, %last = scf.if %splitting -> (!acc, i1) {
+""" + "\n".join("  " + line if line.strip() else line for line in body) + """
+        } else {
           %whole = arith.constant true
-          scf.yield %whole, {shares["lo"]} : i1, index
-        }}""")
-
-
-def combined_pair(v, threads, shares):
-    """The epilogue's values v and v + 1 of the accumulator as %v{v} and
-    %v{v + 1}: with a workspace, the tile's last CTA adds the other shares'
-    partials of the pair to its own (shares [lo, %add_hi) but its own, in
-    increasing order: tile::schedule::splitKCombineOrder); one pair at a
-    time, so no second accumulator's worth of values is live."""
-    if shares is None:
-        return f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
-        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc"""
-    g, j = divmod(v, 4)
-    oslot = shares["oslot"].replace("%oslot", f"%oslot{v}").replace(
-        "%zz", f"%zz{v}")
-    return f"""        %e{v} = llvm.extractvalue %accum[{v}] : !acc
-        %e{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
-        %v{v}, %v{v + 1} = scf.for %zz{v} = {shares["lo"]} to %add_hi step %c1 iter_args(%xa{v} = %e{v}, %ya{v} = %e{v + 1}) -> (f32, f32) {{
-          %zo{v} = arith.cmpi ne, %zz{v}, {shares["me"]} : index
-          %xn{v}, %yn{v} = scf.if %zo{v} -> (f32, f32) {{
-{pad(oslot, 12)}
-            %os{v} = arith.muli %oslot{v}, %tile_elems : index
-            %ot{v} = arith.addi %os{v}, %ct4 : index
-            %oc{v} = arith.constant {4 * threads * g + j} : index
-            %oa{v} = arith.addi %ot{v}, %oc{v} : index
-            %ov{v} = vector.load %partials[%oa{v}] {{alignment = 8}} : memref<?xf32>, vector<2xf32>
-            %ox{v} = vector.extract %ov{v}[0] : f32 from vector<2xf32>
-            %oy{v} = vector.extract %ov{v}[1] : f32 from vector<2xf32>
-            %xs{v} = arith.addf %xa{v}, %ox{v} : f32
-            %ys{v} = arith.addf %ya{v}, %oy{v} : f32
-            scf.yield %xs{v}, %ys{v} : f32, f32
-          }} else {{
-            scf.yield %xa{v}, %ya{v} : f32, f32
-          }}
-          scf.yield %xn{v}, %yn{v} : f32, f32
-        }}"""
+          scf.yield %accum_part, %whole : !acc, i1
+        }""")
 
 
 def pad(text, n):
@@ -601,7 +595,8 @@ module attributes {{gpu.container_module}} {{
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
-                           "%accum", stream_k)
+                           "%accum_part" if workspace else "%accum",
+                           stream_k)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -618,10 +613,9 @@ module attributes {{gpu.container_module}} {{
         %free_id = arith.constant 1 : i32
         %free_threads = arith.constant """ + str(WG * consumers) + """ : i32
         nvvm.barrier id = %free_id number_of_threads = %free_threads""")
-    shares = None
     if workspace:
-        shares = STREAM_K_SHARES if stream_k else SPLIT_K_SHARES
-        emit_split_combine(w, bn, consumers, shares)
+        emit_split_combine(w, bn, consumers,
+                           STREAM_K_SHARES if stream_k else SPLIT_K_SHARES)
     epilogue_start = len(out)
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
         // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
@@ -648,15 +642,18 @@ module attributes {{gpu.container_module}} {{
         %pc{i} = arith.addi %lcol, %cp{i} : index""")
         for h, row in ((0, "%r0"), (1, "%r1")):
             v = 4 * i + 2 * h
-            w(combined_pair(v, WG * consumers, shares))
             if bf16_out:
-                w(f"""        %s{v} = arith.mulf %v{v}, %alpha : f32
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
+        %s{v} = arith.mulf %v{v}, %alpha : f32
         %s{v + 1} = arith.mulf %v{v + 1}, %alpha : f32
         %h{v} = arith.truncf %s{v} : f32 to bf16
         %h{v + 1} = arith.truncf %s{v + 1} : f32 to bf16
         %p{v} = vector.from_elements %h{v}, %h{v + 1} : vector<2xbf16>""")
             else:
-                w(f"""        %p{v} = vector.from_elements %v{v}, %v{v + 1} : vector<2x{out_elem}>""")
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
+        %p{v} = vector.from_elements %v{v}, %v{v + 1} : vector<2x{out_elem}>""")
             w(f"""        %b{v} = vector.bitcast %p{v} : vector<2x{out_elem}> to vector<1x{packed}>
         %w{v} = vector.extract %b{v}[0] : {packed} from vector<1x{packed}>
         memref.store %w{v}, %scp{j}[{row}, %pc{i}] : !tileCp""")
@@ -668,16 +665,14 @@ module attributes {{gpu.container_module}} {{
             v = 4 * i + q
             row = "%r0" if q < 2 else "%r1"
             col = f"%col{i}_{q % 2}"
-            if shares is None:
-                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc""")
-            elif q % 2 == 0:
-                w(combined_pair(v, WG * consumers, shares))
             if bf16_out:
-                w(f"""        %s{v} = arith.mulf %v{v}, %alpha : f32
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        %s{v} = arith.mulf %v{v}, %alpha : f32
         %h{v} = arith.truncf %s{v} : f32 to bf16
         memref.store %h{v}, %sc[{row}, {col}] : !tileC""")
             else:
-                w(f"""        memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
+                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
+        memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
     # The host entries' grid: one CTA per BM x BN tile of C.
     grid = f"""    %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
