@@ -11,8 +11,7 @@
 using namespace tile::schedule;
 
 int64_t tile::schedule::chooseStreamKTiles(int64_t tiles, int64_t ksteps,
-                                           int64_t ctas,
-                                           int64_t workspaceTiles,
+                                           int64_t ctas, int64_t workspaceTiles,
                                            int64_t workspaceCounters) {
   if (ctas < 1 || ksteps < 1 || tiles <= ctas || tiles % ctas == 0)
     return 0;
@@ -21,6 +20,11 @@ int64_t tile::schedule::chooseStreamKTiles(int64_t tiles, int64_t ksteps,
     shared += ctas;
   if (shared * ksteps < ctas || ctas + shared > workspaceTiles ||
       shared > workspaceCounters)
+    return 0;
+  // shared < 2 ctas: with both factors below 2^31 / 2^16 the product below
+  // cannot overflow.
+  if (ksteps >= kStreamKNarrowLimit || ctas >= (int64_t(1) << 15) ||
+      (shared + 1) * ksteps * ctas >= kStreamKNarrowLimit)
     return 0;
   return shared;
 }

@@ -38,6 +38,12 @@ TEST(StreamK, ChoosesTheLastPartialWave) {
   EXPECT_EQ(chooseStreamKTiles(512, 63, 132, 248, 115), 0);
   EXPECT_EQ(chooseStreamKTiles(512, 0, 132, kRoomy, kRoomy), 0);
   EXPECT_EQ(chooseStreamKTiles(512, 63, 0, kRoomy, kRoomy), 0);
+  // The 32-bit divisions: (133 + 1) x ksteps x 132 below 2^31, so at most
+  // 121,409 k-steps (K = 7,770,176 at 64 a step).
+  EXPECT_EQ(chooseStreamKTiles(133, 121409, 132, kRoomy, kRoomy), 133);
+  EXPECT_EQ(chooseStreamKTiles(133, 121410, 132, kRoomy, kRoomy), 0);
+  EXPECT_EQ(chooseStreamKTiles(133, kStreamKNarrowLimit, 132, kRoomy, kRoomy),
+            0);
 }
 
 TEST(StreamK, WorkTilesOf4000Cubed) {
@@ -71,9 +77,9 @@ TEST(StreamK, WorkTilesOf4000Cubed) {
 // firstCta..lastCta, every slot distinct and inside the workspace.
 void checkSchedule(int64_t tiles, int64_t ksteps, int64_t ctas) {
   int64_t shared = chooseStreamKTiles(tiles, ksteps, ctas, kRoomy, kRoomy);
-  SCOPED_TRACE(testing::Message() << tiles << " tiles, " << ksteps
-                                  << " k-steps, " << ctas << " CTAs, "
-                                  << shared << " shared");
+  SCOPED_TRACE(testing::Message()
+               << tiles << " tiles, " << ksteps << " k-steps, " << ctas
+               << " CTAs, " << shared << " shared");
   StreamKSchedule s(tiles, ksteps, ctas, shared);
   if (shared > 0)
     ASSERT_EQ((tiles - shared) % ctas, 0);

@@ -27,13 +27,19 @@
 
 namespace tile::schedule {
 
+/// The kernel divides the schedule's values in 32 bits (a 64-bit division is
+/// a long routine on the GPU): a count is taken only where every dividend,
+/// at most (shared x ksteps + ksteps) x ctas, is below this.
+constexpr int64_t kStreamKNarrowLimit = int64_t(1) << 31;
+
 /// The output tiles the stream-K schedule shares over the CTAs: none where
 /// the tiles fill whole waves (tiles a multiple of ctas, or at most ctas);
 /// otherwise the last partial wave, and one whole wave more where the
 /// partial wave is less than half the CTAs (so no share is much shorter
 /// than half a tile). None too where fewer k-steps than CTAs would be
 /// shared, or where the workspace lacks the ctas + streamTiles partial
-/// tiles (`workspaceTiles`) or the streamTiles counters.
+/// tiles (`workspaceTiles`) or the streamTiles counters, nor where the
+/// schedule's dividends reach kStreamKNarrowLimit.
 int64_t chooseStreamKTiles(int64_t tiles, int64_t ksteps, int64_t ctas,
                            int64_t workspaceTiles, int64_t workspaceCounters);
 
@@ -68,9 +74,7 @@ public:
   /// The pieces of CTA c's share: one per shared tile it touches.
   int64_t pieces(int64_t cta) const;
   /// CTA c's work tiles: its whole tiles, then its pieces.
-  int64_t workTiles(int64_t cta) const {
-    return wholeTiles(cta) + pieces(cta);
-  }
+  int64_t workTiles(int64_t cta) const { return wholeTiles(cta) + pieces(cta); }
   /// CTA c's t-th work tile (t < workTiles(c)).
   WorkTile workTile(int64_t cta, int64_t t) const;
   /// The CTA whose share holds shared k-step u (0 <= u < units()).

@@ -46,7 +46,12 @@ def run(text, env):
             raise ValueError(f"unexpected line: {line}")
         name, op, rest = m.groups()
         args = [a.strip() for a in rest.split(",")]
-        if op == "arith.constant":
+        if op == "arith.index_castui":
+            # `%x : index to i32` keeps the low 32 bits; back to index, all.
+            value, types = rest.split(" : ")
+            bits = 32 if types.endswith("to i32") else 64
+            env[name] = env[value.strip()] & ((1 << bits) - 1)
+        elif op == "arith.constant":
             env[name] = int(args[0])
         elif op in BINARY:
             env[name] = int(BINARY[op](env[args[0]], env[args[1]]))
