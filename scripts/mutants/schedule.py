@@ -18,6 +18,12 @@ MUTANTS = [
       "the workspace is taken to hold the pieces with one partial tile per "
       "shared tile: the pieces' slots run past its end",
       function="chooseStreamKTiles", tests=["gtest:TileScheduleTests"]),
+    M("sk-narrow-limit", "StreamK.cpp",
+      "(shared + 1) * ksteps * ctas >= kStreamKNarrowLimit",
+      "shared * ksteps * ctas >= kStreamKNarrowLimit",
+      "the 32-bit bound leaves out the last tile's k-steps: the kernel's "
+      "dividends can reach 2^31 and its 32-bit divisions wrap",
+      function="chooseStreamKTiles", tests=["gtest:TileScheduleTests"]),
     M("sk-piece-end", "StreamK.cpp",
       "std::min(r.end, start + ksteps) - start", "ksteps",
       "a share's last piece runs to its tile's end: the next CTA computes "
