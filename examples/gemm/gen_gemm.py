@@ -103,9 +103,10 @@ def workspace_holds(prefix, slots, counters, tile_elems):
 
 
 # Stream-K's schedule divides in 32 bits: a 64-bit division is a call of a
-# long routine in the SASS, and with it in each tile's path the kernel ran
-# 16-25% slower than the persistent one (round 22; the same kernel with
-# 32-bit divisions ran at the persistent kernel's speed). The host and the
+# long routine in the SASS, and the kernel with its index divisions in 64
+# bits ran 16-25% slower than the persistent one (round 22; with every one
+# in 32 bits, near its speed; with the schedule's alone, part of the way:
+# docs/gemm.md). The host and the
 # kernel take a count of shared tiles only where every dividend fits:
 # (units + k-steps) x CTAs below 2^31, k-steps below 2^31 and fewer shared
 # tiles than twice the CTAs (tile::schedule::kStreamKNarrowLimit).
