@@ -11,9 +11,10 @@ widened to f32, an f32 GEMM with TF32 off): max |C - ref| <= TOL * max |ref|.
 Shapes include edge tiles in M, N and K (out-of-bounds fill on the loads,
 clipped stores). Timing: CUDA events around each launch on one stream, warm-up
 then a median, the GPU held in a spin while the host queues the timed launches
-(timing.event_ms's hide_host); TFLOP/s = 2 M N K / time. Each shape also prints the fewest
-bytes it must move (A, Bt read once, C written once) over our best time and
-cuBLAS's, against a 2 GiB device-to-device copy timed in the same run.
+(timing.event_ms's hide_host); TFLOP/s = 2 M N K / time. Each shape also
+prints the fewest bytes it must move (A, Bt read once, C written once) over
+our best time and cuBLAS's, against a 2 GiB device-to-device copy timed in
+the same run.
 
     python3 bench/Gemm/bench.py [--dir .gpu/gemm] [--json OUT] [--check-only]
                                 [--shapes MxNxK,...] [--no-triton]

@@ -106,10 +106,10 @@ def workspace_holds(prefix, slots, counters, tile_elems):
 # long routine in the SASS, and the kernel with its index divisions in 64
 # bits ran 16-25% slower than the persistent one (round 22; with every one
 # in 32 bits, near its speed; with the schedule's alone, part of the way:
-# docs/gemm.md). The host and the
-# kernel take a count of shared tiles only where every dividend fits:
-# (units + k-steps) x CTAs below 2^31, k-steps below 2^31 and fewer shared
-# tiles than twice the CTAs (tile::schedule::kStreamKNarrowLimit).
+# docs/gemm.md). The host and the kernel take a count of shared tiles only
+# where every dividend fits (stream_k_fits): (units + k-steps) x CTAs below
+# 2^31, k-steps below 2^31 and fewer shared tiles than twice the CTAs
+# (tile::schedule::kStreamKNarrowLimit).
 NARROW_LIMIT = 1 << 31
 
 
@@ -123,19 +123,28 @@ def narrow_div(result, x, y, op="divui"):
 {result} = arith.index_castui %{p}_q : i32 to index"""
 
 
-def narrow_fits(prefix, shared, ksteps):
-    """`%{prefix}_narrow`: the schedule's dividends fit narrow_div for
-    `shared` shared tiles of `ksteps` k-steps on %ctas CTAs."""
-    return f"""%{prefix}_lim = arith.constant {NARROW_LIMIT} : index
-%{prefix}_two = arith.addi %ctas, %ctas : index
-%{prefix}_few = arith.cmpi ult, {shared}, %{prefix}_two : index
-%{prefix}_kfit = arith.cmpi ult, {ksteps}, %{prefix}_lim : index
-%{prefix}_few_k = arith.andi %{prefix}_few, %{prefix}_kfit : i1
-%{prefix}_tiles_k = arith.muli {shared}, {ksteps} : index
-%{prefix}_span = arith.addi %{prefix}_tiles_k, {ksteps} : index
-%{prefix}_span_ctas = arith.muli %{prefix}_span, %ctas : index
-%{prefix}_spanfit = arith.cmpi ult, %{prefix}_span_ctas, %{prefix}_lim : index
-%{prefix}_narrow = arith.andi %{prefix}_few_k, %{prefix}_spanfit : i1"""
+def stream_k_fits(shared, ksteps, tile_elems):
+    """Lines defining %sk_fits (i1): the schedule can take `shared` shared
+    tiles of `ksteps` k-steps on %ctas CTAs (the host's rule and the
+    kernel's check of the count it is passed): at least one shared k-step
+    per CTA, a workspace of ctas + shared partial tiles of `tile_elems`
+    values and shared counters, and every dividend within narrow_div's
+    reach."""
+    return f"""%sk_units = arith.muli {shared}, {ksteps} : index
+%sk_enough = arith.cmpi uge, %sk_units, %ctas : index
+%sk_slots = arith.addi %ctas, {shared} : index
+{workspace_holds("sk", "%sk_slots", shared, tile_elems)}
+%sk_lim = arith.constant {NARROW_LIMIT} : index
+%sk_two = arith.addi %ctas, %ctas : index
+%sk_few = arith.cmpi ult, {shared}, %sk_two : index
+%sk_kfit = arith.cmpi ult, {ksteps}, %sk_lim : index
+%sk_span = arith.addi %sk_units, {ksteps} : index
+%sk_span_ctas = arith.muli %sk_span, %ctas : index
+%sk_spanfit = arith.cmpi ult, %sk_span_ctas, %sk_lim : index
+%sk_narrow0 = arith.andi %sk_few, %sk_kfit : i1
+%sk_narrow = arith.andi %sk_narrow0, %sk_spanfit : i1
+%sk_fits0 = arith.andi %sk_enough, %sk_holds : i1
+%sk_fits = arith.andi %sk_fits0, %sk_narrow : i1"""
 
 
 def stream_k_share(indent, tile_elems):
@@ -149,15 +158,9 @@ def stream_k_share(indent, tile_elems):
     nothing."""
     text = f"""// The host's count of shared tiles, where the schedule and the
 // workspace can take it; else every tile whole.
-%sk_units = arith.muli %shared_arg, %ktiles : index
-%sk_enough = arith.cmpi uge, %sk_units, %ctas : index
+{stream_k_fits("%shared_arg", "%ktiles", tile_elems)}
 %sk_some = arith.cmpi ule, %shared_arg, %total : index
-%sk_slots = arith.addi %ctas, %shared_arg : index
-{workspace_holds("sk", "%sk_slots", "%shared_arg", tile_elems)}
-{narrow_fits("skn", "%shared_arg", "%ktiles")}
-%sk_ok0 = arith.andi %sk_enough, %sk_some : i1
-%sk_ok1 = arith.andi %sk_ok0, %skn_narrow : i1
-%sk_ok = arith.andi %sk_ok1, %sk_holds : i1
+%sk_ok = arith.andi %sk_some, %sk_fits : i1
 %shared = arith.select %sk_ok, %shared_arg, %c0 : index
 """ + f"""// Stream-K: the last %shared tiles are not taken whole; their k-steps,
 // end to end, are cut into one share per CTA (tile::schedule::
@@ -263,14 +266,8 @@ def stream_k_rule(bk, tile_elems, indent, tiles="%tiles"):
 %sk_small = arith.cmpi ult, %sk_part2, %ctas : index
 %sk_plus = arith.addi %sk_part, %ctas : index
 %sk_want = arith.select %sk_small, %sk_plus, %sk_part : index
-%sk_units = arith.muli %sk_want, %sk_ksteps : index
-%sk_enough = arith.cmpi uge, %sk_units, %ctas : index
-%sk_slots = arith.addi %ctas, %sk_want : index
-{workspace_holds("sk", "%sk_slots", "%sk_want", tile_elems)}
-{narrow_fits("skn", "%sk_want", "%sk_ksteps")}
-%sk_ok0 = arith.andi %sk_partial, %sk_enough : i1
-%sk_ok1 = arith.andi %sk_ok0, %skn_narrow : i1
-%sk_ok = arith.andi %sk_ok1, %sk_holds : i1
+{stream_k_fits("%sk_want", "%sk_ksteps", tile_elems)}
+%sk_ok = arith.andi %sk_partial, %sk_fits : i1
 %shared = arith.select %sk_ok, %sk_want, %c0 : index"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 

@@ -209,7 +209,7 @@ bool checkSlots(const Buffers &b, const Entry &entry, void *stream,
                 name, nullStreamSlots, slots);
     return false;
   }
-  std::vector<uint8_t> got(kGroups * 2 * 128);
+  std::vector<uint8_t> got(bytes);
   mgpuMemcpy(got.data(), slots, got.size(), nullptr);
   mgpuStreamSynchronize(nullptr);
   int compared = 0;
