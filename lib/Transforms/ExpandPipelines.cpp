@@ -208,23 +208,27 @@ private:
         [&](ArrayRef<int64_t> v) { copy.setSrcSizes(v); });
   }
 
-  /// The regions' leading arguments: the tile (persistent form) and the
-  /// iteration within it.
-  SmallVector<Value> iterationArgs(Value tile, Value k) {
-    SmallVector<Value> args;
-    if (tile)
-      args.push_back(tile);
-    args.push_back(k);
-    return args;
-  }
-
   /// One work tile as the producer or a consumer walks it: the tile (null
   /// without tiles), the ring position of its first iteration (null: 0),
-  /// its iteration count, and the iteration the regions see first (null:
-  /// 0; an iterations region's `first`).
+  /// its iteration count, the iteration the regions see first (null: 0; an
+  /// iterations region's `first`) and the tile's values (the iterations
+  /// region's after its range).
   struct TileSpan {
     Value tile, base, count, first;
+    SmallVector<Value> values;
   };
+
+  /// The regions' leading arguments: the tile and its values (persistent
+  /// form), then `k` where given (the epilogue takes none).
+  SmallVector<Value> leadingArgs(const TileSpan &span, Value k = Value()) {
+    SmallVector<Value> args;
+    if (span.tile)
+      args.push_back(span.tile);
+    llvm::append_range(args, span.values);
+    if (k)
+      args.push_back(k);
+    return args;
+  }
 
   /// The position in the one ring of stages all tiles share of the span's
   /// i-th iteration.
@@ -245,20 +249,24 @@ private:
   /// ring position t x count.
   TileSpan fixedSpan(OpBuilder &b, Value tile) {
     if (!tile)
-      return {Value(), Value(), op.getCount(), Value()};
+      return {Value(), Value(), op.getCount(), Value(), {}};
     Value base = arith::MulIOp::create(b, loc, tile, op.getCount());
-    return {tile, base, op.getCount(), Value()};
+    return {tile, base, op.getCount(), Value(), {}};
   }
 
   /// Tile t of a pipeline with an iterations region, its first iteration at
   /// ring position `base`: the region's [first, end), empty where
-  /// end <= first.
-  TileSpan rangedSpan(OpBuilder &b, Value tile, Value base) {
+  /// end <= first, and its values (made warp-uniform where `uniform`).
+  TileSpan rangedSpan(OpBuilder &b, Value tile, Value base, bool uniform) {
     SmallVector<Value> range = inlineBody(b, op.getIterations(), tile);
     Value some = cmp(b, arith::CmpIPredicate::ugt, range[1], range[0]);
     Value length = arith::SubIOp::create(b, loc, range[1], range[0]);
     Value count = arith::SelectOp::create(b, loc, some, length, index(b, 0));
-    return {tile, base, count, range[0]};
+    SmallVector<Value> values(llvm::drop_begin(range, 2));
+    if (uniform)
+      for (Value &v : values)
+        v = uniformIndex(b, v);
+    return {tile, base, count, range[0], std::move(values)};
   }
 
   /// Walks the pipeline's tiles in order, calling `body` with each tile's
@@ -287,7 +295,7 @@ private:
             return;
           }
           Value base = uniform ? uniformIndex(tb, carried[0]) : carried[0];
-          TileSpan span = rangedSpan(tb, tile, base);
+          TileSpan span = rangedSpan(tb, tile, base, uniform);
           body(tb, span);
           scf::YieldOp::create(
               tb, loc, ValueRange{arith::AddIOp::create(tb, loc, base,
@@ -297,10 +305,10 @@ private:
 
   /// Iteration k of tile t (ring position g) loads into stage g % S,
   /// completing on full[g % S], then the arrival that announces their bytes.
-  void emitProduce(OpBuilder &b, Value g, Value tile, Value k,
+  void emitProduce(OpBuilder &b, Value g, const TileSpan &span, Value k,
                    const IRMapping *hoisted = nullptr) {
     Value slot = stageOf(b, g);
-    SmallVector<Value> args = iterationArgs(tile, k);
+    SmallVector<Value> args = leadingArgs(span, k);
     llvm::append_range(args, stageViews(b, slot));
     inlineBody(
         b, op.getProduce(), args,
@@ -317,8 +325,8 @@ private:
   }
 
   /// Clones the ops of `produce` that depend on nothing but the tile
-  /// (free of memory effects, their operands the tile, values from outside
-  /// the pipeline or other such ops) at `b`, where the tile's loop over its
+  /// (free of memory effects, their operands the tile or its values, values
+  /// from outside the pipeline or other such ops) at `b`, where the tile's loop over its
   /// iterations is about to run at least once; `hoisted` maps them (and
   /// their results) for the inlined bodies, which then skip them. Per-tile
   /// work such as a tile scheduler's divisions then runs once per tile, not
@@ -328,10 +336,12 @@ private:
   SmallVector<Operation *> tileInvariants() {
     Block &block = op.getProduce().front();
     llvm::SmallPtrSet<Operation *, 16> found;
+    // The tile and its values lead produce's arguments; the iteration
+    // follows them.
+    unsigned perTile = op.getTiles() ? op.getIterationArgCount() - 1 : 0;
     auto invariant = [&](Value v) {
       if (auto arg = dyn_cast<BlockArgument>(v))
-        return arg.getOwner() != &block ||
-               (op.getTiles() && arg.getArgNumber() == 0);
+        return arg.getOwner() != &block || arg.getArgNumber() < perTile;
       Operation *def = v.getDefiningOp();
       return found.contains(def) || !op->isAncestor(def);
     };
@@ -348,11 +358,13 @@ private:
     return ops;
   }
 
-  void hoistTileInvariants(OpBuilder &b, Value tile,
+  void hoistTileInvariants(OpBuilder &b, const TileSpan &span,
                            ArrayRef<Operation *> invariants,
                            IRMapping &hoisted) {
-    if (tile)
-      hoisted.map(op.getProduce().front().getArgument(0), tile);
+    SmallVector<Value> perTile = leadingArgs(span);
+    hoisted.map(op.getProduce().front().getArguments().take_front(
+                    perTile.size()),
+                perTile);
     for (Operation *inner : invariants)
       hoisted.map(inner, b.clone(*inner, hoisted));
   }
@@ -361,8 +373,14 @@ private:
   /// previous round must have been released.
   void emitProduceAfterRelease(OpBuilder &b, Value g) {
     waitPhase(b, empty, g, /*back=*/1);
+    emitProduceAt(b, g);
+  }
+
+  /// The producer of ring position g in the software-pipelined form (no
+  /// iterations region, so no tile values): its tile and iteration are g's.
+  void emitProduceAt(OpBuilder &b, Value g) {
     auto [tile, k] = tileAndIteration(b, g);
-    emitProduce(b, g, tile, k);
+    emitProduce(b, g, TileSpan{tile, Value(), Value(), Value(), {}}, k);
   }
 
   /// The tile and iteration of ring position g (g itself without tiles).
@@ -383,7 +401,7 @@ private:
               function_ref<void(OpBuilder &, Value, Value)> refill) {
     Value g = ringIndex(b, span, i);
     waitPhase(b, full, g, /*back=*/0);
-    SmallVector<Value> args = iterationArgs(span.tile, iterationOf(b, span, i));
+    SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
     llvm::append_range(args, stageViews(b, stageOf(b, g)));
     args.push_back(consumer);
     llvm::append_range(args, carried);
@@ -462,9 +480,7 @@ private:
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     if (span.tile)
       releaseTileTail(b, span, releases, refill);
-    SmallVector<Value> args;
-    if (span.tile)
-      args.push_back(span.tile);
+    SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
     inlineBody(b, op.getEpilogue(), args);
@@ -568,7 +584,7 @@ void Expansion::emitSpecialized(OpBuilder &b) {
             cmp(tb, arith::CmpIPredicate::ugt, span.count, index(tb, 0));
         auto guard = scf::IfOp::create(tb, loc, some, /*withElse=*/false);
         gb.setInsertionPointToStart(guard.thenBlock());
-        hoistTileInvariants(gb, span.tile, invariants, hoisted);
+        hoistTileInvariants(gb, span, invariants, hoisted);
       }
       scf::ForOp::create(
           gb, loc, index(gb, 0), span.count, index(gb, 1), ValueRange{},
@@ -580,7 +596,7 @@ void Expansion::emitSpecialized(OpBuilder &b) {
             auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
             OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
             waitPhase(wb, empty, g, /*back=*/1);
-            emitProduce(lb, g, span.tile, iterationOf(lb, span, i),
+            emitProduce(lb, g, span, iterationOf(lb, span, i),
                         invariants.empty() ? nullptr : &hoisted);
             scf::YieldOp::create(lb, loc);
           });
@@ -618,8 +634,7 @@ void Expansion::emitSoftwarePipelined(OpBuilder &b) {
         Value mine = arith::AndIOp::create(lb, loc, producer, exists);
         auto ifOp = scf::IfOp::create(lb, loc, mine, /*withElse=*/false);
         OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-        auto [tile, k] = tileAndIteration(ib, j);
-        emitProduce(ib, j, tile, k);
+        emitProduceAt(ib, j);
         scf::YieldOp::create(lb, loc);
       });
   Value wg = uniformWarpgroup(b);

@@ -1152,8 +1152,10 @@ gpu.module @k {
     tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
     iterations {
       ^bb0(%i: index):
-        // expected-error @below {{pipeline-iterations: 'memref.load' in the iterations region; the producer and every consumer evaluate it, so it computes the range without memory effects}}
+        // Reads are allowed; a write is not.
         %end = memref.load %ranges[%i] : memref<?xindex>
+        // expected-error @below {{pipeline-iterations: 'memref.store' in the iterations region; the producer and every consumer evaluate it, so it computes the range and the tile's values with no memory effect but reads}}
+        memref.store %i, %ranges[%end] : memref<?xindex>
         tile.yield %i, %end : index, index
       } produce {
       ^bb0(%tile: index, %k: index, %t: !T):
@@ -1218,6 +1220,93 @@ gpu.module @k {
         tile.yield
       } consume {
       ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// A tile value is an index.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        %v = arith.constant 3 : i32
+        // expected-error @below {{pipeline-regions: iterations yields 3 value(s) of types ('index', 'index', 'i32'); expected ('index', 'index', 'index')}}
+        tile.yield %i, %i, %v : index, index, i32
+      } produce {
+      ^bb0(%tile: index, %v0: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %v0: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %v0: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// Every region takes the tile's values after the tile.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-regions: produce takes the tile, its values, the iteration and one stage view per buffer (5 arguments), has 3}}
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        tile.yield %i, %i, %i, %i : index, index, index, index
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-regions: epilogue takes 3 argument(s) (the tile, a tile value, the consumer warpgroup's index), has 2}}
+    tile.pipeline  tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    iterations {
+      ^bb0(%i: index):
+        tile.yield %i, %i, %i : index, index, index
+      } produce {
+      ^bb0(%tile: index, %v: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %v: index, %k: index, %t: !T, %c: index):
         tile.yield
       } epilogue {
       ^bb0(%tile: index, %c: index):

@@ -43,6 +43,16 @@ int64_t PipelineOp::getStageCount() {
   return type.getRank() >= 1 ? type.getDimSize(0) : 0;
 }
 
+unsigned PipelineOp::getNumTileValues() {
+  Region &iterations = getIterations();
+  if (iterations.empty() || iterations.front().empty())
+    return 0;
+  auto yield = dyn_cast<YieldOp>(iterations.front().getTerminator());
+  if (!yield || yield.getValues().size() < 2)
+    return 0;
+  return yield.getValues().size() - 2;
+}
+
 int64_t PipelineOp::getSpecializedBlockThreads() {
   return kWarpgroupThreads * (static_cast<int64_t>(getConsumers()) + 1);
 }
@@ -377,8 +387,10 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   Type index = b.getIndexType();
   Block &produce = op.getProduce().front();
   unsigned lead = op.getIterationArgCount();
-  StringRef leading =
-      op.getTiles() ? "the tile, the iteration" : "the iteration";
+  StringRef leading = !op.getTiles() ? "the iteration"
+                      : op.getNumTileValues()
+                          ? "the tile, its values, the iteration"
+                          : "the tile, the iteration";
   if (produce.getNumArguments() != op.getBuffers().size() + lead)
     return emitRuleError(op.getOperation(), RuleId::PipelineRegions)
            << "produce takes " << leading << " and one stage view per buffer ("
@@ -387,6 +399,7 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   SmallVector<std::pair<Type, StringRef>> tileArg;
   if (op.getTiles())
     tileArg.push_back({index, "the tile"});
+  tileArg.append(op.getNumTileValues(), {index, "a tile value"});
   SmallVector<std::pair<Type, StringRef>> produceArgs = tileArg;
   produceArgs.push_back({index, "the iteration"});
   for (auto [buffer, view] :
@@ -418,7 +431,8 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
       (failed(verifyArguments(op, op.getIterations(), "iterations",
                               {{index, "the tile"}})) ||
        failed(verifyYield(op, op.getIterations(), "iterations",
-                          SmallVector<Type>{index, index}))))
+                          SmallVector<Type>(2 + op.getNumTileValues(),
+                                            index)))))
     return failure();
   return success(succeeded(verifyYield(op, op.getProduce(), "produce", {})) &&
                  succeeded(verifyYield(op, op.getConsume(), "consume",
@@ -541,24 +555,33 @@ static LogicalResult verifyConsumeReadsOnly(PipelineOp op) {
   return success();
 }
 
-/// The iterations region runs in the producer and in every consumer: only
-/// ops without memory effects give all of them the same ranges.
-static LogicalResult verifyIterationsPure(PipelineOp op) {
+/// Whether `op` (with what it contains) at most reads memory.
+static bool onlyReads(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects =
+      getEffectsRecursively(op);
+  return effects && llvm::all_of(*effects, [](const auto &effect) {
+           return isa<MemoryEffects::Read>(effect.getEffect());
+         });
+}
+
+/// The iterations region runs in the producer and in every consumer: ops
+/// that at most read memory give all of them the same ranges and values.
+static LogicalResult verifyIterationsReadOnly(PipelineOp op) {
   if (op.getIterations().empty())
     return success();
   for (Operation &inner : op.getIterations().front().without_terminator())
-    if (!isMemoryEffectFree(&inner))
+    if (!onlyReads(&inner))
       return emitRuleError(&inner, RuleId::PipelineIterations)
              << "'" << inner.getName()
              << "' in the iterations region; the producer and every "
-                "consumer evaluate it, so it computes the range without "
-                "memory effects";
+                "consumer evaluate it, so it computes the range and the "
+                "tile's values with no memory effect but reads";
   return success();
 }
 
 LogicalResult PipelineOp::verifyRegions() {
   if (failed(verifyRegionArguments(*this)) ||
-      failed(verifyIterationsPure(*this)) ||
+      failed(verifyIterationsReadOnly(*this)) ||
       failed(verifyNoHandWrittenProtocol(*this)) ||
       failed(verifyProduceCopies(*this)) || failed(verifyCluster(*this)) ||
       failed(verifyConsumeReadsOnly(*this)))

@@ -627,7 +627,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     `consume(%k, %stage..., %consumer, %carried...)` yielding the carried
     values, `epilogue(%consumer, %carried...)`, where `%consumer` is the
     consumer warpgroup's index (0..N-1; the warpgroup index in the
-    software-pipelined form); with `tiles`, each is preceded by `%tile`.
+    software-pipelined form); with `tiles`, each is preceded by `%tile`
+    (and the tile's values, below).
 
     `tiles(%tiles)` makes the pipeline persistent: it runs `%count`
     iterations for each of `%tiles` work tiles (both run-time, possibly 0),
@@ -644,10 +645,17 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     own iterations: `^bb0(%t: index)` yields `%first, %end` and tile `t`
     runs iterations `k = first .. end - 1` (none where `end <= first`); the
     regions receive `k` itself. A stream-K GEMM's work tile is a share of an
-    output tile's K steps. The region is evaluated by the producer and by
-    every consumer, so its ops are free of memory effects; the ring position
-    of each iteration is carried from tile to tile, which the
-    warp-specialized form does (consumers >= 1).
+    output tile's K steps. The region may yield more index values after
+    `%end`, the tile's values (a tile scheduler's answer: which group, which
+    output tile, its coordinates): every other region takes them right
+    after the tile, so per-tile work runs once per tile, not once per
+    iteration. The region is evaluated by the producer and by every
+    consumer (the consumers' values made warp-uniform), so all of them must
+    compute the same: its ops only read memory, and memory it reads must
+    not change while the pipeline runs (a kernel's inputs, a table written
+    before the pipeline). The ring position of each iteration is carried
+    from tile to tile, which the warp-specialized form does
+    (consumers >= 1).
 
     `cluster_size = C` (2..16) runs the pipeline in every CTA of a cluster
     of C CTAs (the kernel's cluster size; `tile-expand-pipelines` sets a
@@ -720,9 +728,15 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     int64_t getStageCount();
     /// Threads the warp-specialized form runs in: 128 x (consumers + 1).
     int64_t getSpecializedBlockThreads();
+    /// The tile values the iterations region yields after its range (0
+    /// without the region).
+    unsigned getNumTileValues();
     /// The regions' leading index arguments before the stage views: the
-    /// iteration, preceded by the tile in the persistent form.
-    unsigned getIterationArgCount() { return getTiles() ? 2 : 1; }
+    /// iteration, preceded in the persistent form by the tile and its
+    /// values.
+    unsigned getIterationArgCount() {
+      return getTiles() ? 2 + getNumTileValues() : 1;
+    }
     /// The multicast loads of `produce` (the cluster's shared operands).
     ::llvm::SmallVector<CopyAsyncOp> getMulticastLoads();
     /// Threads that arrive on a stage's empty barrier to release it, when
