@@ -298,8 +298,8 @@ private:
           TileSpan span = rangedSpan(tb, tile, base, uniform);
           body(tb, span);
           scf::YieldOp::create(
-              tb, loc, ValueRange{arith::AddIOp::create(tb, loc, base,
-                                                        span.count)});
+              tb, loc,
+              ValueRange{arith::AddIOp::create(tb, loc, base, span.count)});
         });
   }
 
@@ -326,9 +326,9 @@ private:
 
   /// Clones the ops of `produce` that depend on nothing but the tile
   /// (free of memory effects, their operands the tile or its values, values
-  /// from outside the pipeline or other such ops) at `b`, where the tile's loop over its
-  /// iterations is about to run at least once; `hoisted` maps them (and
-  /// their results) for the inlined bodies, which then skip them. Per-tile
+  /// from outside the pipeline or other such ops) at `b`, where the tile's loop
+  /// over its iterations is about to run at least once; `hoisted` maps them
+  /// (and their results) for the inlined bodies, which then skip them. Per-tile
   /// work such as a tile scheduler's divisions then runs once per tile, not
   /// once per iteration on the producer's critical path. Only what the
   /// first iteration would compute anyway is computed, so nothing runs that
@@ -362,9 +362,9 @@ private:
                            ArrayRef<Operation *> invariants,
                            IRMapping &hoisted) {
     SmallVector<Value> perTile = leadingArgs(span);
-    hoisted.map(op.getProduce().front().getArguments().take_front(
-                    perTile.size()),
-                perTile);
+    hoisted.map(
+        op.getProduce().front().getArguments().take_front(perTile.size()),
+        perTile);
     for (Operation *inner : invariants)
       hoisted.map(inner, b.clone(*inner, hoisted));
   }

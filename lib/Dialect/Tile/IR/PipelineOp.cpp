@@ -430,9 +430,9 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
   if (!op.getIterations().empty() &&
       (failed(verifyArguments(op, op.getIterations(), "iterations",
                               {{index, "the tile"}})) ||
-       failed(verifyYield(op, op.getIterations(), "iterations",
-                          SmallVector<Type>(2 + op.getNumTileValues(),
-                                            index)))))
+       failed(
+           verifyYield(op, op.getIterations(), "iterations",
+                       SmallVector<Type>(2 + op.getNumTileValues(), index)))))
     return failure();
   return success(succeeded(verifyYield(op, op.getProduce(), "produce", {})) &&
                  succeeded(verifyYield(op, op.getConsume(), "consume",
