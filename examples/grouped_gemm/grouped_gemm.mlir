@@ -45,9 +45,9 @@ module attributes {gpu.container_module} {
       %G = memref.dim %B, %c0 : !B
       %N = memref.dim %B, %c1 : !B
       %K = memref.dim %B, %c2 : !B
-      // This CTA's group: the one whose tile rows [before, before + rows)
-      // hold tile row %by, from running sums of ceil(M_g / 128) (tile rows)
-      // and M_g (the group's first row). %rows stays 0 past the last tile.
+      // The group whose tile rows [before, before + rows) hold tile row
+      // %by, from running sums of ceil(M_g / BM) (tile rows) and M_g (the
+      // group's first row). %rows stays 0 past the last tile.
       %scan:6 = scf.for %g = %c0 to %G step %c1
           iter_args(%tb = %c0, %rb = %c0, %fg = %c0, %ft = %c0, %fo = %c0, %fm = %c0)
           -> (index, index, index, index, index, index) {
@@ -75,20 +75,6 @@ module attributes {gpu.container_module} {
       %real = arith.cmpi ugt, %rows, %c0 : index
       %k1 = arith.addi %K, %cbk1 : index
       %ktiles = arith.divui %k1, %cbk : index
-      %sa = tile.arena_view [0] : !stagesA
-      %sb = tile.arena_view [49152] : !stagesB
-      %sc0 = tile.arena_view [147456] : !tileCs
-      %scp0 = tile.arena_view [147456] : !tileCp
-      %sc1 = tile.arena_view [163840] : !tileCs
-      %scp1 = tile.arena_view [163840] : !tileCp
-      %sc2 = tile.arena_view [180224] : !tileCs
-      %scp2 = tile.arena_view [180224] : !tileCp
-      %sc3 = tile.arena_view [196608] : !tileCs
-      %scp3 = tile.arena_view [196608] : !tileCp
-      // C's device map: the storing thread points it at the group's rows.
-      %cmap = tile.device_map %C : !C
-      %local = arith.remui %tid, %cwg : index
-      %storer = arith.cmpi eq, %tid, %cwg : index
       // The group's tiles in the grouped order (8 tile rows down a
       // column, then right). (A CTA past the last tile computes a tile of
       // an empty "group" of one tile row that it never loads or stores.)
@@ -105,7 +91,21 @@ module attributes {gpu.container_module} {
       // every thread's), so a CTA past the last tile runs it with no K steps
       // and skips its epilogue.
       %ksteps = arith.select %real, %ktiles, %c0 : index
-        %zero = llvm.mlir.zero : !acc
+      %sa = tile.arena_view [0] : !stagesA
+      %sb = tile.arena_view [49152] : !stagesB
+      %sc0 = tile.arena_view [147456] : !tileCs
+      %scp0 = tile.arena_view [147456] : !tileCp
+      %sc1 = tile.arena_view [163840] : !tileCs
+      %scp1 = tile.arena_view [163840] : !tileCp
+      %sc2 = tile.arena_view [180224] : !tileCs
+      %scp2 = tile.arena_view [180224] : !tileCp
+      %sc3 = tile.arena_view [196608] : !tileCs
+      %scp3 = tile.arena_view [196608] : !tileCp
+      // C's device map: the storing thread points it at the group's rows.
+      %cmap = tile.device_map %C : !C
+      %local = arith.remui %tid, %cwg : index
+      %storer = arith.cmpi eq, %tid, %cwg : index
+      %zero = llvm.mlir.zero : !acc
         tile.pipeline (%ksteps) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
             attributes {consumers = 2 : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>} produce {
         ^bb0(%kt: index, %a: !tileA, %b: !tileB):

@@ -18,6 +18,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "tile/Dialect/Tile/IR/DivisorAnalysis.h"
 #include "tile/Dialect/Tile/IR/ThreadIndex.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 #include "tile/Transforms/Passes.h"
@@ -110,6 +111,19 @@ private:
         arith::ConstantIntOp::create(b, loc, 32, 64));
     Value joined = arith::OrIOp::create(b, loc, hi64, lo64);
     return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), joined);
+  }
+
+  /// `v` made warp-uniform, still a visible multiple of the divisor the
+  /// IR proves for it (the shuffle hides it): v / d is shuffled, then
+  /// multiplied by d, so a coordinate among a tile's values keeps the
+  /// alignment the planner needs to prove.
+  Value uniformKeepingDivisor(OpBuilder &b, Value v) {
+    int64_t divisor = getKnownDivisor(v);
+    if (divisor <= 1)
+      return uniformIndex(b, v);
+    Value quotient = arith::DivUIOp::create(b, loc, v, index(b, divisor));
+    return arith::MulIOp::create(b, loc, uniformIndex(b, quotient),
+                                 index(b, divisor));
   }
 
   Value stageOf(OpBuilder &b, Value k) {
@@ -265,7 +279,7 @@ private:
     SmallVector<Value> values(llvm::drop_begin(range, 2));
     if (uniform)
       for (Value &v : values)
-        v = uniformIndex(b, v);
+        v = uniformKeepingDivisor(b, v);
     return {tile, base, count, range[0], std::move(values)};
   }
 

@@ -4,6 +4,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
@@ -76,6 +77,24 @@ static int64_t wrapDivisor(Value value, int64_t divisor) {
   return divisor;
 }
 
+/// A persistent tile.pipeline's tile value as a region's argument: the value
+/// the iterations region yields for it (null for any other value).
+static Value tileValueSource(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return {};
+  auto pipeline = dyn_cast_or_null<PipelineOp>(arg.getOwner()->getParentOp());
+  if (!pipeline || !pipeline.getTiles() ||
+      arg.getParentRegion() == &pipeline.getIterations())
+    return {};
+  // Every region's arguments start with the tile, then its values.
+  unsigned position = arg.getArgNumber();
+  if (position < 1 || position > pipeline.getNumTileValues())
+    return {};
+  auto yield = cast<YieldOp>(pipeline.getIterations().front().getTerminator());
+  return yield.getValues()[2 + position - 1];
+}
+
 /// The divisor of a value that needs no walk: a constant, a value without a
 /// producer, or one past the depth bound.
 static std::optional<int64_t> leafDivisor(Value value, unsigned depth) {
@@ -116,14 +135,21 @@ int64_t DivisorAnalysis::getKnownDivisor(Value root) {
       continue;
     }
     Operation *def = frame.value.getDefiningOp();
+    // A tile value divides as what the iterations region yields for it.
+    Value source =
+        frame.depth < kMaxDepth ? tileValueSource(frame.value) : Value();
     if (!frame.expanded) {
-      if (std::optional<int64_t> leaf = leafDivisor(frame.value, frame.depth)) {
+      std::optional<int64_t> leaf;
+      if (!source)
+        leaf = leafDivisor(frame.value, frame.depth);
+      if (leaf) {
         known[frame.value] = *leaf;
         stack.pop_back();
         continue;
       }
       // An op the analysis does not read proves nothing.
-      SmallVector<Value, 2> operands = readOperands(def);
+      SmallVector<Value, 2> operands =
+          source ? SmallVector<Value, 2>{source} : readOperands(def);
       if (operands.empty()) {
         known[frame.value] = 1;
         stack.pop_back();
@@ -136,7 +162,9 @@ int64_t DivisorAnalysis::getKnownDivisor(Value root) {
           stack.push_back({operand, frame.depth + 1, false});
       continue;
     }
-    known[frame.value] = wrapDivisor(frame.value, combine(def, divisorOf));
+    known[frame.value] =
+        source ? divisorOf(source)
+               : wrapDivisor(frame.value, combine(def, divisorOf));
     onPath.erase(frame.value);
     stack.pop_back();
   }
