@@ -89,6 +89,17 @@ def indent_lines(text, indent):
                      for line in text.splitlines())
 
 
+def tile_starts(group_m, indent):
+    """The persistent kernel's tile starts %m0, %n0 from its tile values:
+    the tile's place in its group's grouped order over the group's
+    ceil(rows / BM) x ceil(N / BN) tiles."""
+    return indent_lines(f"""%rows_up = arith.addi %rows, %cbm1 : index
+%group_rows = arith.divui %rows_up, %cbm : index
+%pid_m, %pid_n = tile.grouped_tile %place of (%group_rows, %gx) {{group_rows = {group_m}}}
+%m0 = arith.muli %pid_m, %cbm : index
+%n0 = arith.muli %pid_n, %cbn : index""", indent)
+
+
 def header(bm, bn, bk, stages, group_m, persistent):
     ws = "#gpu.address_space<workgroup>"
     la = f"#tile.layout<({stages}, {bm}, {bk}) : ({bm * bk}, {bk}, 1), swizzle = 128B>"
@@ -291,23 +302,22 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
     attrs = (f"attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, "
              "reads = #tile.consumer_reads<wgmma>}")
     if persistent:
-        values = "%t: index, %grp: index, %arow: index, %off: index, %rows: index, %m0: index, %n0: index, "
+        values = "%t: index, %grp: index, %off: index, %rows: index, %place: index, "
         w(f"""      tile.pipeline tiles(%mine) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
           {attrs} iterations {{
       ^bb0(%t: index):
         // Work tile t is tile cta + t x CTAs of the group-major order: its
-        // group, rows and starts, found once per tile.
+        // group, the group's rows and the tile's place in the group's
+        // grouped order, found once per tile. (Its starts are recomputed
+        // where they are used: four values live through the main loop,
+        // not six, leave the consumers' registers unspilled.)
         %stride = arith.muli %t, %ctas : index
         %lin = arith.addi %cta, %stride : index
         %row_of = arith.divui %lin, %gx : index
 {scan_counts("%row_of", " " * 8)}
         %base = arith.muli %first_tile, %gx : index
-        %local_lin = arith.subi %lin, %base : index
-        %pid_m, %pid_n = tile.grouped_tile %local_lin of (%trows, %gx) {{group_rows = {group_m}}}
-        %m0 = arith.muli %pid_m, %cbm : index
-        %n0 = arith.muli %pid_n, %cbn : index
-        %arow = arith.addi %off, %m0 : index
-        tile.yield %c0, %ktiles, %grp, %arow, %off, %rows, %m0, %n0 : index, index, index, index, index, index, index, index
+        %place = arith.subi %lin, %base : index
+        tile.yield %c0, %ktiles, %grp, %off, %rows, %place : index, index, index, index, index, index
       }} produce {{""")
         ind = " " * 6
     else:
@@ -315,8 +325,12 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
         w(f"""        tile.pipeline (%ksteps) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
             {attrs} produce {{""")
         ind = " " * 8
+    # The persistent producer's A row, computed once per tile (the
+    # expansion hoists what depends only on the tile's values).
+    arow = ("\n" + tile_starts(group_m, ind + "  ") +
+            f"\n{ind}  %arow = arith.addi %off, %m0 : index") if persistent else ""
     w(f"""{ind}^bb0({values}%kt: index, %a: !tileA, %b: !tileB):
-{ind}  %k0 = arith.muli %kt, %cbk : index
+{ind}  %k0 = arith.muli %kt, %cbk : index{arow}
 {ind}  tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%arow, %k0] [{bm}, {bk}] : !tileA, !A
 {ind}  tile.copy_async %b[0, 0] [{bn}, {bk}], %B[%grp, %n0, %k0] [1, {bn}, {bk}] : !tileB, !B
 {ind}  tile.yield
@@ -338,6 +352,7 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
         %free_threads = arith.constant {WG * consumers} : i32
         nvvm.barrier id = %free_id number_of_threads = %free_threads""")
         fragment_stores(w, bn, " " * 8)
+        w(tile_starts(group_m, " " * 8))
         w(map_store(bm, bn, True, " " * 8))
         w("""        tile.yield
       }
