@@ -6,8 +6,8 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     M("host-enters-kernels", "HostToLLVM.cpp",
-      "target.markOpRecursivelyLegal<gpu::GPUModuleOp, gpu::BinaryOp>();",
-      "",
+      "if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))",
+      "if (!isa<gpu::BinaryOp>(op))",
       "the host conversion walks and converts the kernels' ops again",
       function="TileHostToLLVMPass::runOnOperation"),
 ]
