@@ -89,6 +89,19 @@ def indent_lines(text, indent):
                      for line in text.splitlines())
 
 
+def find_tile(indent):
+    """The persistent kernel's work tile t: tile cta + t x CTAs of the
+    group-major order; its group %grp, the group's first row %off and count
+    %rows, and the tile's %place in the group's grouped order."""
+    return indent_lines("""// Work tile t is tile cta + t x CTAs of the group-major order.
+%stride = arith.muli %t, %ctas : index
+%lin = arith.addi %cta, %stride : index
+%row_of = arith.divui %lin, %gx : index
+""" + scan_counts("%row_of", "") + """
+%base = arith.muli %first_tile, %gx : index
+%place = arith.subi %lin, %base : index""", indent)
+
+
 def tile_starts(group_m, indent):
     """The persistent kernel's tile starts %m0, %n0 from its tile values:
     the tile's place in its group's grouped order over the group's
@@ -194,12 +207,13 @@ def fragment_stores(w, bn, indent):
 memref.store %w{v}, %scp{j}[{row}, %pc{i}] : !tileCp""", indent))
 
 
-def map_store(bm, bn, persistent, indent):
+def map_store(bm, bn, persistent, group_m, indent):
     """The storing thread points C's map at the group's rows [off, off +
     rows) (the TMA clips the tile's rows past the group) and stores the C
     chunks through it. One tile per CTA waits for the store at once; a
     persistent CTA leaves it in flight and waits before the next update
-    (the store may still read the map)."""
+    (the store may still read the map), and finds the group's rows and the
+    tile's group, rows and starts here (find_tile)."""
     stores = "\n".join(
         f"""    %cn{j} = arith.constant {j * CHUNK} : index
     %n0_{j} = arith.addi %n0, %cn{j} : index
@@ -216,7 +230,11 @@ scf.if %storer {{
 """ + ("""  // The previous tile's store may still read the map (its C tile was
   // read before this tile's fragments were written: long done).
   tile.bulk_wait_group 0
-""" if persistent else "") + f"""  %pitch = memref.dim %C, %c1 : !C
+  // The tile again: the consumers carry none of its values through the
+  // main loop (with them, their registers spill), and the scan is this
+  // thread's alone.
+""" + find_tile("  ") + "\n" + tile_starts(group_m, "  ") + "\n"
+                      if persistent else "") + f"""  %pitch = memref.dim %C, %c1 : !C
   %coff = arith.muli %off, %pitch : index
   %gview = memref.reinterpret_cast %C to offset: [%coff],
       sizes: [%rows, %pitch], strides: [%pitch, 1] : !C to !view
@@ -278,7 +296,7 @@ def host(bm, bn, smem, threads, persistent, sms):
 
 
 def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
-         sms=SMS):
+         sms=SMS, registers=None):
     bm = BM
     consumers = bm // 64
     threads = WG * (consumers + 1)
@@ -299,24 +317,16 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
       %local = arith.remui %tid, %cwg : index
       %storer = arith.cmpi eq, %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc""")
+    regs = (f", producer_registers = {registers[0]} : i64, "
+            f"consumer_registers = {registers[1]} : i64" if registers else "")
     attrs = (f"attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, "
-             "reads = #tile.consumer_reads<wgmma>}")
+             f"reads = #tile.consumer_reads<wgmma>{regs}}}")
     if persistent:
         values = "%t: index, %grp: index, %off: index, %rows: index, %place: index, "
         w(f"""      tile.pipeline tiles(%mine) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
           {attrs} iterations {{
       ^bb0(%t: index):
-        // Work tile t is tile cta + t x CTAs of the group-major order: its
-        // group, the group's rows and the tile's place in the group's
-        // grouped order, found once per tile. (Its starts are recomputed
-        // where they are used: four values live through the main loop,
-        // not six, leave the consumers' registers unspilled.)
-        %stride = arith.muli %t, %ctas : index
-        %lin = arith.addi %cta, %stride : index
-        %row_of = arith.divui %lin, %gx : index
-{scan_counts("%row_of", " " * 8)}
-        %base = arith.muli %first_tile, %gx : index
-        %place = arith.subi %lin, %base : index
+{find_tile(" " * 8)}
         tile.yield %c0, %ktiles, %grp, %off, %rows, %place : index, index, index, index, index, index
       }} produce {{""")
         ind = " " * 6
@@ -342,7 +352,7 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
     w(f"""{ind}  nvvm.wgmma.commit.group.sync.aligned
 {ind}  tile.yield {prev} : !acc
 {ind}}} epilogue {{
-{ind}^bb0({values}%cidx: index, %accum: !acc):""")
+{ind}^bb0({values.replace("%", "%v_").replace("%v_t:", "%t:")}%cidx: index, %accum: !acc):""")
     if persistent:
         w(f"""        // The C tile is free once the previous tile's store has read it.
         scf.if %storer {{
@@ -352,8 +362,7 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
         %free_threads = arith.constant {WG * consumers} : i32
         nvvm.barrier id = %free_id number_of_threads = %free_threads""")
         fragment_stores(w, bn, " " * 8)
-        w(tile_starts(group_m, " " * 8))
-        w(map_store(bm, bn, True, " " * 8))
+        w(map_store(bm, bn, True, group_m, " " * 8))
         w("""        tile.yield
       }
       // The last tile's store completes before the kernel exits.
@@ -364,7 +373,7 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
         w("""          // Only a CTA with a tile of a group stores one.
           scf.if %real {""")
         fragment_stores(w, bn, " " * 12)
-        w(map_store(bm, bn, False, " " * 12))
+        w(map_store(bm, bn, False, group_m, " " * 12))
         w("""          }
           tile.yield
         }""")
@@ -451,10 +460,16 @@ def main():
                          "tiles(...) with tile values)")
     ap.add_argument("--sms", type=int, default=SMS,
                     help="with --persistent: the CTAs to launch at most")
+    ap.add_argument("--registers", default=None, metavar="P,C",
+                    help="setmaxnreg: the producer's and the consumers' "
+                         "registers (e.g. 40,232)")
     args = ap.parse_args()
+    registers = (tuple(int(r) for r in args.registers.split(","))
+                 if args.registers else None)
     try:
         print(emit(bn=args.bn, stages=args.stages, group_m=args.group_m,
-                   persistent=args.persistent, sms=args.sms), end="")
+                   persistent=args.persistent, sms=args.sms,
+                   registers=registers), end="")
     except ValueError as error:
         ap.error(str(error))
 

@@ -9,6 +9,12 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- tile.pipeline expansion --------------------------------------------
+    M("pipe-tile-values-divisor", "ExpandPipelines.cpp",
+      "    if (divisor <= 1)\n", "    if (true)\n",
+      "a tile value the consumers shuffle loses the divisor the IR proved: "
+      "a TMA coordinate made from it is no longer provably aligned",
+      function="uniformKeepingDivisor",
+      tests=["lit:Transforms/expand-pipelines-tile-values.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
       "waitPhase(wb, empty, g, /*back=*/1);",
       "waitPhase(wb, empty, g, /*back=*/0);",
