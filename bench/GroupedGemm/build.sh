@@ -43,7 +43,11 @@ for v in "main:" "${variants[@]}"; do
   fi
   "$build/bin/tile-compile" "$out/$lib.mlir" -o "$out/$lib.so" --runtime-dir "$out"
 done
-if grep -q "spill stores" "$out/ptxas.txt" && grep "spill" "$out/ptxas.txt" | grep -vq " 0 bytes spill stores, 0 bytes spill loads"; then
-  echo "build.sh: ptxas reports spills:"; grep spill "$out/ptxas.txt"; exit 1
+# The TMA versions must assemble without spills; a fallback version's
+# spills (it runs only where a TMA guard fails) are reported.
+spills=$(awk '/^== / {lib = $2} /Compiling entry function/ {f = lib " " $7} /spill stores/ && !/ 0 bytes spill stores, 0 bytes spill loads/ {print f ": " $0}' "$out/ptxas.txt")
+if [ -n "$spills" ]; then
+  echo "build.sh: ptxas reports spills:"; echo "$spills"
+  echo "$spills" | grep -vq "_fallback'" && exit 1
 fi
 echo "build.sh: built $(ls "$out"/grouped_gemm*.so | tr '\n' ' ')"
