@@ -657,14 +657,7 @@ module attributes {{gpu.container_module}} {{
     w(f"""{reuse}        // Epilogue: accumulator fragments (PTX wgmma D layout: warp w holds
         // rows 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
         // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
-        %warp = arith.divui %local, %c32 : index
-        %lane = arith.remui %local, %c32 : index
-        %wrow = arith.muli %warp, %c16 : index
-        %lrow = arith.divui %lane, %c4 : index
-        %r0a = arith.addi %row0, %wrow : index
-        %r0 = arith.addi %r0a, %lrow : index
-        %r1 = arith.addi %r0, %c8 : index
-        %lcol = arith.remui %lane, %c4 : index
+{fragment_rows(" " * 8)}
         %col0 = arith.muli %lcol, %c2 : index""")
     if fp8:
         w("""        // The per-tensor scales, applied to the f32 accumulator.
@@ -838,6 +831,21 @@ module attributes {{gpu.container_module}} {{
 }}""")
     return "\n".join(out) + "\n"
 
+
+
+def fragment_rows(indent):
+    """A consumer thread's rows %r0, %r1 and pair column %lcol of the wgmma
+    accumulator (its warp's 16 rows from %row0; lane l: rows l/4 and
+    l/4 + 8, columns 8i + 2(l%4) + 0..1)."""
+    lines = """%warp = arith.divui %local, %c32 : index
+%lane = arith.remui %local, %c32 : index
+%wrow = arith.muli %warp, %c16 : index
+%lrow = arith.divui %lane, %c4 : index
+%r0a = arith.addi %row0, %wrow : index
+%r0 = arith.addi %r0a, %lrow : index
+%r1 = arith.addi %r0, %c8 : index
+%lcol = arith.remui %lane, %c4 : index"""
+    return "\n".join(indent + line for line in lines.splitlines())
 
 
 def emit_mma_steps(w, bn, ksteps, indent, fp8=False):

@@ -43,7 +43,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "gemm"))
-from gen_gemm import SMS, WG, acc_type, emit_mma_steps  # noqa: E402
+from gen_gemm import (SMS, WG, acc_type, emit_mma_steps,  # noqa: E402
+                      fragment_rows)
 
 BM, BN, BK, STAGES, GROUP_M = 128, 256, 64, 3, 8
 CHUNK = 64  # bf16 columns of one 128-byte swizzle span
@@ -183,14 +184,7 @@ def fragment_stores(w, bn, indent):
 // Accumulator fragments (PTX wgmma D layout: warp w holds rows
 // 16w..16w+15; lane l rows l/4 and l/4 + 8, columns
 // 8i + 2(l%4) + 0..1), rounded to bf16, to the swizzled C chunks.
-%warp = arith.divui %local, %c32 : index
-%lane = arith.remui %local, %c32 : index
-%wrow = arith.muli %warp, %c16 : index
-%lrow = arith.divui %lane, %c4 : index
-%r0a = arith.addi %row0, %wrow : index
-%r0 = arith.addi %r0a, %lrow : index
-%r1 = arith.addi %r0, %c8 : index
-%lcol = arith.remui %lane, %c4 : index""", indent))
+""" + fragment_rows(""), indent))
     for i in range(bn // 8):
         j, pair = 8 * i // CHUNK, (8 * i % CHUNK) // 2
         w(indent_lines(f"""%cp{i} = arith.constant {pair} : index
