@@ -22,7 +22,7 @@ python3 "$gen" > "$out/grouped_gemm.mlir"
 cmp -s "$out/grouped_gemm.mlir" examples/grouped_gemm/grouped_gemm.mlir ||
   { echo "build.sh: examples/grouped_gemm/grouped_gemm.mlir is stale (re-run $gen)"; exit 1; }
 # Variants of the generator measured next to the example (name:flags).
-IFS=";" read -ra variants <<< "${VARIANTS:-n128s6:--bn 128 --stages 6;persistent:--persistent --registers 40,232;persistent_noreg:--persistent}"
+IFS=";" read -ra variants <<< "${VARIANTS:-n128s6:--bn 128 --stages 6;persistent:--persistent --registers 40,232}"
 toolkit=${CUDA_HOME:-/usr/local/cuda}
 : > "$out/ptxas.txt"
 for v in "main:" "${variants[@]}"; do
