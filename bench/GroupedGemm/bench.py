@@ -46,6 +46,10 @@ CHECK_CASES = [
     ("1 group", 300, 768, 512, [300]),
     ("8 groups, empty last", 1000, 1024, 1024, [129, 127, 1, 0, 256, 383, 104, 0]),
     ("8 groups, N not of 256", 700, 384, 192, [100] * 7),
+    # 190 tiles: a persistent CTA walks two, across groups (its map pointed
+    # at another group's rows while its previous store may be in flight).
+    ("9 groups, more tiles than SMs", 4600, 1280, 192,
+     [700, 0, 1, 1200, 129, 0, 900, 1000, 300]),
 ]
 
 
