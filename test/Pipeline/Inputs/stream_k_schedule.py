@@ -18,21 +18,11 @@ import sys
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "examples", "gemm"))
 import gen_gemm  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from index_arith import BINARY, PREDICATES  # noqa: E402
 
-MASK = (1 << 64) - 1
 LINE = re.compile(r"^\s*(%\w+) = ([\w.]+) (.*?)(?: : [\w<>?x]+)?$")
-BINARY = {
-    "arith.addi": lambda a, b: (a + b) & MASK,
-    "arith.subi": lambda a, b: (a - b) & MASK,
-    "arith.muli": lambda a, b: (a * b) & MASK,
-    "arith.divui": lambda a, b: a // b,
-    "arith.remui": lambda a, b: a % b,
-    "arith.maxui": max,
-    "arith.minui": min,
-    "arith.andi": lambda a, b: a & b,
-}
-PREDICATES = {"ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
-              "uge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__}
+
 
 
 def run(text, env):
