@@ -73,6 +73,19 @@ def persistent_ctas(gx, gy, sms, tiles, indent):
             f"{indent}%ctas = arith.maxui %fill, %c1 : index\n")
 
 
+def persistent_share(indent):
+    """Lines defining %mine, CTA %cta's share of %total tiles walked
+    %cta, %cta + %ctas, ... (%ctas1 is %ctas - 1)."""
+    lines = """// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
+// last tile.
+%some = arith.cmpi ult, %cta, %total : index
+%left = arith.subi %total, %cta : index
+%left_up = arith.addi %left, %ctas1 : index
+%share = arith.divui %left_up, %ctas : index
+%mine = arith.select %some, %share, %c0 : index"""
+    return "\n".join(indent + line for line in lines.splitlines())
+
+
 def starts_of(lin, indent, group_m):
     """Output tile `lin` (its index before rasterization) in the grouped
     order, and its starts %m0, %n0."""
@@ -503,14 +516,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %ctas = gpu.grid_dim x
       %ctas1 = arith.subi %ctas, %c1 : index"""
         if not stream_k:
-            raster += """
-      // This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
-      // last tile.
-      %some = arith.cmpi ult, %cta, %total : index
-      %left = arith.subi %total, %cta : index
-      %left_up = arith.addi %left, %ctas1 : index
-      %share = arith.divui %left_up, %ctas : index
-      %mine = arith.select %some, %share, %c0 : index"""
+            raster += "\n" + persistent_share(" " * 6)
     elif cluster == 1:
         raster = f"""      // Grouped tile order: consecutive CTAs walk {group_m} tile rows down one
       // tile column before moving right, so the A and B tiles they share stay

@@ -44,7 +44,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "gemm"))
 from gen_gemm import (SMS, WG, acc_type, emit_mma_steps,  # noqa: E402
-                      fragment_rows)
+                      fragment_rows, persistent_ctas, persistent_share)
 
 BM, BN, BK, STAGES, GROUP_M = 128, 256, 64, 3, 8
 CHUNK = 64  # bf16 columns of one 128-byte swizzle span
@@ -101,6 +101,16 @@ def find_tile(indent):
 """ + scan_counts("%row_of", "") + """
 %base = arith.muli %first_tile, %gx : index
 %place = arith.subi %lin, %base : index""", indent)
+
+
+TILE_VALUES = ("grp", "off", "rows", "place")
+
+
+def lead_args(prefix):
+    """The persistent regions' leading arguments: the tile, then the tile
+    values (named with `prefix`)."""
+    return "%t: index, " + "".join(f"%{prefix}{v}: index, "
+                                   for v in TILE_VALUES)
 
 
 def tile_starts(group_m, indent):
@@ -262,12 +272,9 @@ def host(bm, bn, smem, threads, persistent, sms):
 """
     blocks = "(%gx, %gy, %c1)"
     if persistent:
-        grid += f"""    // One CTA per SM, or per tile of that bound where there are fewer.
-    %sms = arith.constant {sms} : index
-    %bound = arith.muli %gx, %gy : index
-    %fill = arith.minui %bound, %sms : index
-    %ctas = arith.maxui %fill, %c1 : index
-"""
+        grid += ("    // One CTA per SM, or per tile of that bound where there "
+                 "are fewer.\n" + persistent_ctas("%gx", "%gy", sms, "%bound",
+                                                   " " * 4))
         blocks = "(%ctas, %c1, %c1)"
     launch = f"""@grouped_gemm_kernels::@grouped_gemm
         blocks in {blocks} threads in (%threads, %c1, %c1)
@@ -316,7 +323,10 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
     attrs = (f"attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, "
              f"reads = #tile.consumer_reads<wgmma>{regs}}}")
     if persistent:
-        values = "%t: index, %grp: index, %off: index, %rows: index, %place: index, "
+        # The tile values; the consumers use none of them (their names
+        # prefixed: the storing thread defines %off and %rows itself).
+        values = lead_args("")
+        unused = lead_args("v_")
         w(f"""      tile.pipeline tiles(%mine) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
           {attrs} iterations {{
       ^bb0(%t: index):
@@ -325,7 +335,7 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
       }} produce {{""")
         ind = " " * 6
     else:
-        values = ""
+        values = unused = ""
         w(f"""        tile.pipeline (%ksteps) stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
             {attrs} produce {{""")
         ind = " " * 8
@@ -339,14 +349,14 @@ def emit(bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M, persistent=False,
 {ind}  tile.copy_async %b[0, 0] [{bn}, {bk}], %B[%grp, %n0, %k0] [1, {bn}, {bk}] : !tileB, !B
 {ind}  tile.yield
 {ind}}} consume {{
-{ind}^bb0({values}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
+{ind}^bb0({unused}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
 {ind}  %row0 = arith.muli %cidx, %c64 : index
 {ind}  nvvm.wgmma.fence.aligned""")
     prev = emit_mma_steps(w, bn, ksteps, ind + "  ")
     w(f"""{ind}  nvvm.wgmma.commit.group.sync.aligned
 {ind}  tile.yield {prev} : !acc
 {ind}}} epilogue {{
-{ind}^bb0({values.replace("%", "%v_").replace("%v_t:", "%t:")}%cidx: index, %accum: !acc):""")
+{ind}^bb0({unused}%cidx: index, %accum: !acc):""")
     if persistent:
         w(f"""        // The C tile is free once the previous tile's store has read it.
         scf.if %storer {{
@@ -432,15 +442,10 @@ def emit_persistent_start(w, bm, bn, group_m):
         scf.yield %tend : index
       }}
       %total = arith.muli %all_rows, %gx : index
-      // CTA c takes tiles c, c + CTAs, ...: ceil((total - c) / CTAs) of them.
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
       %ctas1 = arith.subi %ctas, %c1 : index
-      %some = arith.cmpi ult, %cta, %total : index
-      %left = arith.subi %total, %cta : index
-      %left_up = arith.addi %left, %ctas1 : index
-      %share = arith.divui %left_up, %ctas : index
-      %mine = arith.select %some, %share, %c0 : index""")
+{persistent_share(" " * 6)}""")
 
 
 def main():
