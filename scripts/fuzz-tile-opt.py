@@ -309,6 +309,15 @@ def pipeline(rng, arena):
     if rng.random() < 0.2:
         attrs.append("producer_registers = %d" % rng.choice([24, 40, 41]))
         attrs.append("consumer_registers = %d" % rng.choice([232, 256, 100]))
+    # The persistent form over a few work tiles, the consumers sharing every
+    # tile or taking them in turn.
+    persistent = rng.random() < 0.3
+    if rng.random() < 0.3:
+        attrs.append("schedule = #tile.consumer_schedule<%s>"
+                     % rng.choice(["cooperative", "pingpong"]))
+    tiles, lead = ("", "")
+    if persistent:
+        tiles, lead = (" tiles(%pw)", "%%pt_%s: index, ")
     misuse = rng.choice([None] * 6 + ["barrier", "store", "write"])
     load = ("tile.copy_async %%pv[0, 0] [%d, %d], %%pt[%%pr, 0] [%d, %d]"
             % (rows, cols, rows, cols))
@@ -326,21 +335,25 @@ def pipeline(rng, arena):
                  "        memref.store %%pz, %%cv[%%c0, %%c0] : %s\n"
                  % ("0" if ty == "i8" else "0.0", ty, view))
     ops = """      %%pn = arith.constant %d : index
+      %%pw = arith.constant %d : index
       %%ps = tile.arena_view [%d] : %s
-      tile.pipeline (%%pn) stages(%%ps : %s) attributes {%s} produce {
-      ^bb0(%%pk: index, %%pv: %s):
+      tile.pipeline (%%pn)%s stages(%%ps : %s) attributes {%s} produce {
+      ^bb0(%s%%pk: index, %%pv: %s):
         %%prows = arith.constant %d : index
         %%pr = arith.muli %%pk, %%prows : index
         %s
         tile.yield
       } consume {
-      ^bb0(%%ck: index, %%cv: %s, %%cc: index):
+      ^bb0(%s%%ck: index, %%cv: %s, %%cc: index):
 %s        tile.yield
       } epilogue {
-      ^bb0(%%ec: index):
+      ^bb0(%s%%ec: index):
         tile.yield
-      }""" % (rng.choice([0, 1, 2, 5]), arena + 98304, ring, ring,
-              ", ".join(attrs), view, rows, load, view, write)
+      }""" % (rng.choice([0, 1, 2, 5]), rng.choice([0, 1, 3, 4]),
+              arena + 98304, ring, tiles, ring, ", ".join(attrs),
+              lead % "p" if lead else "", view, rows, load,
+              lead % "c" if lead else "", view, write,
+              lead % "e" if lead else "")
     return "%%pt: %s" % table, ops
 
 

@@ -37,6 +37,9 @@ namespace {
 /// phase completes).
 constexpr int64_t kWaitTicks = 10000000;
 
+/// The highest of a CTA's 16 named barriers.
+constexpr int64_t kLastNamedBarrier = 15;
+
 /// One pipeline's expansion: the values its parts share.
 class Expansion {
 public:
@@ -286,15 +289,35 @@ private:
   /// Walks the pipeline's tiles in order, calling `body` with each tile's
   /// span; with an iterations region the ring position of each tile's
   /// first iteration is carried from tile to tile. `uniform` makes the
-  /// walk's indices warp-uniform (the consumers').
-  void forEachTile(OpBuilder &b, bool uniform,
+  /// walk's indices warp-uniform (the consumers'). With `turn` (a consumer
+  /// of a pingpong schedule), `body` runs for that consumer's tiles only:
+  /// turn, turn + N, ... of N consumers; the tiles between still carry the
+  /// ring position.
+  void forEachTile(OpBuilder &b, bool uniform, Value turn,
                    function_ref<void(OpBuilder &, const TileSpan &)> body) {
     bool ranged = !op.getIterations().empty();
     SmallVector<Value> inits;
     if (ranged)
       inits.push_back(index(b, 0));
+    // A fixed count places every tile in the ring by itself: the consumer's
+    // loop steps over the others' tiles.
+    Value start = index(b, 0), step = index(b, 1);
+    if (turn && !ranged) {
+      start = turn;
+      step = index(b, op.getConsumers());
+    }
+    auto mineOnly = [&](OpBuilder &tb, Value tile, const TileSpan &span) {
+      if (!turn || !ranged)
+        return body(tb, span);
+      Value slot =
+          arith::RemUIOp::create(tb, loc, tile, index(tb, op.getConsumers()));
+      Value mine = cmp(tb, arith::CmpIPredicate::eq, slot, turn);
+      auto ifOp = scf::IfOp::create(tb, loc, mine, /*withElse=*/false);
+      OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      body(ib, span);
+    };
     scf::ForOp::create(
-        b, loc, index(b, 0), op.getTiles(), index(b, 1), inits,
+        b, loc, start, op.getTiles(), step, inits,
         [&](OpBuilder &tb, Location, Value tile, ValueRange carried) {
           if (uniform) {
             // The previous tile's epilogue may have diverged (an elected
@@ -304,13 +327,13 @@ private:
             tile = uniformIndex(tb, tile);
           }
           if (!ranged) {
-            body(tb, fixedSpan(tb, tile));
+            mineOnly(tb, tile, fixedSpan(tb, tile));
             scf::YieldOp::create(tb, loc);
             return;
           }
           Value base = uniform ? uniformIndex(tb, carried[0]) : carried[0];
           TileSpan span = rangedSpan(tb, tile, base, uniform);
-          body(tb, span);
+          mineOnly(tb, tile, span);
           scf::YieldOp::create(
               tb, loc,
               ValueRange{arith::AddIOp::create(tb, loc, base, span.count)});
@@ -500,10 +523,15 @@ private:
     inlineBody(b, op.getEpilogue(), args);
   }
 
-  /// One tile's loop over its iterations, then its epilogue.
+  /// One tile's loop over its iterations, then its epilogue. In a pingpong
+  /// schedule the tile starts when its turn comes and passes the turn on
+  /// when its iterations are done, before its epilogue.
   void emitTile(OpBuilder &b, const TileSpan &span, Value consumer,
                 Value releases,
                 function_ref<void(OpBuilder &, Value, Value)> refill) {
+    bool turns = op.getSchedule() == ConsumerSchedule::Pingpong;
+    if (turns)
+      awaitTurn(b, span.tile, consumer);
     auto loop = scf::ForOp::create(
         b, loc, index(b, 0), span.count, index(b, 1), op.getInits(),
         [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
@@ -511,19 +539,67 @@ private:
               emitConsume(lb, span, i, consumer, carried, releases, refill);
           scf::YieldOp::create(lb, loc, next);
         });
+    if (turns)
+      passTurn(b, span.tile, consumer);
     emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
   }
 
-  /// The consumers: every tile's iterations and epilogue, in order.
+  /// The named barrier that hands consumer c its turn in a pingpong
+  /// schedule: 15 - c (0 is the block barrier; the warpgroup barriers of
+  /// collective copies take 1..8, and there are at most 7 consumers).
+  Value turnBarrier(OpBuilder &b, Value consumer) {
+    Value id =
+        arith::SubIOp::create(b, loc, index(b, kLastNamedBarrier), consumer);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), id);
+  }
+
+  /// The two warpgroups a turn passes between.
+  Value turnThreads(OpBuilder &b) {
+    return arith::ConstantIntOp::create(b, loc, 2 * kWarpgroupThreads, 32);
+  }
+
+  /// Tile t > 0 waits until tile t - 1's consumer has waited for every
+  /// stage of that tile. Only then are the stages' full barriers at most
+  /// one round behind the ring positions of tile t, so that waiting on a
+  /// phase's parity cannot be satisfied by a phase two rounds earlier: a
+  /// consumer that skipped the other consumers' tiles would otherwise be
+  /// many rounds ahead of the producer.
+  void awaitTurn(OpBuilder &b, Value tile, Value consumer) {
+    Value later = cmp(b, arith::CmpIPredicate::ugt, tile, index(b, 0));
+    auto ifOp = scf::IfOp::create(b, loc, later, /*withElse=*/false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    NVVM::BarrierOp::create(ib, loc, Type(), turnBarrier(ib, consumer),
+                            turnThreads(ib), NVVM::BarrierReductionAttr(),
+                            Value());
+  }
+
+  /// Hands the turn to tile t + 1's consumer, where that tile exists.
+  void passTurn(OpBuilder &b, Value tile, Value consumer) {
+    Value next = arith::AddIOp::create(b, loc, tile, index(b, 1));
+    Value exists = cmp(b, arith::CmpIPredicate::ult, next, op.getTiles());
+    auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
+    OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    Value successor = arith::RemUIOp::create(
+        ib, loc, arith::AddIOp::create(ib, loc, consumer, index(ib, 1)),
+        index(ib, op.getConsumers()));
+    NVVM::BarrierArriveOp::create(ib, loc, turnBarrier(ib, successor),
+                                  turnThreads(ib));
+  }
+
+  /// The consumers: every tile's iterations and epilogue, in order; in a
+  /// pingpong schedule, the consumer's own tiles.
   void emitConsumers(OpBuilder &b, Value consumer, Value releases,
                      function_ref<void(OpBuilder &, Value, Value)> refill) {
     if (!op.getTiles()) {
       emitTile(b, fixedSpan(b, Value()), consumer, releases, refill);
       return;
     }
-    forEachTile(b, /*uniform=*/true, [&](OpBuilder &tb, const TileSpan &span) {
-      emitTile(tb, span, consumer, releases, refill);
-    });
+    Value turn =
+        op.getSchedule() == ConsumerSchedule::Pingpong ? consumer : Value();
+    forEachTile(b, /*uniform=*/true, turn,
+                [&](OpBuilder &tb, const TileSpan &span) {
+                  emitTile(tb, span, consumer, releases, refill);
+                });
   }
 
   /// The ring positions of the whole pipeline: count, times the tiles.
@@ -618,7 +694,7 @@ void Expansion::emitSpecialized(OpBuilder &b) {
     if (!op.getTiles())
       produceTile(eb, fixedSpan(eb, Value()));
     else
-      forEachTile(eb, /*uniform=*/false, produceTile);
+      forEachTile(eb, /*uniform=*/false, /*turn=*/Value(), produceTile);
   }
   {
     OpBuilder cb = OpBuilder::atBlockBegin(roles.elseBlock());

@@ -79,12 +79,15 @@ gpu.module @kernels {
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "guard: the global buffer has run-time sizes, strides or offset; a collective copy has no fallback version, so it stays element-wise"{{\]\]}}, tile.variant = "collective"
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "tma: the global buffer is not an argument of the kernel (a view made inside it), so the host cannot encode its tensor map"{{\]\]}}, tile.variant = "collective"
 // CHECK: tile.declined = {{\[\[}}"collective_tma", "smem-align: the shared buffer is neither a tile.arena_view nor a buffer declared with an alignment (a workgroup buffer of the kernel, a memref.global), so its start alignment is unknown"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "direction: both buffers are in shared memory; the tensor memory accelerator copies between global and shared memory"{{\]\]}}, tile.variant = "collective"
+// CHECK: tile.declined = {{\[\[}}"collective_tma", "direction: both buffers are in global memory; the tensor memory accelerator copies between global and shared memory"{{\]\]}}, tile.variant = "collective"
 // CHECK-NOT: nvgpu.mbarrier
 // CHECK-NOT: tile.copy_async
 !S = memref<32x64xf16, #gpu.address_space<workgroup>>
 gpu.module @kernels {
 
-  gpu.func @declined(%A: memref<128x64xf16>, %D: memref<?x64xf16>, %P: !S)
+  gpu.func @declined(%A: memref<128x64xf16>, %D: memref<?x64xf16>, %P: !S,
+                     %B: memref<128x64xf16>)
       workgroup(%S : !S) kernel {
     tile.copy %S[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "warp"}
         : !S, memref<128x64xf16>
@@ -96,6 +99,10 @@ gpu.module @kernels {
         : !S, memref<32x64xf16, strided<[128, 1]>>
     tile.copy %P[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "cta"}
         : !S, memref<128x64xf16>
+    tile.copy %S[0, 0] [32, 64], %P[0, 0] [32, 64] {scope = "cta"}
+        : !S, !S
+    tile.copy %B[0, 0] [32, 64], %A[0, 0] [32, 64] {scope = "cta"}
+        : memref<128x64xf16>, memref<128x64xf16>
     gpu.return
   }
 }

@@ -1315,3 +1315,53 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// Turns between consumers need work tiles to take turns on.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-schedule: schedule = pingpong takes the work tiles in turn between consumer warpgroups; it needs the persistent form (tiles)}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2, schedule = #tile.consumer_schedule<pingpong>} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// ... and two consumers to take them.
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %tiles: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // expected-error @below {{pipeline-schedule: schedule = pingpong takes the work tiles in turn between consumer warpgroups; this pipeline has consumers = 1, it needs consumers >= 2}}
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) attributes {consumers = 1, schedule = #tile.consumer_schedule<pingpong>} produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%tile: index, %c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}

@@ -61,10 +61,28 @@ std::optional<int64_t> PipelineOp::getStaticReleaseCount() {
   if (getConsumers() == 0)
     return std::nullopt;
   // wgmma reads complete for the whole warpgroup at its wait, so one thread
-  // of each consumer warpgroup releases; generic reads, every thread.
-  return getReads() == ConsumerReads::Wgmma
-             ? getConsumers()
-             : getConsumers() * kWarpgroupThreads;
+  // of each consumer warpgroup releases; generic reads, every thread. In
+  // turns, one consumer reads each stage.
+  int64_t readers =
+      getSchedule() == ConsumerSchedule::Pingpong ? 1 : getConsumers();
+  return getReads() == ConsumerReads::Wgmma ? readers
+                                            : readers * kWarpgroupThreads;
+}
+
+/// Turns between consumers need tiles to take turns on and two consumers.
+static LogicalResult verifySchedule(PipelineOp op) {
+  if (op.getSchedule() != ConsumerSchedule::Pingpong)
+    return success();
+  if (!op.getTiles())
+    return emitRuleError(op.getOperation(), RuleId::PipelineSchedule)
+           << "schedule = pingpong takes the work tiles in turn between "
+              "consumer warpgroups; it needs the persistent form (tiles)";
+  if (op.getConsumers() < 2)
+    return emitRuleError(op.getOperation(), RuleId::PipelineSchedule)
+           << "schedule = pingpong takes the work tiles in turn between "
+              "consumer warpgroups; this pipeline has consumers = "
+           << op.getConsumers() << ", it needs consumers >= 2";
+  return success();
 }
 
 static LogicalResult verifyPlacement(PipelineOp op) {
@@ -339,7 +357,7 @@ static LogicalResult verifyIterations(PipelineOp op) {
 LogicalResult PipelineOp::verify() {
   if (failed(verifyPlacement(*this)) || failed(verifyIterations(*this)) ||
       failed(verifyThreads(*this)) || failed(verifyStageBuffers(*this)) ||
-      failed(verifyRegisters(*this)))
+      failed(verifyRegisters(*this)) || failed(verifySchedule(*this)))
     return failure();
   if (getReads() == ConsumerReads::Generic && getInFlight() != 0)
     return emitRuleError(getOperation(), RuleId::PipelineReads)

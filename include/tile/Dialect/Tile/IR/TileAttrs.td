@@ -270,6 +270,12 @@ def Tile_ConsumerReadsAttr
   let assemblyFormat = "`<` $value `>`";
 }
 
+def Tile_ConsumerScheduleAttr
+    : EnumAttr<Tile_Dialect, Tile_ConsumerSchedule, "consumer_schedule"> {
+  let summary = "How a persistent tile.pipeline's consumers share its tiles";
+  let assemblyFormat = "`<` $value `>`";
+}
+
 def Tile_WgmmaMajorAttr
     : EnumAttr<Tile_Dialect, Tile_WgmmaMajor, "wgmma_major"> {
   let summary = "Which dimension of a wgmma shared operand is contiguous";

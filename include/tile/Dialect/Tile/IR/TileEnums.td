@@ -81,4 +81,13 @@ def Tile_ConsumerReads : Tile_I32Enum<"ConsumerReads",
   I32EnumCase<"Wgmma", 1, "wgmma">
 ]>;
 
+def Tile_ConsumerSchedule : Tile_I32Enum<"ConsumerSchedule",
+    "how a persistent tile.pipeline's consumer warpgroups share its work "
+    "tiles (`schedule`): every consumer takes part in every tile "
+    "(cooperative), or they take the tiles in turn, one consumer per tile "
+    "(pingpong)", [
+  I32EnumCase<"Cooperative", 0, "cooperative">,
+  I32EnumCase<"Pingpong", 1, "pingpong">
+]>;
+
 #endif // TILE_ENUMS_TD

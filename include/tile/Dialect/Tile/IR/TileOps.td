@@ -641,6 +641,17 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     Which output tile the t-th work tile is, is the regions' to compute
     (for example a grid-strided walk over the output tiles).
 
+    `schedule = #tile.consumer_schedule<pingpong>` (persistent and
+    warp-specialized with `consumers = N >= 2`) gives each work tile to one
+    consumer: consumer c runs tiles c, c + N, c + 2N, ... with their
+    iterations and epilogues, and one consumer's release frees a stage. The
+    stages still fill in tile order, so while one consumer runs its tile's
+    epilogue the next consumer's main loop already consumes the next tile:
+    the epilogue overlaps the next tile's main loop. Each consumer holds a
+    whole tile's accumulator, and an epilogue that stages its output in
+    shared memory needs a buffer per consumer (`%consumer` picks it). The
+    default, `cooperative`, runs every consumer on every tile.
+
     An `iterations` region in place of `(%count)` gives each work tile its
     own iterations: `^bb0(%t: index)` yields `%first, %end` and tile `t`
     runs iterations `k = first .. end - 1` (none where `end <= first`); the
@@ -706,6 +717,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     DefaultValuedAttr<Tile_ConsumerReadsAttr,
                       "::mlir::tile::ConsumerReads::Generic">:$reads,
     DefaultValuedAttr<ConfinedAttr<I64Attr, [IntNonNegative]>, "0">:$in_flight,
+    DefaultValuedAttr<Tile_ConsumerScheduleAttr,
+                      "::mlir::tile::ConsumerSchedule::Cooperative">:$schedule,
     OptionalAttr<I64Attr>:$producer_registers,
     OptionalAttr<I64Attr>:$consumer_registers,
     DefaultValuedAttr<I64Attr, "1">:$cluster_size
