@@ -438,8 +438,12 @@ def pad(text, n):
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
-         swizzle_c=False, stream_k=False):
-    consumers = bm // 64
+         swizzle_c=False, stream_k=False, pingpong=False):
+    # Cooperative: each consumer warpgroup computes 64 rows of every tile.
+    # Pingpong: two consumers take the tiles in turn, each computing all BM
+    # rows of its tile into its own C tile, so one's epilogue overlaps the
+    # other's main loop.
+    consumers = 2 if pingpong else bm // 64
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
     # to the f32 accumulator, bf16 output.
@@ -447,6 +451,15 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # bf16 output (always with FP8): the f32 accumulator scaled (alpha, or
     # FP8's scale_a * scale_b) and rounded, half the output traffic.
     bf16_out = bf16_out or fp8
+    if pingpong and not (persistent and bf16_out and swizzle_c
+                         and not stream_k and split_k == 1 and cluster == 1
+                         and protocol == "pipeline"):
+        raise ValueError("--pingpong is a persistent one-CTA tile.pipeline "
+                         "kernel with bf16 or FP8 output and --swizzle-c")
+    if pingpong and bm // 64 * bn > 256:
+        raise ValueError(f"--pingpong: a consumer holds the whole {bm} x {bn} "
+                         f"accumulator, {bm * bn // 128} registers per thread; "
+                         "bm x bn at most 128 x 128")
     out_elem, obytes = ("bf16", 2) if bf16_out else ("f32", 4)
     kstep = 32 // ebytes
     threads = WG * (consumers + 1)
@@ -456,19 +469,22 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     a_bytes = stages * a_stage_bytes
     b_bytes = stages * b_stage_bytes
     c_off = a_bytes + b_bytes
+    # The C tiles: one, or one per consumer in turns.
+    c_tiles = consumers if pingpong else 1
+    c_bytes = c_tiles * bm * bn * obytes
     # Without room for a separate C tile, it reuses the stages once every
     # consumer's last wgmma has completed (a consumer barrier first).
-    alias_c = c_off + bm * bn * obytes > 232448
+    alias_c = c_off + c_bytes > 232448
     if alias_c and persistent:
         # The producer loads the next tile's stages while the epilogue
         # writes C, so C needs its own buffer.
         raise ValueError(
-            f"a persistent {bm} x {bn} kernel needs {c_off + bm * bn * obytes}"
+            f"a persistent {bm} x {bn} kernel needs {c_off + c_bytes}"
             " bytes of shared memory (stages and a C tile); use --bf16-out, "
             "fewer --stages or a smaller --bn")
     if alias_c:
         c_off = 0
-    smem = max(c_off + bm * bn * obytes, a_bytes + b_bytes)
+    smem = max(c_off + c_bytes, a_bytes + b_bytes)
     # Split-K with bf16 (or FP8) output: the shares' f32 partial tiles meet in
     # a workspace and the tile's last CTA combines them (no reduce-add into a
     # bf16 C). Its CTA-wide "last" flag lives in one word past the C tile.
@@ -575,6 +591,18 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
             f"      %sc{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCs\n"
             f"      %scp{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCp"
             for j in range(chunks))
+        if pingpong:
+            # Chunk j of consumer c's C tile: slot c of a buffer whose slots
+            # lie one C tile apart.
+            c_types += (
+                f"\n!slotsCs = memref<{c_tiles}x{bm}x{chunk}x{out_elem}, #tile.layout<"
+                f"({c_tiles}, {bm}, {chunk}) : ({bm * bn}, {chunk}, 1){sw}, {ws}>\n"
+                f"!slotsCp = memref<{c_tiles}x{bm}x{chunk // 2}x{packed}, #tile.layout<"
+                f"({c_tiles}, {bm}, {chunk // 2}) : ({bm * bn // 2}, {chunk // 2}, 1){sw}, {ws}>")
+            c_views = "\n".join(
+                f"      %scs{j} = tile.arena_view [{c_off + j * bm * 128}] : !slotsCs\n"
+                f"      %scps{j} = tile.arena_view [{c_off + j * bm * 128}] : !slotsCp"
+                for j in range(chunks))
     out = []
     w = out.append
     what = ("C = scale_a * scale_b * (A @ Bt^T), e4m3 inputs, f32 "
@@ -639,7 +667,7 @@ module attributes {{gpu.container_module}} {{
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
                            "%accum_part" if workspace else "%accum",
-                           stream_k)
+                           stream_k, pingpong)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -647,15 +675,30 @@ module attributes {{gpu.container_module}} {{
         # workspace, before the combination.
         w(stream_k_work_tile(" " * 8, group_m).rstrip("\n"))
         w(stream_k_pieces(" " * 8).rstrip("\n"))
+    # The threads that write a C tile, their named barrier and the thread
+    # that stores it: the consumers together, or in turns each consumer
+    # alone (barrier 1 + its index) with its C tile.
+    if pingpong:
+        c_group = f"""        %cidx32 = arith.index_cast %cidx : index to i32
+        %c1_i32 = arith.constant 1 : i32
+        %c_bar = arith.addi %cidx32, %c1_i32 : i32
+        %c_threads = arith.constant {WG} : i32
+        %storer = arith.cmpi eq, %local, %c0 : index
+""" + "\n".join(
+            f"""        %sc{j} = tile.stage %scs{j}[%cidx] : !slotsCs -> !tileCs
+        %scp{j} = tile.stage %scps{j}[%cidx] : !slotsCp -> !tileCp"""
+            for j in range(chunks))
+    else:
+        c_group = f"""        %c_bar = arith.constant 1 : i32
+        %c_threads = arith.constant {WG * consumers} : i32
+        %storer = arith.cmpi eq, %tid, %cwg : index"""
     if persistent:
-        w("""        // The C tile is free once the previous tile's store has read it.
-        %storer = arith.cmpi eq, %tid, %cwg : index
+        w(c_group + """
+        // The C tile is free once the previous tile's store has read it.
         scf.if %storer {
           tile.bulk_wait_group 0 {read}
         }
-        %free_id = arith.constant 1 : i32
-        %free_threads = arith.constant """ + str(WG * consumers) + """ : i32
-        nvvm.barrier id = %free_id number_of_threads = %free_threads""")
+        nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
     if workspace:
         emit_split_combine(w, bn, consumers,
                            STREAM_K_SHARES if stream_k else SPLIT_K_SHARES)
@@ -670,29 +713,39 @@ module attributes {{gpu.container_module}} {{
         %sa0 = memref.load %scale_a[%c0] : memref<1xf32>
         %sb0 = memref.load %scale_b[%c0] : memref<1xf32>
         %alpha = arith.mulf %sa0, %sb0 : f32""")
+    # The 64-row blocks a consumer writes: its own, or in turns all of them
+    # (block b's rows 64b on, from accumulator %accum_<b>).
+    blocks = [("", "%r0", "%r1")]
+    if pingpong:
+        blocks = [(f"_{b}", f"%r0_{b}", f"%r1_{b}") for b in range(bm // 64)]
+        for b, (tag, r0, r1) in enumerate(blocks):
+            w(f"""        %rb{tag} = arith.constant {64 * b} : index
+        {r0} = arith.addi %r0, %rb{tag} : index
+        {r1} = arith.addi %r1, %rb{tag} : index""")
     for i in range(bn // 8) if swizzle_c else ():
         # Columns 8i + 2(l%4) + 0..1: the pair (l%4) + (8i % chunk) / 2 of
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         w(f"""        %cp{i} = arith.constant {pair} : index
         %pc{i} = arith.addi %lcol, %cp{i} : index""")
-        for h, row in ((0, "%r0"), (1, "%r1")):
-            v = 4 * i + 2 * h
-            if bf16_out:
-                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
-        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
-        %s{v} = arith.mulf %v{v}, %alpha : f32
-        %s{v + 1} = arith.mulf %v{v + 1}, %alpha : f32
-        %h{v} = arith.truncf %s{v} : f32 to bf16
-        %h{v + 1} = arith.truncf %s{v + 1} : f32 to bf16
-        %p{v} = vector.from_elements %h{v}, %h{v + 1} : vector<2xbf16>""")
-            else:
-                w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
-        %v{v + 1} = llvm.extractvalue %accum[{v + 1}] : !acc
-        %p{v} = vector.from_elements %v{v}, %v{v + 1} : vector<2x{out_elem}>""")
-            w(f"""        %b{v} = vector.bitcast %p{v} : vector<2x{out_elem}> to vector<1x{packed}>
-        %w{v} = vector.extract %b{v}[0] : {packed} from vector<1x{packed}>
-        memref.store %w{v}, %scp{j}[{row}, %pc{i}] : !tileCp""")
+        for tag, r0, r1 in blocks:
+            for h, row in ((0, r0), (1, r1)):
+                v, x = 4 * i + 2 * h, tag
+                if bf16_out:
+                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+        %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
+        %s{v}{x} = arith.mulf %v{v}{x}, %alpha : f32
+        %s{v + 1}{x} = arith.mulf %v{v + 1}{x}, %alpha : f32
+        %h{v}{x} = arith.truncf %s{v}{x} : f32 to bf16
+        %h{v + 1}{x} = arith.truncf %s{v + 1}{x} : f32 to bf16
+        %p{v}{x} = vector.from_elements %h{v}{x}, %h{v + 1}{x} : vector<2xbf16>""")
+                else:
+                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+        %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
+        %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""")
+                w(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
+        %w{v}{x} = vector.extract %b{v}{x}[0] : {packed} from vector<1x{packed}>
+        memref.store %w{v}{x}, %scp{j}[{row}, %pc{i}] : !tileCp""")
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -780,6 +833,16 @@ module attributes {{gpu.container_module}} {{
         tile.bulk_wait_group 0
       }
 """
+        if pingpong:
+            # Each consumer's first thread stored its own tiles.
+            drain = """      %last_local = arith.remui %tid, %cwg : index
+      %last_first = arith.cmpi eq, %last_local, %c0 : index
+      %last_consumer = arith.cmpi uge, %tid, %cwg : index
+      %last_storer = arith.andi %last_first, %last_consumer : i1
+      scf.if %last_storer {
+        tile.bulk_wait_group 0
+      }
+"""
     # Split-K adds into C: the host zeroes it first, on the launch's stream.
     zero_async, after = "", "%stream"
     if split_k > 1 and not workspace:
@@ -802,11 +865,15 @@ module attributes {{gpu.container_module}} {{
         args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
     gpu.wait [%done]
 """
+    # The C tile's writers meet before its store (a persistent kernel named
+    # them with the free-tile wait).
+    barrier = ("        nvvm.barrier id = %c_bar number_of_threads = %c_threads"
+               if persistent else f"""        %barrier_id = arith.constant 1 : i32
+        %consumer_threads = arith.constant {WG * consumers} : i32
+        nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads""")
     w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
         nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
-        %barrier_id = arith.constant 1 : i32
-        %consumer_threads = arith.constant {WG * consumers} : i32
-        nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads
+{barrier}
 {store}""".rstrip("\n"))
     if workspace:
         # Only the tile's last CTA runs the epilogue.
@@ -854,21 +921,25 @@ def fragment_rows(indent):
     return "\n".join(indent + line for line in lines.splitlines())
 
 
-def emit_mma_steps(w, bn, ksteps, indent, fp8=False):
-    """One stage's wgmma steps on %a and %b, accumulating from %acc0; returns
-    the last accumulator's name."""
-    prev = "%acc0"
+def emit_mma_steps(w, bn, ksteps, indent, fp8=False, row="%row0",
+                   tag="", b_descriptors=True):
+    """One stage's wgmma steps on %a (64 rows from `row`) and %b,
+    accumulating from %acc0{tag}; returns the last accumulator's name. B's
+    descriptors %db<j> are made once (`b_descriptors`) for every row block."""
+    prev = f"%acc0{tag}"
     k, t = (32, "e4m3") if fp8 else (16, "bf16")
     for j in range(ksteps):
         lines = [
-            f"%da{j} = tile.wgmma_descriptor %a[%row0, %kc{j}] {{rows = 64, k = {k}}} : !tileA -> i64",
-            f"%db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = {k}}} : !tileB -> i64",
-            f"%acc{j + 1} = nvvm.wgmma.mma_async %da{j}, %db{j}, {prev},",
+            f"%da{j}{tag} = tile.wgmma_descriptor %a[{row}, %kc{j}] {{rows = 64, k = {k}}} : !tileA -> i64"]
+        if b_descriptors:
+            lines.append(f"%db{j} = tile.wgmma_descriptor %b[%c0, %kc{j}] {{rows = {bn}, k = {k}}} : !tileB -> i64")
+        lines += [
+            f"%acc{j + 1}{tag} = nvvm.wgmma.mma_async %da{j}{tag}, %db{j}, {prev},",
             f"    #nvvm.shape<m = 64, n = {bn}, k = {k}>,",
             f"    D[<f32>, <one>], A[<{t}>, <one>, <row>], B[<{t}>, <one>, <col>]",
             "    : !acc -> !acc"]
         w("\n".join(indent + line for line in lines))
-        prev = f"%acc{j + 1}"
+        prev = f"%acc{j + 1}{tag}"
     return prev
 
 
@@ -957,12 +1028,19 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
-                       group_m=GROUP_M, accum="%accum", stream_k=False):
+                       group_m=GROUP_M, accum="%accum", stream_k=False,
+                       pingpong=False):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
-    gives each work tile its k-steps (the iterations region)."""
+    gives each work tile its k-steps (the iterations region). With
+    `pingpong` the consumers take the tiles in turn, each computing all BM
+    rows of its tile (one accumulator per 64 rows, %acc0_<h>)."""
     regs = (f", producer_registers = {registers[0]} : i64, "
             f"consumer_registers = {registers[1]} : i64" if registers else "")
+    if pingpong:
+        regs += ", schedule = #tile.consumer_schedule<pingpong>"
+    blocks = bm // 64 if pingpong else 1
+    tags = [f"_{h}" if pingpong else "" for h in range(blocks)]
     if cluster > 1:
         regs += f", cluster_size = {cluster} : i64"
     mask = (f"""
@@ -983,9 +1061,18 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                       "      }")
     elif persistent:
         kglobal += "\n" + work_tile(" " * 8, group_m)
+    zeros = ", ".join(["%zero"] * blocks)
+    acc_types = ", ".join(["!acc"] * blocks)
+    # In turns, the accumulators enter as %acc_in<h> and take their
+    # registers before the wgmma fence (tile.wgmma_fence_operand): a zeroed
+    # accumulator moved into place between the fence and its first wgmma
+    # makes ptxas insert waits between the row blocks' wgmmas.
+    acc_args = ", ".join(f"%acc{'_in' if pingpong else '0'}{tag}: !acc"
+                         for tag in tags)
+    accum_args = ", ".join(f"{accum}{tag}: !acc" for tag in tags)
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
-      tile.pipeline {count}{tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args(%zero : !acc)
+      tile.pipeline {count}{tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args({zeros} : {acc_types})
           attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
@@ -993,17 +1080,31 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
         tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
         tile.yield
       }} consume {{
-      ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, %acc0: !acc):
-        %row0 = arith.muli %cidx, %c64 : index
-        nvvm.wgmma.fence.aligned""")
-    prev = emit_mma_steps(w, bn, ksteps, " " * 8, fp8)
+      ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, {acc_args}):""")
+    if pingpong:
+        # Every row block of the tile: rows 64h, with B's descriptors once.
+        w("\n".join(f"        %row0{tag} = arith.constant {64 * h} : index\n"
+                     f"        %acc0{tag} = tile.wgmma_fence_operand %acc_in{tag} : !acc"
+                     for h, tag in enumerate(tags)))
+    else:
+        w("        %row0 = arith.muli %cidx, %c64 : index")
+    w("        nvvm.wgmma.fence.aligned")
+    last = [emit_mma_steps(w, bn, ksteps, " " * 8, fp8,
+                           row=f"%row0{tag}", tag=tag, b_descriptors=h == 0)
+            for h, tag in enumerate(tags)]
     w(f"""        nvvm.wgmma.commit.group.sync.aligned
-        tile.yield {prev} : !acc
+        tile.yield {", ".join(last)} : {acc_types}
       }} epilogue {{
-      ^bb0({targ}%cidx: index, {accum}: !acc):
-        %row0 = arith.muli %cidx, %c64 : index""")
+      ^bb0({targ}%cidx: index, {accum_args}):
+        %row0 = {"arith.constant 0" if pingpong else "arith.muli %cidx, %c64"} : index""")
 
 SMS = 132  # SMs of an H100 or H200 SXM
+# --pingpong: a consumer holds a whole 128 x 128 tile's accumulator (128 f32
+# per thread), which needs the consumers' registers raised.
+# Four 32 KiB stages and the two consumers' C tiles (64 KiB) fill 192 KiB.
+PINGPONG_BN = 128
+PINGPONG_STAGES = 4
+PINGPONG_REGISTERS = (40, 232)
 # The kernels of --choose, each with the rule that picks it (tried in order,
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
@@ -1226,8 +1327,11 @@ def main():
                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--bm", type=int, default=BM, choices=(64, 128, 192),
                     help="tile rows: 64 per consumer warpgroup")
-    ap.add_argument("--bn", type=int, default=BN)
-    ap.add_argument("--stages", type=int, default=STAGES)
+    ap.add_argument("--bn", type=int, default=None,
+                    help=f"tile columns ({BN}; {PINGPONG_BN} with --pingpong)")
+    ap.add_argument("--stages", type=int, default=None,
+                    help=f"pipeline stages ({STAGES}; {PINGPONG_STAGES} with "
+                         "--pingpong)")
     ap.add_argument("--group-m", type=int, default=GROUP_M)
     ap.add_argument("--protocol", choices=["pipeline", "handwritten"],
                     default="pipeline",
@@ -1273,12 +1377,24 @@ def main():
                     help="a 128B-swizzled C tile in 128-byte column chunks "
                          "(conflict-free fragment stores, one TMA store per "
                          "chunk)")
+    ap.add_argument("--pingpong", action="store_true",
+                    help="with --persistent, bf16 or FP8 output and "
+                         "--swizzle-c: the two consumer warpgroups take the "
+                         "tiles in turn (tile.pipeline schedule = pingpong), "
+                         "each computing a whole tile (BN 128 by default) "
+                         "into its own C tile, so one's epilogue overlaps "
+                         "the other's main loop; setmaxnreg 40,232 unless "
+                         "--registers says otherwise")
     ap.add_argument("--registers", default=None, metavar="P,C",
                     help="with the pipeline: setmaxnreg the producer down to "
                          "P and the consumers up to C registers per thread")
     args = ap.parse_args()
     registers = (tuple(int(r) for r in args.registers.split(","))
                  if args.registers else None)
+    bn = args.bn or (PINGPONG_BN if args.pingpong else BN)
+    stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
+    if args.pingpong:
+        registers = registers or PINGPONG_REGISTERS
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
                                     "swizzle_c") if getattr(args, k)}
@@ -1296,12 +1412,13 @@ def main():
                  "--cluster, --split-k or handwritten protocol)")
     bk = args.bk or (128 if args.fp8 else BK)
     try:
-        text = emit(bm=args.bm, bn=args.bn, bk=bk, stages=args.stages,
+        text = emit(bm=args.bm, bn=bn, bk=bk, stages=stages,
                     group_m=args.group_m, protocol=args.protocol,
                     registers=registers, cluster=args.cluster, fp8=args.fp8,
                     split_k=args.split_k, bf16_out=args.bf16_out,
                     persistent=args.persistent, sms=args.sms,
-                    swizzle_c=args.swizzle_c, stream_k=args.stream_k)
+                    swizzle_c=args.swizzle_c, stream_k=args.stream_k,
+                    pingpong=args.pingpong)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

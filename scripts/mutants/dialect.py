@@ -24,7 +24,7 @@ MUTANTS = [
       function="verifyCluster",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-empty-count", "PipelineOp.cpp",
-      "             ? getConsumers()\n", "             ? 1\n",
+      "Pingpong ? 1 : getConsumers();\n", "Pingpong ? 1 : 1;\n",
       "the empty barrier completes after the first consumer warpgroup's "
       "release: the stage is refilled while the others still read it",
       function="getStaticReleaseCount",
@@ -41,6 +41,19 @@ MUTANTS = [
       "a store in the iterations region is accepted: the producer and the "
       "consumers may compute different ranges and disagree on the ring",
       function="verifyIterationsReadOnly",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-pingpong-release", "PipelineOp.cpp",
+      "      getSchedule() == ConsumerSchedule::Pingpong ? 1 : getConsumers();\n",
+      "      getConsumers();\n",
+      "in a pingpong schedule a stage waits for a release from every "
+      "consumer, but only the one that read it releases it: the producer "
+      "hangs",
+      function="getStaticReleaseCount",
+      tests=["lit:Transforms/expand-pipelines-pingpong.mlir"]),
+    M("pipe-pingpong-rule", "PipelineOp.cpp",
+      "  if (op.getConsumers() < 2)\n", "  if (false)\n",
+      "a pingpong schedule with one consumer is accepted",
+      function="verifySchedule",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-tile-values-args", "PipelineOp.cpp",
       "  tileArg.append(op.getNumTileValues(), {index, \"a tile value\"});\n",

@@ -15,6 +15,19 @@ MUTANTS = [
       "a TMA coordinate made from it is no longer provably aligned",
       function="uniformKeepingDivisor",
       tests=["lit:Transforms/expand-pipelines-tile-values.mlir"]),
+    M("pipe-pingpong-turn", "ExpandPipelines.cpp",
+      "    if (turns)\n      awaitTurn(b, span.tile, consumer);\n", "",
+      "a pingpong consumer starts its tile without its turn: it can wait on "
+      "a full barrier rounds ahead of the producer and take an old phase "
+      "for its stage",
+      function="emitTile",
+      tests=["lit:Transforms/expand-pipelines-pingpong.mlir"]),
+    M("pipe-pingpong-walk", "ExpandPipelines.cpp",
+      "      start = turn;\n", "",
+      "every pingpong consumer walks the tiles from the first: both run "
+      "tile 0",
+      function="forEachTile",
+      tests=["lit:Transforms/expand-pipelines-pingpong.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
       "waitPhase(wb, empty, g, /*back=*/1);",
       "waitPhase(wb, empty, g, /*back=*/0);",
