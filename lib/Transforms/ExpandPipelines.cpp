@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "tile/Dialect/Tile/IR/DivisorAnalysis.h"
 #include "tile/Dialect/Tile/IR/ThreadIndex.h"
@@ -444,7 +445,7 @@ private:
     llvm::append_range(args, carried);
     SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
     int64_t inFlight = op.getInFlight();
-    if (op.getReads() == ConsumerReads::Wgmma)
+    if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
     // The ring position whose reads are complete now, from the tile's
     // iteration in_flight on (`started`).
@@ -466,6 +467,24 @@ private:
     if (refill)
       refill(b, done, started);
     return next;
+  }
+
+  /// Whether `consume` ends having waited until at most in_flight wgmma
+  /// groups are pending (a wgmma wait with nothing after it that issues,
+  /// commits or may hold wgmma work). The wait the expansion would add is
+  /// then redundant, and ptxas, which reads the last wait before the loop's
+  /// back edge as the state there, would take it for groups still pending
+  /// and inject a wait before their accumulators' next use (C7517).
+  bool consumeEndsWaited() {
+    Block &body = op.getConsume().front();
+    for (Operation &inner : llvm::reverse(body.without_terminator())) {
+      if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(inner))
+        return wait.getGroup() <= op.getInFlight();
+      if (inner.getNumRegions() || isa<CallOpInterface>(inner) ||
+          inner.getName().getStringRef().starts_with("nvvm.wgmma"))
+        return false;
+    }
+    return false;
   }
 
   /// Releases stage `slot`: in a cluster, to every CTA whose multicast

@@ -28,6 +28,14 @@ MUTANTS = [
       "tile 0",
       function="forEachTile",
       tests=["lit:Transforms/expand-pipelines-pingpong.mlir"]),
+    M("pipe-consume-waited", "ExpandPipelines.cpp",
+      "op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited()",
+      "op.getReads() == ConsumerReads::Wgmma",
+      "a consume body that ends waiting for its wgmma groups gets a second "
+      "wait after it: ptxas injects a wait at the next iteration (C7517) "
+      "and serializes the overlapped causal attention's wgmmas (C7515)",
+      function="emitConsume",
+      tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
       "waitPhase(wb, empty, g, /*back=*/1);",
       "waitPhase(wb, empty, g, /*back=*/0);",

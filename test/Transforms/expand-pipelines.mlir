@@ -242,3 +242,43 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A consume body that ends waiting for its wgmma groups (at most in_flight
+// pending) gets no wait of its own from the expansion: the body's is the
+// last before the release and the loop's back edge.
+// CHECK-LABEL: gpu.func @body_waits
+// CHECK: nvgpu.mbarrier.try_wait.parity
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned
+// CHECK: nvgpu.mbarrier.arrive
+// CHECK: scf.yield
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+!A = memref<?x64xf32>
+!stages = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!stage = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @body_waits(%A: !A, %n: index) kernel {
+    %zero = arith.constant 0 : i64
+    %buf = tile.arena_view [0] : !stages
+    tile.pipeline (%n) stages(%buf : !stages) iter_args(%zero : i64)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%k: index, %s: !stage):
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %k, %c8 : index
+      tile.copy_async %s[0, 0] [8, 64], %A[%row, 0] [8, 64] : !stage, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %s: !stage, %wg: index, %acc: i64):
+      %one = arith.constant 1 : i64
+      %next = arith.addi %acc, %one : i64
+      nvvm.wgmma.wait.group.sync.aligned 0
+      tile.yield %next : i64
+    } epilogue {
+    ^bb0(%wg: index, %acc: i64):
+      tile.yield
+    }
+    gpu.return
+  }
+}

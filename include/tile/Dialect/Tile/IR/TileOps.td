@@ -612,8 +612,9 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
       * the consumers: wait on the full barrier (parity `(k / S) % 2`), run
         `consume`, and release the stage. With `reads = wgmma`, the
         consumer's wgmma groups read the stage asynchronously: the compiler
-        waits until at most `in_flight` groups are pending and releases the
-        stage of iteration `k - in_flight`, whose reads are then complete;
+        waits until at most `in_flight` groups are pending (unless `consume`
+        ends with such a wait itself) and releases the stage of iteration
+        `k - in_flight`, whose reads are then complete;
       * `epilogue` with the values `consume` carried, once per consumer.
 
     `consumers = N` (N >= 1) specializes warpgroups: warpgroup 0 produces
