@@ -717,8 +717,9 @@ module attributes {{gpu.container_module}} {{
     # (block b's rows 64b on, from accumulator %accum_<b>).
     blocks = [("", "%r0", "%r1")]
     if pingpong:
-        blocks = [(f"_{b}", f"%r0_{b}", f"%r1_{b}") for b in range(bm // 64)]
-        for b, (tag, r0, r1) in enumerate(blocks):
+        blocks = [("_0", "%r0", "%r1")] + [
+            (f"_{b}", f"%r0_{b}", f"%r1_{b}") for b in range(1, bm // 64)]
+        for b, (tag, r0, r1) in enumerate(blocks[1:], 1):
             w(f"""        %rb{tag} = arith.constant {64 * b} : index
         {r0} = arith.addi %r0, %rb{tag} : index
         {r1} = arith.addi %r1, %rb{tag} : index""")
@@ -835,8 +836,7 @@ module attributes {{gpu.container_module}} {{
 """
         if pingpong:
             # Each consumer's first thread stored its own tiles.
-            drain = """      %last_local = arith.remui %tid, %cwg : index
-      %last_first = arith.cmpi eq, %last_local, %c0 : index
+            drain = """      %last_first = arith.cmpi eq, %local, %c0 : index
       %last_consumer = arith.cmpi uge, %tid, %cwg : index
       %last_storer = arith.andi %last_first, %last_consumer : i1
       scf.if %last_storer {

@@ -21,7 +21,6 @@
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
-#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
 #include "tile/Dispatch/BuiltinVariants.h"
 #include "tile/TMA/Planner.h"
 
@@ -81,14 +80,6 @@ public:
           "only a CTA-wide or warpgroup-wide tile.copy goes through the "
           "tensor memory accelerator (one thread of the scope issues it, the "
           "scope waits)"});
-    MemorySpaceKind dstSpace = getMemorySpaceKind(copy.getDst().getType());
-    MemorySpaceKind srcSpace = getMemorySpaceKind(copy.getSrc().getType());
-    if (dstSpace == srcSpace)
-      return PredicateResult::failure(::tile::Decline{
-          ::tile::RuleId::Direction,
-          std::string("both buffers are in ") + toString(dstSpace) +
-              " memory; the tensor memory accelerator copies between global "
-              "and shared memory"});
     ::tile::Decline reason{};
     DivisorAnalysis divisors;
     FailureOr<CopyRequestInfo> info = buildCopyRequest(copy, reason, &divisors);

@@ -471,7 +471,8 @@ private:
 
   /// Whether `consume` ends having waited until at most in_flight wgmma
   /// groups are pending (a wgmma wait with nothing after it that issues,
-  /// commits or may hold wgmma work). The wait the expansion would add is
+  /// commits or may hold wgmma work: a wgmma op, inline assembly, a call or
+  /// a region). The wait the expansion would add is
   /// then redundant, and ptxas, which reads the last wait before the loop's
   /// back edge as the state there, would take it for groups still pending
   /// and inject a wait before their accumulators' next use (C7517).
@@ -480,8 +481,9 @@ private:
     for (Operation &inner : llvm::reverse(body.without_terminator())) {
       if (auto wait = dyn_cast<NVVM::WgmmaWaitGroupSyncOp>(inner))
         return wait.getGroup() <= op.getInFlight();
-      if (inner.getNumRegions() || isa<CallOpInterface>(inner) ||
-          inner.getName().getStringRef().starts_with("nvvm.wgmma"))
+      if (inner.getNumRegions() ||
+          isa<CallOpInterface, LLVM::InlineAsmOp, NVVM::WgmmaMmaAsyncOp,
+              NVVM::WgmmaGroupSyncAlignedOp, NVVM::WgmmaFenceAlignedOp>(inner))
         return false;
     }
     return false;

@@ -245,6 +245,14 @@ MUTANTS = [
       "fields.oobFill = false ? ::tile::tma::OobFill::NaN",
       "NaN-fill loads planned as zero fill",
       function="buildCopyRequest"),
+    M("req-copy-direction", "CopyRequest.cpp",
+      "  if (dstSpace == getMemorySpaceKind(op.getSrc().getType())) {\n",
+      "  if (false) {\n",
+      "a tile.copy between two shared (or two global) buffers becomes a "
+      "planner request: the collective TMA variant plans a TMA load from "
+      "the one the kernel takes as an argument",
+      function="buildCopyRequest",
+      tests=["lit:Transforms/expand-collective-copies.mlir"]),
     M("req-global-offsets", "CopyRequest.cpp",
       "req.globalOffsets = load ? srcSym : dstSym;",
       "req.globalOffsets = load ? dstSym : srcSym;",

@@ -73,10 +73,4 @@ MUTANTS = [
       "a view made inside the kernel is planned for a tensor map the host "
       "cannot encode",
       function="CollectiveTmaVariant::check"),
-    M("collective-tma-direction", "CollectiveTmaVariant.cpp",
-      "    if (dstSpace == srcSpace)\n", "    if (false)\n",
-      "a collective copy between two shared (or two global) buffers is "
-      "planned as a TMA load from the one the kernel takes as an argument",
-      function="CollectiveTmaVariant::check",
-      tests=["lit:Transforms/expand-collective-copies.mlir"]),
 ]

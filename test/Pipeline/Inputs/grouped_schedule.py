@@ -22,7 +22,7 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."
 sys.path.insert(0, os.path.join(ROOT, "examples", "grouped_gemm"))
 import gen_grouped_gemm as gen  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from index_arith import BINARY, PREDICATES  # noqa: E402
+from index_arith import evaluate  # noqa: E402
 
 ASSIGN = re.compile(r"^(%[\w:]+(?:, %\w+)*) = ([\w.]+) ?(.*)$")
 FOR = re.compile(r"^(%\w+)(?::(\d+))? = scf\.for (%\w+) = (%\w+) to (%\w+) "
@@ -95,18 +95,11 @@ def run(lines, env, i=0):
             continue
         name, op, rest = ASSIGN.match(line).groups()
         args = [a.strip() for a in rest.split(" : ")[0].split(",")]
-        if op == "arith.constant":
-            env[name] = int(args[0])
-        elif op in BINARY:
-            env[name] = int(BINARY[op](value(env, args[0]), value(env, args[1])))
-        elif op == "arith.cmpi":
-            env[name] = int(PREDICATES[args[0]](value(env, args[1]), value(env, args[2])))
-        elif op == "arith.select":
-            env[name] = value(env, args[1]) if value(env, args[0]) else value(env, args[2])
+        result = evaluate(op, args, lambda n: value(env, n), env.get("dims"))
+        if result is not None:
+            env[name] = result
         elif op == "arith.index_cast":
             env[name] = value(env, args[0])
-        elif op == "memref.dim":
-            env[name] = env["dims"][(args[0], value(env, args[1]))]
         elif op == "memref.load":
             buffer, index = re.match(r"(%\w+)\[(%\w+)\]", rest).groups()
             env[name] = env[buffer][value(env, index)]

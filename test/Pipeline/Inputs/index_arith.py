@@ -14,3 +14,20 @@ BINARY = {
 }
 PREDICATES = {"ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
               "uge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__}
+
+
+def evaluate(op, args, lookup, dims):
+    """The value of index op `op` on operands `args` (SSA names, read with
+    `lookup`; `dims` maps (buffer, dimension) to a size for memref.dim), or
+    None for an op the caller evaluates itself."""
+    if op == "arith.constant":
+        return int(args[0])
+    if op in BINARY:
+        return int(BINARY[op](lookup(args[0]), lookup(args[1])))
+    if op == "arith.cmpi":
+        return int(PREDICATES[args[0]](lookup(args[1]), lookup(args[2])))
+    if op == "arith.select":
+        return lookup(args[1]) if lookup(args[0]) else lookup(args[2])
+    if op == "memref.dim":
+        return dims[(args[0], lookup(args[1]))]
+    return None

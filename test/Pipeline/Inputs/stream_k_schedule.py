@@ -19,10 +19,9 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."
 sys.path.insert(0, os.path.join(ROOT, "examples", "gemm"))
 import gen_gemm  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from index_arith import BINARY, PREDICATES  # noqa: E402
+from index_arith import evaluate  # noqa: E402
 
 LINE = re.compile(r"^\s*(%\w+) = ([\w.]+) (.*?)(?: : [\w<>?x]+)?$")
-
 
 
 def run(text, env):
@@ -41,18 +40,12 @@ def run(text, env):
             value, types = rest.split(" : ")
             bits = 32 if types.endswith("to i32") else 64
             env[name] = env[value.strip()] & ((1 << bits) - 1)
-        elif op == "arith.constant":
-            env[name] = int(args[0])
-        elif op in BINARY:
-            env[name] = int(BINARY[op](env[args[0]], env[args[1]]))
-        elif op == "arith.cmpi":
-            env[name] = int(PREDICATES[args[0]](env[args[1]], env[args[2]]))
-        elif op == "arith.select":
-            env[name] = env[args[1]] if env[args[0]] else env[args[2]]
-        elif op == "memref.dim":
-            env[name] = env["dims"][(args[0], env[args[1].split(" ")[0]])]
-        else:
+            continue
+        result = evaluate(op, args, lambda n: env[n.split(" ")[0]],
+                          env.get("dims"))
+        if result is None:
             raise ValueError(f"no rule for {op}")
+        env[name] = result
     return env
 
 

@@ -161,11 +161,18 @@ mlir::tile::buildCopyRequest(CopyAsyncOp op, ::tile::Decline &reason,
 FailureOr<CopyRequestInfo>
 mlir::tile::buildCopyRequest(CopyOp op, ::tile::Decline &reason,
                              DivisorAnalysis *divisors) {
+  // tile.copy's verifier accepts two buffers of one memory space (an
+  // element-wise copy); a planner request has a global and a shared side.
+  MemorySpaceKind dstSpace = getMemorySpaceKind(op.getDst().getType());
+  if (dstSpace == getMemorySpaceKind(op.getSrc().getType())) {
+    reason = {::tile::RuleId::Direction,
+              std::string("both buffers are in ") + toString(dstSpace) +
+                  " memory; the tensor memory accelerator copies between "
+                  "global and shared memory"};
+    return failure();
+  }
   CopyFields fields;
-  // tile.copy's verifier leaves one global and one shared side for the
-  // callers of this overload (the collective TMA variant checks first).
-  fields.load =
-      getMemorySpaceKind(op.getDst().getType()) == MemorySpaceKind::Shared;
+  fields.load = dstSpace == MemorySpaceKind::Shared;
   fields.global = fields.load ? op.getSrc() : op.getDst();
   fields.shared = fields.load ? op.getDst() : op.getSrc();
   fields.dstOffsets = op.getMixedDstOffsets();
