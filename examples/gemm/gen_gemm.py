@@ -1105,11 +1105,43 @@ SMS = 132  # SMs of an H100 or H200 SXM
 PINGPONG_BN = 128
 PINGPONG_STAGES = 4
 PINGPONG_REGISTERS = (40, 232)
+# The 128 x 192 kernel of --choose: 4 stages of 40 KiB and a 48 KiB bf16 C
+# tile fill 208 KiB. Its main loop's rate in percent of the 128 x 256
+# kernel's, measured on the H200 (docs/gemm.md, round 24), weighs its waves
+# in the tile-width rule (fewer_waves_rule).
+N192_STAGES = 4
+N192_RATE = 97
+
+
+def fewer_waves_rule(sms, rate=N192_RATE):
+    """%fewer_waves: the 128 x 192 tiles finish before the 128 x 256 ones
+    (%tiles of them over %rows tile rows), by tile::schedule::chooseTileWidth:
+    waves (ceil(tiles / SMs)) times the width, over the width's main loop
+    rate (`rate` percent for 192 columns, 100 for 256)."""
+    return f"""%c192w = arith.constant 192 : index
+%c191w = arith.constant 191 : index
+%n192 = arith.addi %N, %c191w : index
+%cols192 = arith.divui %n192, %c192w : index
+%tiles192 = arith.muli %rows, %cols192 : index
+%sms_w = arith.constant {sms} : index
+%sms_w1 = arith.constant {sms - 1} : index
+%up256 = arith.addi %tiles, %sms_w1 : index
+%waves256 = arith.divui %up256, %sms_w : index
+%up192 = arith.addi %tiles192, %sms_w1 : index
+%waves192 = arith.divui %up192, %sms_w : index
+%weight256 = arith.constant {256 * rate} : index
+%weight192 = arith.constant {192 * 100} : index
+%time256 = arith.muli %waves256, %weight256 : index
+%time192 = arith.muli %waves192, %weight192 : index
+%fewer_waves = arith.cmpi ult, %time192, %time256 : index"""
+
+
 # The kernels of --choose, each with the rule that picks it (tried in order,
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
 # columns for M <= 64, 128 for M <= 128, so more CTAs stream B), 128 x 128
-# where there are fewer 128 x 256 tiles than half the SMs, else 128 x 256.
+# where there are fewer 128 x 256 tiles than half the SMs, 128 x 192 where
+# its waves finish first (fewer_waves_rule), else 128 x 256.
 # The 128 x 128 kernel is one tile per CTA (its tiles fill at most the SMs)
 # with 6 stages where the C tile is bf16 (6 x 32 KiB + 32 KiB fit): nearly
 # every B tile it loads comes from device memory once, and 4 stages did not
@@ -1122,6 +1154,7 @@ CHOICES = (
      "m_le_128"),
     ("_n128", {"bn": 128, "stages": 6, "persistent": False},
      "few_wide_tiles"),
+    ("_n192", {"bn": 192, "stages": N192_STAGES}, "fewer_waves"),
     ("", {}, None),
 )
 # Stages of the 128 x 128 kernel with an f32 C tile (64 KiB): 6 would leave
@@ -1225,6 +1258,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
         "m_le_128": "%m_le_128 = arith.cmpi ule, %M, %c128 : index",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
+        "fewer_waves": fewer_waves_rule(sms),
         "split": split_rule,
     }
 

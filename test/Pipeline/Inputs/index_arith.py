@@ -1,5 +1,8 @@
 """The arith ops the schedule evaluators (stream_k_schedule.py,
-grouped_schedule.py) run on index values, as unsigned 64-bit integers."""
+grouped_schedule.py, tile_width_rule.py) run on index values, as unsigned
+64-bit integers."""
+
+import re
 
 MASK = (1 << 64) - 1
 BINARY = {
@@ -31,3 +34,32 @@ def evaluate(op, args, lookup, dims):
     if op == "memref.dim":
         return dims[(args[0], lookup(args[1]))]
     return None
+
+
+LINE = re.compile(r"^\s*(%\w+) = ([\w.]+) (.*?)(?: : [\w<>?x]+)?$")
+
+
+def run(text, env):
+    """Evaluates straight-line `text` (lines `%x = arith.op ...`, comments)
+    into `env` (name -> int; a memref.dim reads env["dims"])."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        m = LINE.match(line)
+        if not m:
+            raise ValueError(f"unexpected line: {line}")
+        name, op, rest = m.groups()
+        args = [a.strip() for a in rest.split(",")]
+        if op == "arith.index_castui":
+            # `%x : index to i32` keeps the low 32 bits; back to index, all.
+            value, types = rest.split(" : ")
+            bits = 32 if types.endswith("to i32") else 64
+            env[name] = env[value.strip()] & ((1 << bits) - 1)
+            continue
+        result = evaluate(op, args, lambda n: env[n.split(" ")[0]],
+                          env.get("dims"))
+        if result is None:
+            raise ValueError(f"no rule for {op}")
+        env[name] = result
+    return env

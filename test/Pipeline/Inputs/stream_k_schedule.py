@@ -12,41 +12,13 @@ generator's text, index values as unsigned 64-bit integers."""
 
 import os
 import random
-import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "examples", "gemm"))
 import gen_gemm  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from index_arith import evaluate  # noqa: E402
-
-LINE = re.compile(r"^\s*(%\w+) = ([\w.]+) (.*?)(?: : [\w<>?x]+)?$")
-
-
-def run(text, env):
-    """Evaluates `text`'s lines into `env` (name -> int)."""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("//"):
-            continue
-        m = LINE.match(line)
-        if not m:
-            raise ValueError(f"unexpected line: {line}")
-        name, op, rest = m.groups()
-        args = [a.strip() for a in rest.split(",")]
-        if op == "arith.index_castui":
-            # `%x : index to i32` keeps the low 32 bits; back to index, all.
-            value, types = rest.split(" : ")
-            bits = 32 if types.endswith("to i32") else 64
-            env[name] = env[value.strip()] & ((1 << bits) - 1)
-            continue
-        result = evaluate(op, args, lambda n: env[n.split(" ")[0]],
-                          env.get("dims"))
-        if result is None:
-            raise ValueError(f"no rule for {op}")
-        env[name] = result
-    return env
+from index_arith import run  # noqa: E402
 
 
 def launch(M, N, K, ws_tiles, ws_counters, bk=64, sms=132, seed=0,

@@ -1,0 +1,27 @@
+"""Evaluates the tile-width rule gen_gemm.py --choose writes
+(fewer_waves_rule: 128 x 192 tiles where their waves finish first) as
+written, on the entries' counts of 128-row tile rows and 128 x 256 tiles,
+and prints each problem's width for FileCheck: the choices
+tile::schedule::chooseTileWidth makes (unittests/Schedule/TileWidthTest.cpp),
+with the chooser's rate for the 128 x 192 main loop."""
+
+import os
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "examples", "gemm"))
+import gen_gemm  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from index_arith import run  # noqa: E402
+
+SHAPES = [(3000, 5000), (5000, 5000), (4096, 4096), (4000, 4000),
+          (8192, 8192), (4096, 14336), (14336, 4096), (2048, 2048),
+          (16384, 1024), (6144, 6144), (0, 4096)]
+
+print(f"rate {gen_gemm.N192_RATE}")
+for M, N in SHAPES:
+    rows = -(-M // 128)
+    env = run(gen_gemm.fewer_waves_rule(132),
+              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // 256)})
+    print(f"{M}x{N}: {192 if env['%fewer_waves'] else 256} "
+          f"(waves {env['%waves256']} of 256, {env['%waves192']} of 192)")

@@ -1,0 +1,68 @@
+//===- TileWidthTest.cpp - The GEMM choosers' tile-width rule -------------===//
+
+#include "tile/Schedule/TileWidth.h"
+#include <gtest/gtest.h>
+
+using namespace tile::schedule;
+
+namespace {
+
+constexpr int64_t kSMs = 132;
+
+// The choosers' candidates: 128 x 256, and 128 x 192 at 97% of its rate.
+const std::vector<TileWidth> kChooser = {{256, 100}, {192, 97}};
+
+TEST(TileWidth, Waves) {
+  // 3000 x 5000: 24 x 20 tiles of 128 x 256 (480: 3.6 waves), 24 x 27 of
+  // 128 x 192 (648: 4.9 waves).
+  EXPECT_EQ(tileWaves(3000, 5000, 128, 256, kSMs), 4);
+  EXPECT_EQ(tileWaves(3000, 5000, 128, 192, kSMs), 5);
+  // Exactly one and just over one wave.
+  EXPECT_EQ(tileWaves(128 * 132, 256, 128, 256, kSMs), 1);
+  EXPECT_EQ(tileWaves(128 * 132 + 1, 256, 128, 256, kSMs), 2);
+  EXPECT_EQ(tileWaves(0, 4096, 128, 256, kSMs), 0);
+}
+
+TEST(TileWidth, NarrowerWhereTheLastWaveIsMostlyEmpty) {
+  // 4 waves of 256 columns (time 1024) against 5 of 192 (960 / 0.97 = 990).
+  EXPECT_EQ(chooseTileWidth(3000, 5000, 128, kSMs, kChooser), 1u);
+  // 7 waves of 256 (6.06: the 7th nearly empty) against 9 of 192.
+  EXPECT_EQ(chooseTileWidth(5000, 5000, 128, kSMs, kChooser), 1u);
+}
+
+TEST(TileWidth, WideWhereItsWavesAreFull) {
+  // 4096^3: 512 tiles (3.9 waves) against 704 (5.3, run as 6).
+  EXPECT_EQ(chooseTileWidth(4096, 4096, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(4000, 4000, 128, kSMs, kChooser), 0u);
+  // 8192^3: 16 waves x 256 = 4096 against 21 x 192 = 4032, which the
+  // narrower tile's rate (97%) turns into 4157.
+  EXPECT_EQ(chooseTileWidth(8192, 8192, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(4096, 14336, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(14336, 4096, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(2048, 2048, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(16384, 1024, 128, kSMs, kChooser), 0u);
+}
+
+TEST(TileWidth, TiesKeepTheEarlierCandidate) {
+  // 6144^3: 9 waves x 256 = 12 x 192 = 2304; at equal rates, a tie.
+  EXPECT_EQ(chooseTileWidth(6144, 6144, 128, kSMs, {{256, 100}, {192, 100}}),
+            0u);
+  EXPECT_EQ(chooseTileWidth(6144, 6144, 128, kSMs, {{192, 100}, {256, 100}}),
+            0u);
+  // An empty output: no waves for any width.
+  EXPECT_EQ(chooseTileWidth(0, 4096, 128, kSMs, kChooser), 0u);
+  EXPECT_EQ(chooseTileWidth(4096, 4096, 128, kSMs, {}), 0u);
+}
+
+TEST(TileWidth, ThreeCandidates) {
+  // 4000 x 4000: 128 x 128 tiles run 8 waves (1024), as long as 128 x 256's
+  // 4; 128 x 192's 6 waves (1152) are longer. At equal rates the first
+  // listed of the two fastest wins.
+  std::vector<TileWidth> widths = {{256, 100}, {192, 100}, {128, 100}};
+  EXPECT_EQ(chooseTileWidth(4000, 4000, 128, kSMs, widths), 0u);
+  // 3000 x 3000: 256 runs 24 x 12 = 288 tiles (3 waves, 768); 192 runs
+  // 24 x 16 = 384 (3 waves, 576); 128 runs 24 x 24 = 576 (5 waves, 640).
+  EXPECT_EQ(chooseTileWidth(3000, 3000, 128, kSMs, widths), 1u);
+}
+
+} // namespace
