@@ -1,5 +1,5 @@
-"""Mutants of the GEMM schedules' pure C++ models: split-K and stream-K
-(lib/Schedule, include/tile/Schedule).
+"""Mutants of the GEMM schedules' pure C++ models: split-K, stream-K and the
+choosers' tile-width rule (lib/Schedule, include/tile/Schedule).
 """
 from ._catalog import Library
 
@@ -41,4 +41,23 @@ MUTANTS = [
       "a CTA's two pieces share one workspace slot: the second overwrites "
       "the first's partial before its tile combines it",
       function="StreamKSchedule", tests=["gtest:TileScheduleTests"]),
+    # ---- tile width ----------------------------------------------------------
+    M("tw-waves", "TileWidth.cpp",
+      "return ceilDiv(ceilDiv(m, rows) * ceilDiv(n, columns), ctas);",
+      "return ceilDiv(m, rows) * ceilDiv(n, columns) / ctas;",
+      "a partial last wave is not counted: the rule cannot see the idle SMs "
+      "it exists to avoid",
+      function="tileWaves", tests=["gtest:TileScheduleTests"]),
+    M("tw-rate", "TileWidth.cpp",
+      "if (timeA * b.ratePercent < timeB * a.ratePercent)",
+      "if (timeA < timeB)",
+      "the narrower tile's slower main loop is ignored: it is taken where "
+      "its waves are as long as the wide tile's",
+      function="chooseTileWidth", tests=["gtest:TileScheduleTests"]),
+    M("tw-tie", "TileWidth.cpp",
+      "if (timeA * b.ratePercent < timeB * a.ratePercent)",
+      "if (timeA * b.ratePercent <= timeB * a.ratePercent)",
+      "a tie goes to the later candidate: the choice depends on the order "
+      "of equally fast widths",
+      function="chooseTileWidth", tests=["gtest:TileScheduleTests"]),
 ]
