@@ -1105,10 +1105,10 @@ SMS = 132  # SMs of an H100 or H200 SXM
 PINGPONG_BN = 128
 PINGPONG_STAGES = 4
 PINGPONG_REGISTERS = (40, 232)
-# The 128 x 192 kernel of --choose: 4 stages of 40 KiB and a 48 KiB bf16 C
-# tile fill 208 KiB. Its main loop's rate in percent of the 128 x 256
-# kernel's, measured on the H200 (docs/gemm.md, round 24), weighs its waves
-# in the tile-width rule (fewer_waves_rule).
+# The 128 x 192 kernel of --choose --by-waves: 4 stages of 40 KiB and a
+# 48 KiB bf16 C tile fill 208 KiB. Its main loop's rate in percent of the
+# 128 x 256 kernel's weighs its waves in the tile-width rule
+# (fewer_waves_rule); an estimate until measured (docs/gemm.md).
 N192_STAGES = 4
 N192_RATE = 97
 
@@ -1140,8 +1140,7 @@ def fewer_waves_rule(sms, rate=N192_RATE):
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
 # columns for M <= 64, 128 for M <= 128, so more CTAs stream B), 128 x 128
-# where there are fewer 128 x 256 tiles than half the SMs, 128 x 192 where
-# its waves finish first (fewer_waves_rule), else 128 x 256.
+# where there are fewer 128 x 256 tiles than half the SMs, else 128 x 256.
 # The 128 x 128 kernel is one tile per CTA (its tiles fill at most the SMs)
 # with 6 stages where the C tile is bf16 (6 x 32 KiB + 32 KiB fit): nearly
 # every B tile it loads comes from device memory once, and 4 stages did not
@@ -1154,9 +1153,11 @@ CHOICES = (
      "m_le_128"),
     ("_n128", {"bn": 128, "stages": 6, "persistent": False},
      "few_wide_tiles"),
-    ("_n192", {"bn": 192, "stages": N192_STAGES}, "fewer_waves"),
     ("", {}, None),
 )
+# With --choose --by-waves, before the default: the 128 x 192 kernel where
+# its waves finish first.
+WAVE_CHOICE = ("_n192", {"bn": 192, "stages": N192_STAGES}, "fewer_waves")
 # Stages of the 128 x 128 kernel with an f32 C tile (64 KiB): 6 would leave
 # no room for it.
 N128_F32_STAGES = 4
@@ -1170,15 +1171,19 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
-                 stream_k=False):
+                 stream_k=False, by_waves=False):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
     them. With split_k > 1 (bf16 or FP8 output), a split-K kernel of up to
     split_k shares joins them and the entries take its workspace. With
     stream_k (persistent, bf16 or FP8 output), the default 128 x 256 kernel
-    is the stream-K one, and the entries take the workspace too."""
+    is the stream-K one, and the entries take the workspace too. With
+    by_waves, a 128 x 192 kernel joins them, taken before the default where
+    its waves finish first."""
     common = dict(common or {})
+    if by_waves:
+        choices = choices[:-1] + (WAVE_CHOICE,) + choices[-1:]
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
         raise ValueError("--choose --stream-k shares the 128 x 256 "
@@ -1377,6 +1382,10 @@ def main():
     ap.add_argument("--choose", action="store_true",
                     help="one module with 128x256 and 128x128 kernels and "
                          "entries that pick one per problem")
+    ap.add_argument("--by-waves", action="store_true",
+                    help="with --choose: also a 128x192 kernel, taken where "
+                         "its waves of SMs finish before the 128x256 tiles' "
+                         "(tile::schedule::chooseTileWidth)")
     ap.add_argument("--bf16-out", action="store_true",
                     help="bf16 output C = alpha * (A @ Bt^T), alpha an f32 "
                          "argument after C")
@@ -1429,6 +1438,8 @@ def main():
     stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
     if args.pingpong:
         registers = registers or PINGPONG_REGISTERS
+    if args.by_waves and not args.choose:
+        ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
                                     "swizzle_c") if getattr(args, k)}
@@ -1436,7 +1447,8 @@ def main():
             common["bk"] = args.bk or 128
         try:
             print(emit_chooser(common=common, split_k=args.split_k,
-                               stream_k=args.stream_k), end="")
+                               stream_k=args.stream_k,
+                               by_waves=args.by_waves), end="")
         except ValueError as error:
             ap.error(str(error))
         return
