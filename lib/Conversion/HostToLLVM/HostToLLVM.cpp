@@ -97,7 +97,10 @@ struct TileHostToLLVMPass
     for (Operation &op : module.getBody()->getOperations())
       if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
         hostOps.push_back(&op);
-    if (failed(applyPartialConversion(hostOps, target, std::move(patterns))))
+    ConversionConfig config;
+    config.allowPatternRollback = false;
+    if (failed(applyPartialConversion(hostOps, target, std::move(patterns),
+                                      config)))
       signalPassFailure();
   }
 };
