@@ -211,8 +211,8 @@ static ConversionStep buildNVVMToLLVM(MLIRContext *ctx) {
 
 /// A conversion step. It folds nothing: the canonicalization after the
 /// conversions folds what is left (with `cleanup`, or the pipeline's own).
-/// One-shot (no rollback bookkeeping): 7% less time for 10,000 copies
-/// (bench/README.md).
+/// One-shot (no rollback bookkeeping): 1% fewer instructions for the whole
+/// pipeline on 1,000 and 10,000 copies (bench/Compile, callgrind).
 static LogicalResult apply(Operation *root, const ConversionStep &step) {
   ConversionConfig config;
   config.foldingMode = DialectConversionFoldingMode::Never;
