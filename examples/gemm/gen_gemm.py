@@ -1105,35 +1105,37 @@ SMS = 132  # SMs of an H100 or H200 SXM
 PINGPONG_BN = 128
 PINGPONG_STAGES = 4
 PINGPONG_REGISTERS = (40, 232)
-# The 128 x 192 kernel of --choose --by-waves: 4 stages of 40 KiB and a
-# 48 KiB bf16 C tile fill 208 KiB. Its main loop's rate in percent of the
-# 128 x 256 kernel's weighs its waves in the tile-width rule
+# The narrower kernel of --choose --by-waves: 128 x 192 tiles, 4 stages of
+# 40 KiB and a 48 KiB bf16 C tile (208 KiB). Its main loop's rate in percent
+# of the BN-wide kernel's weighs its waves in the tile-width rule
 # (fewer_waves_rule); an estimate until measured (docs/gemm.md).
-N192_STAGES = 4
-N192_RATE = 97
+NARROW_BN = 192
+NARROW_STAGES = 4
+NARROW_RATE = 97
 
 
-def fewer_waves_rule(sms, rate=N192_RATE):
-    """%fewer_waves: the 128 x 192 tiles finish before the 128 x 256 ones
-    (%tiles of them over %rows tile rows), by tile::schedule::chooseTileWidth:
-    waves (ceil(tiles / SMs)) times the width, over the width's main loop
-    rate (`rate` percent for 192 columns, 100 for 256)."""
-    return f"""%c192w = arith.constant 192 : index
-%c191w = arith.constant 191 : index
-%n192 = arith.addi %N, %c191w : index
-%cols192 = arith.divui %n192, %c192w : index
-%tiles192 = arith.muli %rows, %cols192 : index
+def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
+    """%fewer_waves: 128 x `narrow` tiles finish before the 128 x `wide`
+    ones (%tiles of them over %rows tile rows, as the entries count them),
+    by tile::schedule::chooseTileWidth: waves (ceil(tiles / SMs)) times the
+    width, over the width's main loop rate (`rate` percent for the narrow
+    one, 100 for the wide)."""
+    return f"""%c_narrow = arith.constant {narrow} : index
+%c_narrow1 = arith.constant {narrow - 1} : index
+%n_narrow = arith.addi %N, %c_narrow1 : index
+%cols_narrow = arith.divui %n_narrow, %c_narrow : index
+%tiles_narrow = arith.muli %rows, %cols_narrow : index
 %sms_w = arith.constant {sms} : index
 %sms_w1 = arith.constant {sms - 1} : index
-%up256 = arith.addi %tiles, %sms_w1 : index
-%waves256 = arith.divui %up256, %sms_w : index
-%up192 = arith.addi %tiles192, %sms_w1 : index
-%waves192 = arith.divui %up192, %sms_w : index
-%weight256 = arith.constant {256 * rate} : index
-%weight192 = arith.constant {192 * 100} : index
-%time256 = arith.muli %waves256, %weight256 : index
-%time192 = arith.muli %waves192, %weight192 : index
-%fewer_waves = arith.cmpi ult, %time192, %time256 : index"""
+%up_wide = arith.addi %tiles, %sms_w1 : index
+%waves_wide = arith.divui %up_wide, %sms_w : index
+%up_narrow = arith.addi %tiles_narrow, %sms_w1 : index
+%waves_narrow = arith.divui %up_narrow, %sms_w : index
+%weight_wide = arith.constant {wide * rate} : index
+%weight_narrow = arith.constant {narrow * 100} : index
+%time_wide = arith.muli %waves_wide, %weight_wide : index
+%time_narrow = arith.muli %waves_narrow, %weight_narrow : index
+%fewer_waves = arith.cmpi ult, %time_narrow, %time_wide : index"""
 
 
 # The kernels of --choose, each with the rule that picks it (tried in order,
@@ -1157,7 +1159,8 @@ CHOICES = (
 )
 # With --choose --by-waves, before the default: the 128 x 192 kernel where
 # its waves finish first.
-WAVE_CHOICE = ("_n192", {"bn": 192, "stages": N192_STAGES}, "fewer_waves")
+WAVE_CHOICE = (f"_n{NARROW_BN}", {"bn": NARROW_BN, "stages": NARROW_STAGES},
+               "fewer_waves")
 # Stages of the 128 x 128 kernel with an f32 C tile (64 KiB): 6 would leave
 # no room for it.
 N128_F32_STAGES = 4

@@ -97,6 +97,8 @@ struct TileHostToLLVMPass
     for (Operation &op : module.getBody()->getOperations())
       if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
         hostOps.push_back(&op);
+    // One-shot, as the kernels' lowering converts: no pattern here needs a
+    // rollback, and the bookkeeping is not paid.
     ConversionConfig config;
     config.allowPatternRollback = false;
     if (failed(applyPartialConversion(hostOps, target, std::move(patterns),

@@ -18,10 +18,12 @@ SHAPES = [(3000, 5000), (5000, 5000), (4096, 4096), (4000, 4000),
           (8192, 8192), (4096, 14336), (14336, 4096), (2048, 2048),
           (16384, 1024), (6144, 6144), (0, 4096)]
 
-print(f"rate {gen_gemm.N192_RATE}")
+narrow, wide = gen_gemm.NARROW_BN, gen_gemm.BN
+print(f"rate {gen_gemm.NARROW_RATE}")
 for M, N in SHAPES:
     rows = -(-M // 128)
     env = run(gen_gemm.fewer_waves_rule(132),
-              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // 256)})
-    print(f"{M}x{N}: {192 if env['%fewer_waves'] else 256} "
-          f"(waves {env['%waves256']} of 256, {env['%waves192']} of 192)")
+              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // wide)})
+    print(f"{M}x{N}: {narrow if env['%fewer_waves'] else wide} "
+          f"(waves {env['%waves_wide']} of {wide}, "
+          f"{env['%waves_narrow']} of {narrow})")
