@@ -103,7 +103,7 @@ def quad_reduce(e, value, op):
 def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
     d, el, causal = a.head_dim, a.dtype, a.causal
-    s_vals, o_vals = BN // 2, d // 2
+    s_vals, o_vals = a.block_n // 2, d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
     if a.pingpong:
         e.line("%cidx_i32 = arith.index_cast %cidx : index to i32")
@@ -137,9 +137,9 @@ def emit_consume(e, a):
     for s in range(d // 16):
         col = f"%k{16 * s}"
         dq = e.op("dq", f"tile.wgmma_descriptor %sq[%row0, {col}] {{rows = 64, k = 16}} : !tileQ -> i64")
-        dk = e.op("dk", f"tile.wgmma_descriptor %ks[%c0, {col}] {{rows = {BN}, k = 16}} : !tileKV -> i64")
+        dk = e.op("dk", f"tile.wgmma_descriptor %ks[%c0, {col}] {{rows = {a.block_n}, k = 16}} : !tileKV -> i64")
         scale = "zero" if s == 0 else "one"
-        acc = e.op("s", f"nvvm.wgmma.mma_async {dq}, {dk}, {acc}, #nvvm.shape<m = 64, n = {BN}, k = 16>, "
+        acc = e.op("s", f"nvvm.wgmma.mma_async {dq}, {dk}, {acc}, #nvvm.shape<m = 64, n = {a.block_n}, k = 16>, "
                    f"D[<f32>, <{scale}>], A[<{el}>, <one>, <row>], B[<{el}>, <one>, <col>] : !accS -> !accS")
     e.line("nvvm.wgmma.commit.group.sync.aligned")
     o_in = "%o"
@@ -267,7 +267,7 @@ def emit_softmax_rest(e, a, vals, o_in, prev):
         pstruct = e.op("ps", f"llvm.insertvalue {p}, {pstruct}[{i}] : !accS")
     frags = [] if a.overlap else [
         e.op("pa", f"tile.wgmma_a_fragment {pstruct}[{s}] : !accS -> vector<8x{el}>")
-        for s in range(BN // 16)]
+        for s in range(a.block_n // 16)]
     if a.overlap:
         # The softmax is computed before P V's wait, overlapping it: the
         # fence keeps LLVM from sinking it below the wait.
@@ -304,7 +304,7 @@ def emit_rescale(e, o, alphas, count, indent=""):
 
 
 def emit_pv(e, a, view, o, frags, indent):
-    """O += P V: BN / 16 k-steps of wgmma with P's fragments in registers and
+    """O += P V: block_n / 16 k-steps of wgmma with P's fragments in registers and
     V (`view`) read MN-major; returns the new accumulator."""
     d, el = a.head_dim, a.dtype
     e.line(indent + "nvvm.wgmma.fence.aligned")
@@ -327,7 +327,7 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent):
     e.line(f"{indent}{view}_slot = arith.remui {block}, %cstages : index")
     e.line(f"{indent}{view} = tile.stage %sv[{view}_slot] : !stagesKV -> !tileKV")
     frags = []
-    for i in range(BN // 16):
+    for i in range(a.block_n // 16):
         frags.append(f"%{prefix}{i}")
         e.line(f"{indent}%{prefix}{i} = tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{a.dtype}>")
     return frags
@@ -348,7 +348,7 @@ def emit_epilogue(e, a):
         o_scaled = emit_rescale(e, "%o_pin", ["%alpha_a", "%alpha_b"], o_vals, "  ")
         o = emit_pv(e, a, "%vlast", o_scaled, last, "  ")
         e.line("  nvvm.wgmma.wait.group.sync.aligned 0")
-        for i in range(BN // 16):
+        for i in range(a.block_n // 16):
             e.line(f"  %held_last{i} = tile.wgmma_fence_operand %pl{i} : vector<8x{el}>")
         e.line(f"  %o_last = tile.wgmma_fence_operand {o} : !accO")
         e.line("  scf.yield %o_last : !accO")
@@ -409,16 +409,16 @@ def generate(a):
     panels = d // 64
     name = a.name
     q_bytes = BM * d * 2
-    kv_bytes = stages * BN * d * 2
+    kv_bytes = stages * a.block_n * d * 2
     smem = q_bytes + 2 * kv_bytes
     if panels == 1:
         tile_layout = f"#tile.layout<({BM}, 64) : (64, 1), swizzle = 128B>"
-        kv_layout = f"#tile.layout<({BN}, 64) : (64, 1), swizzle = 128B>"
-        stages_layout = f"#tile.layout<({stages}, {BN}, 64) : ({BN * 64}, 64, 1), swizzle = 128B>"
+        kv_layout = f"#tile.layout<({a.block_n}, 64) : (64, 1), swizzle = 128B>"
+        stages_layout = f"#tile.layout<({stages}, {a.block_n}, 64) : ({a.block_n * 64}, 64, 1), swizzle = 128B>"
     else:
         tile_layout = f"#tile.layout<({BM}, {panels}, 64) : (64, {BM * 64}, 1), swizzle = 128B>"
-        kv_layout = f"#tile.layout<({BN}, {panels}, 64) : (64, {BN * 64}, 1), swizzle = 128B>"
-        stages_layout = (f"#tile.layout<({stages}, {BN}, {panels}, 64) : ({BN * d}, 64, {BN * 64}, 1), "
+        kv_layout = f"#tile.layout<({a.block_n}, {panels}, 64) : (64, {a.block_n * 64}, 1), swizzle = 128B>"
+        stages_layout = (f"#tile.layout<({stages}, {a.block_n}, {panels}, 64) : ({a.block_n * d}, 64, {a.block_n * 64}, 1), "
                          "swizzle = 128B>")
     wg = "#gpu.address_space<workgroup>"
     sl2 = (1.0 / math.sqrt(d)) * math.log2(math.e)
@@ -434,10 +434,10 @@ def generate(a):
     w(f"!O = memref<?x?x?x{d}x{el}>")
     w("!L = memref<?x?x?xf32>")
     w(f"!tileQ = memref<{BM}x{d}x{el}, {tile_layout}, {wg}>")
-    w(f"!stagesKV = memref<{stages}x{BN}x{d}x{el}, {stages_layout}, {wg}>")
-    w(f"!tileKV = memref<{BN}x{d}x{el}, {kv_layout}, {wg}>")
+    w(f"!stagesKV = memref<{stages}x{a.block_n}x{d}x{el}, {stages_layout}, {wg}>")
+    w(f"!tileKV = memref<{a.block_n}x{d}x{el}, {kv_layout}, {wg}>")
     w(f"!qbar = !nvgpu.mbarrier.group<memorySpace = {wg}>")
-    w(f"!accS = {struct(BN // 2)}")
+    w(f"!accS = {struct(a.block_n // 2)}")
     w(f"!accO = {struct(d // 2)}")
     w("")
     w("module attributes {gpu.container_module} {")
@@ -449,12 +449,12 @@ def generate(a):
         b(f"%c{v} = arith.constant {v} : index")
     b("%c32 = arith.constant 32 : index")
     b(f"%cbm = arith.constant {BM} : index")
-    b(f"%cbn = arith.constant {BN} : index")
-    b(f"%cbn1 = arith.constant {BN - 1} : index")
+    b(f"%cbn = arith.constant {a.block_n} : index")
+    b(f"%cbn1 = arith.constant {a.block_n - 1} : index")
     b(f"%cwg = arith.constant {WG} : index")
-    for k in range(0, max(d, BN), 16):
+    for k in range(0, max(d, a.block_n), 16):
         b(f"%k{k} = arith.constant {k} : index")
-    for c in sorted({col_of(i) for i in range(max(BN, d) // 2)}):
+    for c in sorted({col_of(i) for i in range(max(a.block_n, d) // 2)}):
         b(f"%ccol{c} = arith.constant {c} : index")
     b("%c1_i32 = arith.constant 1 : i32")
     b("%c2_i32 = arith.constant 2 : i32")
@@ -534,8 +534,8 @@ def generate(a):
     b("                producer_registers = 24 : i64, consumer_registers = 240 : i64} produce {")
     b("^bb0(%kt: index, %kst: !tileKV, %vst: !tileKV):")
     b("  %kv0 = arith.muli %kt, %cbn : index")
-    b(f"  tile.copy_async %kst[0, 0] [{BN}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {BN}, {d}] : !tileKV, !KV")
-    b(f"  tile.copy_async %vst[0, 0] [{BN}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {BN}, {d}] : !tileKV, !KV")
+    b(f"  tile.copy_async %kst[0, 0] [{a.block_n}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
+    b(f"  tile.copy_async %vst[0, 0] [{a.block_n}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
     b("  tile.yield")
     b("} consume {")
     b("^bb0(%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
@@ -607,19 +607,30 @@ def main():
     p.add_argument("--branchless-mask", dest="branchless_mask", action="store_true",
                    help="mask every block with selects instead of branching to "
                         "the masked blocks")
+    p.add_argument("--block-n", dest="block_n", type=int, default=BN, choices=(128, 176),
+                   help="KV rows per block (176: fewer, longer blocks for "
+                        "non-causal kernels at head_dim 128, as FlashAttention-3 "
+                        "takes; 2 stages, serial unless --overlap on)")
     p.add_argument("--name", default=None)
     a = p.parse_args()
+    if a.block_n != BM and a.causal:
+        p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
+                f"blocks of the query tile's {BM} rows")
     default = not a.causal or a.head_dim == 64
-    a.overlap = a.overlap == "on" or (a.overlap == "auto" and default)
+    # The overlap carries the previous block's P in f32 across the loop: at
+    # 176-row blocks that is 88 more registers per thread, which spill.
+    overlap_default = default and a.block_n == BN
+    a.overlap = a.overlap == "on" or (a.overlap == "auto" and overlap_default)
     a.pingpong = a.pingpong == "on" or (a.pingpong == "auto" and default)
     if a.stages is None:
         # 227 KiB of shared memory: Q and S stages of K and V.
-        a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * BN * a.head_dim * 2))
+        a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * a.block_n * a.head_dim * 2))
     if a.name is None:
         a.name = (f"attention_d{a.head_dim}{'_causal' if a.causal else ''}"
-                  f"{'' if a.overlap == default else ('_overlap' if a.overlap else '_serial')}"
+                  f"{'' if a.overlap == overlap_default else ('_overlap' if a.overlap else '_serial')}"
                   f"{'' if a.pingpong == default else ('_pingpong' if a.pingpong else '_nopingpong')}"
                   f"{'_selects' if a.branchless_mask else ''}"
+                  f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 

@@ -86,20 +86,28 @@ def persistent_share(indent):
     return "\n".join(indent + line for line in lines.splitlines())
 
 
-def starts_of(lin, indent, group_m):
+def starts_of(lin, indent, group_m, cluster=1):
     """Output tile `lin` (its index before rasterization) in the grouped
-    order, and its starts %m0, %n0."""
-    text = grouped_order(lin, "%gx", "%pid_m", "%pid_n", group_m) + "\n" + TILE_STARTS
+    order, and its starts %m0, %n0. In clusters of `cluster` CTAs, `lin`
+    is a cluster's unit of `cluster` consecutive tile rows and %member (the
+    CTA's rank) picks its row."""
+    if cluster == 1:
+        order = grouped_order(lin, "%gx", "%pid_m", "%pid_n", group_m)
+    else:
+        order = (grouped_order(lin, "%gx", "%unit_m", "%pid_n", group_m)
+                 + "\n      %unit_row = arith.muli %unit_m, %ccl : index"
+                 "\n      %pid_m = arith.addi %unit_row, %member : index")
+    text = order + "\n" + TILE_STARTS
     return "\n".join(indent + line[6:] if line.strip() else line
                      for line in text.splitlines())
 
 
-def work_tile(indent, group_m):
-    """The persistent kernel's t-th work tile: output tile cta + t x CTAs
-    in the grouped order, and its starts %m0, %n0."""
+def work_tile(indent, group_m, cluster=1):
+    """The persistent kernel's t-th work tile: output tile (or cluster
+    unit) cta + t x CTAs in the grouped order, and its starts %m0, %n0."""
     return (f"{indent}%stride = arith.muli %t, %ctas : index\n"
             f"{indent}%lin = arith.addi %cta, %stride : index\n"
-            + starts_of("%lin", indent, group_m))
+            + starts_of("%lin", indent, group_m, cluster))
 
 
 def workspace_holds(prefix, slots, counters, tile_elems):
@@ -531,6 +539,26 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
       %ctas1 = arith.subi %ctas, %c1 : index"""
+        if cluster > 1:
+            # The walk is over units of `cluster` consecutive tile rows of
+            # one tile column: a cluster takes a unit, its CTA of rank r the
+            # unit's r-th row, so both walk the same number of tiles and
+            # share (multicast) the column's B tile. A CTA past the last
+            # tile row loads zeros and its store is clipped away.
+            raster = raster.replace(
+                "      %gy = arith.divui %mp, %cbm : index",
+                f"""      %ccl = arith.constant {cluster} : index
+      %ccl1 = arith.constant {cluster - 1} : index
+      %rows = arith.divui %mp, %cbm : index
+      %rows_up = arith.addi %rows, %ccl1 : index
+      %gy = arith.divui %rows_up, %ccl : index""").replace(
+                """      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x""",
+                """      %bx = gpu.block_id x
+      %gdx = gpu.grid_dim x
+      %cta = arith.divui %bx, %ccl : index
+      %member = arith.remui %bx, %ccl : index
+      %ctas = arith.divui %gdx, %ccl : index""")
         if not stream_k:
             raster += "\n" + persistent_share(" " * 6)
     elif cluster == 1:
@@ -780,7 +808,21 @@ module attributes {{gpu.container_module}} {{
     %gx = arith.divui %np, %cbn : index
 """
     launch_grid = "blocks in (%gx, %gy, %c1)"
-    if persistent:
+    if persistent and cluster > 1:
+        # Clusters walk units of `cluster` tile rows: one cluster per
+        # `cluster` SMs, or per unit where there are fewer.
+        grid += f"""    %ccl = arith.constant {cluster} : index
+    %ccl1 = arith.constant {cluster - 1} : index
+    %gyp = arith.addi %gy, %ccl1 : index
+    %units_m = arith.divui %gyp, %ccl : index
+    %cluster_sms = arith.constant {(sms or SMS) // cluster} : index
+    %units = arith.muli %gx, %units_m : index
+    %fill = arith.minui %units, %cluster_sms : index
+    %clusters = arith.maxui %fill, %c1 : index
+    %ctas = arith.muli %clusters, %ccl : index
+"""
+        launch_grid = "clusters in (%ccl, %c1, %c1) blocks in (%ctas, %c1, %c1)"
+    elif persistent:
         grid += persistent_ctas("%gx", "%gy", sms or SMS, "%tiles", " " * 4)
         launch_grid = "blocks in (%ctas, %c1, %c1)"
     if stream_k:
@@ -794,7 +836,7 @@ module attributes {{gpu.container_module}} {{
         # with a smaller workspace the kernel runs unsplit.
         grid += split_fits("%gx", "%gy", "%csplit", bm * bn, "%splits", " " * 4)
         launch_grid = "blocks in (%gx, %gy, %splits)"
-    if cluster > 1:
+    if cluster > 1 and not persistent:
         grid += f"""    %ccl = arith.constant {cluster} : index
     %ccl1 = arith.constant {cluster - 1} : index
     %gxc = arith.muli %gx, %ccl : index
@@ -823,7 +865,8 @@ module attributes {{gpu.container_module}} {{
 """
     drain = ""
     if persistent:
-        starts = "" if stream_k else work_tile(" " * 8, group_m) + "\n"
+        starts = ("" if stream_k
+                  else work_tile(" " * 8, group_m, cluster) + "\n")
         store = f"""{starts}        scf.if %storer {{
 {stores}
           tile.bulk_commit_group
@@ -1060,7 +1103,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                       + "        tile.yield %k_first, %k_end : index, index\n"
                       "      }")
     elif persistent:
-        kglobal += "\n" + work_tile(" " * 8, group_m)
+        kglobal += "\n" + work_tile(" " * 8, group_m, cluster)
     zeros = ", ".join(["%zero"] * blocks)
     acc_types = ", ".join(["!acc"] * blocks)
     # In turns, the accumulators enter as %acc_in<h> and take their
@@ -1455,10 +1498,9 @@ def main():
         except ValueError as error:
             ap.error(str(error))
         return
-    if args.persistent and (args.cluster > 1 or args.split_k > 1 or
-                            args.protocol != "pipeline"):
-        ap.error("--persistent is a one-CTA tile.pipeline kernel (no "
-                 "--cluster, --split-k or handwritten protocol)")
+    if args.persistent and (args.split_k > 1 or args.protocol != "pipeline"):
+        ap.error("--persistent is a tile.pipeline kernel (no --split-k or "
+                 "handwritten protocol)")
     bk = args.bk or (128 if args.fp8 else BK)
     try:
         text = emit(bm=args.bm, bn=bn, bk=bk, stages=stages,

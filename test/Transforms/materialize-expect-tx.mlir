@@ -114,3 +114,100 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// A multicast under control that every CTA of the cluster shares: the
+// cluster's CTAs are consecutive along x from a multiple of its size, so
+// block x divided by a multiple of 2, the block ids along y (the cluster
+// does not span y) and the cluster's id take one value in the whole
+// cluster. Each CTA then receives both CTAs' halves: 2 x 2048 bytes.
+
+!quarter = memref<4x256xf16, #tile.layout<(4, 256)>, #gpu.address_space<workgroup>>
+!whole = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    // CHECK-LABEL: gpu.func @cluster_uniform
+    // CHECK: %[[BYTES:.*]] = arith.constant 4096 : index
+    // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %[[BYTES]]
+    // CHECK-LABEL: gpu.func @cluster_id
+    // CHECK: arith.constant 4096 : index
+    gpu.func @cluster_uniform(%A: memref<64x256xf16>, %n: index) kernel
+        attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %all = arith.constant 3 : i16
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %pair = arith.divui %bx, %c4 : index
+      %row = arith.addi %pair, %by : index
+      %go = arith.cmpi ult, %row, %n : index
+      %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+      %rank = arith.index_cast %rank32 : i32 to index
+      %half = arith.muli %rank, %c4 : index
+      %s = tile.arena_view [0] : !whole
+      %q = tile.arena_view [0] : !quarter
+      %bar = nvgpu.mbarrier.create -> !bars
+      scf.if %go {
+        tile.copy_async %q[0, 0] [4, 256], %A[%half, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+            : !quarter, memref<64x256xf16>, !bars
+        tile.arrive_expect_tx %bar[%c0] : !bars
+      }
+      gpu.return
+    }
+    gpu.func @cluster_id(%A: memref<64x256xf16>, %n: index) kernel
+        attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %all = arith.constant 3 : i16
+      %cid = gpu.cluster_id x
+      %go = arith.cmpi ult, %cid, %n : index
+      %q = tile.arena_view [0] : !quarter
+      %bar = nvgpu.mbarrier.create -> !bars
+      scf.if %go {
+        tile.copy_async %q[0, 0] [4, 256], %A[0, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+            : !quarter, memref<64x256xf16>, !bars
+        tile.arrive_expect_tx %bar[%c0] : !bars
+      }
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+!quarter = memref<4x256xf16, #tile.layout<(4, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    // Block x divided by 3, or its remainder by 2, differs between the CTAs
+    // of a cluster of 2.
+    gpu.func @cluster_split(%A: memref<64x256xf16>, %n: index) kernel
+        attributes {known_cluster_size = array<i32: 2, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %all = arith.constant 3 : i16
+      %bx = gpu.block_id x
+      %third = arith.divui %bx, %c3 : index
+      %go = arith.cmpi ult, %third, %n : index
+      %member = arith.remui %bx, %c2 : index
+      %go2 = arith.cmpi ult, %member, %n : index
+      %q = tile.arena_view [0] : !quarter
+      %bar = nvgpu.mbarrier.create -> !bars
+      scf.if %go {
+        tile.copy_async %q[0, 0] [4, 256], %A[0, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+            : !quarter, memref<64x256xf16>, !bars
+        // expected-error @+1 {{a condition on the CTA's position}}
+        tile.arrive_expect_tx %bar[%c0] : !bars
+      }
+      scf.if %go2 {
+        tile.copy_async %q[0, 0] [4, 256], %A[0, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+            : !quarter, memref<64x256xf16>, !bars
+        // expected-error @+1 {{a condition on the CTA's position}}
+        tile.arrive_expect_tx %bar[%c0] : !bars
+      }
+      gpu.return
+    }
+  }
+}

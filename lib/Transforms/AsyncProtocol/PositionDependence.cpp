@@ -21,6 +21,8 @@ PositionDependence::PositionDependence(Region &body, Position position)
     warpsFollowX = size && (((*size)[0] > 0 && (*size)[0] % 32 == 0) ||
                             ((*size)[1] == 1 && (*size)[2] == 1));
   }
+  if (position == Position::Cta)
+    clusterDims = getStatedClusterSize(body.getParentOp());
   // A gpu.launch body's arguments are the block and thread ids (and the
   // cluster ones), followed by the sizes, which every thread shares.
   auto launch = dyn_cast<gpu::LaunchOp>(body.getParentOp());
@@ -55,11 +57,12 @@ bool PositionDependence::dependsOnPosition(Value v) {
                   dependsOnPosition(loop.getUpperBound()) ||
                   dependsOnPosition(loop.getStep());
   } else if (Operation *def = v.getDefiningOp()) {
-    depends = isPositionOp(def) ||
-              (!isWarpSplit(def) &&
-               llvm::any_of(def->getOperands(), [&](Value operand) {
-                 return dependsOnPosition(operand);
-               }));
+    depends = !isClusterUniform(def) &&
+              (isPositionOp(def) ||
+               (!isWarpSplit(def) &&
+                llvm::any_of(def->getOperands(), [&](Value operand) {
+                  return dependsOnPosition(operand);
+                })));
   }
   known[v] = depends;
   return depends;
@@ -84,6 +87,53 @@ bool PositionDependence::isPositionOp(Operation *op) const {
     return position != Position::Lane;
   return isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::GlobalIdOp, NVVM::ThreadIdXOp,
              NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp>(op);
+}
+
+/// The dimension of a block id op (through index casts), if `v` is one.
+static std::optional<unsigned> blockIdDimension(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (auto id = dyn_cast<gpu::BlockIdOp>(def))
+    return static_cast<unsigned>(id.getDimension());
+  if (isa<NVVM::BlockIdXOp>(def))
+    return 0;
+  if (isa<NVVM::BlockIdYOp>(def))
+    return 1;
+  if (isa<NVVM::BlockIdZOp>(def))
+    return 2;
+  return std::nullopt;
+}
+
+bool PositionDependence::isClusterUniform(Operation *op) const {
+  if (position != Position::Cta || !clusterDims)
+    return false;
+  // The cluster's own id: %clusterid, the same in each of its CTAs.
+  if (isa<gpu::ClusterIdOp, NVVM::ClusterIdXOp, NVVM::ClusterIdYOp,
+          NVVM::ClusterIdZOp>(op))
+    return true;
+  // A block id along a dimension the cluster does not span.
+  if (op->getNumResults() == 1)
+    if (std::optional<unsigned> d = blockIdDimension(op->getResult(0)))
+      return (*clusterDims)[*d] == 1;
+  // A block id divided by a multiple of the cluster's extent along it: the
+  // CTAs of a cluster are consecutive there, starting at a multiple of it.
+  std::optional<int64_t> divisor;
+  if (isa<arith::DivUIOp>(op))
+    divisor = getConstantIntValue(op->getOperand(1));
+  else if (isa<arith::ShRUIOp>(op))
+    if (std::optional<int64_t> shift = getConstantIntValue(op->getOperand(1));
+        shift && *shift >= 0 && *shift < 63)
+      divisor = int64_t(1) << *shift;
+  if (!divisor || *divisor <= 0)
+    return false;
+  std::optional<unsigned> d = blockIdDimension(op->getOperand(0));
+  return d && (*clusterDims)[*d] > 0 && *divisor % (*clusterDims)[*d] == 0;
 }
 
 bool PositionDependence::isThreadX(Value v) const {

@@ -24,7 +24,12 @@ namespace mlir::tile::async_protocol {
 enum class Position {
   /// A thread's position in its CTA or the CTA's in the grid or cluster.
   ThreadOrCta,
-  /// The CTA's position only (block ids, the rank in the cluster).
+  /// The CTA's position in its cluster only (block ids, the rank in the
+  /// cluster): what differs between the CTAs that a multicast reaches. Where
+  /// the kernel states its cluster size, the cluster's id, a block id along
+  /// a dimension the cluster does not span, and a block id divided by a
+  /// multiple of the cluster's extent along it are the same in every CTA of
+  /// a cluster.
   Cta,
   /// A thread's position in its CTA only (thread, lane and warp ids): what
   /// differs between the threads that a CTA-wide collective needs.
@@ -56,6 +61,9 @@ private:
   /// Position::Lane: whether `op` gives the same value in every lane of a
   /// warp although it reads thread x (a warp index or a warp-boundary test).
   bool isWarpSplit(Operation *op) const;
+  /// Position::Cta: whether `op` gives the same value in every CTA of a
+  /// cluster although it reads a block or cluster id (see Position::Cta).
+  bool isClusterUniform(Operation *op) const;
   bool isThreadX(Value v) const;
 
   Region &body;
@@ -64,6 +72,8 @@ private:
   Value launchThreadX;
   /// Position::Lane: whether the block's warps are runs of thread x.
   bool warpsFollowX = false;
+  /// Position::Cta: the kernel's stated cluster size (x, y, z), if any.
+  std::optional<SmallVector<int64_t, 3>> clusterDims;
   llvm::DenseMap<Value, bool> known;
 };
 

@@ -176,18 +176,23 @@ def launch(T, N, K, counts, sms=132, listing=0):
         print(line)
 
 
-launch(131, 256, 128, [0, 1, 130], listing=3)
-launch(577, 512, 256, [200, 0, 77, 300], listing=4)
-launch(100, 256, 64, [5, 0, 64])
-launch(1000, 1024, 1024, [129, 127, 1, 0, 256, 383, 104, 0])
-launch(4600, 1280, 192, [700, 0, 1, 1200, 129, 0, 900, 1000, 300], listing=2)
-launch(16384, 14336, 4096, [2048] * 8, listing=2)
-launch(16384, 2048, 7168, [256] * 64)
-launch(0, 256, 64, [0, 0])
-rng = random.Random(7)
-for _ in range(20):
-    G = rng.randint(1, 70)
-    counts = [rng.choice((0, 1, rng.randint(0, 700))) for _ in range(G)]
-    launch(sum(counts) + rng.randint(0, 300), rng.choice((64, 256, 384, 1000, 4096)),
-           rng.randint(0, 512), counts, sms=rng.choice((1, 7, 132)))
-print("grouped schedule: ok")
+def main():
+    launch(131, 256, 128, [0, 1, 130], listing=3)
+    launch(577, 512, 256, [200, 0, 77, 300], listing=4)
+    launch(100, 256, 64, [5, 0, 64])
+    launch(1000, 1024, 1024, [129, 127, 1, 0, 256, 383, 104, 0])
+    launch(4600, 1280, 192, [700, 0, 1, 1200, 129, 0, 900, 1000, 300], listing=2)
+    launch(16384, 14336, 4096, [2048] * 8, listing=2)
+    launch(16384, 2048, 7168, [256] * 64)
+    launch(0, 256, 64, [0, 0])
+    rng = random.Random(7)
+    for _ in range(20):
+        G = rng.randint(1, 70)
+        counts = [rng.choice((0, 1, rng.randint(0, 700))) for _ in range(G)]
+        launch(sum(counts) + rng.randint(0, 300), rng.choice((64, 256, 384, 1000, 4096)),
+               rng.randint(0, 512), counts, sms=rng.choice((1, 7, 132)))
+    print("grouped schedule: ok")
+
+
+if __name__ == "__main__":
+    main()
