@@ -396,11 +396,35 @@ MUTANTS = [
       tests=["lit:Transforms/verify-async.mlir"]),
     M("async-cluster-any-position",
       "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
-      "depends = isPositionOp(def) ||", "depends = false ||",
+      "(isPositionOp(def) ||", "(false ||",
       "a position read by an op (thread id, rank) no longer makes a value "
       "differ between threads: a cluster barrier under `tid == 0` passes",
       function="PositionDependence::dependsOnPosition",
       tests=["lit:Transforms/verify-async-cluster.mlir"]),
+    M("position-cluster-uniform-none",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "depends = !isClusterUniform(def) &&", "depends = true &&",
+      "nothing is shared by a cluster's CTAs: a persistent clustered "
+      "pipeline (tile loop bounded by block x / cluster size) has its "
+      "multicast byte count declined",
+      function="PositionDependence::dependsOnPosition",
+      tests=["lit:Transforms/materialize-expect-tx.mlir"]),
+    M("position-cluster-any-divisor",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "*divisor % (*clusterDims)[*d] == 0;", "true;",
+      "block x over any constant counts as shared by a cluster's CTAs: "
+      "a multicast under block x / 3 in a cluster of 2 is counted as issued "
+      "by both",
+      function="PositionDependence::isClusterUniform",
+      tests=["lit:Transforms/materialize-expect-tx.mlir"]),
+    M("position-cluster-spanned-dims",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "return (*clusterDims)[*d] == 1;", "return true;",
+      "block ids along the cluster's own dimension count as shared by its "
+      "CTAs: a multicast under the CTA's rank (block x mod 2) is counted as "
+      "issued by both",
+      function="PositionDependence::isClusterUniform",
+      tests=["lit:Transforms/materialize-expect-tx.mlir"]),
     M("async-tx-multicast-once", "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",
       "load.issuers = ctas.value_or(1);", "load.issuers = 1;",
       "a multicast every CTA of the cluster issues counts once: each CTA "
