@@ -299,7 +299,7 @@ def bench(tiles, results, seqs, forms, mosaic):
         d = t.head_dim
         h = WIDTH // d
         # The ablations (no overlap, no ping-pong) at two lengths only.
-        ablation = any(k in t.name for k in ("serial", "nopingpong", "_overlap", "_pingpong"))
+        ablation = any(k in t.name for k in ("serial", "nopingpong", "_overlap", "_pingpong", "_n176"))
         for s in ([x for x in seqs if x in (2048, 8192)] if ablation else seqs):
             b = TOKENS // s
             q, k, v = inputs(b, h, h, s, d, t.dtype, 7)

@@ -23,7 +23,7 @@ cp -f "$rt" "$out/"
 python3 "$gen" > "$out/attention.mlir"
 cmp -s "$out/attention.mlir" examples/attention/attention.mlir ||
   { echo "build.sh: examples/attention/attention.mlir is stale (re-run $gen)"; exit 1; }
-IFS=";" read -ra variants <<< "${VARIANTS:---head-dim 128;--head-dim 128 --causal;--head-dim 64;--head-dim 64 --causal;--head-dim 128 --dtype f16;--head-dim 128 --no-pingpong;--head-dim 128 --no-overlap;--head-dim 128 --no-pingpong --no-overlap;--head-dim 128 --causal --overlap on --pingpong on;--head-dim 64 --causal --overlap off --pingpong off}"
+IFS=";" read -ra variants <<< "${VARIANTS:---head-dim 128;--head-dim 128 --causal;--head-dim 64;--head-dim 64 --causal;--head-dim 128 --dtype f16;--head-dim 128 --no-pingpong;--head-dim 128 --no-overlap;--head-dim 128 --no-pingpong --no-overlap;--head-dim 128 --causal --overlap on --pingpong on;--head-dim 64 --causal --overlap off --pingpong off;--head-dim 128 --block-n 176}"
 toolkit=${CUDA_HOME:-/usr/local/cuda}
 : > "$out/ptxas.txt"
 for flags in "${variants[@]}"; do

@@ -73,6 +73,23 @@ def persistent_ctas(gx, gy, sms, tiles, indent):
             f"{indent}%ctas = arith.maxui %fill, %c1 : index\n")
 
 
+def persistent_cluster_ctas(gx, gy, sms, cluster, indent):
+    """The host's %ctas for a persistent kernel in clusters of `cluster` CTAs
+    over gx x gy tiles: the clusters walk units of `cluster` tile rows of one
+    column, one cluster per `cluster` SMs or per unit where there are fewer,
+    and at least one (the launch's clusters in %ccl)."""
+    lines = f"""%ccl = arith.constant {cluster} : index
+%ccl1 = arith.constant {cluster - 1} : index
+%gyp = arith.addi {gy}, %ccl1 : index
+%units_m = arith.divui %gyp, %ccl : index
+%cluster_sms = arith.constant {sms // cluster} : index
+%units = arith.muli {gx}, %units_m : index
+%fill = arith.minui %units, %cluster_sms : index
+%clusters = arith.maxui %fill, %c1 : index
+%ctas = arith.muli %clusters, %ccl : index"""
+    return "".join(f"{indent}{line}\n" for line in lines.splitlines())
+
+
 def persistent_share(indent):
     """Lines defining %mine, CTA %cta's share of %total tiles walked
     %cta, %cta + %ctas, ... (%ctas1 is %ctas - 1)."""
@@ -809,18 +826,8 @@ module attributes {{gpu.container_module}} {{
 """
     launch_grid = "blocks in (%gx, %gy, %c1)"
     if persistent and cluster > 1:
-        # Clusters walk units of `cluster` tile rows: one cluster per
-        # `cluster` SMs, or per unit where there are fewer.
-        grid += f"""    %ccl = arith.constant {cluster} : index
-    %ccl1 = arith.constant {cluster - 1} : index
-    %gyp = arith.addi %gy, %ccl1 : index
-    %units_m = arith.divui %gyp, %ccl : index
-    %cluster_sms = arith.constant {(sms or SMS) // cluster} : index
-    %units = arith.muli %gx, %units_m : index
-    %fill = arith.minui %units, %cluster_sms : index
-    %clusters = arith.maxui %fill, %c1 : index
-    %ctas = arith.muli %clusters, %ccl : index
-"""
+        grid += persistent_cluster_ctas("%gx", "%gy", sms or SMS, cluster,
+                                        " " * 4)
         launch_grid = "clusters in (%ccl, %c1, %c1) blocks in (%ctas, %c1, %c1)"
     elif persistent:
         grid += persistent_ctas("%gx", "%gy", sms or SMS, "%tiles", " " * 4)
@@ -1217,7 +1224,7 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
-                 stream_k=False, by_waves=False):
+                 stream_k=False, by_waves=False, cluster=1):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
@@ -1226,10 +1233,21 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     stream_k (persistent, bf16 or FP8 output), the default 128 x 256 kernel
     is the stream-K one, and the entries take the workspace too. With
     by_waves, a 128 x 192 kernel joins them, taken before the default where
-    its waves finish first."""
+    its waves finish first. With cluster > 1 (persistent), the 128 x 256
+    kernel (and the 128 x 192 one) run in clusters of that many CTAs that
+    share their B tile."""
     common = dict(common or {})
     if by_waves:
         choices = choices[:-1] + (WAVE_CHOICE,) + choices[-1:]
+    if cluster > 1:
+        if not common.get("persistent") or stream_k:
+            raise ValueError("--choose --cluster clusters the persistent "
+                             "128 x 256 kernel (and 128 x 192): use "
+                             "--persistent, without --stream-k")
+        choices = tuple(
+            (name, dict(kwargs, cluster=cluster), rule)
+            if rule in (None, "fewer_waves") else (name, kwargs, rule)
+            for name, kwargs, rule in choices)
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
         raise ValueError("--choose --stream-k shares the 128 x 256 "
@@ -1271,7 +1289,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("bn", BN), smem, threads,
                          options.get("persistent", False),
                          options.get("split_k", 1) > 1,
-                         options.get("stream_k", False)))
+                         options.get("stream_k", False),
+                         options.get("cluster", 1)))
     fp8 = common.get("fp8", False)
     extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
              ", %alpha: f32" if common.get("bf16_out") else "")
@@ -1314,7 +1333,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     }
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
-               is_async):
+               clustered, is_async):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
         tile); a stream-K kernel also gets the workspace and the count of
@@ -1333,7 +1352,11 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if split:
             blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %splits)"
             args += WORKSPACE_USE
-        if persistent:
+        if persistent and clustered > 1:
+            grid += persistent_cluster_ctas(f"%gx{suffix}", f"%gy{suffix}",
+                                            sms, clustered, " " * 6)
+            blocks = "clusters in (%ccl, %c1, %c1) blocks in (%ctas, %c1, %c1)"
+        elif persistent:
             grid += persistent_ctas(f"%gx{suffix}", f"%gy{suffix}", sms,
                                     "%all", " " * 6)
             blocks = "blocks in (%ctas, %c1, %c1)"
@@ -1494,7 +1517,8 @@ def main():
         try:
             print(emit_chooser(common=common, split_k=args.split_k,
                                stream_k=args.stream_k,
-                               by_waves=args.by_waves), end="")
+                               by_waves=args.by_waves,
+                               cluster=args.cluster), end="")
         except ValueError as error:
             ap.error(str(error))
         return
