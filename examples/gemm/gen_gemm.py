@@ -1211,6 +1211,16 @@ CHOICES = (
 # its waves finish first.
 WAVE_CHOICE = (f"_n{NARROW_BN}", {"bn": NARROW_BN, "stages": NARROW_STAGES},
                "fewer_waves")
+# With --choose --cluster C, before the fewer-waves rule: where the 128 x 256
+# tiles fill at most one wave of SMs (each CTA one tile, nothing to walk),
+# the persistent 128 x 256 kernel without clusters. Measured on an H100
+# (docs/gemm.md, round 24): 2048^3 (128 tiles) ran 3-8% slower in clusters
+# of 2, the shapes of several waves as fast or faster (5000^3: +20%).
+ONE_WAVE_CHOICE = ("_single", {"cluster": 1}, "one_wave")
+# The persistent kernels' register split with --choose --cluster: the
+# producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
+# 1-4% faster on the same run's shapes but 8192^3 unclustered.
+CLUSTER_REGISTERS = (40, 232)
 # Stages of the 128 x 128 kernel with an f32 C tile (64 KiB): 6 would leave
 # no room for it.
 N128_F32_STAGES = 4
@@ -1244,10 +1254,16 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             raise ValueError("--choose --cluster clusters the persistent "
                              "128 x 256 kernel (and 128 x 192): use "
                              "--persistent, without --stream-k")
+        clustered = {"cluster": cluster, "registers": CLUSTER_REGISTERS}
         choices = tuple(
-            (name, dict(kwargs, cluster=cluster), rule)
+            (name, dict(kwargs, **clustered), rule)
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
+        name, kwargs, rule = ONE_WAVE_CHOICE
+        at = len(choices) - (2 if by_waves else 1)
+        choices = (choices[:at] + (
+            (name, dict(kwargs, registers=CLUSTER_REGISTERS), rule),)
+            + choices[at:])
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
         raise ValueError("--choose --stream-k shares the 128 x 256 "
@@ -1328,6 +1344,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
         "m_le_128": "%m_le_128 = arith.cmpi ule, %M, %c128 : index",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
+        "one_wave": f"""%sms_one = arith.constant {sms} : index
+%one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
         "fewer_waves": fewer_waves_rule(sms),
         "split": split_rule,
     }
