@@ -1488,7 +1488,11 @@ def main():
                          "few (the rule in docs/gemm.md)")
     ap.add_argument("--cluster", type=int, default=1, metavar="C",
                     help="with the pipeline: clusters of C CTAs along M that "
-                         "share (multicast) their B tile")
+                         "share (multicast) their B tile; with --persistent "
+                         "the clusters walk units of C tile rows; with "
+                         "--choose --persistent the 128x256 and 128x192 "
+                         "kernels run in clusters (setmaxnreg 40,232), and "
+                         "one-wave problems unclustered")
     ap.add_argument("--persistent", action="store_true",
                     help="with the pipeline: one CTA per SM walks the output "
                          "tiles (tile.pipeline tiles(...)); the epilogue's "
