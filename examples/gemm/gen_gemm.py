@@ -90,6 +90,45 @@ def persistent_cluster_ctas(gx, gy, sms, cluster, indent):
     return "".join(f"{indent}{line}\n" for line in lines.splitlines())
 
 
+def persistent_walk(bm, bn, cluster=1):
+    """The persistent kernel's walk: the tile grid %gx x %gy, the walkers'
+    count %total of units, this walker's index %cta of %ctas (%ctas1 is
+    %ctas - 1). One CTA walks tiles; in clusters of `cluster` CTAs a cluster
+    walks units of `cluster` consecutive tile rows of one tile column (%gy
+    counts unit rows) and its CTA of rank %member takes the unit's row
+    %member, so every CTA of a cluster walks the same units in step and
+    shares (multicasts) their column's B tile; a CTA past the last tile row
+    loads zeros and its store is clipped away."""
+    if cluster == 1:
+        rows = "      %gy = arith.divui %mp, %cbm : index"
+        walker = """      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x"""
+    else:
+        rows = f"""      %ccl = arith.constant {cluster} : index
+      %ccl1 = arith.constant {cluster - 1} : index
+      %rows = arith.divui %mp, %cbm : index
+      %rows_up = arith.addi %rows, %ccl1 : index
+      %gy = arith.divui %rows_up, %ccl : index"""
+        walker = """      %bx = gpu.block_id x
+      %gdx = gpu.grid_dim x
+      %cta = arith.divui %bx, %ccl : index
+      %member = arith.remui %bx, %ccl : index
+      %ctas = arith.divui %gdx, %ccl : index"""
+    return f"""      // Persistent: the grid's CTAs walk the output tiles, CTA c taking
+      // tiles c, c + CTAs, c + 2 CTAs, ... in the grouped order below.
+      %M = memref.dim %A, %c0 : !A
+      %N = memref.dim %Bt, %c0 : !Bt
+      %cbm1 = arith.constant {bm - 1} : index
+      %cbn1 = arith.constant {bn - 1} : index
+      %mp = arith.addi %M, %cbm1 : index
+{rows}
+      %np = arith.addi %N, %cbn1 : index
+      %gx = arith.divui %np, %cbn : index
+      %total = arith.muli %gx, %gy : index
+{walker}
+      %ctas1 = arith.subi %ctas, %c1 : index"""
+
+
 def persistent_share(indent):
     """Lines defining %mine, CTA %cta's share of %total tiles walked
     %cta, %cta + %ctas, ... (%ctas1 is %ctas - 1)."""
@@ -542,40 +581,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     kconsts = "\n".join(f"      %kc{j} = arith.constant {kstep * j} : index"
                          for j in range(ksteps))
     if persistent:
-        raster = f"""      // Persistent: the grid's CTAs walk the output tiles, CTA c taking
-      // tiles c, c + CTAs, c + 2 CTAs, ... in the grouped order below.
-      %M = memref.dim %A, %c0 : !A
-      %N = memref.dim %Bt, %c0 : !Bt
-      %cbm1 = arith.constant {bm - 1} : index
-      %cbn1 = arith.constant {bn - 1} : index
-      %mp = arith.addi %M, %cbm1 : index
-      %gy = arith.divui %mp, %cbm : index
-      %np = arith.addi %N, %cbn1 : index
-      %gx = arith.divui %np, %cbn : index
-      %total = arith.muli %gx, %gy : index
-      %cta = gpu.block_id x
-      %ctas = gpu.grid_dim x
-      %ctas1 = arith.subi %ctas, %c1 : index"""
-        if cluster > 1:
-            # The walk is over units of `cluster` consecutive tile rows of
-            # one tile column: a cluster takes a unit, its CTA of rank r the
-            # unit's r-th row, so both walk the same number of tiles and
-            # share (multicast) the column's B tile. A CTA past the last
-            # tile row loads zeros and its store is clipped away.
-            raster = raster.replace(
-                "      %gy = arith.divui %mp, %cbm : index",
-                f"""      %ccl = arith.constant {cluster} : index
-      %ccl1 = arith.constant {cluster - 1} : index
-      %rows = arith.divui %mp, %cbm : index
-      %rows_up = arith.addi %rows, %ccl1 : index
-      %gy = arith.divui %rows_up, %ccl : index""").replace(
-                """      %cta = gpu.block_id x
-      %ctas = gpu.grid_dim x""",
-                """      %bx = gpu.block_id x
-      %gdx = gpu.grid_dim x
-      %cta = arith.divui %bx, %ccl : index
-      %member = arith.remui %bx, %ccl : index
-      %ctas = arith.divui %gdx, %ccl : index""")
+        raster = persistent_walk(bm, bn, cluster)
         if not stream_k:
             raster += "\n" + persistent_share(" " * 6)
     elif cluster == 1:
@@ -1216,7 +1222,7 @@ WAVE_CHOICE = (f"_n{NARROW_BN}", {"bn": NARROW_BN, "stages": NARROW_STAGES},
 # the persistent 128 x 256 kernel without clusters. Measured on an H100
 # (docs/gemm.md, round 24): 2048^3 (128 tiles) ran 3-8% slower in clusters
 # of 2, the shapes of several waves as fast or faster (5000^3: +20%).
-ONE_WAVE_CHOICE = ("_single", {"cluster": 1}, "one_wave")
+ONE_WAVE_CHOICE = ("_single", {}, "one_wave")
 # The persistent kernels' register split with --choose --cluster: the
 # producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
 # 1-4% faster on the same run's shapes but 8192^3 unclustered.
@@ -1260,7 +1266,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
         name, kwargs, rule = ONE_WAVE_CHOICE
-        at = len(choices) - (2 if by_waves else 1)
+        at = next(i for i, c in enumerate(choices)
+                  if c[2] in ("fewer_waves", None))
         choices = (choices[:at] + (
             (name, dict(kwargs, registers=CLUSTER_REGISTERS), rule),)
             + choices[at:])

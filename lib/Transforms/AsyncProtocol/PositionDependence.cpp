@@ -89,14 +89,19 @@ bool PositionDependence::isPositionOp(Operation *op) const {
              NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::LaneIdOp>(op);
 }
 
-/// The dimension of a block id op (through index casts), if `v` is one.
-static std::optional<unsigned> blockIdDimension(Value v) {
+/// `v` through the casts between index and integers.
+static Value stripIndexCasts(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(def))
       break;
     v = def->getOperand(0);
   }
-  Operation *def = v.getDefiningOp();
+  return v;
+}
+
+/// The dimension of a block id op (through index casts), if `v` is one.
+static std::optional<unsigned> blockIdDimension(Value v) {
+  Operation *def = stripIndexCasts(v).getDefiningOp();
   if (!def)
     return std::nullopt;
   if (auto id = dyn_cast<gpu::BlockIdOp>(def))
@@ -137,12 +142,7 @@ bool PositionDependence::isClusterUniform(Operation *op) const {
 }
 
 bool PositionDependence::isThreadX(Value v) const {
-  // Through the casts between index and integers.
-  while (Operation *def = v.getDefiningOp()) {
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp>(def))
-      break;
-    v = def->getOperand(0);
-  }
+  v = stripIndexCasts(v);
   if (v && v == launchThreadX)
     return true;
   if (auto id = v.getDefiningOp<gpu::ThreadIdOp>())

@@ -9,7 +9,6 @@ Prints each problem's launch and CTA 0's and 1's first tiles for FileCheck."""
 
 import os
 import random
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -19,40 +18,25 @@ sys.path.insert(0, HERE)
 from grouped_schedule import run, statements  # noqa: E402
 
 
-def between(text, first, last):
-    """The lines of `text` from the one matching `first` up to, not
-    including, the next one matching `last`."""
-    lines = text.splitlines()
-    start = next(i for i, l in enumerate(lines) if re.search(first, l))
-    end = next(i for i in range(start + 1, len(lines))
-               if re.search(last, lines[i]))
-    return statements("\n".join(lines[start:end]))
-
-
 def launch(M, N, cluster, sms=gen_gemm.SMS, bn=256, group_m=gen_gemm.GROUP_M,
            quiet=False):
-    text = gen_gemm.emit(bn=bn, stages=3 if bn == 256 else 4,
-                         persistent=True, cluster=cluster, bf16_out=True,
-                         swizzle_c=True, sms=sms, group_m=group_m)
-    entry = text[text.index("func.func @gemm_async"):]
-    dims = {("%A", 0): M, ("%Bt", 0): N}
-    host = {"dims": dims}
-    run(between(entry, r"%c0 = arith.constant 0", r"gpu.launch_func"), host)
+    rows, cols = -(-M // 128), -(-N // bn)
+    host = {"%c1": 1, "%gx": cols, "%gy": rows}
+    run(statements(gen_gemm.persistent_cluster_ctas("%gx", "%gy", sms,
+                                                    cluster, "")), host)
     ctas = host["%ctas"]
     assert ctas % cluster == 0 and ctas <= sms, (M, N, ctas)
-    raster = between(text, r"%M = memref.dim %A, %c0", r"%mine = ")
-    raster.append(next(l.strip() for l in text.splitlines()
-                        if l.strip().startswith("%mine = ")))
+    walk_of = statements(gen_gemm.persistent_walk(128, bn, cluster) + "\n"
+                         + gen_gemm.persistent_share(""))
     walk = statements(gen_gemm.work_tile("", group_m, cluster))
-    kernel = {"%c0": 0, "%c1": 1, "%cbm": 128, "%cbn": bn, "dims": dims,
-              "gpu.grid_dim": ctas}
-    rows, cols = -(-M // 128), -(-N // bn)
+    kernel = {"%c0": 0, "%c1": 1, "%cbm": 128, "%cbn": bn,
+              "dims": {("%A", 0): M, ("%Bt", 0): N}, "gpu.grid_dim": ctas}
     done = {}
     walks = {}
     listing = []
     for bx in range(ctas):
         env = dict(kernel, **{"gpu.block_id": bx})
-        run(raster, env)
+        run(walk_of, env)
         tiles = []
         for t in range(env["%mine"]):
             w = dict(env, **{"%t": t})
