@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleWalk.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
@@ -27,7 +28,7 @@ struct ArenaSizePass
     : public mlir::tile::impl::TileArenaSizeBase<ArenaSizePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    module.walk([&](gpu::GPUFuncOp func) {
+    forEachGpuFunc(module, [&](gpu::GPUFuncOp func) {
       int64_t bytes = 0;
       func.walk([&](ArenaViewOp view) {
         bytes =
@@ -40,7 +41,7 @@ struct ArenaSizePass
     });
     // Cached tables: a lookup by name per launch would scan the module.
     SymbolTableCollection symbols;
-    WalkResult result = module.walk([&](gpu::LaunchFuncOp launch) {
+    WalkResult result = walkHostLaunches(module, [&](gpu::LaunchFuncOp launch) {
       auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
       if (!kernel)

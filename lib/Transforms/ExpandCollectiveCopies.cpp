@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleWalk.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -231,7 +232,7 @@ struct ExpandCollectiveCopiesPass
   void runOnOperation() override {
     bool failed = false;
     bool changed = false;
-    getOperation()->walk([&](gpu::GPUFuncOp func) {
+    forEachGpuFunc(getOperation(), [&](gpu::GPUFuncOp func) {
       SmallVector<Expansion> expansions;
       int64_t slots = 0, counters = 0;
       bool warpgroups = false;

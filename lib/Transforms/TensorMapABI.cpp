@@ -40,6 +40,7 @@
 #include "tile/TMA/Limits.h"
 #include "tile/Transforms/Passes.h"
 
+#include "ModuleWalk.h"
 #include "TensorMapEncode.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -114,7 +115,7 @@ struct TensorMapABIPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool failedAny = false;
-    module.walk([&](gpu::GPUFuncOp func) {
+    forEachGpuFunc(module, [&](gpu::GPUFuncOp func) {
       if (func.isKernel() && failed(addKernelArguments(func)))
         failedAny = true;
     });
@@ -123,9 +124,12 @@ struct TensorMapABIPass
     encodedMaps.clear();
     SymbolTableCollection tables;
     symbolTables = &tables;
-    auto unset = llvm::make_scope_exit([&] { symbolTables = nullptr; });
+    auto unset = llvm::scope_exit([&] { symbolTables = nullptr; });
     SmallVector<gpu::LaunchFuncOp> launches;
-    module.walk([&](gpu::LaunchFuncOp launch) { launches.push_back(launch); });
+    walkHostLaunches(module, [&](gpu::LaunchFuncOp launch) {
+      launches.push_back(launch);
+      return WalkResult::advance();
+    });
     for (gpu::LaunchFuncOp launch : launches)
       if (failed(encodeOnHost(launch)))
         return signalPassFailure();

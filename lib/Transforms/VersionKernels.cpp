@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ModuleWalk.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
@@ -40,10 +41,9 @@ findGuardedCopies(gpu::GPUFuncOp kernel) {
     FailureOr<DispatchResult> decision = recallCopyDecision(op);
     if (failed(decision))
       return WalkResult::interrupt();
-    const ::tile::tma::TmaPlan *plan =
-        decision->selected && decision->match
-            ? decision->match->getTensorMapPlan()
-            : nullptr;
+    const ::tile::tma::TmaPlan *plan = decision->selected && decision->match
+                                           ? decision->match->getTensorMapPlan()
+                                           : nullptr;
     if (!plan || plan->guards.empty())
       return WalkResult::advance();
     if (auto forced = op->getAttrOfType<StringAttr>("dispatch")) {
@@ -86,7 +86,7 @@ struct VersionKernelsPass
 
   void runOnOperation() override {
     SmallVector<gpu::GPUFuncOp> kernels;
-    getOperation().walk([&](gpu::GPUFuncOp func) {
+    forEachGpuFunc(getOperation(), [&](gpu::GPUFuncOp func) {
       if (func.isKernel() && !func->hasAttr(kFallbackAttr))
         kernels.push_back(func);
     });
