@@ -1223,6 +1223,15 @@ WAVE_CHOICE = (f"_n{NARROW_BN}", {"bn": NARROW_BN, "stages": NARROW_STAGES},
 # (docs/gemm.md, round 24): 2048^3 (128 tiles) ran 3-8% slower in clusters
 # of 2, the shapes of several waves as fast or faster (5000^3: +20%).
 ONE_WAVE_CHOICE = ("_single", {}, "one_wave")
+# With --choose --by-waves --cluster C, before ONE_WAVE_CHOICE: where the
+# 128 x 256 tiles fill at most one wave and the 128 x 192 ones finish first
+# (the width rule), the 128 x 192 kernel without clusters. Measured on an
+# H100 (docs/gemm.md, round 28): 384 x 8192 x 8192 (96 wide tiles, 129
+# narrow ones) 681 TFLOP/s against 578 with the wide kernel, 640 x 4096 x
+# 8192 629 against 508; in clusters of 2, 3 tile rows walk as 4.
+ONE_WAVE_NARROW_CHOICE = (f"_single_n{NARROW_BN}",
+                          {"bn": NARROW_BN, "stages": NARROW_STAGES},
+                          "narrow_one_wave")
 # The persistent kernels' register split with --choose --cluster: the
 # producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
 # 1-4% faster on the same run's shapes but 8192^3 unclustered.
@@ -1265,12 +1274,13 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             (name, dict(kwargs, **clustered), rule)
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
-        name, kwargs, rule = ONE_WAVE_CHOICE
+        single = ((ONE_WAVE_NARROW_CHOICE,) if by_waves else ()) + (
+            ONE_WAVE_CHOICE,)
         at = next(i for i, c in enumerate(choices)
                   if c[2] in ("fewer_waves", None))
-        choices = (choices[:at] + (
-            (name, dict(kwargs, registers=CLUSTER_REGISTERS), rule),)
-            + choices[at:])
+        choices = (choices[:at] + tuple(
+            (name, dict(kwargs, registers=CLUSTER_REGISTERS), rule)
+            for name, kwargs, rule in single) + choices[at:])
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
         raise ValueError("--choose --stream-k shares the 128 x 256 "
@@ -1356,6 +1366,13 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms),
         "split": split_rule,
     }
+    # The one-wave rule for the narrow kernel computes both its parts; the
+    # rules after it, inside its else branch, use them as they are.
+    conditions["narrow_one_wave"] = (
+        conditions["fewer_waves"] + "\n" + conditions["one_wave"] +
+        "\n%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
+    if any(rule == "narrow_one_wave" for _, _, rule in choices):
+        conditions["fewer_waves"] = conditions["one_wave"] = ""
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):
@@ -1407,9 +1424,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             return "\n".join(pad + line for line in body.splitlines())
         inner = select(rest[1:], is_async, depth + 1)
         text = "\n".join(pad + line for line in body.splitlines())
-        condition = "\n".join(f"{pad}    {line}"
-                              for line in conditions[rule].splitlines())
-        return (f"{condition}\n{pad}    scf.if %{rule} {{\n"
+        condition = "".join(f"{pad}    {line}\n"
+                            for line in conditions[rule].splitlines())
+        return (f"{condition}{pad}    scf.if %{rule} {{\n"
                 f"{pad}  {text.lstrip()}\n{pad}    }} else {{\n"
                 f"{inner}\n{pad}    }}")
 

@@ -1,0 +1,72 @@
+"""Runs the host entry gen_gemm.py --choose writes (func.func @gemm_async)
+as written, up to its launch, for each problem: the index arithmetic by
+index_arith.evaluate, each `scf.if %rule` by the value of %rule (its then
+branch or its else branch). Prints the kernel the entry launches, for
+FileCheck.
+
+    chooser_pick.py FLAGS...   (the generator's flags)"""
+
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..", "..")
+sys.path.insert(0, HERE)
+from index_arith import LINE, evaluate  # noqa: E402
+
+SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
+          (3000, 5000), (8192, 8192), (256, 8192), (100, 8192), (40, 4096),
+          (300, 14336)]
+IF = re.compile(r"^scf\.if (%\w+) \{$")
+LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
+
+
+def entry_lines(module):
+    """The lines of @gemm_async's body, stripped."""
+    lines = module.splitlines()
+    start = next(i for i, l in enumerate(lines)
+                 if "func.func @gemm_async(" in l)
+    return [l.strip() for l in lines[start + 1:]]
+
+
+def pick(lines, M, N):
+    env = {"%M": M, "%N": N}
+    i = 0
+    while True:
+        line = lines[i]
+        if m := LAUNCH.search(line):
+            return m.group(1)
+        if m := IF.match(line):
+            if not env[m.group(1)]:
+                # Skip to this if's `} else {`.
+                depth = 1
+                while depth:
+                    i += 1
+                    if IF.match(lines[i]):
+                        depth += 1
+                    elif lines[i] == "} else {" and depth == 1:
+                        depth = 0
+                    elif lines[i] == "}":
+                        depth -= 1
+            i += 1
+            continue
+        m = LINE.match(line)
+        if m and m.group(2) == "memref.dim":
+            env[m.group(1)] = M if "%A" in m.group(3) else N
+        elif m and m.group(2) not in ("gpu.wait",):
+            args = [a.strip() for a in m.group(3).split(",")]
+            value = evaluate(m.group(2), args,
+                             lambda n: env[n.split(" ")[0]], None)
+            if value is not None:
+                env[m.group(1)] = value
+        i += 1
+
+
+module = subprocess.run(
+    [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py"),
+     *sys.argv[1:]], check=True, capture_output=True, text=True).stdout
+lines = entry_lines(module)
+for M, N in SHAPES:
+    print(f"{M}x{N}: {pick(lines, M, N)}")
