@@ -63,14 +63,14 @@ TILE_STARTS = """      // Tile starts: multiples of the tile sizes, so the plann
       %n0 = arith.muli %pid_n, %cbn : index"""
 
 
-def persistent_ctas(gx, gy, sms, tiles, indent):
-    """The host's %ctas for a persistent kernel over gx x gy tiles (their
-    count in `tiles`): one CTA per SM, or per tile where there are fewer, and
-    at least one."""
+def persistent_ctas(gx, gy, sms, tiles, indent, walkers="%ctas"):
+    """The host's count of walkers (`walkers`, the CTAs) for a persistent
+    kernel over gx x gy tiles (their count in `tiles`): one per SM, or per
+    tile where there are fewer, and at least one."""
     return (f"{indent}%sms = arith.constant {sms} : index\n"
             f"{indent}{tiles} = arith.muli {gx}, {gy} : index\n"
             f"{indent}%fill = arith.minui {tiles}, %sms : index\n"
-            f"{indent}%ctas = arith.maxui %fill, %c1 : index\n")
+            f"{indent}{walkers} = arith.maxui %fill, %c1 : index\n")
 
 
 def persistent_cluster_ctas(gx, gy, sms, cluster, indent):
@@ -81,13 +81,11 @@ def persistent_cluster_ctas(gx, gy, sms, cluster, indent):
     lines = f"""%ccl = arith.constant {cluster} : index
 %ccl1 = arith.constant {cluster - 1} : index
 %gyp = arith.addi {gy}, %ccl1 : index
-%units_m = arith.divui %gyp, %ccl : index
-%cluster_sms = arith.constant {sms // cluster} : index
-%units = arith.muli {gx}, %units_m : index
-%fill = arith.minui %units, %cluster_sms : index
-%clusters = arith.maxui %fill, %c1 : index
-%ctas = arith.muli %clusters, %ccl : index"""
-    return "".join(f"{indent}{line}\n" for line in lines.splitlines())
+%units_m = arith.divui %gyp, %ccl : index"""
+    return ("".join(f"{indent}{line}\n" for line in lines.splitlines())
+            + persistent_ctas(gx, "%units_m", sms // cluster, "%units",
+                              indent, walkers="%clusters")
+            + f"{indent}%ctas = arith.muli %clusters, %ccl : index\n")
 
 
 def persistent_walk(bm, bn, cluster=1):
@@ -1366,13 +1364,11 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms),
         "split": split_rule,
     }
-    # The one-wave rule for the narrow kernel computes both its parts; the
-    # rules after it, inside its else branch, use them as they are.
     conditions["narrow_one_wave"] = (
-        conditions["fewer_waves"] + "\n" + conditions["one_wave"] +
-        "\n%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
-    if any(rule == "narrow_one_wave" for _, _, rule in choices):
-        conditions["fewer_waves"] = conditions["one_wave"] = ""
+        "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
+    # The rules a rule's condition reads, computed first where no enclosing
+    # rule computed them (the rules after it, in its else branch, see them).
+    requires = {"narrow_one_wave": ("fewer_waves", "one_wave")}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):
@@ -1414,18 +1410,21 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
           dynamic_shared_memory_size %smem
           args(%A : !A, %Bt : !Bt, %C : !C{args})"""
 
-    def select(rest, is_async, depth):
+    def select(rest, is_async, depth, computed=frozenset()):
         """Nested scf.if over the rules, in order; the last kernel is the
-        default."""
+        default. `computed`: the rules whose conditions enclosing branches
+        hold already."""
         suffix, rule, *shape = rest[0]
         pad = "  " * depth
         body = launch(suffix, *shape, is_async)
         if len(rest) == 1:
             return "\n".join(pad + line for line in body.splitlines())
-        inner = select(rest[1:], is_async, depth + 1)
+        needed = [r for r in requires.get(rule, ()) + (rule,)
+                  if r not in computed]
+        inner = select(rest[1:], is_async, depth + 1, computed | set(needed))
         text = "\n".join(pad + line for line in body.splitlines())
-        condition = "".join(f"{pad}    {line}\n"
-                            for line in conditions[rule].splitlines())
+        condition = "".join(f"{pad}    {line}\n" for r in needed
+                            for line in conditions[r].splitlines())
         return (f"{condition}{pad}    scf.if %{rule} {{\n"
                 f"{pad}  {text.lstrip()}\n{pad}    }} else {{\n"
                 f"{inner}\n{pad}    }}")

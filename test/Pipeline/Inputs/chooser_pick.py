@@ -32,7 +32,8 @@ def entry_lines(module):
 
 
 def pick(lines, M, N):
-    env = {"%M": M, "%N": N}
+    env = {}
+    dims = {("%A", 0): M, ("%Bt", 0): N}
     i = 0
     while True:
         line = lines[i]
@@ -52,13 +53,12 @@ def pick(lines, M, N):
                         depth -= 1
             i += 1
             continue
-        m = LINE.match(line)
-        if m and m.group(2) == "memref.dim":
-            env[m.group(1)] = M if "%A" in m.group(3) else N
-        elif m and m.group(2) not in ("gpu.wait",):
+        # Index arithmetic and memref.dim (through `dims`); the entry's
+        # other ops (the stream's wait) hold no index.
+        if m := LINE.match(line):
             args = [a.strip() for a in m.group(3).split(",")]
             value = evaluate(m.group(2), args,
-                             lambda n: env[n.split(" ")[0]], None)
+                             lambda n: env[n.split(" ")[0]], dims)
             if value is not None:
                 env[m.group(1)] = value
         i += 1
