@@ -417,6 +417,14 @@ MUTANTS = [
       "by both",
       function="PositionDependence::isClusterUniform",
       tests=["lit:Transforms/materialize-expect-tx.mlir"]),
+    M("position-launch-block-args",
+      "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
+      "if (id && v == id)", "if (false)",
+      "a gpu.launch body's block id arguments are not block ids to the "
+      "cluster rules: a multicast under block x / 4 in a gpu.launch with "
+      "clusters of 2 has its byte count declined",
+      function="PositionDependence::blockIdDimension",
+      tests=["lit:Transforms/materialize-expect-tx.mlir"]),
     M("position-cluster-spanned-dims",
       "lib/Transforms/AsyncProtocol/PositionDependence.cpp",
       "return (*clusterDims)[*d] == 1;", "return true;",

@@ -211,3 +211,69 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The same rules for a gpu.launch body, whose block and cluster ids are its
+// arguments: block x over 4 (a multiple of the cluster's 2 along x), block y
+// (the cluster does not span y) and the cluster's id are shared by the
+// cluster's CTAs, so each CTA receives both halves: 2 x 2048 bytes. Block x
+// itself differs between them.
+
+!quarter = memref<4x256xf16, #tile.layout<(4, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+// CHECK-LABEL: func.func @launch_cluster_uniform
+// CHECK: %[[BYTES:.*]] = arith.constant 4096 : index
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%{{.*}}], %[[BYTES]]
+func.func @launch_cluster_uniform(%A: memref<64x256xf16>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch clusters(%cx, %cy, %cz) in (%ncx = %c2, %ncy = %c1, %ncz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c2, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %all = arith.constant 3 : i16
+    %pair = arith.divui %bx, %c4 : index
+    %row = arith.addi %pair, %by : index
+    %at = arith.addi %row, %cx : index
+    %go = arith.cmpi ult, %at, %n : index
+    %q = tile.arena_view [0] : !quarter
+    %bar = nvgpu.mbarrier.create -> !bars
+    scf.if %go {
+      tile.copy_async %q[0, 0] [4, 256], %A[0, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+          : !quarter, memref<64x256xf16>, !bars
+      tile.arrive_expect_tx %bar[%c0] : !bars
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+!quarter = memref<4x256xf16, #tile.layout<(4, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+func.func @launch_cluster_split(%A: memref<64x256xf16>, %n: index) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c128 = arith.constant 128 : index
+  gpu.launch clusters(%cx, %cy, %cz) in (%ncx = %c2, %ncy = %c1, %ncz = %c1)
+             blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c128, %sy = %c1, %sz = %c1) {
+    %c0 = arith.constant 0 : index
+    %all = arith.constant 3 : i16
+    %go = arith.cmpi ult, %bx, %n : index
+    %q = tile.arena_view [0] : !quarter
+    %bar = nvgpu.mbarrier.create -> !bars
+    scf.if %go {
+      tile.copy_async %q[0, 0] [4, 256], %A[0, 0] [4, 256] barrier(%bar[%c0]) multicast(%all)
+          : !quarter, memref<64x256xf16>, !bars
+      // expected-error @+1 {{a condition on the CTA's position}}
+      tile.arrive_expect_tx %bar[%c0] : !bars
+    }
+    gpu.terminator
+  }
+  return
+}

@@ -29,9 +29,11 @@ PositionDependence::PositionDependence(Region &body, Position position)
   if (!launch)
     return;
   launchThreadX = launch.getThreadIds().x;
+  gpu::KernelDim3 blocks = launch.getBlockIds();
+  launchBlockIds = {blocks.x, blocks.y, blocks.z};
   SmallVector<gpu::KernelDim3, 3> ids;
   if (position == Position::ThreadOrCta || position == Position::Cta) {
-    ids.push_back(launch.getBlockIds());
+    ids.push_back(blocks);
     if (std::optional<gpu::KernelDim3> cluster = launch.getClusterIds())
       ids.push_back(*cluster);
   }
@@ -40,6 +42,17 @@ PositionDependence::PositionDependence(Region &body, Position position)
   for (const gpu::KernelDim3 &d : ids)
     for (Value v : {d.x, d.y, d.z})
       known[v] = true;
+  // The same rules as for the ops a gpu.func reads them with
+  // (isClusterUniform): the cluster's ids, and the block ids along a
+  // dimension the cluster does not span.
+  if (position != Position::Cta || !clusterDims)
+    return;
+  if (std::optional<gpu::KernelDim3> cluster = launch.getClusterIds())
+    for (Value v : {cluster->x, cluster->y, cluster->z})
+      known[v] = false;
+  for (auto [d, v] : llvm::enumerate(launchBlockIds))
+    if ((*clusterDims)[d] == 1)
+      known[v] = false;
 }
 
 bool PositionDependence::dependsOnPosition(Value v) {
@@ -99,9 +112,12 @@ static Value stripIndexCasts(Value v) {
   return v;
 }
 
-/// The dimension of a block id op (through index casts), if `v` is one.
-static std::optional<unsigned> blockIdDimension(Value v) {
-  Operation *def = stripIndexCasts(v).getDefiningOp();
+std::optional<unsigned> PositionDependence::blockIdDimension(Value v) const {
+  v = stripIndexCasts(v);
+  for (auto [d, id] : llvm::enumerate(launchBlockIds))
+    if (id && v == id)
+      return static_cast<unsigned>(d);
+  Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt;
   if (auto id = dyn_cast<gpu::BlockIdOp>(def))

@@ -16,6 +16,7 @@
 #include "mlir/IR/Region.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
+#include <array>
 #include <optional>
 
 namespace mlir::tile::async_protocol {
@@ -64,12 +65,17 @@ private:
   /// Position::Cta: whether `op` gives the same value in every CTA of a
   /// cluster although it reads a block or cluster id (see Position::Cta).
   bool isClusterUniform(Operation *op) const;
+  /// The dimension of the block id `v` is (through index casts): a block id
+  /// op, or a gpu.launch body's block id argument.
+  std::optional<unsigned> blockIdDimension(Value v) const;
   bool isThreadX(Value v) const;
 
   Region &body;
   Position position;
   /// Position::Lane: thread x of a gpu.launch body (its block argument).
   Value launchThreadX;
+  /// A gpu.launch body's block ids (x, y, z); null elsewhere.
+  std::array<Value, 3> launchBlockIds;
   /// Position::Lane: whether the block's warps are runs of thread x.
   bool warpsFollowX = false;
   /// Position::Cta: the kernel's stated cluster size (x, y, z), if any.
