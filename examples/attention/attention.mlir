@@ -413,9 +413,6 @@ module attributes {gpu.container_module} {
         nvvm.wgmma.wait.group.sync.aligned 1
         %s_done235 = tile.wgmma_fence_operand %s218 : !accS
         %n0 = arith.muli %kt, %cbn : index
-        %qrow_a0 = arith.addi %m0, %row0 : index
-        %qrow_a = arith.addi %qrow_a0, %trow : index
-        %qrow_b = arith.addi %qrow_a, %c8 : index
         %kv_end = arith.addi %n0, %cbn : index
         %edge = arith.cmpi ugt, %kv_end, %Skv : index
         %sv236 = llvm.extractvalue %s_done235[0] : !accS

@@ -173,9 +173,10 @@ def emit_consume(e, a):
     s_acc = acc
     # The block's first KV column; the thread's query rows.
     e.line("%n0 = arith.muli %kt, %cbn : index")
-    e.line("%qrow_a0 = arith.addi %m0, %row0 : index")
-    e.line("%qrow_a = arith.addi %qrow_a0, %trow : index")
-    e.line("%qrow_b = arith.addi %qrow_a, %c8 : index")
+    if causal:
+        e.line("%qrow_a0 = arith.addi %m0, %row0 : index")
+        e.line("%qrow_a = arith.addi %qrow_a0, %trow : index")
+        e.line("%qrow_b = arith.addi %qrow_a, %c8 : index")
     e.line("%kv_end = arith.addi %n0, %cbn : index")
     e.line("%edge = arith.cmpi ugt, %kv_end, %Skv : index")
     if causal:
@@ -324,7 +325,13 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent):
     """The stage view `view` of KV block `block` (a still held stage) and
     the A fragments of the carried probabilities %p_prev; returns the
     fragments' names."""
-    e.line(f"{indent}{view}_slot = arith.remui {block}, %cstages : index")
+    position = block
+    if a.persistent:
+        # Block k of the CTA's t-th tile is ring position t x blocks + k.
+        e.line(f"{indent}{view}_first = arith.muli %t, %ntiles : index")
+        position = f"{view}_ring"
+        e.line(f"{indent}{position} = arith.addi {view}_first, {block} : index")
+    e.line(f"{indent}{view}_slot = arith.remui {position}, %cstages : index")
     e.line(f"{indent}{view} = tile.stage %sv[{view}_slot] : !stagesKV -> !tileKV")
     frags = []
     for i in range(a.block_n // 16):
@@ -333,10 +340,25 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent):
     return frags
 
 
+def emit_tile_coords(e, indent=""):
+    """The CTA's t-th work tile (persistent): tile cta + t x CTAs of the
+    (query block, head, batch) tiles, query blocks fastest, so that the CTAs
+    at work together read the same heads' K and V."""
+    e.line(f"{indent}%t_stride = arith.muli %t, %ctas : index")
+    e.line(f"{indent}%t_lin = arith.addi %cta, %t_stride : index")
+    e.line(f"{indent}%qb = arith.remui %t_lin, %gx : index")
+    e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx : index")
+    e.line(f"{indent}%h = arith.remui %t_bh, %H : index")
+    e.line(f"{indent}%b = arith.divui %t_bh, %H : index")
+    e.line(f"{indent}%m0 = arith.muli %qb, %cbm : index")
+
+
 def emit_epilogue(e, a):
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
+    if a.persistent:
+        emit_tile_coords(e)
     o_name = "%o"
     if a.overlap:
         # The last block's O += P V (its stage is still held).
@@ -388,7 +410,10 @@ def emit_epilogue(e, a):
     e.line("scf.if %storer {")
     e.line(f"  tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], %sq[%row0, 0] [64, {d}] : !O, !tileQ")
     e.line("  tile.bulk_commit_group")
-    e.line("  tile.bulk_wait_group 0")
+    if not a.persistent:
+        e.line("  tile.bulk_wait_group 0")
+    # Persistent: the store stays in flight; the pipeline waits for it to
+    # read the Q tile before the next tile's Q loads into it.
     e.line("}")
     # The log-sum-exp: lane 4q writes rows r and r + 8.
     e.line("%quad_lead = arith.cmpi eq, %lane4, %c0 : index")
@@ -475,17 +500,39 @@ def generate(a):
         b("%turn1 = arith.constant 4 : i32")
         b("%c256_i32 = arith.constant 256 : i32")
     b("%tid = gpu.thread_id x")
-    b("%qb = gpu.block_id x")
-    b("%h = gpu.block_id y")
-    b("%b = gpu.block_id z")
+    if a.persistent:
+        b("// Persistent: the grid's CTAs walk the (query block, head, batch)")
+        b("// tiles, CTA c taking tiles c, c + CTAs, c + 2 CTAs, ...")
+        b("%cta = gpu.block_id x")
+        b("%ctas = gpu.grid_dim x")
+    else:
+        b("%qb = gpu.block_id x")
+        b("%h = gpu.block_id y")
+        b("%b = gpu.block_id z")
     b("%S = memref.dim %Q, %c2 : !Q")
     b("%H = memref.dim %Q, %c1 : !Q")
     b("%Skv = memref.dim %K, %c2 : !KV")
     b("%Hkv = memref.dim %K, %c1 : !KV")
     b("// Grouped-query attention: Q heads per K/V head.")
     b("%group = arith.divui %H, %Hkv : index")
-    b("%hkv = arith.divui %h, %group : index")
-    b("%m0 = arith.muli %qb, %cbm : index")
+    if a.persistent:
+        b("%B = memref.dim %Q, %c0 : !Q")
+        b("%cbm1 = arith.constant 127 : index")
+        b("%s_up = arith.addi %S, %cbm1 : index")
+        b("%gx = arith.divui %s_up, %cbm : index")
+        b("%gxh = arith.muli %gx, %H : index")
+        b("%total = arith.muli %gxh, %B : index")
+        b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
+        b("// last tile.")
+        b("%some = arith.cmpi ult, %cta, %total : index")
+        b("%left = arith.subi %total, %cta : index")
+        b("%ctas1 = arith.subi %ctas, %c1 : index")
+        b("%left_up = arith.addi %left, %ctas1 : index")
+        b("%share = arith.divui %left_up, %ctas : index")
+        b("%mine = arith.select %some, %share, %c0 : index")
+    else:
+        b("%hkv = arith.divui %h, %group : index")
+        b("%m0 = arith.muli %qb, %cbm : index")
     b("%skv_p = arith.addi %Skv, %cbn1 : index")
     b("%kv_blocks = arith.divui %skv_p, %cbn : index")
     if causal:
@@ -508,6 +555,64 @@ def generate(a):
     b("%sq = tile.arena_view [0] : !tileQ")
     b(f"%sk = tile.arena_view [{q_bytes}] : !stagesKV")
     b(f"%sv = tile.arena_view [{q_bytes + kv_bytes}] : !stagesKV")
+    fr_init = ", %zero_s, %fone, %fone" if a.overlap else ""
+    fr_type = ", !accS, f32, f32" if a.overlap else ""
+    fr_args = ", %p_prev: !accS, %alpha_a: f32, %alpha_b: f32" if a.overlap else ""
+    if not a.persistent:
+        emit_q_once(b, d)
+    tile_arg = "%t: index, " if a.persistent else ""
+    tiles = " tiles(%mine)" if a.persistent else ""
+    b(f"tile.pipeline (%ntiles){tiles} stages(%sk, %sv : !stagesKV, !stagesKV)")
+    b(f"    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero{fr_init} : !accO, f32, f32, f32, f32{fr_type})")
+    b(f"    attributes {{consumers = 2 : i64, in_flight = {1 if a.overlap else 0} : i64, "
+      "reads = #tile.consumer_reads<wgmma>,")
+    b("                producer_registers = 24 : i64, consumer_registers = 240 : i64}"
+      + (" tile_loads {" if a.persistent else " produce {"))
+    if a.persistent:
+        b("^bb0(%t: index):")
+        b("  // The tile's Q rows, once per tile (the pipeline's tile barriers).")
+        emit_tile_coords(body, "  ")
+        b(f"  tile.copy_async %sq[0, 0] [{BM}, {d}], %Q[%b, %h, %m0, 0] [1, 1, {BM}, {d}] : !tileQ, !Q")
+        b("  tile.yield")
+        b("} produce {")
+    b(f"^bb0({tile_arg}%kt: index, %kst: !tileKV, %vst: !tileKV):")
+    if a.persistent:
+        b("  // The tile's batch and K/V head (computed once per tile).")
+        b("  %p_stride = arith.muli %t, %ctas : index")
+        b("  %p_lin = arith.addi %cta, %p_stride : index")
+        b("  %p_bh = arith.divui %p_lin, %gx : index")
+        b("  %p_h = arith.remui %p_bh, %H : index")
+        b("  %b = arith.divui %p_bh, %H : index")
+        b("  %hkv = arith.divui %p_h, %group : index")
+    b("  %kv0 = arith.muli %kt, %cbn : index")
+    b(f"  tile.copy_async %kst[0, 0] [{a.block_n}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
+    b(f"  tile.copy_async %vst[0, 0] [{a.block_n}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
+    b("  tile.yield")
+    b("} consume {")
+    b(f"^bb0({tile_arg}%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
+      f"%l_a: f32, %l_b: f32{fr_args}):")
+    consume = Emitter(body.indent + "  ")
+    emit_consume(consume, a)
+    body.lines += consume.lines
+    b("} epilogue {")
+    b(f"^bb0({tile_arg}%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32{fr_args}):")
+    epi = Emitter(body.indent + "  ")
+    epi.count = consume.count
+    emit_epilogue(epi, a)
+    body.lines += epi.lines
+    b("}")
+    b("gpu.return")
+    out.append(body.text())
+    w("    }")
+    w("  }")
+    w("")
+    emit_host(w, a, name, smem)
+    out[-1] = "}"
+    return "\n".join(out) + "\n"
+
+
+def emit_q_once(b, d):
+    """The one-tile kernel: Q once, on its own barrier."""
     b("// Q once, on its own barrier.")
     b("%qbar = nvgpu.mbarrier.create -> !qbar")
     b("%first = arith.cmpi eq, %tid, %c0 : index")
@@ -524,37 +629,11 @@ def generate(a):
     b("scf.if %consumer {")
     b("  nvgpu.mbarrier.try_wait.parity %qbar[%c0], %false, %timeout : !qbar")
     b("}")
-    fr_init = ", %zero_s, %fone, %fone" if a.overlap else ""
-    fr_type = ", !accS, f32, f32" if a.overlap else ""
-    fr_args = ", %p_prev: !accS, %alpha_a: f32, %alpha_b: f32" if a.overlap else ""
-    b("tile.pipeline (%ntiles) stages(%sk, %sv : !stagesKV, !stagesKV)")
-    b(f"    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero{fr_init} : !accO, f32, f32, f32, f32{fr_type})")
-    b(f"    attributes {{consumers = 2 : i64, in_flight = {1 if a.overlap else 0} : i64, "
-      "reads = #tile.consumer_reads<wgmma>,")
-    b("                producer_registers = 24 : i64, consumer_registers = 240 : i64} produce {")
-    b("^bb0(%kt: index, %kst: !tileKV, %vst: !tileKV):")
-    b("  %kv0 = arith.muli %kt, %cbn : index")
-    b(f"  tile.copy_async %kst[0, 0] [{a.block_n}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
-    b(f"  tile.copy_async %vst[0, 0] [{a.block_n}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
-    b("  tile.yield")
-    b("} consume {")
-    b("^bb0(%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
-      f"%l_a: f32, %l_b: f32{fr_args}):")
-    consume = Emitter(body.indent + "  ")
-    emit_consume(consume, a)
-    body.lines += consume.lines
-    b("} epilogue {")
-    b(f"^bb0(%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32{fr_args}):")
-    epi = Emitter(body.indent + "  ")
-    epi.count = consume.count
-    emit_epilogue(epi, a)
-    body.lines += epi.lines
-    b("}")
-    b("gpu.return")
-    out.append(body.text())
-    w("    }")
-    w("  }")
-    w("")
+
+
+def emit_host(w, a, name, smem):
+    """The host entries: the launch of one CTA per query block and (batch,
+    head), or, persistent, one per SM (at most one per tile)."""
     for asyn in (True, False):
         fn = f"{name}_async" if asyn else name
         sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
@@ -572,18 +651,25 @@ def generate(a):
         w("    %S = memref.dim %Q, %c2 : !Q")
         w("    %sp = arith.addi %S, %cbm1 : index")
         w("    %gx = arith.divui %sp, %cbm : index")
+        grid = "%gx, %H, %B"
+        if a.persistent:
+            w(f"    %sms = arith.constant {a.sms} : index")
+            w("    %gxh = arith.muli %gx, %H : index")
+            w("    %tiles = arith.muli %gxh, %B : index")
+            w("    %fill = arith.minui %tiles, %sms : index")
+            w("    // At least one CTA (the kernel takes no tile where there is none).")
+            w("    %ctas = arith.maxui %fill, %c1 : index")
+            grid = "%ctas, %c1, %c1"
         launch = (f"gpu.launch_func async [%stream] @{name}_kernels::@{name}" if asyn
                   else f"gpu.launch_func @{name}_kernels::@{name}")
         res = "%done = " if asyn else ""
         w(f"    {res}{launch}")
-        w("        blocks in (%gx, %H, %B) threads in (%threads, %c1, %c1)")
+        w(f"        blocks in ({grid}) threads in (%threads, %c1, %c1)")
         w("        dynamic_shared_memory_size %smem")
         w("        args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)")
         w("    return %done : !gpu.async.token" if asyn else "    return")
         w("  }")
         w("")
-    out[-1] = "}"
-    return "\n".join(out) + "\n"
 
 
 def main():
@@ -611,8 +697,17 @@ def main():
                    help="KV rows per block (176: fewer, longer blocks for "
                         "non-causal kernels at head_dim 128, as FlashAttention-3 "
                         "takes; 2 stages, serial unless --overlap on)")
+    p.add_argument("--persistent", action="store_true",
+                   help="one CTA per SM walking the (query block, head, batch) "
+                        "tiles: the next tile's K/V loads overlap this tile's "
+                        "epilogue (non-causal)")
+    p.add_argument("--sms", type=int, default=132,
+                   help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
     a = p.parse_args()
+    if a.persistent and a.causal:
+        p.error("--persistent: causal tiles differ in length; the persistent "
+                "walk takes the non-causal kernels")
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")
@@ -631,6 +726,7 @@ def main():
                   f"{'' if a.pingpong == default else ('_pingpong' if a.pingpong else '_nopingpong')}"
                   f"{'_selects' if a.branchless_mask else ''}"
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
+                  f"{'_persistent' if a.persistent else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 

@@ -46,12 +46,18 @@ class Expansion {
 public:
   Expansion(PipelineOp op, OpBuilder &b)
       : op(op), loc(op.getLoc()), stages(op.getStageCount()),
-        clusterSize(op.getClusterSize()) {
+        clusterSize(op.getClusterSize()),
+        epilogueReadsStages(readsStages(op.getEpilogue())) {
     MLIRContext *ctx = op.getContext();
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
     full = nvgpu::MBarrierCreateOp::create(b, loc, group);
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
+    if (!op.getTileLoads().empty()) {
+      auto one = nvgpu::MBarrierGroupType::get(ctx, space, 1);
+      tileFull = nvgpu::MBarrierCreateOp::create(b, loc, one);
+      tileEmpty = nvgpu::MBarrierCreateOp::create(b, loc, one);
+    }
     tid = emitLinearThreadId(b, loc);
     if (clusterSize > 1) {
       Value r = NVVM::ClusterId::create(b, loc, b.getI32Type());
@@ -362,6 +368,36 @@ private:
     ArriveExpectTxOp::create(b, loc, full, slot);
   }
 
+  /// Waits on a tile barrier for the phase of tile `tile` - `back` (each
+  /// tile completes one phase of the tile barriers).
+  void waitTilePhase(OpBuilder &b, Value group, Value tile, int64_t back) {
+    Value round = tile;
+    if (back)
+      round = arith::SubIOp::create(b, loc, round, index(b, back));
+    Value bit = arith::RemUIOp::create(b, loc, round, index(b, 2));
+    Value parity = cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
+                                           index(b, kWaitTicks), index(b, 0));
+  }
+
+  /// The producer's tile loads of tile t: once the previous tile's consumers
+  /// released the buffers, `tile_loads` with its loads completing on the
+  /// tile's full barrier, then the arrival announcing their bytes.
+  void emitTileLoads(OpBuilder &b, const TileSpan &span) {
+    Value later = cmp(b, arith::CmpIPredicate::ugt, span.tile, index(b, 0));
+    auto ifOp = scf::IfOp::create(b, loc, later, /*withElse=*/false);
+    OpBuilder wb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+    waitTilePhase(wb, tileEmpty, span.tile, /*back=*/1);
+    Value slot = index(b, 0);
+    inlineBody(b, op.getTileLoads(), leadingArgs(span), [&](Operation *clone) {
+      clone->walk([&](CopyAsyncOp copy) {
+        copy.getBarrierMutable().assign(tileFull);
+        copy.getBarrierIndexMutable().assign(slot);
+      });
+    });
+    ArriveExpectTxOp::create(b, loc, tileFull, slot);
+  }
+
   /// Clones the ops of `produce` that depend on nothing but the tile
   /// (free of memory effects, their operands the tile or its values, values
   /// from outside the pipeline or other such ops) at `b`, where the tile's loop
@@ -510,7 +546,8 @@ private:
   /// A persistent pipeline's tile ends with the stages of its last
   /// in_flight iterations still held (their reads completed at the wait
   /// before the epilogue): iteration count - F + i, where it exists, is
-  /// released now, so the producer refills them during the epilogue.
+  /// released now, so the producer refills them during the epilogue (after
+  /// it, where the epilogue reads a stage).
   void releaseTileTail(OpBuilder &b, const TileSpan &span, Value releases,
                        function_ref<void(OpBuilder &, Value, Value)> refill) {
     int64_t inFlight = op.getInFlight();
@@ -531,17 +568,39 @@ private:
     }
   }
 
+  /// Whether `region` reads a stage buffer. An epilogue that does reads
+  /// the stages its tile still holds (its last in_flight iterations'), as
+  /// attention's last O += P V reads the last block's V.
+  bool readsStages(Region &region) {
+    return llvm::any_of(op.getBuffers(), [&](Value stage) {
+      return llvm::any_of(stage.getUsers(), [&](Operation *user) {
+        return region.isAncestor(user->getParentRegion());
+      });
+    });
+  }
+
   void emitEpilogue(OpBuilder &b, const TileSpan &span, Value consumer,
                     ValueRange carried, Value releases,
                     function_ref<void(OpBuilder &, Value, Value)> refill) {
-    if (op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0)
+    bool wgmmaHeld =
+        op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0;
+    if (wgmmaHeld)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (span.tile)
+    bool releaseAfter =
+        span.tile && op.getInFlight() > 0 && epilogueReadsStages;
+    if (span.tile && !releaseAfter)
       releaseTileTail(b, span, releases, refill);
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
     inlineBody(b, op.getEpilogue(), args);
+    if (!releaseAfter)
+      return;
+    // The epilogue's own reads of the held stages complete before they go
+    // back to the producer.
+    if (wgmmaHeld)
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    releaseTileTail(b, span, releases, refill);
   }
 
   /// One tile's loop over its iterations, then its epilogue. In a pingpong
@@ -553,6 +612,8 @@ private:
     bool turns = op.getSchedule() == ConsumerSchedule::Pingpong;
     if (turns)
       awaitTurn(b, span.tile, consumer);
+    if (tileFull)
+      waitTilePhase(b, tileFull, span.tile, /*back=*/0);
     auto loop = scf::ForOp::create(
         b, loc, index(b, 0), span.count, index(b, 1), op.getInits(),
         [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
@@ -563,6 +624,18 @@ private:
     if (turns)
       passTurn(b, span.tile, consumer);
     emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
+    if (tileFull)
+      releaseTileBuffers(b);
+  }
+
+  /// Every consumer thread releases the tile's buffers after the epilogue,
+  /// once its bulk stores (an epilogue that staged its output in them) have
+  /// read shared memory.
+  void releaseTileBuffers(OpBuilder &b) {
+    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(op.getContext()), tileEmpty,
+        index(b, 0));
   }
 
   /// The named barrier that hands consumer c its turn in a pingpong
@@ -639,7 +712,12 @@ private:
   int64_t stages;
   /// The CTAs of the cluster, and this CTA's rank in it (cluster_size > 1).
   int64_t clusterSize;
+  /// Whether the epilogue reads a stage buffer (decided before the
+  /// expansion adds users of its own).
+  bool epilogueReadsStages;
   Value full, empty, tid, rank;
+  /// The tile_loads buffers' barriers (one each), where there are some.
+  Value tileFull, tileEmpty;
   llvm::SmallDenseMap<int64_t, Value> constants;
 };
 
@@ -662,6 +740,14 @@ void Expansion::emitInit(OpBuilder &b) {
           nvgpu::MBarrierInitOp::create(lb, loc, empty, releases, s, Value());
           scf::YieldOp::create(lb, loc);
         });
+    if (tileFull) {
+      // Every consumer thread releases the tile's buffers.
+      nvgpu::MBarrierInitOp::create(ib, loc, tileFull, index(ib, 1),
+                                    index(ib, 0), Value());
+      nvgpu::MBarrierInitOp::create(
+          ib, loc, tileEmpty, index(ib, kWarpgroupThreads * op.getConsumers()),
+          index(ib, 0), Value());
+    }
     // The peers' multicasts and remote arrivals see the initialised
     // barriers after the cluster barrier below.
     if (clusterSize > 1)
@@ -709,8 +795,25 @@ void Expansion::emitSpecialized(OpBuilder &b) {
             waitPhase(wb, empty, g, /*back=*/1);
             emitProduce(lb, g, span, iterationOf(lb, span, i),
                         invariants.empty() ? nullptr : &hoisted);
+            // The tile's own buffers after its first stage: that load was
+            // issued while the previous tile's consumers still held them.
+            if (tileFull) {
+              Value firstIteration =
+                  cmp(lb, arith::CmpIPredicate::eq, i, index(lb, 0));
+              auto ifOp = scf::IfOp::create(lb, loc, firstIteration,
+                                            /*withElse=*/false);
+              OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+              emitTileLoads(ib, span);
+            }
             scf::YieldOp::create(lb, loc);
           });
+      if (tileFull) {
+        Value none =
+            cmp(tb, arith::CmpIPredicate::eq, span.count, index(tb, 0));
+        auto ifOp = scf::IfOp::create(tb, loc, none, /*withElse=*/false);
+        OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        emitTileLoads(ib, span);
+      }
     };
     if (!op.getTiles())
       produceTile(eb, fixedSpan(eb, Value()));

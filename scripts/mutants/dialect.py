@@ -122,7 +122,7 @@ MUTANTS = [
       "shared layouts mapping two elements to one address pass",
       function="verifySharedBuffer"),
     M("ops-load-barrier", "TileOps.cpp",
-      "if (load && !op.getBarrier() && !isPipelineProduceOp(op))", "if (false)",
+      "if (load && !op.getBarrier() && !isPipelineLoadOp(op))", "if (false)",
       "a load without a barrier passes the verifier",
       function="verifyCopyCompletion"),
     M("ops-store-multicast", "TileOps.cpp",

@@ -24,7 +24,7 @@ bool isClusterBarrier(Operation *op) {
 /// their exit barrier from tile-expand-pipelines.
 bool isMulticastLoad(Operation *op) {
   auto copy = dyn_cast<CopyAsyncOp>(op);
-  return copy && copy.getMulticastMask() && !isPipelineProduceOp(op);
+  return copy && copy.getMulticastMask() && !isPipelineLoadOp(op);
 }
 
 } // namespace

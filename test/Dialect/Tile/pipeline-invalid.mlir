@@ -1365,3 +1365,257 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{pipeline-tile-loads: tile_loads loads a tile's buffers once for every consumer: it needs the persistent (tiles), warp-specialized (consumers >= 1) form with every consumer on every tile (schedule = cooperative)}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0:
+        tile.copy_async %q[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{pipeline-tile-loads: tile_loads loads a tile's buffers once for every consumer: it needs the persistent (tiles), warp-specialized (consumers >= 1) form with every consumer on every tile (schedule = cooperative)}}
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 2, schedule = #tile.consumer_schedule<pingpong>}
+    tile_loads {
+      ^bb0(%tile: index):
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        %v = tile.stage %s[%c0] : !S -> !T
+        // expected-error @below {{pipeline-tile-loads: tile_loads loads into stage buffer 0; a tile's buffers are loaded once per tile, a stage's in produce}}
+        tile.copy_async %v[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        // expected-error @below {{pipeline-tile-loads: a tile load names no barrier; the construct completes it on the tile's full barrier}}
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] barrier(%bar[%c0]) : !T, !A, !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        %f = arith.constant 1.0 : f32
+        // expected-error @below {{pipeline-tile-loads: 'memref.store' writes memory in tile_loads; only its tile.copy_async loads fill the tile's buffers}}
+        memref.store %f, %out[%tile] : memref<?xf32>
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        // expected-error @below {{pipeline-tile-loads: tile_loads issues only loads (global to shared)}}
+        tile.copy_async %A[%tile, 0] [8, 64], %q[0, 0] [8, 64] : !A, !T
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{pipeline-tile-loads: tile_loads issues no tile.copy_async load; the tile's full barrier would never complete}}
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{pipeline-regions: tile_loads takes 1 argument(s) (the tile), has 0}}
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0:
+        tile.copy_async %q[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}

@@ -28,11 +28,12 @@ static constexpr int64_t kRegistersPerSm = 65536;
 static constexpr uint64_t kMaxConsumers =
     kMaxBlockThreads / kWarpgroupThreads - 1;
 
-bool mlir::tile::isPipelineProduceOp(Operation *op) {
+bool mlir::tile::isPipelineLoadOp(Operation *op) {
   for (Region *region = op->getParentRegion(); region;
        region = region->getParentRegion())
     if (auto pipeline = dyn_cast<PipelineOp>(region->getParentOp()))
-      return region == &pipeline.getProduce();
+      return region == &pipeline.getProduce() ||
+             region == &pipeline.getTileLoads();
   return false;
 }
 
@@ -445,6 +446,10 @@ static LogicalResult verifyRegionArguments(PipelineOp op) {
       failed(verifyArguments(op, op.getConsume(), "consume", consumeArgs)) ||
       failed(verifyArguments(op, op.getEpilogue(), "epilogue", epilogueArgs)))
     return failure();
+  if (!op.getTileLoads().empty() &&
+      (failed(verifyArguments(op, op.getTileLoads(), "tile_loads", tileArg)) ||
+       failed(verifyYield(op, op.getTileLoads(), "tile_loads", {}))))
+    return failure();
   if (!op.getIterations().empty() &&
       (failed(verifyArguments(op, op.getIterations(), "iterations",
                               {{index, "the tile"}})) ||
@@ -597,8 +602,72 @@ static LogicalResult verifyIterationsReadOnly(PipelineOp op) {
   return success();
 }
 
+/// The stage buffer `v` is, or views (tile.stage), if any.
+static std::optional<unsigned> stageBufferOf(PipelineOp op, Value v) {
+  if (auto stage = v.getDefiningOp<StageOp>())
+    v = stage.getSource();
+  for (auto [i, buffer] : llvm::enumerate(op.getBuffers()))
+    if (buffer == v)
+      return i;
+  return std::nullopt;
+}
+
+/// tile_loads: a persistent, warp-specialized, cooperative pipeline's loads
+/// of the buffers its consumers read for a whole tile, and nothing else
+/// that writes memory.
+static LogicalResult verifyTileLoads(PipelineOp op) {
+  Region &region = op.getTileLoads();
+  if (region.empty())
+    return success();
+  auto fail = [&](Operation *at) {
+    return emitRuleError(at, RuleId::PipelineTileLoads);
+  };
+  if (!op.getTiles() || op.getConsumers() == 0 ||
+      op.getSchedule() != ConsumerSchedule::Cooperative)
+    return fail(op.getOperation())
+           << "tile_loads loads a tile's buffers once for every consumer: it "
+              "needs the persistent (tiles), warp-specialized (consumers >= "
+              "1) form with every consumer on every tile (schedule = "
+              "cooperative)";
+  int64_t loads = 0;
+  for (Operation &inner : region.front().without_terminator()) {
+    auto copy = dyn_cast<CopyAsyncOp>(inner);
+    if (!copy) {
+      if (!onlyReads(&inner))
+        return fail(&inner) << "'" << inner.getName()
+                            << "' writes memory in tile_loads; only its "
+                               "tile.copy_async loads fill the tile's buffers";
+      continue;
+    }
+    auto dst = cast<MemRefType>(copy.getDst().getType());
+    auto src = cast<MemRefType>(copy.getSrc().getType());
+    if (getMemorySpaceKind(dst) != MemorySpaceKind::Shared ||
+        getMemorySpaceKind(src) != MemorySpaceKind::Global)
+      return fail(&inner) << "tile_loads issues only loads (global to shared)";
+    if (copy.getPrefetch())
+      return fail(&inner) << "a prefetch fills no buffer; issue it before the "
+                             "pipeline";
+    if (std::optional<unsigned> stage = stageBufferOf(op, copy.getDst()))
+      return fail(&inner) << "tile_loads loads into stage buffer " << *stage
+                          << "; a tile's buffers are loaded once per tile, a "
+                             "stage's in produce";
+    if (copy.getBarrier())
+      return fail(&inner) << "a tile load names no barrier; the construct "
+                             "completes it on the tile's full barrier";
+    if (copy.getMulticastMask())
+      return fail(&inner) << "a tile load multicasts nothing; each CTA loads "
+                             "its own tile's buffers";
+    ++loads;
+  }
+  if (loads == 0)
+    return fail(op.getOperation())
+           << "tile_loads issues no tile.copy_async load; the tile's full "
+              "barrier would never complete";
+  return success();
+}
+
 LogicalResult PipelineOp::verifyRegions() {
-  if (failed(verifyRegionArguments(*this)) ||
+  if (failed(verifyRegionArguments(*this)) || failed(verifyTileLoads(*this)) ||
       failed(verifyIterationsReadOnly(*this)) ||
       failed(verifyNoHandWrittenProtocol(*this)) ||
       failed(verifyProduceCopies(*this)) || failed(verifyCluster(*this)) ||

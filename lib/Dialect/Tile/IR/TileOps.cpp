@@ -382,7 +382,7 @@ static LogicalResult verifyCopyCompletion(CopyAsyncOp op, bool load) {
     return success();
   }
   // A pipeline's loads complete on the barrier tile-expand-pipelines gives.
-  if (load && !op.getBarrier() && !isPipelineProduceOp(op))
+  if (load && !op.getBarrier() && !isPipelineLoadOp(op))
     return emitRuleError(op.getOperation(), RuleId::Barrier)
            << "a load (global to shared) requires "
               "barrier(%group[%i]) to complete on";

@@ -43,8 +43,9 @@ LogicalResult verifyStageView(Operation *op, MemRefType srcType,
                               MemRefType resType,
                               std::optional<int64_t> index = std::nullopt);
 
-/// Whether `op` lies in the `produce` region of a `tile.pipeline`.
-bool isPipelineProduceOp(Operation *op);
+/// Whether `op` lies in a region of a `tile.pipeline` whose loads the
+/// construct completes on its barriers: `produce` or `tile_loads`.
+bool isPipelineLoadOp(Operation *op);
 
 /// The cluster size the kernel around `op` states: the constant cluster
 /// sizes of the innermost enclosing gpu.launch (1 x 1 x 1 without clusters)

@@ -639,6 +639,20 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     values start from `iter_args` at every tile, and `epilogue` runs after
     each tile's last iteration, once the stages that tile's consumer still
     read are released (with wgmma reads, after all its groups completed).
+    An epilogue that reads a stage buffer (the last `in_flight` iterations'
+    stages, still held) runs before they are released instead.
+
+    `tile_loads` (persistent, warp-specialized, every consumer on every
+    tile) loads buffers the consumers read for a whole work tile, once per
+    tile (attention's query rows): `tile_loads(%tile, %values...)` issues
+    `tile.copy_async` loads into shared buffers of the kernel (not stage
+    views). The producer runs it after the tile's first iteration's loads
+    (those were issued during the previous tile) once the consumers have
+    released the previous tile's; the consumers wait for its loads before
+    the tile's first iteration, and release the buffers after the tile's
+    epilogue, each thread once its bulk stores have read shared memory
+    (so the epilogue may stage its output in them). The construct makes a
+    full and an empty barrier for them, as for a stage.
     Which output tile the t-th work tile is, is the regions' to compute
     (for example a grid-strided walk over the output tiles).
 
@@ -726,13 +740,15 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
   );
   let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
                         SizedRegion<1>:$epilogue,
-                        MaxSizedRegion<1>:$iterations);
+                        MaxSizedRegion<1>:$iterations,
+                        MaxSizedRegion<1>:$tile_loads);
   let assemblyFormat = [{
     (`(` $count^ `)`)? (`tiles` `(` $tiles^ `)`)?
     `stages` `(` $buffers `:` type($buffers) `)`
     (`iter_args` `(` $inits^ `:` type($inits) `)`)?
     attr-dict-with-keyword
     (`iterations` $iterations^)?
+    (`tile_loads` $tile_loads^)?
     `produce` $produce `consume` $consume `epilogue` $epilogue
   }];
   let hasVerifier = 1;
