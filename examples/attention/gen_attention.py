@@ -31,6 +31,14 @@ One CTA computes 128 query rows of one (batch, head) with three warpgroups:
 Loads past the sequence read zeros (the TMA's out-of-bounds fill) and the
 masks make their scores -inf; the TMA store clips rows past the sequence.
 
+--persistent (non-causal): one CTA per SM (at most one per tile) walks the
+(query block, head, batch) tiles, CTA c taking tiles c, c + CTAs, ... The
+pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
+tile's last blocks and epilogue, and the Q tile is the pipeline's
+`tile_loads`, loaded once per tile after the tile's first K/V stage and
+released after the epilogue (which stages O in it) once the store has read
+it.
+
     python3 examples/attention/gen_attention.py > examples/attention/attention.mlir
 """
 import argparse

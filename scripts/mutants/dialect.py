@@ -9,6 +9,20 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- verifiers and type queries -----------------------------------------
+    M("pipe-tile-loads-stage", "PipelineOp.cpp",
+      "    if (std::optional<unsigned> stage = stageBufferOf(op, copy.getDst()))",
+      "    if (std::optional<unsigned> stage = std::nullopt)",
+      "a tile load into a stage buffer is accepted: the once-per-tile load "
+      "and the ring's loads write the same stage",
+      function="verifyTileLoads",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-tile-loads-form", "PipelineOp.cpp",
+      "op.getSchedule() != ConsumerSchedule::Cooperative)",
+      "false)",
+      "tile_loads in a pingpong pipeline is accepted: one consumer's "
+      "release frees the buffers the other still reads",
+      function="verifyTileLoads",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-cluster-mask", "PipelineOp.cpp",
       "if (int64_t m = mask.getZExtValue(); m != all)",
       "if (int64_t m = mask.getZExtValue(); m == 0 && m != all)",

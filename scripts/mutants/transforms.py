@@ -36,6 +36,35 @@ MUTANTS = [
       "and serializes the overlapped causal attention's wgmmas (C7515)",
       function="emitConsume",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
+    M("pipe-tile-loads-consumer-wait", "ExpandPipelines.cpp",
+      "    if (tileFull)\n      waitTilePhase(b, tileFull, span.tile, /*back=*/0);\n",
+      "",
+      "the consumers start a tile without waiting for its tile_loads: "
+      "attention's S = Q K^T reads query rows still in flight",
+      function="emitTile",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
+    M("pipe-tile-loads-producer-wait", "ExpandPipelines.cpp",
+      "    waitTilePhase(wb, tileEmpty, span.tile, /*back=*/1);\n", "",
+      "the producer loads the next tile's buffers while the consumers still "
+      "read them, or their epilogue's store still reads the output it "
+      "staged there",
+      function="emitTileLoads",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
+    M("pipe-tile-loads-store-read", "ExpandPipelines.cpp",
+      "    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);\n", "",
+      "the consumers release the tile's buffers while their bulk store "
+      "still reads the output staged there: the next tile's load "
+      "overwrites it",
+      function="releaseTileBuffers",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
+    M("pipe-epilogue-reads-stage", "ExpandPipelines.cpp",
+      "span.tile && op.getInFlight() > 0 && epilogueReadsStages;",
+      "false;",
+      "a persistent epilogue that reads its tile's held stage (attention's "
+      "last P V) runs after the stage's release: the producer refills it "
+      "under the read",
+      function="emitEpilogue",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
       "waitPhase(wb, empty, g, /*back=*/1);",
       "waitPhase(wb, empty, g, /*back=*/0);",
@@ -129,7 +158,7 @@ MUTANTS = [
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-tile-tail", "ExpandPipelines.cpp",
-      "    if (span.tile)\n      releaseTileTail(b, span, releases, refill);",
+      "    if (span.tile && !releaseAfter)\n      releaseTileTail(b, span, releases, refill);",
       "",
       "a persistent pipeline keeps its tile's last in-flight stages held: "
       "the producer waits for them forever",
