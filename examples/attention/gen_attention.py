@@ -35,9 +35,12 @@ masks make their scores -inf; the TMA store clips rows past the sequence.
 (query block, head, batch) tiles, CTA c taking tiles c, c + CTAs, ... The
 pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
 tile's last blocks and epilogue, and the Q tile is the pipeline's
-`tile_loads`, loaded once per tile after the tile's first K/V stage and
-released after the epilogue (which stages O in it) once the store has read
-it.
+`tile_loads`, loaded once per tile after the tile's first K/V stage. The
+epilogue stages O in the tile's last K stage (held until the epilogue ends,
+since the last P V reads that stage's V), once the other consumer's last
+S = Q K^T is complete, so Q is released before the epilogue and the next
+tile's Q loads during it. Measured slower than the one-tile kernel at
+head_dim 128 (docs/attention.md, Limits).
 
     python3 examples/attention/gen_attention.py > examples/attention/attention.mlir
 """
@@ -175,6 +178,16 @@ def emit_consume(e, a):
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
     e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
+    if a.persistent:
+        # This consumer's S of the tile's last block is complete: the other
+        # consumer may stage its O in that block's K (named barrier 5 + c).
+        e.line("%kt_last = arith.subi %ntiles, %c1 : index")
+        e.line("%s_last = arith.cmpi eq, %kt, %kt_last : index")
+        e.line("scf.if %s_last {")
+        e.line("  %s_done_c = arith.index_cast %cidx : index to i32")
+        e.line("  %s_done_bar = arith.addi %s_done_c, %c5_i32 : i32")
+        e.line("  nvvm.barrier.arrive id = %s_done_bar number_of_threads = %c256_i32")
+        e.line("}")
     # S is read after its wait: the fence keeps the reads from moving above
     # it (LLVM sees the wgmma's result as ready at the wgmma).
     acc = e.op("s_done", f"tile.wgmma_fence_operand {acc} : !accS")
@@ -397,7 +410,27 @@ def emit_epilogue(e, a):
         msc = e.op("ms", f"arith.mulf {m}, %sl2 : f32")
         s2 = e.op("ls", f"arith.addf {msc}, {lg} : f32")
         lse.append(e.op("lse", f"arith.mulf {s2}, %ln2 : f32"))
-    # O / l, rounded, into this consumer's 64 rows of the Q tile.
+    stage_o, stage_type = "%sq", "!tileQ"
+    if a.persistent:
+        # O goes through the last block's K stage, still held (its S are
+        # complete once the other consumer says so), not Q's buffer: Q is
+        # released before the epilogue and the next tile's loads meanwhile.
+        # A tile without blocks stages in stage 0, which no load ever fills.
+        stage_o, stage_type = "%so", "!tileKV"
+        e.line("%o_has = arith.cmpi ugt, %ntiles, %c0 : index")
+        e.line("%o_k = arith.subi %ntiles, %c1 : index")
+        e.line("%o_first = arith.muli %t, %ntiles : index")
+        e.line("%o_ring = arith.addi %o_first, %o_k : index")
+        e.line("%o_ring_slot = arith.remui %o_ring, %cstages : index")
+        e.line("%o_slot = arith.select %o_has, %o_ring_slot, %c0 : index")
+        e.line("%so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV")
+        e.line("scf.if %o_has {")
+        e.line("  %o_other_c = arith.index_cast %cidx : index to i32")
+        e.line("  %o_other_bar = arith.subi %c6_i32, %o_other_c : i32")
+        e.line("  nvvm.barrier id = %o_other_bar number_of_threads = %c256_i32")
+        e.line("}")
+    # O / l, rounded, into this consumer's 64 rows of the Q tile (persistent:
+    # of the last K stage).
     e.line("%srow_a0 = arith.addi %row0, %trow : index")
     e.line("%srow_b0 = arith.addi %srow_a0, %c8 : index")
     for i in range(o_vals):
@@ -406,7 +439,7 @@ def emit_epilogue(e, a):
         t = e.op("ot", f"arith.truncf {n} : f32 to {el}")
         col = e.op("oc", f"arith.addi %tcol, %ccol{col_of(i)} : index")
         row = "%srow_a0" if row_of(i) == 0 else "%srow_b0"
-        e.line(f"memref.store {t}, %sq[{row}, {col}] : !tileQ")
+        e.line(f"memref.store {t}, {stage_o}[{row}, {col}] : {stage_type}")
     e.line("// Generic-proxy writes, then the TMA (async proxy) reads them;")
     e.line("// named barrier 1 + consumer over its 128 threads.")
     e.line("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
@@ -416,12 +449,12 @@ def emit_epilogue(e, a):
     e.line("%mrow = arith.addi %m0, %row0 : index")
     e.line("%storer = arith.cmpi eq, %local, %c0 : index")
     e.line("scf.if %storer {")
-    e.line(f"  tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], %sq[%row0, 0] [64, {d}] : !O, !tileQ")
+    e.line(f"  tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], {stage_o}[%row0, 0] [64, {d}] : !O, {stage_type}")
     e.line("  tile.bulk_commit_group")
     if not a.persistent:
         e.line("  tile.bulk_wait_group 0")
     # Persistent: the store stays in flight; the pipeline waits for it to
-    # read the Q tile before the next tile's Q loads into it.
+    # read the K stage before the stage goes back to the producer.
     e.line("}")
     # The log-sum-exp: lane 4q writes rows r and r + 8.
     e.line("%quad_lead = arith.cmpi eq, %lane4, %c0 : index")
@@ -506,7 +539,11 @@ def generate(a):
     if a.pingpong:
         b("%turn0 = arith.constant 3 : i32")
         b("%turn1 = arith.constant 4 : i32")
+    if a.pingpong or a.persistent:
         b("%c256_i32 = arith.constant 256 : i32")
+    if a.persistent:
+        b("%c5_i32 = arith.constant 5 : i32")
+        b("%c6_i32 = arith.constant 6 : i32")
     b("%tid = gpu.thread_id x")
     if a.persistent:
         b("// Persistent: the grid's CTAs walk the (query block, head, batch)")
@@ -716,6 +753,9 @@ def main():
     if a.persistent and a.causal:
         p.error("--persistent: causal tiles differ in length; the persistent "
                 "walk takes the non-causal kernels")
+    if a.persistent and a.block_n != BN:
+        p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
+                f"{a.block_n} has no such stage")
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")

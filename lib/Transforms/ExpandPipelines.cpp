@@ -47,7 +47,8 @@ public:
   Expansion(PipelineOp op, OpBuilder &b)
       : op(op), loc(op.getLoc()), stages(op.getStageCount()),
         clusterSize(op.getClusterSize()),
-        epilogueReadsStages(readsStages(op.getEpilogue())) {
+        epilogueReadsStages(readsStages(op.getEpilogue())),
+        epilogueUsesTileBuffers(usesTileBuffers(op.getEpilogue())) {
     MLIRContext *ctx = op.getContext();
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
@@ -579,9 +580,25 @@ private:
     });
   }
 
+  /// Whether `region` uses a buffer the tile_loads region loads into.
+  bool usesTileBuffers(Region &region) {
+    if (op.getTileLoads().empty())
+      return false;
+    bool uses = false;
+    op.getTileLoads().walk([&](CopyAsyncOp copy) {
+      uses |= llvm::any_of(copy.getDst().getUsers(), [&](Operation *user) {
+        return region.isAncestor(user->getParentRegion());
+      });
+    });
+    return uses;
+  }
+
+  /// The epilogue of a tile, after its consumer's wgmma groups completed;
+  /// `beforeBody` runs between that wait and the body.
   void emitEpilogue(OpBuilder &b, const TileSpan &span, Value consumer,
                     ValueRange carried, Value releases,
-                    function_ref<void(OpBuilder &, Value, Value)> refill) {
+                    function_ref<void(OpBuilder &, Value, Value)> refill,
+                    function_ref<void(OpBuilder &)> beforeBody) {
     bool wgmmaHeld =
         op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0;
     if (wgmmaHeld)
@@ -590,6 +607,8 @@ private:
         span.tile && op.getInFlight() > 0 && epilogueReadsStages;
     if (span.tile && !releaseAfter)
       releaseTileTail(b, span, releases, refill);
+    if (beforeBody)
+      beforeBody(b);
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
@@ -597,9 +616,11 @@ private:
     if (!releaseAfter)
       return;
     // The epilogue's own reads of the held stages complete before they go
-    // back to the producer.
+    // back to the producer: its wgmma groups, and the bulk stores of output
+    // it staged in them.
     if (wgmmaHeld)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
     releaseTileTail(b, span, releases, refill);
   }
 
@@ -623,16 +644,25 @@ private:
         });
     if (turns)
       passTurn(b, span.tile, consumer);
-    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
-    if (tileFull)
-      releaseTileBuffers(b);
+    // The tile's buffers go back before the epilogue where it does not use
+    // them (their readers' wgmma groups completed), so the producer loads
+    // the next tile's during it.
+    bool releaseEarly = tileFull && !epilogueUsesTileBuffers;
+    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill,
+                 [&](OpBuilder &eb) {
+                   if (releaseEarly)
+                     releaseTileBuffers(eb, /*afterStores=*/false);
+                 });
+    if (tileFull && !releaseEarly)
+      releaseTileBuffers(b, /*afterStores=*/true);
   }
 
-  /// Every consumer thread releases the tile's buffers after the epilogue,
-  /// once its bulk stores (an epilogue that staged its output in them) have
-  /// read shared memory.
-  void releaseTileBuffers(OpBuilder &b) {
-    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
+  /// Every consumer thread releases the tile's buffers; after the epilogue
+  /// (`afterStores`), once its bulk stores (an epilogue that staged its
+  /// output in them) have read shared memory.
+  void releaseTileBuffers(OpBuilder &b, bool afterStores) {
+    if (afterStores)
+      BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
     nvgpu::MBarrierArriveOp::create(
         b, loc, nvgpu::MBarrierTokenType::get(op.getContext()), tileEmpty,
         index(b, 0));
@@ -715,6 +745,9 @@ private:
   /// Whether the epilogue reads a stage buffer (decided before the
   /// expansion adds users of its own).
   bool epilogueReadsStages;
+  /// Whether the epilogue uses a buffer tile_loads fills (to stage its
+  /// output there): the buffers are then released after it, else before.
+  bool epilogueUsesTileBuffers;
   Value full, empty, tid, rank;
   /// The tile_loads buffers' barriers (one each), where there are some.
   Value tileFull, tileEmpty;

@@ -121,7 +121,9 @@ gpu.module @kernels {
 
 // An epilogue that reads a stage buffer (the last in_flight iterations'
 // stages, still held) runs before they are released: the release of the
-// tile's last stage follows the epilogue's read and a wait for all groups.
+// tile's last stage follows the epilogue's read, a wait for all groups and
+// one for its bulk stores to read shared memory (an epilogue may stage its
+// output in a held stage).
 // CHECK-LABEL: gpu.func @reads_last_stage
 // CHECK: nvgpu.mbarrier.create
 // CHECK-NEXT: %[[EMPTY:.*]] = nvgpu.mbarrier.create
@@ -133,6 +135,7 @@ gpu.module @kernels {
 // CHECK-NEXT: %[[V:.*]] = memref.load %[[VIEW]][%c0, %{{.*}}]
 // CHECK-NEXT: memref.store %[[V]], %arg3
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: tile.bulk_wait_group 0 {read}
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
 // CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
 // CHECK-NEXT: scf.if %[[TAIL]] {
@@ -172,6 +175,89 @@ gpu.module @k {
       %view = tile.stage %s[%slot] : !S -> !T
       %v = memref.load %view[%c0, %col] : !T
       memref.store %v, %out[%t, %col] : memref<?x128xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An epilogue that does not use the tile's buffers: the consumers release
+// them before it (after the wait for their wgmma groups), so the producer
+// loads the next tile's during the epilogue, which stages its output in the
+// tile's last stage, still held; that stage goes back once the store has
+// read it.
+// CHECK-LABEL: gpu.func @early_release
+// CHECK: nvgpu.mbarrier.create
+// CHECK-NEXT: %[[EMPTY:.*]] = nvgpu.mbarrier.create
+// CHECK-NEXT: nvgpu.mbarrier.create
+// CHECK-NEXT: %[[TEMPTY:.*]] = nvgpu.mbarrier.create
+// CHECK: } else {
+// CHECK: scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[TEMPTY]][%c0]
+// CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[N:arg2]], %c1 : index
+// CHECK: %[[VIEW:.*]] = tile.stage
+// CHECK: memref.store %{{.*}}, %[[VIEW]]
+// CHECK: tile.copy_async %arg4[%{{.*}}, 0] [1, 64], %[[VIEW]][%{{.*}}, 0] [1, 64]
+// CHECK-NEXT: tile.bulk_commit_group
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: tile.bulk_wait_group 0 {read}
+// CHECK: scf.if
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK-NOT: nvgpu.mbarrier.arrive %[[TEMPTY]]
+// CHECK: gpu.return
+!A = memref<?x64xf32>
+!Q = memref<?x64xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @early_release(%A: !A, %Q: !Q, %n: index, %tiles: index, %out: memref<?x64xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [6144] : !T
+    %zero = arith.constant 0.0 : f32
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %tid = gpu.thread_id x
+    %col = arith.remui %tid, %c64 : index
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) iter_args(%zero : f32)
+        attributes {consumers = 1 : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>} tile_loads {
+    ^bb0(%t: index):
+      %qrow = arith.muli %t, %c8 : index
+      tile.copy_async %q[0, 0] [8, 64], %Q[%qrow, 0] [8, 64] : !T, !Q
+      tile.yield
+    } produce {
+    ^bb0(%t: index, %k: index, %st: !T):
+      %base = arith.muli %t, %n : index
+      %kk = arith.addi %base, %k : index
+      %row = arith.muli %kk, %c8 : index
+      tile.copy_async %st[0, 0] [8, 64], %A[%row, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%t: index, %k: index, %st: !T, %wg: index, %sum: f32):
+      %w = memref.load %q[%c0, %col] : !T
+      %next = arith.addf %sum, %w : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%t: index, %wg: index, %sum: f32):
+      // The last iteration's stage (n >= 1 here): ring position t x n + n - 1.
+      %base = arith.muli %t, %n : index
+      %last = arith.subi %n, %c1 : index
+      %g = arith.addi %base, %last : index
+      %slot = arith.remui %g, %c3 : index
+      %view = tile.stage %s[%slot] : !S -> !T
+      memref.store %sum, %view[%c0, %col] : !T
+      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      %lead = arith.cmpi eq, %col, %c0 : index
+      scf.if %lead {
+        tile.copy_async %out[%t, 0] [1, 64], %view[%c0, 0] [1, 64] : memref<?x64xf32>, !T
+        tile.bulk_commit_group
+      }
       tile.yield
     }
     gpu.return
