@@ -65,6 +65,21 @@ MUTANTS = [
       "under the read",
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
+    M("pipe-tile-loads-late-release", "ExpandPipelines.cpp",
+      "bool releaseEarly = tileFull && !epilogueUsesTileBuffers;",
+      "bool releaseEarly = false;",
+      "the tile's buffers go back after an epilogue that does not use them: "
+      "the next tile's loads wait for the whole epilogue",
+      function="emitTile",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
+    M("pipe-held-stage-store-read", "ExpandPipelines.cpp",
+      "    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);\n"
+      "    releaseTileTail(b, span, releases, refill);",
+      "    releaseTileTail(b, span, releases, refill);",
+      "a held stage the epilogue staged its output in goes back while the "
+      "store still reads it: the producer's next load overwrites the output",
+      function="emitEpilogue",
+      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
       "waitPhase(wb, empty, g, /*back=*/1);",
       "waitPhase(wb, empty, g, /*back=*/0);",
