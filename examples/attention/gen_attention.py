@@ -364,14 +364,32 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent):
 def emit_tile_coords(e, indent=""):
     """The CTA's t-th work tile (persistent): tile cta + t x CTAs of the
     (query block, head, batch) tiles, query blocks fastest, so that the CTAs
-    at work together read the same heads' K and V."""
-    e.line(f"{indent}%t_stride = arith.muli %t, %ctas : index")
-    e.line(f"{indent}%t_lin = arith.addi %cta, %t_stride : index")
-    e.line(f"{indent}%qb = arith.remui %t_lin, %gx : index")
-    e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx : index")
-    e.line(f"{indent}%h = arith.remui %t_bh, %H : index")
-    e.line(f"{indent}%b = arith.divui %t_bh, %H : index")
+    at work together read the same heads' K and V. In 32 bits (see
+    emit_narrow_tile_walk)."""
+    e.line(f"{indent}%t32 = arith.index_cast %t : index to i32")
+    e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
+    e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
+    e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
+    e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
+    e.line(f"{indent}%h32 = arith.remui %t_bh, %H32 : i32")
+    e.line(f"{indent}%b32 = arith.divui %t_bh, %H32 : i32")
+    e.line(f"{indent}%qb = arith.index_castui %qb32 : i32 to index")
+    e.line(f"{indent}%h = arith.index_castui %h32 : i32 to index")
+    e.line(f"{indent}%b = arith.index_castui %b32 : i32 to index")
     e.line(f"{indent}%m0 = arith.muli %qb, %cbm : index")
+
+
+def emit_narrow_tile_walk(b):
+    """The persistent walk's operands in 32 bits: one register each across
+    the consumers' main loop instead of two, and 32-bit divisions in the
+    producer's 24 registers. Every value is below the tile count, which is
+    below 2^31: a tile is 128 query rows of at least 64 bf16 or f16 values
+    (16 KiB of Q), so 2^31 tiles would need 32 TiB of Q."""
+    b("%cta32 = arith.index_cast %cta : index to i32")
+    b("%ctas32 = arith.index_cast %ctas : index to i32")
+    b("%gx32 = arith.index_cast %gx : index to i32")
+    b("%H32 = arith.index_cast %H : index to i32")
+    b("%group32 = arith.index_cast %group : index to i32")
 
 
 def emit_epilogue(e, a):
@@ -575,6 +593,7 @@ def generate(a):
         b("%left_up = arith.addi %left, %ctas1 : index")
         b("%share = arith.divui %left_up, %ctas : index")
         b("%mine = arith.select %some, %share, %c0 : index")
+        emit_narrow_tile_walk(b)
     else:
         b("%hkv = arith.divui %h, %group : index")
         b("%m0 = arith.muli %qb, %cbm : index")
@@ -623,12 +642,15 @@ def generate(a):
     b(f"^bb0({tile_arg}%kt: index, %kst: !tileKV, %vst: !tileKV):")
     if a.persistent:
         b("  // The tile's batch and K/V head (computed once per tile).")
-        b("  %p_stride = arith.muli %t, %ctas : index")
-        b("  %p_lin = arith.addi %cta, %p_stride : index")
-        b("  %p_bh = arith.divui %p_lin, %gx : index")
-        b("  %p_h = arith.remui %p_bh, %H : index")
-        b("  %b = arith.divui %p_bh, %H : index")
-        b("  %hkv = arith.divui %p_h, %group : index")
+        b("  %p_t32 = arith.index_cast %t : index to i32")
+        b("  %p_stride = arith.muli %p_t32, %ctas32 : i32")
+        b("  %p_lin = arith.addi %cta32, %p_stride : i32")
+        b("  %p_bh = arith.divui %p_lin, %gx32 : i32")
+        b("  %p_h = arith.remui %p_bh, %H32 : i32")
+        b("  %p_b32 = arith.divui %p_bh, %H32 : i32")
+        b("  %p_hkv32 = arith.divui %p_h, %group32 : i32")
+        b("  %b = arith.index_castui %p_b32 : i32 to index")
+        b("  %hkv = arith.index_castui %p_hkv32 : i32 to index")
     b("  %kv0 = arith.muli %kt, %cbn : index")
     b(f"  tile.copy_async %kst[0, 0] [{a.block_n}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
     b(f"  tile.copy_async %vst[0, 0] [{a.block_n}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
