@@ -47,8 +47,8 @@ public:
   Expansion(PipelineOp op, OpBuilder &b)
       : op(op), loc(op.getLoc()), stages(op.getStageCount()),
         clusterSize(op.getClusterSize()),
-        epilogueReadsStages(readsStages(op.getEpilogue())),
-        epilogueUsesTileBuffers(usesTileBuffers(op.getEpilogue())) {
+        epilogueReadsStages(usedIn(op.getEpilogue(), op.getBuffers())),
+        epilogueUsesTileBuffers(usedIn(op.getEpilogue(), tileBuffers())) {
     MLIRContext *ctx = op.getContext();
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
@@ -144,12 +144,25 @@ private:
   /// Waits for the completion of phase `(k / S - back) % 2` of `group[k % S]`.
   void waitPhase(OpBuilder &b, Value group, Value k, int64_t back) {
     Value round = arith::DivUIOp::create(b, loc, k, index(b, stages));
+    Value parity = parityOf(b, round, back);
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
+                                           index(b, kWaitTicks), stageOf(b, k));
+  }
+
+  /// Waits for the completion of phase `(tile - back) % 2` of a tile
+  /// barrier: each tile completes one phase.
+  void waitTilePhase(OpBuilder &b, Value group, Value tile, int64_t back) {
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group,
+                                           parityOf(b, tile, back),
+                                           index(b, kWaitTicks), index(b, 0));
+  }
+
+  /// The parity of round `round - back`.
+  Value parityOf(OpBuilder &b, Value round, int64_t back) {
     if (back)
       round = arith::SubIOp::create(b, loc, round, index(b, back));
     Value bit = arith::RemUIOp::create(b, loc, round, index(b, 2));
-    Value parity = cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
-    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
-                                           index(b, kWaitTicks), stageOf(b, k));
+    return cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
   }
 
   SmallVector<Value> stageViews(OpBuilder &b, Value slot) {
@@ -369,18 +382,6 @@ private:
     ArriveExpectTxOp::create(b, loc, full, slot);
   }
 
-  /// Waits on a tile barrier for the phase of tile `tile` - `back` (each
-  /// tile completes one phase of the tile barriers).
-  void waitTilePhase(OpBuilder &b, Value group, Value tile, int64_t back) {
-    Value round = tile;
-    if (back)
-      round = arith::SubIOp::create(b, loc, round, index(b, back));
-    Value bit = arith::RemUIOp::create(b, loc, round, index(b, 2));
-    Value parity = cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
-    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
-                                           index(b, kWaitTicks), index(b, 0));
-  }
-
   /// The producer's tile loads of tile t: once the previous tile's consumers
   /// released the buffers, `tile_loads` with its loads completing on the
   /// tile's full barrier, then the arrival announcing their bytes.
@@ -569,59 +570,55 @@ private:
     }
   }
 
-  /// Whether `region` reads a stage buffer. An epilogue that does reads
-  /// the stages its tile still holds (its last in_flight iterations'), as
-  /// attention's last O += P V reads the last block's V.
-  bool readsStages(Region &region) {
-    return llvm::any_of(op.getBuffers(), [&](Value stage) {
-      return llvm::any_of(stage.getUsers(), [&](Operation *user) {
+  /// Whether `region` uses one of `values` (the epilogue a stage buffer,
+  /// to read the stages its tile still holds, as attention's last
+  /// O += P V reads the last block's V; or a buffer tile_loads fills).
+  static bool usedIn(Region &region, ValueRange values) {
+    return llvm::any_of(values, [&](Value v) {
+      return llvm::any_of(v.getUsers(), [&](Operation *user) {
         return region.isAncestor(user->getParentRegion());
       });
     });
   }
 
-  /// Whether `region` uses a buffer the tile_loads region loads into.
-  bool usesTileBuffers(Region &region) {
-    if (op.getTileLoads().empty())
-      return false;
-    bool uses = false;
-    op.getTileLoads().walk([&](CopyAsyncOp copy) {
-      uses |= llvm::any_of(copy.getDst().getUsers(), [&](Operation *user) {
-        return region.isAncestor(user->getParentRegion());
-      });
-    });
-    return uses;
+  /// The buffers the tile_loads region loads into.
+  SmallVector<Value> tileBuffers() {
+    SmallVector<Value> buffers;
+    op.getTileLoads().walk(
+        [&](CopyAsyncOp copy) { buffers.push_back(copy.getDst()); });
+    return buffers;
   }
 
-  /// The epilogue of a tile, after its consumer's wgmma groups completed;
-  /// `beforeBody` runs between that wait and the body.
+  /// The epilogue of a tile, after its consumer's wgmma groups completed.
+  /// What the tile holds (its last in_flight stages, its tile_loads
+  /// buffers) goes back before the epilogue, so the producer refills it
+  /// meanwhile, or, where the epilogue uses it, after: once the epilogue's
+  /// wgmma groups and its bulk stores (of output staged there) have read it.
   void emitEpilogue(OpBuilder &b, const TileSpan &span, Value consumer,
                     ValueRange carried, Value releases,
-                    function_ref<void(OpBuilder &, Value, Value)> refill,
-                    function_ref<void(OpBuilder &)> beforeBody) {
-    bool wgmmaHeld =
-        op.getReads() == ConsumerReads::Wgmma && op.getInFlight() > 0;
-    if (wgmmaHeld)
+                    function_ref<void(OpBuilder &, Value, Value)> refill) {
+    bool wgmma = op.getReads() == ConsumerReads::Wgmma;
+    if (wgmma && op.getInFlight() > 0)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    bool releaseAfter =
-        span.tile && op.getInFlight() > 0 && epilogueReadsStages;
-    if (span.tile && !releaseAfter)
+    bool tailAfter = span.tile && op.getInFlight() > 0 && epilogueReadsStages;
+    bool buffersAfter = tileFull && epilogueUsesTileBuffers;
+    if (span.tile && !tailAfter)
       releaseTileTail(b, span, releases, refill);
-    if (beforeBody)
-      beforeBody(b);
+    if (tileFull && !buffersAfter)
+      releaseTileBuffers(b);
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
     inlineBody(b, op.getEpilogue(), args);
-    if (!releaseAfter)
+    if (!tailAfter && !buffersAfter)
       return;
-    // The epilogue's own reads of the held stages complete before they go
-    // back to the producer: its wgmma groups, and the bulk stores of output
-    // it staged in them.
-    if (wgmmaHeld)
+    if (wgmma)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
-    releaseTileTail(b, span, releases, refill);
+    if (tailAfter)
+      releaseTileTail(b, span, releases, refill);
+    if (buffersAfter)
+      releaseTileBuffers(b);
   }
 
   /// One tile's loop over its iterations, then its epilogue. In a pingpong
@@ -644,25 +641,11 @@ private:
         });
     if (turns)
       passTurn(b, span.tile, consumer);
-    // The tile's buffers go back before the epilogue where it does not use
-    // them (their readers' wgmma groups completed), so the producer loads
-    // the next tile's during it.
-    bool releaseEarly = tileFull && !epilogueUsesTileBuffers;
-    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill,
-                 [&](OpBuilder &eb) {
-                   if (releaseEarly)
-                     releaseTileBuffers(eb, /*afterStores=*/false);
-                 });
-    if (tileFull && !releaseEarly)
-      releaseTileBuffers(b, /*afterStores=*/true);
+    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
   }
 
-  /// Every consumer thread releases the tile's buffers; after the epilogue
-  /// (`afterStores`), once its bulk stores (an epilogue that staged its
-  /// output in them) have read shared memory.
-  void releaseTileBuffers(OpBuilder &b, bool afterStores) {
-    if (afterStores)
-      BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
+  /// Every consumer thread releases the tile's buffers.
+  void releaseTileBuffers(OpBuilder &b) {
     nvgpu::MBarrierArriveOp::create(
         b, loc, nvgpu::MBarrierTokenType::get(op.getContext()), tileEmpty,
         index(b, 0));

@@ -50,12 +50,12 @@ MUTANTS = [
       "staged there",
       function="emitTileLoads",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
-    M("pipe-tile-loads-store-read", "ExpandPipelines.cpp",
+    M("pipe-epilogue-store-read", "ExpandPipelines.cpp",
       "    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);\n", "",
-      "the consumers release the tile's buffers while their bulk store "
-      "still reads the output staged there: the next tile's load "
-      "overwrites it",
-      function="releaseTileBuffers",
+      "the consumers release what the epilogue staged its output in (the "
+      "tile's buffers, a held stage) while their bulk store still reads "
+      "it: the next load overwrites the output",
+      function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-epilogue-reads-stage", "ExpandPipelines.cpp",
       "span.tile && op.getInFlight() > 0 && epilogueReadsStages;",
@@ -66,18 +66,10 @@ MUTANTS = [
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-tile-loads-late-release", "ExpandPipelines.cpp",
-      "bool releaseEarly = tileFull && !epilogueUsesTileBuffers;",
-      "bool releaseEarly = false;",
+      "bool buffersAfter = tileFull && epilogueUsesTileBuffers;",
+      "bool buffersAfter = bool(tileFull);",
       "the tile's buffers go back after an epilogue that does not use them: "
       "the next tile's loads wait for the whole epilogue",
-      function="emitTile",
-      tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
-    M("pipe-held-stage-store-read", "ExpandPipelines.cpp",
-      "    BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);\n"
-      "    releaseTileTail(b, span, releases, refill);",
-      "    releaseTileTail(b, span, releases, refill);",
-      "a held stage the epilogue staged its output in goes back while the "
-      "store still reads it: the producer's next load overwrites the output",
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
@@ -173,7 +165,7 @@ MUTANTS = [
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-tile-tail", "ExpandPipelines.cpp",
-      "    if (span.tile && !releaseAfter)\n      releaseTileTail(b, span, releases, refill);",
+      "    if (span.tile && !tailAfter)\n      releaseTileTail(b, span, releases, refill);",
       "",
       "a persistent pipeline keeps its tile's last in-flight stages held: "
       "the producer waits for them forever",
