@@ -342,18 +342,26 @@ def emit_pv(e, a, view, o, frags, indent):
     return o
 
 
-def emit_previous_v_and_p(e, a, block, view, prefix, indent):
-    """The stage view `view` of KV block `block` (a still held stage) and
-    the A fragments of the carried probabilities %p_prev; returns the
-    fragments' names."""
+def emit_held_slot(e, a, block, name, indent):
+    """The stage slot `name`_slot of KV block `block` of this tile (a still
+    held stage); returns its name."""
     position = block
     if a.persistent:
         # Block k of the CTA's t-th tile is ring position t x blocks + k.
-        e.line(f"{indent}{view}_first = arith.muli %t, %ntiles : index")
-        position = f"{view}_ring"
-        e.line(f"{indent}{position} = arith.addi {view}_first, {block} : index")
-    e.line(f"{indent}{view}_slot = arith.remui {position}, %cstages : index")
-    e.line(f"{indent}{view} = tile.stage %sv[{view}_slot] : !stagesKV -> !tileKV")
+        e.line(f"{indent}{name}_first = arith.muli %t, %ntiles : index")
+        position = f"{name}_ring"
+        e.line(f"{indent}{position} = arith.addi {name}_first, {block} : index")
+    e.line(f"{indent}{name}_slot = arith.remui {position}, %cstages : index")
+    return f"{name}_slot"
+
+
+def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
+    """The stage view `view` of KV block `block` (a still held stage; its
+    slot where already computed) and the A fragments of the carried
+    probabilities %p_prev; returns the fragments' names."""
+    if slot is None:
+        slot = emit_held_slot(e, a, block, view, indent)
+    e.line(f"{indent}{view} = tile.stage %sv[{slot}] : !stagesKV -> !tileKV")
     frags = []
     for i in range(a.block_n // 16):
         frags.append(f"%{prefix}{i}")
@@ -399,12 +407,20 @@ def emit_epilogue(e, a):
     if a.persistent:
         emit_tile_coords(e)
     o_name = "%o"
+    if a.overlap or a.persistent:
+        e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
+    last_slot = None
+    if a.persistent:
+        # The tile's last block: its stage is still held (the last P V
+        # reads its V, and O is staged in its K).
+        e.line("%klast = arith.subi %ntiles, %c1 : index")
+        last_slot = emit_held_slot(e, a, "%klast", "%last", "")
     if a.overlap:
         # The last block's O += P V (its stage is still held).
-        e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
         e.line("%o_fin = scf.if %has_any -> (!accO) {")
-        e.line("  %klast = arith.subi %ntiles, %c1 : index")
-        last = emit_previous_v_and_p(e, a, "%klast", "%vlast", "pl", "  ")
+        if last_slot is None:
+            e.line("  %klast = arith.subi %ntiles, %c1 : index")
+        last = emit_previous_v_and_p(e, a, "%klast", "%vlast", "pl", "  ", last_slot)
         e.line("  %o_pin = tile.wgmma_fence_operand %o : !accO")
         o_scaled = emit_rescale(e, "%o_pin", ["%alpha_a", "%alpha_b"], o_vals, "  ")
         o = emit_pv(e, a, "%vlast", o_scaled, last, "  ")
@@ -435,14 +451,9 @@ def emit_epilogue(e, a):
         # released before the epilogue and the next tile's loads meanwhile.
         # A tile without blocks stages in stage 0, which no load ever fills.
         stage_o, stage_type = "%so", "!tileKV"
-        e.line("%o_has = arith.cmpi ugt, %ntiles, %c0 : index")
-        e.line("%o_k = arith.subi %ntiles, %c1 : index")
-        e.line("%o_first = arith.muli %t, %ntiles : index")
-        e.line("%o_ring = arith.addi %o_first, %o_k : index")
-        e.line("%o_ring_slot = arith.remui %o_ring, %cstages : index")
-        e.line("%o_slot = arith.select %o_has, %o_ring_slot, %c0 : index")
+        e.line(f"%o_slot = arith.select %has_any, {last_slot}, %c0 : index")
         e.line("%so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV")
-        e.line("scf.if %o_has {")
+        e.line("scf.if %has_any {")
         e.line("  %o_other_c = arith.index_cast %cidx : index to i32")
         e.line("  %o_other_bar = arith.subi %c6_i32, %o_other_c : i32")
         e.line("  nvvm.barrier id = %o_other_bar number_of_threads = %c256_i32")
@@ -544,8 +555,10 @@ def generate(a):
     b("%c2_i32 = arith.constant 2 : i32")
     b("%c32_i32 = arith.constant 32 : i32")
     b("%c128_i32 = arith.constant 128 : i32")
-    b("%false = arith.constant false")
-    b("%timeout = arith.constant 10000000 : index")
+    if not a.persistent:
+        # The consumers' wait for Q (the persistent form's is the pipeline's).
+        b("%false = arith.constant false")
+        b("%timeout = arith.constant 10000000 : index")
     b("%fzero = arith.constant 0.0 : f32")
     b("%fone = arith.constant 1.0 : f32")
     b("%ninf = arith.constant 0xFF800000 : f32")
@@ -641,16 +654,10 @@ def generate(a):
         b("} produce {")
     b(f"^bb0({tile_arg}%kt: index, %kst: !tileKV, %vst: !tileKV):")
     if a.persistent:
-        b("  // The tile's batch and K/V head (computed once per tile).")
-        b("  %p_t32 = arith.index_cast %t : index to i32")
-        b("  %p_stride = arith.muli %p_t32, %ctas32 : i32")
-        b("  %p_lin = arith.addi %cta32, %p_stride : i32")
-        b("  %p_bh = arith.divui %p_lin, %gx32 : i32")
-        b("  %p_h = arith.remui %p_bh, %H32 : i32")
-        b("  %p_b32 = arith.divui %p_bh, %H32 : i32")
-        b("  %p_hkv32 = arith.divui %p_h, %group32 : i32")
-        b("  %b = arith.index_castui %p_b32 : i32 to index")
-        b("  %hkv = arith.index_castui %p_hkv32 : i32 to index")
+        b("  // The tile's batch and K/V head (computed once per tile; its query block, unused here, folds away).")
+        emit_tile_coords(body, "  ")
+        b("  %hkv32 = arith.divui %h32, %group32 : i32")
+        b("  %hkv = arith.index_castui %hkv32 : i32 to index")
     b("  %kv0 = arith.muli %kt, %cbn : index")
     b(f"  tile.copy_async %kst[0, 0] [{a.block_n}, {d}], %K[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
     b(f"  tile.copy_async %vst[0, 0] [{a.block_n}, {d}], %V[%b, %hkv, %kv0, 0] [1, 1, {a.block_n}, {d}] : !tileKV, !KV")
