@@ -640,7 +640,9 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     each tile's last iteration, once the stages that tile's consumer still
     read are released (with wgmma reads, after all its groups completed).
     An epilogue that reads a stage buffer (the last `in_flight` iterations'
-    stages, still held) runs before they are released instead.
+    stages, still held) runs before they are released instead, and may
+    stage its output in them: they go back once its wgmma groups and its
+    bulk stores have read them.
 
     `tile_loads` (persistent, warp-specialized, every consumer on every
     tile) loads buffers the consumers read for a whole work tile, once per
@@ -649,10 +651,11 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     views). The producer runs it after the tile's first iteration's loads
     (those were issued during the previous tile) once the consumers have
     released the previous tile's; the consumers wait for its loads before
-    the tile's first iteration, and release the buffers after the tile's
-    epilogue, each thread once its bulk stores have read shared memory
-    (so the epilogue may stage its output in them). The construct makes a
-    full and an empty barrier for them, as for a stage.
+    the tile's first iteration. They release the buffers before the
+    epilogue where it does not use them; otherwise after it, each thread
+    once its bulk stores have read shared memory (so the epilogue may stage
+    its output in them). The construct makes a full and an empty barrier
+    for them, as for a stage.
     Which output tile the t-th work tile is, is the regions' to compute
     (for example a grid-strided walk over the output tiles).
 
