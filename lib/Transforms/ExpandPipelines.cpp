@@ -50,6 +50,9 @@ public:
         epilogueReadsStages(usedIn(op.getEpilogue(), op.getBuffers())),
         epilogueUsesTileBuffers(usedIn(op.getEpilogue(), tileBuffers())) {
     MLIRContext *ctx = op.getContext();
+    // 32 bits hold 2S for any stage count shared memory can hold.
+    ringType = IntegerType::get(ctx, 2 * stages <= INT32_MAX ? 32 : 64);
+    carriesRing = op.getTiles() && op.getConsumers() > 0;
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
     full = nvgpu::MBarrierCreateOp::create(b, loc, group);
@@ -165,6 +168,82 @@ private:
     return cmp(b, arith::CmpIPredicate::ne, bit, index(b, 0));
   }
 
+  // The consumers' and the warp-specialized producer's loops carry their
+  // ring position g as r = g mod 2S, a narrow integer in [0, 2S): stage
+  // g % S is r mod S and round g / S has the parity of r >= S. g itself grows
+  // with every iteration a persistent CTA runs, so it needs 64 bits, and
+  // its stage and round a 64-bit division each (several registers that
+  // live through the whole loop); r is exact for any number of iterations.
+
+  /// A constant of the carried positions' type, made once at the start of
+  /// the kernel's body.
+  Value ringConstant(OpBuilder &, int64_t v) {
+    Value &c = ringConstants[v];
+    if (!c) {
+      OpBuilder top = OpBuilder::atBlockBegin(op->getBlock());
+      c = arith::ConstantIntOp::create(top, loc, ringType, v);
+    }
+    return c;
+  }
+
+  /// The stage of carried position r.
+  Value ringStage(OpBuilder &b, Value r) {
+    Value size = ringConstant(b, stages);
+    Value second = cmp(b, arith::CmpIPredicate::uge, r, size);
+    Value lower = arith::SubIOp::create(b, loc, r, size);
+    Value stage = arith::SelectOp::create(b, loc, second, lower, r);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), stage);
+  }
+
+  /// The parity of round `g / S - back` for carried position r.
+  Value ringParity(OpBuilder &b, Value r, int64_t back) {
+    Value odd = cmp(b, arith::CmpIPredicate::uge, r, ringConstant(b, stages));
+    if (back % 2 == 0)
+      return odd;
+    Value flip = arith::ConstantIntOp::create(b, loc, 1, 1);
+    return arith::XOrIOp::create(b, loc, odd, flip);
+  }
+
+  /// Carried position r advanced by `n` positions, 0 <= n < 2S.
+  Value ringAdvance(OpBuilder &b, Value r, Value n) {
+    Value period = ringConstant(b, 2 * stages);
+    Value sum = arith::AddIOp::create(b, loc, r, n);
+    Value over = cmp(b, arith::CmpIPredicate::uge, sum, period);
+    Value wrapped = arith::SubIOp::create(b, loc, sum, period);
+    return arith::SelectOp::create(b, loc, over, wrapped, sum);
+  }
+
+  /// Carried position r advanced by `count` positions (an index, once per
+  /// tile).
+  Value ringAdvanceBy(OpBuilder &b, Value r, Value count) {
+    Value rest = arith::RemUIOp::create(b, loc, count, index(b, 2 * stages));
+    return ringAdvance(b, r,
+                       arith::IndexCastUIOp::create(b, loc, ringType, rest));
+  }
+
+  /// Carried position r moved back by `n` positions, 0 < n <= 2S.
+  Value ringBack(OpBuilder &b, Value r, int64_t n) {
+    Value enough = cmp(b, arith::CmpIPredicate::uge, r, ringConstant(b, n));
+    Value lower = arith::SubIOp::create(b, loc, r, ringConstant(b, n));
+    Value raised =
+        arith::AddIOp::create(b, loc, r, ringConstant(b, 2 * stages - n));
+    return arith::SelectOp::create(b, loc, enough, lower, raised);
+  }
+
+  /// Carried position r of ring position g (an index).
+  Value ringOf(OpBuilder &b, Value g) {
+    Value rest = arith::RemUIOp::create(b, loc, g, index(b, 2 * stages));
+    return arith::IndexCastUIOp::create(b, loc, ringType, rest);
+  }
+
+  /// Waits for the completion of phase `(g / S - back) % 2` of
+  /// `group[g % S]`, g carried as r.
+  void waitRing(OpBuilder &b, Value group, Value r, int64_t back) {
+    nvgpu::MBarrierTryWaitParityOp::create(
+        b, loc, group, ringParity(b, r, back), index(b, kWaitTicks),
+        ringStage(b, r));
+  }
+
   SmallVector<Value> stageViews(OpBuilder &b, Value slot) {
     SmallVector<Value> views;
     Block &produce = op.getProduce().front();
@@ -247,13 +326,17 @@ private:
   }
 
   /// One work tile as the producer or a consumer walks it: the tile (null
-  /// without tiles), the ring position of its first iteration (null: 0),
-  /// its iteration count, the iteration the regions see first (null: 0; an
-  /// iterations region's `first`) and the tile's values (the iterations
-  /// region's after its range).
+  /// without tiles), the ring position of its first iteration (null: 0;
+  /// with a count per tile, where the software-pipelined form refills by
+  /// it), its iteration count, the iteration the regions see first (null:
+  /// 0; an iterations region's `first`), the tile's values (the iterations
+  /// region's after its range), the first iteration's carried position
+  /// (ringStage), and the producer's stages no earlier iteration used,
+  /// which it fills without waiting (null where no producer needs them).
   struct TileSpan {
     Value tile, base, count, first;
     SmallVector<Value> values;
+    Value ring, fresh;
   };
 
   /// The regions' leading arguments: the tile and its values (persistent
@@ -276,6 +359,39 @@ private:
     return arith::AddIOp::create(b, loc, span.base, i);
   }
 
+  /// A loop's ring position: carried as r (carriesRing) or g itself.
+  struct Position {
+    Value value;
+    bool carried;
+  };
+
+  /// The position of the span's i-th iteration: `carried` where the loop
+  /// carries it, else g.
+  Position positionOf(OpBuilder &b, const TileSpan &span, Value i,
+                      Value carried) {
+    if (carriesRing)
+      return {carried, true};
+    return {ringIndex(b, span, i), false};
+  }
+
+  Value stageAt(OpBuilder &b, Position p) {
+    return p.carried ? ringStage(b, p.value) : stageOf(b, p.value);
+  }
+
+  void waitAt(OpBuilder &b, Value group, Position p, int64_t back) {
+    if (p.carried)
+      waitRing(b, group, p.value, back);
+    else
+      waitPhase(b, group, p.value, back);
+  }
+
+  /// Position p moved back by `n` positions, 0 < n <= 2S (g: g >= n).
+  Position backBy(OpBuilder &b, Position p, int64_t n) {
+    if (p.carried)
+      return {ringBack(b, p.value, n), true};
+    return {arith::SubIOp::create(b, loc, p.value, index(b, n)), false};
+  }
+
   /// The iteration the regions see for the span's i-th one.
   Value iterationOf(OpBuilder &b, const TileSpan &span, Value i) {
     if (!span.first)
@@ -287,15 +403,29 @@ private:
   /// ring position t x count.
   TileSpan fixedSpan(OpBuilder &b, Value tile) {
     if (!tile)
-      return {Value(), Value(), op.getCount(), Value(), {}};
+      return {Value(), Value(), op.getCount(), Value(), {}, Value(), Value()};
     Value base = arith::MulIOp::create(b, loc, tile, op.getCount());
-    return {tile, base, op.getCount(), Value(), {}};
+    TileSpan span = {tile, base, op.getCount(), Value(), {}, Value(), Value()};
+    if (carriesRing) {
+      span.ring = ringOf(b, base);
+      span.fresh = freshAfter(b, index(b, stages), base);
+    }
+    return span;
+  }
+
+  /// The stages of `fresh` that `count` more iterations leave unused.
+  Value freshAfter(OpBuilder &b, Value fresh, Value count) {
+    Value left = cmp(b, arith::CmpIPredicate::ugt, fresh, count);
+    Value rest = arith::SubIOp::create(b, loc, fresh, count);
+    return arith::SelectOp::create(b, loc, left, rest, index(b, 0));
   }
 
   /// Tile t of a pipeline with an iterations region, its first iteration at
-  /// ring position `base`: the region's [first, end), empty where
-  /// end <= first, and its values (made warp-uniform where `uniform`).
-  TileSpan rangedSpan(OpBuilder &b, Value tile, Value base, bool uniform) {
+  /// carried position `ring` with `fresh` stages unused: the region's
+  /// [first, end), empty where end <= first, and its values (made
+  /// warp-uniform where `uniform`).
+  TileSpan rangedSpan(OpBuilder &b, Value tile, Value ring, Value fresh,
+                      bool uniform) {
     SmallVector<Value> range = inlineBody(b, op.getIterations(), tile);
     Value some = cmp(b, arith::CmpIPredicate::ugt, range[1], range[0]);
     Value length = arith::SubIOp::create(b, loc, range[1], range[0]);
@@ -304,22 +434,25 @@ private:
     if (uniform)
       for (Value &v : values)
         v = uniformKeepingDivisor(b, v);
-    return {tile, base, count, range[0], std::move(values)};
+    return {tile, Value(), count, range[0], std::move(values), ring, fresh};
   }
 
   /// Walks the pipeline's tiles in order, calling `body` with each tile's
   /// span; with an iterations region the ring position of each tile's
-  /// first iteration is carried from tile to tile. `uniform` makes the
-  /// walk's indices warp-uniform (the consumers'). With `turn` (a consumer
-  /// of a pingpong schedule), `body` runs for that consumer's tiles only:
-  /// turn, turn + N, ... of N consumers; the tiles between still carry the
-  /// ring position.
-  void forEachTile(OpBuilder &b, bool uniform, Value turn,
+  /// first iteration is carried from tile to tile (and, for the producer,
+  /// the stages still unused). `uniform` makes the walk's indices
+  /// warp-uniform (the consumers'). With `turn` (a consumer of a pingpong
+  /// schedule), `body` runs for that consumer's tiles only: turn, turn + N,
+  /// ... of N consumers; the tiles between still carry the ring position.
+  void forEachTile(OpBuilder &b, bool uniform, Value turn, bool producer,
                    function_ref<void(OpBuilder &, const TileSpan &)> body) {
     bool ranged = !op.getIterations().empty();
     SmallVector<Value> inits;
-    if (ranged)
-      inits.push_back(index(b, 0));
+    if (ranged) {
+      inits.push_back(ringConstant(b, 0));
+      if (producer)
+        inits.push_back(index(b, stages));
+    }
     // A fixed count places every tile in the ring by itself: the consumer's
     // loop steps over the others' tiles.
     Value start = index(b, 0), step = index(b, 1);
@@ -352,20 +485,30 @@ private:
             scf::YieldOp::create(tb, loc);
             return;
           }
-          Value base = uniform ? uniformIndex(tb, carried[0]) : carried[0];
-          TileSpan span = rangedSpan(tb, tile, base, uniform);
+          Value ring = uniform ? uniformRing(tb, carried[0]) : carried[0];
+          Value fresh = producer ? carried[1] : Value();
+          TileSpan span = rangedSpan(tb, tile, ring, fresh, uniform);
           mineOnly(tb, tile, span);
-          scf::YieldOp::create(
-              tb, loc,
-              ValueRange{arith::AddIOp::create(tb, loc, base, span.count)});
+          SmallVector<Value> next = {ringAdvanceBy(tb, ring, span.count)};
+          if (producer)
+            next.push_back(freshAfter(tb, fresh, span.count));
+          scf::YieldOp::create(tb, loc, next);
         });
   }
 
-  /// Iteration k of tile t (ring position g) loads into stage g % S,
-  /// completing on full[g % S], then the arrival that announces their bytes.
-  void emitProduce(OpBuilder &b, Value g, const TileSpan &span, Value k,
+  /// A carried ring position made warp-uniform.
+  Value uniformRing(OpBuilder &b, Value r) {
+    if (ringType.getWidth() == 32)
+      return fromLane0(b, r);
+    Value wide = arith::IndexCastUIOp::create(b, loc, b.getIndexType(), r);
+    return arith::IndexCastUIOp::create(b, loc, ringType,
+                                        uniformIndex(b, wide));
+  }
+
+  /// Iteration k of tile t loads into stage `slot` (its ring position's),
+  /// completing on full[slot], then the arrival that announces their bytes.
+  void emitProduce(OpBuilder &b, Value slot, const TileSpan &span, Value k,
                    const IRMapping *hoisted = nullptr) {
-    Value slot = stageOf(b, g);
     SmallVector<Value> args = leadingArgs(span, k);
     llvm::append_range(args, stageViews(b, slot));
     inlineBody(
@@ -456,7 +599,9 @@ private:
   /// iterations region, so no tile values): its tile and iteration are g's.
   void emitProduceAt(OpBuilder &b, Value g) {
     auto [tile, k] = tileAndIteration(b, g);
-    emitProduce(b, g, TileSpan{tile, Value(), Value(), Value(), {}}, k);
+    TileSpan span;
+    span.tile = tile;
+    emitProduce(b, stageOf(b, g), span, k);
   }
 
   /// The tile and iteration of ring position g (g itself without tiles).
@@ -467,30 +612,31 @@ private:
             arith::RemUIOp::create(b, loc, g, op.getCount())};
   }
 
-  /// The span's i-th iteration (ring position g) of a consumer: wait for
-  /// the stage, consume, and release the stage whose reads are now complete
-  /// (the tile's iteration i - in_flight; the tile's last ones are released
-  /// at its end).
+  /// The span's i-th iteration (carried position r) of a consumer: wait
+  /// for the stage, consume, and release the stage whose reads are now
+  /// complete (the tile's iteration i - in_flight; the tile's last ones are
+  /// released at its end). Returns the consume body's values, then the next
+  /// iteration's position.
   SmallVector<Value>
-  emitConsume(OpBuilder &b, const TileSpan &span, Value i, Value consumer,
-              ValueRange carried, Value releases,
+  emitConsume(OpBuilder &b, const TileSpan &span, Value i, Position pos,
+              Value consumer, ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
-    Value g = ringIndex(b, span, i);
-    waitPhase(b, full, g, /*back=*/0);
+    waitAt(b, full, pos, /*back=*/0);
     SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
-    llvm::append_range(args, stageViews(b, stageOf(b, g)));
+    llvm::append_range(args, stageViews(b, stageAt(b, pos)));
     args.push_back(consumer);
     llvm::append_range(args, carried);
     SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
     int64_t inFlight = op.getInFlight();
     if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
-    // The ring position whose reads are complete now, from the tile's
+    // The position whose reads are complete now, from the tile's
     // iteration in_flight on (`started`).
-    Value done = g, started;
+    Position done = pos;
+    Value started;
     if (inFlight > 0) {
       started = cmp(b, arith::CmpIPredicate::uge, i, index(b, inFlight));
-      done = arith::SubIOp::create(b, loc, g, index(b, inFlight));
+      done = backBy(b, pos, inFlight);
     }
     Value ready = releases;
     if (started)
@@ -501,9 +647,12 @@ private:
       auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
       rb.setInsertionPointToStart(ifOp.thenBlock());
     }
-    release(rb, stageOf(rb, done));
+    release(rb, stageAt(rb, done));
+    // The software-pipelined form refills by g (it carries no position).
     if (refill)
-      refill(b, done, started);
+      refill(b, done.value, started);
+    if (pos.carried)
+      next.push_back(ringAdvance(b, pos.value, ringConstant(b, 1)));
     return next;
   }
 
@@ -549,22 +698,28 @@ private:
   /// in_flight iterations still held (their reads completed at the wait
   /// before the epilogue): iteration count - F + i, where it exists, is
   /// released now, so the producer refills them during the epilogue (after
-  /// it, where the epilogue reads a stage).
-  void releaseTileTail(OpBuilder &b, const TileSpan &span, Value releases,
+  /// it, where the epilogue reads a stage). `end` is the carried position
+  /// after the tile's last iteration.
+  void releaseTileTail(OpBuilder &b, const TileSpan &span, Value end,
+                       Value releases,
                        function_ref<void(OpBuilder &, Value, Value)> refill) {
     int64_t inFlight = op.getInFlight();
     for (int64_t i = 0; i < inFlight; ++i) {
       Value held = arith::AddIOp::create(b, loc, span.count, index(b, i));
       Value exists =
           cmp(b, arith::CmpIPredicate::uge, held, index(b, inFlight));
-      Value k = arith::SubIOp::create(b, loc, held, index(b, inFlight));
-      Value g = ringIndex(b, span, k);
+      Value g;
+      if (!carriesRing) {
+        Value k = arith::SubIOp::create(b, loc, held, index(b, inFlight));
+        g = ringIndex(b, span, k);
+      }
       Value ready =
           releases ? arith::AndIOp::create(b, loc, releases, exists).getResult()
                    : exists;
       auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
       OpBuilder rb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      release(rb, stageOf(rb, g));
+      release(rb, carriesRing ? ringStage(rb, ringBack(rb, end, inFlight - i))
+                              : stageOf(rb, g));
       if (refill)
         refill(b, g, exists);
     }
@@ -595,7 +750,7 @@ private:
   /// meanwhile, or, where the epilogue uses it, after: once the epilogue's
   /// wgmma groups and its bulk stores (of output staged there) have read it.
   void emitEpilogue(OpBuilder &b, const TileSpan &span, Value consumer,
-                    ValueRange carried, Value releases,
+                    ValueRange carried, Value end, Value releases,
                     function_ref<void(OpBuilder &, Value, Value)> refill) {
     bool wgmma = op.getReads() == ConsumerReads::Wgmma;
     if (wgmma && op.getInFlight() > 0)
@@ -603,7 +758,7 @@ private:
     bool tailAfter = span.tile && op.getInFlight() > 0 && epilogueReadsStages;
     bool buffersAfter = tileFull && epilogueUsesTileBuffers;
     if (span.tile && !tailAfter)
-      releaseTileTail(b, span, releases, refill);
+      releaseTileTail(b, span, end, releases, refill);
     if (tileFull && !buffersAfter)
       releaseTileBuffers(b);
     SmallVector<Value> args = leadingArgs(span);
@@ -616,7 +771,7 @@ private:
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
     if (tailAfter)
-      releaseTileTail(b, span, releases, refill);
+      releaseTileTail(b, span, end, releases, refill);
     if (buffersAfter)
       releaseTileBuffers(b);
   }
@@ -632,16 +787,24 @@ private:
       awaitTurn(b, span.tile, consumer);
     if (tileFull)
       waitTilePhase(b, tileFull, span.tile, /*back=*/0);
+    SmallVector<Value> inits(op.getInits());
+    if (carriesRing)
+      inits.push_back(span.ring);
     auto loop = scf::ForOp::create(
-        b, loc, index(b, 0), span.count, index(b, 1), op.getInits(),
+        b, loc, index(b, 0), span.count, index(b, 1), inits,
         [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
-          SmallVector<Value> next =
-              emitConsume(lb, span, i, consumer, carried, releases, refill);
+          Position pos =
+              positionOf(lb, span, i, carriesRing ? carried.back() : Value());
+          SmallVector<Value> next = emitConsume(
+              lb, span, i, pos, consumer,
+              carriesRing ? carried.drop_back() : carried, releases, refill);
           scf::YieldOp::create(lb, loc, next);
         });
     if (turns)
       passTurn(b, span.tile, consumer);
-    emitEpilogue(b, span, consumer, loop.getResults(), releases, refill);
+    ValueRange results = loop.getResults();
+    emitEpilogue(b, span, consumer, carriesRing ? results.drop_back() : results,
+                 carriesRing ? results.back() : Value(), releases, refill);
   }
 
   /// Every consumer thread releases the tile's buffers.
@@ -703,7 +866,7 @@ private:
     }
     Value turn =
         op.getSchedule() == ConsumerSchedule::Pingpong ? consumer : Value();
-    forEachTile(b, /*uniform=*/true, turn,
+    forEachTile(b, /*uniform=*/true, turn, /*producer=*/false,
                 [&](OpBuilder &tb, const TileSpan &span) {
                   emitTile(tb, span, consumer, releases, refill);
                 });
@@ -734,7 +897,13 @@ private:
   Value full, empty, tid, rank;
   /// The tile_loads buffers' barriers (one each), where there are some.
   Value tileFull, tileEmpty;
-  llvm::SmallDenseMap<int64_t, Value> constants;
+  /// The type of carried ring positions (ringStage), and whether the loops
+  /// carry them: in the persistent warp-specialized form, whose g grows
+  /// from tile to tile. Elsewhere g is the iteration (one tile) or
+  /// tile x count + iteration, and the software-pipelined form refills by it.
+  IntegerType ringType;
+  bool carriesRing;
+  llvm::SmallDenseMap<int64_t, Value> constants, ringConstants;
 };
 
 void Expansion::emitInit(OpBuilder &b) {
@@ -799,17 +968,24 @@ void Expansion::emitSpecialized(OpBuilder &b) {
         gb.setInsertionPointToStart(guard.thenBlock());
         hoistTileInvariants(gb, span, invariants, hoisted);
       }
+      SmallVector<Value> inits;
+      if (carriesRing)
+        inits.push_back(span.ring);
       scf::ForOp::create(
-          gb, loc, index(gb, 0), span.count, index(gb, 1), ValueRange{},
-          [&](OpBuilder &lb, Location, Value i, ValueRange) {
-            Value g = ringIndex(lb, span, i);
+          gb, loc, index(gb, 0), span.count, index(gb, 1), inits,
+          [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
+            Position pos =
+                positionOf(lb, span, i, carriesRing ? carried[0] : Value());
             // The first round's stages are free; later rounds wait for them.
             Value reuse =
-                cmp(lb, arith::CmpIPredicate::uge, g, index(lb, stages));
+                pos.carried ? cmp(lb, arith::CmpIPredicate::uge, i, span.fresh)
+                            : cmp(lb, arith::CmpIPredicate::uge, pos.value,
+                                  index(lb, stages));
             auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
             OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
-            waitPhase(wb, empty, g, /*back=*/1);
-            emitProduce(lb, g, span, iterationOf(lb, span, i),
+            waitAt(wb, empty, pos, /*back=*/1);
+            Value k = iterationOf(lb, span, i);
+            emitProduce(lb, stageAt(lb, pos), span, k,
                         invariants.empty() ? nullptr : &hoisted);
             // The tile's own buffers after its first stage: that load was
             // issued while the previous tile's consumers still held them.
@@ -821,7 +997,10 @@ void Expansion::emitSpecialized(OpBuilder &b) {
               OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
               emitTileLoads(ib, span);
             }
-            scf::YieldOp::create(lb, loc);
+            SmallVector<Value> next;
+            if (pos.carried)
+              next.push_back(ringAdvance(lb, pos.value, ringConstant(lb, 1)));
+            scf::YieldOp::create(lb, loc, next);
           });
       if (tileFull) {
         Value none =
@@ -834,7 +1013,8 @@ void Expansion::emitSpecialized(OpBuilder &b) {
     if (!op.getTiles())
       produceTile(eb, fixedSpan(eb, Value()));
     else
-      forEachTile(eb, /*uniform=*/false, /*turn=*/Value(), produceTile);
+      forEachTile(eb, /*uniform=*/false, /*turn=*/Value(), /*producer=*/true,
+                  produceTile);
   }
   {
     OpBuilder cb = OpBuilder::atBlockBegin(roles.elseBlock());

@@ -73,13 +73,14 @@ MUTANTS = [
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
-      "waitPhase(wb, empty, g, /*back=*/1);",
-      "waitPhase(wb, empty, g, /*back=*/0);",
+      "waitAt(wb, empty, pos, /*back=*/1);",
+      "waitAt(wb, empty, pos, /*back=*/0);",
       "the producer waits for the stage's current round instead of the "
       "previous one: it hangs on the second round",
       function="emitSpecialized",
       tests=["lit:Transforms/expand-pipelines.mlir",
-             "lit:Transforms/expand-pipelines-trip-counts.mlir"]),
+             "lit:Transforms/expand-pipelines-trip-counts.mlir",
+             "lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-refill-parity", "ExpandPipelines.cpp",
       "waitPhase(b, empty, g, /*back=*/1);",
       "waitPhase(b, empty, g, /*back=*/0);",
@@ -88,9 +89,8 @@ MUTANTS = [
       tests=["lit:Transforms/expand-pipelines.mlir",
              "lit:Transforms/expand-pipelines-trip-counts.mlir"]),
     M("pipe-ranged-base", "ExpandPipelines.cpp",
-      "tb, loc, ValueRange{arith::AddIOp::create(tb, loc, base,\n"
-      "                                                        span.count)});",
-      "tb, loc, ValueRange{base});",
+      "SmallVector<Value> next = {ringAdvanceBy(tb, ring, span.count)};",
+      "SmallVector<Value> next = {ring};",
       "with an iterations region every tile starts at ring position 0: "
       "the phases of the second tile's stages are wrong and it waits forever "
       "or reads a stage before its load",
@@ -119,11 +119,13 @@ MUTANTS = [
       function="emitConsume",
       tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
     M("pipe-release-lag", "ExpandPipelines.cpp",
-      "done = arith::SubIOp::create(b, loc, g, index(b, inFlight));",
-      "done = g;",
+      "done = backBy(b, pos, inFlight);",
+      "done = pos;",
       "with wgmma reads in flight the stage still being read is released: "
       "the producer overwrites it under the tensor cores",
-      function="emitConsume", tests=["lit:Transforms/expand-pipelines.mlir"]),
+      function="emitConsume",
+      tests=["lit:Transforms/expand-pipelines.mlir",
+             "lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-wgmma-wait", "ExpandPipelines.cpp",
       "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);",
       "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight + 1);",
@@ -165,7 +167,7 @@ MUTANTS = [
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-tile-tail", "ExpandPipelines.cpp",
-      "    if (span.tile && !tailAfter)\n      releaseTileTail(b, span, releases, refill);",
+      "    if (span.tile && !tailAfter)\n      releaseTileTail(b, span, end, releases, refill);",
       "",
       "a persistent pipeline keeps its tile's last in-flight stages held: "
       "the producer waits for them forever",
@@ -178,6 +180,56 @@ MUTANTS = [
       "tiles reuse stages and parities of the ones before",
       function="fixedSpan",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
+    M("pipe-carried-parity", "ExpandPipelines.cpp",
+      "    if (back % 2 == 0)\n      return odd;",
+      "    if (back % 2 == 1)\n      return odd;",
+      "a carried ring position gives its round's parity flipped: the "
+      "persistent consumers wait for the previous round of their full "
+      "barrier, which has already completed, and read stages before their "
+      "loads land",
+      function="ringParity",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir",
+             "lit:Transforms/expand-pipelines-carried.mlir"]),
+    M("pipe-carried-stage", "ExpandPipelines.cpp",
+      "    Value lower = arith::SubIOp::create(b, loc, r, size);",
+      "    Value lower = arith::SubIOp::create(b, loc, r, ringConstant(b, stages - 1));",
+      "the second round of a carried position maps to the wrong stage: "
+      "loads, waits and releases of one position meet in different stages",
+      function="ringStage",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir",
+             "lit:Transforms/expand-pipelines-carried.mlir"]),
+    M("pipe-carried-wrap", "ExpandPipelines.cpp",
+      "    Value period = ringConstant(b, 2 * stages);",
+      "    Value period = ringConstant(b, 2 * stages + 1);",
+      "the carried position wraps one past 2S: after two rounds its stage "
+      "and parity drift from the producer's",
+      function="ringAdvance",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir",
+             "lit:Transforms/expand-pipelines-carried.mlir"]),
+    M("pipe-carried-back", "ExpandPipelines.cpp",
+      "arith::AddIOp::create(b, loc, r, ringConstant(b, 2 * stages - n));",
+      "arith::AddIOp::create(b, loc, r, ringConstant(b, 2 * stages - n - 1));",
+      "the release of iteration k - in_flight misses its stage where the "
+      "position wrapped: a stage still under the tensor cores goes back to "
+      "the producer, and the held one never does",
+      function="ringBack",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
+    M("pipe-carried-tile-step", "ExpandPipelines.cpp",
+      "Value rest = arith::RemUIOp::create(b, loc, count, index(b, 2 * stages));",
+      "Value rest = arith::RemUIOp::create(b, loc, count, index(b, stages));",
+      "a tile moves the carried position on by its count mod S, not mod 2S: "
+      "the next tile's rounds have the wrong parity where the count is an "
+      "odd multiple of S",
+      function="ringAdvanceBy",
+      tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
+    M("pipe-carried-fresh", "ExpandPipelines.cpp",
+      "? cmp(lb, arith::CmpIPredicate::uge, i, span.fresh)",
+      "? cmp(lb, arith::CmpIPredicate::uge, i, index(lb, stages))",
+      "every tile's first S loads skip the wait for a release: the producer "
+      "overwrites stages the consumers still hold from the previous tile",
+      function="emitSpecialized",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir",
+             "lit:Transforms/expand-pipelines-iterations.mlir"]),
     M("pipe-hoist-dependent", "ExpandPipelines.cpp",
       "return found.contains(def) || !op->isAncestor(def);",
       "return true;",
@@ -405,6 +457,20 @@ MUTANTS = [
       "every correct wait is reported as the wrong phase and every wrong "
       "one passes",
       function="Walker::wait",
+      tests=["lit:Transforms/verify-async.mlir"]),
+    M("async-carried-forgotten", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
+      "        known.set(arg, v);", "        known.set(arg, std::nullopt);",
+      "the walk forgets what a loop carries from one iteration to the next: "
+      "a parity or stage a persistent pipeline carries is never checked",
+      function="Walker::walkFor",
+      tests=["lit:Transforms/verify-async.mlir",
+             "lit:Transforms/expand-pipelines-carried.mlir"]),
+    M("async-carried-result", "lib/Transforms/AsyncProtocol/AsyncWalker.cpp",
+      "        known.set(r, v);", "        known.set(r, std::nullopt);",
+      "a loop's results are not known after the walk followed all its "
+      "iterations: a wait after it on the parity it carried out is not "
+      "checked",
+      function="Walker::walkFor",
       tests=["lit:Transforms/verify-async.mlir"]),
     M("async-tx-issue-loop-once",
       "lib/Transforms/AsyncProtocol/TxBytesScan.cpp",

@@ -74,17 +74,39 @@ gpu.module @kernels {
 // last stage after the wait for all groups, and then run the epilogue, so
 // the producer refills that stage during it.
 // CHECK-LABEL: gpu.func @persistent
+// The producer: tile t's first iteration is at ring position g = t x n,
+// which the loop carries as r = g mod 2S (6 for 3 stages). The stages no
+// earlier iteration used (3 - t x n, where positive) need no wait.
 // CHECK: scf.for %[[PT:.*]] = %c0 to %[[TILES:arg2]] step %c1 {
 // CHECK-NEXT: %[[PBASE:.*]] = arith.muli %[[PT]], %[[N:arg1]] : index
+// CHECK-NEXT: %[[PREST:.*]] = arith.remui %[[PBASE]], %c6 : index
+// CHECK-NEXT: %[[PR0:.*]] = arith.index_castui %[[PREST]] : index to i32
+// CHECK-NEXT: %[[UNUSED:.*]] = arith.cmpi ult, %[[PBASE]], %c3 : index
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %c3, %[[PBASE]] : index
+// CHECK-NEXT: %[[FRESH:.*]] = arith.select %[[UNUSED]], %[[LEFT]], %c0 : index
 // CHECK-NEXT: %[[SOME:.*]] = arith.cmpi ugt, %[[N]], %c0 : index
 // CHECK-NEXT: scf.if %[[SOME]] {
 // CHECK-NEXT: %[[STRIDE:.*]] = arith.muli %[[PT]], %grid_dim_x : index
 // CHECK-NEXT: %[[WHICH:.*]] = arith.addi %block_id_x, %[[STRIDE]] : index
-// CHECK-NEXT: scf.for %[[PK:.*]] = %c0 to %[[N]] step %c1 {
-// CHECK-NEXT: %[[PG:.*]] = arith.addi %[[PBASE]], %[[PK]] : index
-// CHECK-NEXT: %[[REUSE:.*]] = arith.cmpi uge, %[[PG]], %c3 : index
+// CHECK-NEXT: scf.for %[[PK:.*]] = %c0 to %[[N]] step %c1 iter_args(%[[PR:.*]] = %[[PR0]]) -> (i32) {
+// CHECK-NEXT: %[[REUSE:.*]] = arith.cmpi uge, %[[PK]], %[[FRESH]] : index
+// CHECK-NEXT: scf.if %[[REUSE]] {
+// Round g / 3 - 1 of empty[g mod 3]: parity r < 3.
+// CHECK-NEXT: %[[PPAR:.*]] = arith.cmpi ult, %[[PR]], %c3_i32 : i32
+// CHECK-NEXT: %[[PHI:.*]] = arith.cmpi uge, %[[PR]], %c3_i32 : i32
+// CHECK-NEXT: %[[PLO:.*]] = arith.subi %[[PR]], %c3_i32 : i32
+// CHECK-NEXT: %[[PW:.*]] = arith.select %[[PHI]], %[[PLO]], %[[PR]] : i32
+// CHECK-NEXT: %[[PWS:.*]] = arith.index_castui %[[PW]] : i32 to index
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %{{.*}}[%[[PWS]]], %[[PPAR]], %c10000000
+// CHECK: %[[PSLOT:.*]] = arith.index_castui %{{.*}} : i32 to index
 // CHECK: %[[ROW:.*]] = arith.muli %[[WHICH]], %c8 : index
-// CHECK: tile.copy_async %{{.*}}[0, 0] [8, 64], %arg0[%[[ROW]], %{{.*}}] [8, 64] barrier
+// CHECK: tile.copy_async %{{.*}}[0, 0] [8, 64], %arg0[%[[ROW]], %{{.*}}] [8, 64] barrier(%{{.*}}[%[[PSLOT]]])
+// The next position: r + 1, wrapping at 6.
+// CHECK: %[[PINC:.*]] = arith.addi %[[PR]], %c1_i32 : i32
+// CHECK-NEXT: %[[PWRAP:.*]] = arith.cmpi uge, %[[PINC]], %c6_i32 : i32
+// CHECK-NEXT: %[[PDOWN:.*]] = arith.addi %[[PR]], %c-5_i32 : i32
+// CHECK-NEXT: %[[PNEXT:.*]] = arith.select %[[PWRAP]], %[[PDOWN]], %[[PINC]] : i32
+// CHECK-NEXT: scf.yield %[[PNEXT]] : i32
 // CHECK: } else {
 // CHECK: scf.for %[[T:.*]] = %c0 to %[[TILES]] step %c1 {
 // CHECK-NEXT: nvvm.bar.warp.sync %c-1_i32 : i32
@@ -92,23 +114,48 @@ gpu.module @kernels {
 // CHECK: gpu.shuffle  idx
 // CHECK: %[[TU:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[TU]], %[[N]] : index
-// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64) {
-// CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
+// CHECK-NEXT: %[[REST:.*]] = arith.remui %[[BASE]], %c6 : index
+// CHECK-NEXT: %[[R0:.*]] = arith.index_castui %[[REST]] : index to i32
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64, %[[RK:.*]] = %[[R0]]) -> (i64, i32) {
+// Round g / 3 of full[g mod 3]: parity r >= 3.
+// CHECK-NEXT: %[[ODD:.*]] = arith.cmpi uge, %[[RK]], %c3_i32 : i32
+// CHECK-NEXT: %[[LOW:.*]] = arith.subi %[[RK]], %c3_i32 : i32
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[ODD]], %[[LOW]], %[[RK]] : i32
+// CHECK-NEXT: %[[SLOT:.*]] = arith.index_castui %[[SEL]] : i32 to index
+// CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %{{.*}}[%[[SLOT]]], %[[ODD]], %c10000000
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// Iteration k - 1's position: r - 1, or r + 5 where r is 0.
 // CHECK-NEXT: %[[STARTED:.*]] = arith.cmpi uge, %[[K]], %c1 : index
-// CHECK-NEXT: %[[DONE:.*]] = arith.subi %[[G]], %c1 : index
+// CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge, %[[RK]], %c1_i32 : i32
+// CHECK-NEXT: %[[DEC:.*]] = arith.subi %[[RK]], %c1_i32 : i32
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[RK]], %c5_i32 : i32
+// CHECK-NEXT: %[[DONE:.*]] = arith.select %[[GE]], %[[DEC]], %[[UP]] : i32
+// CHECK-NEXT: %[[RELEASE:.*]] = arith.andi %{{.*}}, %[[STARTED]] : i1
+// CHECK-NEXT: scf.if %[[RELEASE]] {
+// CHECK-NEXT: %[[DHI:.*]] = arith.cmpi uge, %[[DONE]], %c3_i32 : i32
+// CHECK-NEXT: %[[DLO:.*]] = arith.subi %[[DONE]], %c3_i32 : i32
+// CHECK-NEXT: %[[DSEL:.*]] = arith.select %[[DHI]], %[[DLO]], %[[DONE]] : i32
+// CHECK-NEXT: %[[DSLOT:.*]] = arith.index_castui %[[DSEL]] : i32 to index
+// CHECK-NEXT: nvgpu.mbarrier.arrive %{{.*}}[%[[DSLOT]]]
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// The tile's last iteration (position end - 1) goes back before the
+// epilogue.
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
-// CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[N]], %c1 : index
-// CHECK-NEXT: %[[LAST:.*]] = arith.addi %[[BASE]], %[[LASTK]] : index
 // CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
 // CHECK-NEXT: scf.if %[[TAIL]] {
-// CHECK-NEXT: %[[LSLOT:.*]] = arith.remui %[[LAST]], %c3 : index
+// CHECK-NEXT: %[[EGE:.*]] = arith.cmpi uge, %[[R]]#1, %c1_i32 : i32
+// CHECK-NEXT: %[[EDEC:.*]] = arith.subi %[[R]]#1, %c1_i32 : i32
+// CHECK-NEXT: %[[EUP:.*]] = arith.addi %[[R]]#1, %c5_i32 : i32
+// CHECK-NEXT: %[[LASTR:.*]] = arith.select %[[EGE]], %[[EDEC]], %[[EUP]] : i32
+// CHECK-NEXT: %[[LHI:.*]] = arith.cmpi uge, %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[LLO:.*]] = arith.subi %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[LSEL:.*]] = arith.select %[[LHI]], %[[LLO]], %[[LASTR]] : i32
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.index_castui %[[LSEL]] : i32 to index
 // CHECK-NEXT: nvgpu.mbarrier.arrive %{{.*}}[%[[LSLOT]]]
 // CHECK-NEXT: }
-// CHECK-NEXT: memref.store %[[R]], %arg3[%[[TU]], %{{.*}}] : memref<?x2xi64>
+// CHECK-NEXT: memref.store %[[R]]#0, %arg3[%[[TU]], %{{.*}}] : memref<?x2xi64>
 !A = memref<?x?xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>

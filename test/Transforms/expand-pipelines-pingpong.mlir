@@ -20,14 +20,15 @@
 // CHECK: scf.for %[[T:.*]] = %[[C]] to %[[TILES:arg2]] step %c2 {
 // CHECK: %[[TU:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[TU]], %[[N:arg1]] : index
+// CHECK-NEXT: %[[REST:.*]] = arith.remui %[[BASE]], %c6 : index
+// CHECK-NEXT: %[[R0:.*]] = arith.index_castui %[[REST]] : index to i32
 // CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ugt, %[[TU]], %c0 : index
 // CHECK-NEXT: scf.if %[[LATER]] {
 // CHECK-NEXT: %[[MINE:.*]] = arith.subi %c16, %[[WG]] : index
 // CHECK-NEXT: %[[MINE32:.*]] = arith.index_cast %[[MINE]] : index to i32
 // CHECK-NEXT: nvvm.barrier id = %[[MINE32]] number_of_threads = %c256_i32
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[R:.*]] = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64) -> (i64) {
-// CHECK-NEXT: %[[G:.*]] = arith.addi %[[BASE]], %[[K]] : index
+// CHECK-NEXT: %[[R:.*]]:2 = scf.for %[[K:.*]] = %c0 to %[[N]] step %c1 iter_args(%{{.*}} = %c0_i64, %{{.*}} = %[[R0]]) -> (i64, i32) {
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[FULL]]
 // CHECK: nvgpu.mbarrier.arrive %[[EMPTY]]
 // CHECK: scf.yield
@@ -41,7 +42,7 @@
 // CHECK-NEXT: nvvm.barrier.arrive id = %[[THEIRS32]] number_of_threads = %c256_i32
 // CHECK-NEXT: }
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: memref.store %[[R]], %arg3[%[[TU]], %[[C]]] : memref<?x2xi64>
+// CHECK: memref.store %[[R]]#0, %arg3[%[[TU]], %[[C]]] : memref<?x2xi64>
 !A = memref<?x?xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>
@@ -80,7 +81,7 @@ gpu.module @k {
 // CHECK-LABEL: gpu.func @ranged
 // CHECK: } else {
 // CHECK-NEXT: %[[C:.*]] = arith.subi %{{.*}}, %c1 : index
-// CHECK: scf.for %{{.*}} = %c0 to %[[TILES:arg2]] step %c1 iter_args(%{{.*}} = %c0) -> (index) {
+// CHECK: scf.for %{{.*}} = %c0 to %[[TILES:arg2]] step %c1 iter_args(%{{.*}} = %c0_i32) -> (i32) {
 // CHECK: %[[TU:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK: %[[COUNT:.*]] = arith.select
 // CHECK-NEXT: %[[SLOT:.*]] = arith.remui %[[TU]], %c2 : index
@@ -92,8 +93,9 @@ gpu.module @k {
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: memref.store
 // CHECK: }
-// CHECK: %[[NEXTBASE:.*]] = arith.addi %{{.*}}, %[[COUNT]] : index
-// CHECK-NEXT: scf.yield %[[NEXTBASE]] : index
+// CHECK: %[[REST:.*]] = arith.remui %[[COUNT]], %c6 : index
+// CHECK: %[[NEXTRING:.*]] = arith.select
+// CHECK-NEXT: scf.yield %[[NEXTRING]] : i32
 !A = memref<?x?xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>

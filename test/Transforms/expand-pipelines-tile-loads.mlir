@@ -20,7 +20,7 @@
 // The producer: each tile's first stage load, then the tile's Q rows once
 // tile t - 1's consumers released them (parity (t - 1) % 2).
 // CHECK: scf.for %[[T:.*]] = %c0 to %[[TILES:arg3]] step %c1 {
-// CHECK: scf.for %[[K:.*]] = %c0 to %[[N:arg2]] step %c1 {
+// CHECK: scf.for %[[K:.*]] = %c0 to %[[N:arg2]] step %c1 iter_args(%{{.*}} = %{{.*}}) -> (i32) {
 // CHECK: tile.copy_async %{{.*}}[0, 0] [8, 64], %arg0[%{{.*}}, 0] [8, 64] barrier(%[[FULL]][%[[SLOT:.*]]])
 // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %c2048
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0 : index
@@ -46,6 +46,8 @@
 // CHECK: } else {
 // CHECK: %[[CT:.*]] = arith.index_castui %{{.*}} : i64 to index
 // CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[CT]], %[[N]] : index
+// CHECK-NEXT: %[[REST:.*]] = arith.remui %[[BASE]], %c6 : index
+// CHECK-NEXT: %[[R0:.*]] = arith.index_castui %[[REST]] : index to i32
 // CHECK-NEXT: %[[CBIT:.*]] = arith.remui %[[CT]], %c2 : index
 // CHECK-NEXT: %[[CPAR:.*]] = arith.cmpi ne, %[[CBIT]], %c0 : index
 // CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[TFULL]][%c0], %[[CPAR]], %c10000000
@@ -139,7 +141,16 @@ gpu.module @kernels {
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
 // CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
 // CHECK-NEXT: scf.if %[[TAIL]] {
-// CHECK-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]][%[[SLOT]]]
+// The same stage, from the position the loop carried out: end - 1.
+// CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge, %[[END:.*]], %c1_i32 : i32
+// CHECK-NEXT: %[[DEC:.*]] = arith.subi %[[END]], %c1_i32 : i32
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[END]], %c5_i32 : i32
+// CHECK-NEXT: %[[LASTR:.*]] = arith.select %[[GE]], %[[DEC]], %[[UP]] : i32
+// CHECK-NEXT: %[[HI:.*]] = arith.cmpi uge, %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[LO:.*]] = arith.subi %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[LSEL:.*]] = arith.select %[[HI]], %[[LO]], %[[LASTR]] : i32
+// CHECK-NEXT: %[[LSLOT:.*]] = arith.index_castui %[[LSEL]] : i32 to index
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]][%[[LSLOT]]]
 !A = memref<?x64xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>
@@ -206,7 +217,7 @@ gpu.module @k {
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT: tile.bulk_wait_group 0 {read}
 // CHECK: scf.if
-// CHECK-NEXT: nvgpu.mbarrier.arrive %[[EMPTY]]
+// CHECK: nvgpu.mbarrier.arrive %[[EMPTY]]
 // CHECK-NOT: nvgpu.mbarrier.arrive %[[TEMPTY]]
 // CHECK: gpu.return
 !A = memref<?x64xf32>

@@ -11,10 +11,10 @@
 // The producer: the table read once per tile, the load's row (a tile
 // value) before the tile's loop over its iterations.
 // CHECK-LABEL: gpu.func @table
-// CHECK: scf.for %[[PT:.*]] = %c0 to %[[TILES:arg2]] step %c1 iter_args(%[[PBASE:.*]] = %c0) -> (index) {
+// CHECK: scf.for %[[PT:.*]] = %c0 to %[[TILES:arg2]] step %c1 iter_args(%{{.*}} = %c0_i32, %{{.*}} = %c3) -> (i32, index) {
 // CHECK-NEXT: %[[PFIRST:.*]] = memref.load %[[TABLE:arg1]][%[[PT]]] : memref<?xindex>
 // CHECK-NEXT: %[[PROW:.*]] = arith.muli %[[PFIRST]], %c8 : index
-// CHECK: scf.for %[[PI:.*]] = %c0 to %c4 step %c1 {
+// CHECK: scf.for %[[PI:.*]] = %c0 to %c4 step %c1 iter_args(%{{.*}} = %{{.*}}) -> (i32) {
 // CHECK-NOT: memref.load
 // CHECK: tile.copy_async %{{.*}}[0, 0] [8, 64], %arg0[%[[PROW]], %{{.*}}] [8, 64] barrier
 // The consumers: the same read, the values shuffled from lane 0 (their
@@ -22,7 +22,7 @@
 // multiplied back, so the IR still proves it a multiple of 8 (a TMA
 // coordinate's alignment).
 // CHECK: } else {
-// CHECK: scf.for %{{.*}} = %c0 to %[[TILES]] step %c1 iter_args(%{{.*}} = %c0) -> (index) {
+// CHECK: scf.for %{{.*}} = %c0 to %[[TILES]] step %c1 iter_args(%{{.*}} = %c0_i32) -> (i32) {
 // CHECK: %[[FIRST:.*]] = memref.load %[[TABLE]][%{{.*}}] : memref<?xindex>
 // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[FIRST]], %c8 : index
 // CHECK-NEXT: %[[WIDE:.*]] = arith.index_castui %[[FIRST]] : index to i64

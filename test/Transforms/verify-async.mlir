@@ -454,3 +454,123 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// async-phase with the round's parity carried from iteration to iteration, as
+// tile-expand-pipelines' persistent loops carry their ring position: the walk
+// follows the values a loop it unrolls carries.
+!stages = memref<2x8x256xf16, #tile.layout<(2, 8, 256)>, #gpu.address_space<workgroup>>
+!smem = memref<8x256xf16, #tile.layout<(8, 256)>, #gpu.address_space<workgroup>>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 2>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @carried_wrong(%A: memref<64x256xf16>, %B: memref<64x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %n = arith.constant 8 : index
+      %bytes = arith.constant 4096 : index
+      %ticks = arith.constant 10000000 : index
+      %false = arith.constant false
+      %true = arith.constant true
+      %buf = tile.arena_view [0] : !stages
+      %full = nvgpu.mbarrier.create -> !bars
+      nvgpu.mbarrier.init %full[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %full[%c1], %c1 : !bars
+      %last = scf.for %i = %c0 to %n step %c1 iter_args(%p = %false) -> (i1) {
+        %s = arith.remui %i, %c2 : index
+        %st = tile.stage %buf[%s] : !stages -> !smem
+        %row = arith.muli %i, %c8 : index
+        tile.copy_async %st[0, 0] [8, 256], %A[%row, 0] [8, 256] barrier(%full[%s])
+            : !smem, memref<64x256xf16>, !bars
+        nvgpu.mbarrier.arrive.expect_tx %full[%s], %bytes : !bars
+        // expected-error @+1 {{async-phase: waits for parity 1 of barrier 1 of %1, but this thread has waited for 0 completion(s) of it, so the phase to wait for has parity 0}}
+        nvgpu.mbarrier.try_wait.parity %full[%s], %p, %ticks : !bars
+        tile.copy %B[%row, 0] [8, 256], %st[0, 0] [8, 256] {scope = "thread"}
+            : memref<64x256xf16>, !smem
+        // Wrong: flips at every iteration, not when the ring wraps.
+        %next = arith.xori %p, %true : i1
+        scf.yield %next : i1
+      }
+      gpu.return
+    }
+    gpu.func @carried_right(%A: memref<64x256xf16>, %B: memref<64x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %n = arith.constant 8 : index
+      %bytes = arith.constant 4096 : index
+      %ticks = arith.constant 10000000 : index
+      %false = arith.constant false
+      %buf = tile.arena_view [0] : !stages
+      %full = nvgpu.mbarrier.create -> !bars
+      nvgpu.mbarrier.init %full[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %full[%c1], %c1 : !bars
+      %last = scf.for %i = %c0 to %n step %c1 iter_args(%p = %false) -> (i1) {
+        %s = arith.remui %i, %c2 : index
+        %st = tile.stage %buf[%s] : !stages -> !smem
+        %row = arith.muli %i, %c8 : index
+        tile.copy_async %st[0, 0] [8, 256], %A[%row, 0] [8, 256] barrier(%full[%s])
+            : !smem, memref<64x256xf16>, !bars
+        nvgpu.mbarrier.arrive.expect_tx %full[%s], %bytes : !bars
+        nvgpu.mbarrier.try_wait.parity %full[%s], %p, %ticks : !bars
+        tile.copy %B[%row, 0] [8, 256], %st[0, 0] [8, 256] {scope = "thread"}
+            : memref<64x256xf16>, !smem
+        // The round's parity flips after the last stage.
+        %wrap = arith.cmpi eq, %s, %c1 : index
+        %next = arith.xori %p, %wrap : i1
+        scf.yield %next : i1
+      }
+      // The loop's result is what its last iteration carried: 8 loads are 4
+      // rounds, so parity 0 again, which a ninth load into stage 0 waits for.
+      %t0 = tile.stage %buf[%c0] : !stages -> !smem
+      tile.copy_async %t0[0, 0] [8, 256], %A[%c0, 0] [8, 256] barrier(%full[%c0])
+          : !smem, memref<64x256xf16>, !bars
+      nvgpu.mbarrier.arrive.expect_tx %full[%c0], %bytes : !bars
+      nvgpu.mbarrier.try_wait.parity %full[%c0], %last, %ticks : !bars
+      gpu.return
+    }
+    gpu.func @carried_result_wrong(%A: memref<64x256xf16>, %B: memref<64x256xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %n = arith.constant 6 : index
+      %bytes = arith.constant 4096 : index
+      %ticks = arith.constant 10000000 : index
+      %false = arith.constant false
+      %true = arith.constant true
+      %buf = tile.arena_view [0] : !stages
+      %full = nvgpu.mbarrier.create -> !bars
+      nvgpu.mbarrier.init %full[%c0], %c1 : !bars
+      nvgpu.mbarrier.init %full[%c1], %c1 : !bars
+      %last = scf.for %i = %c0 to %n step %c1 iter_args(%p = %false) -> (i1) {
+        %s = arith.remui %i, %c2 : index
+        %st = tile.stage %buf[%s] : !stages -> !smem
+        %row = arith.muli %i, %c8 : index
+        tile.copy_async %st[0, 0] [8, 256], %A[%row, 0] [8, 256] barrier(%full[%s])
+            : !smem, memref<64x256xf16>, !bars
+        nvgpu.mbarrier.arrive.expect_tx %full[%s], %bytes : !bars
+        nvgpu.mbarrier.try_wait.parity %full[%s], %p, %ticks : !bars
+        tile.copy %B[%row, 0] [8, 256], %st[0, 0] [8, 256] {scope = "thread"}
+            : memref<64x256xf16>, !smem
+        %wrap = arith.cmpi eq, %s, %c1 : index
+        %next = arith.xori %p, %wrap : i1
+        scf.yield %next : i1
+      }
+      // Wrong: 6 loads are 3 rounds, so the seventh waits for parity 1, not
+      // for the negation of what the loop carried out.
+      %flipped = arith.xori %last, %true : i1
+      %t0 = tile.stage %buf[%c0] : !stages -> !smem
+      tile.copy_async %t0[0, 0] [8, 256], %A[%c0, 0] [8, 256] barrier(%full[%c0])
+          : !smem, memref<64x256xf16>, !bars
+      nvgpu.mbarrier.arrive.expect_tx %full[%c0], %bytes : !bars
+      // expected-error @+1 {{async-phase: waits for parity 0 of barrier 0 of %1, but this thread has waited for 3 completion(s) of it, so the phase to wait for has parity 1}}
+      nvgpu.mbarrier.try_wait.parity %full[%c0], %flipped, %ticks : !bars
+      gpu.return
+    }
+  }
+}

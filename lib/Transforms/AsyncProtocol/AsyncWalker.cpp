@@ -449,6 +449,10 @@ private:
     exit.reachable = false;
     if (!trip || *trip == 0)
       exit.join(state);
+    // The loop-carried values the walk knows, iteration by iteration (a
+    // pipeline's ring position carried from one iteration to the next).
+    SmallVector<std::optional<int64_t>> carried = llvm::map_to_vector(
+        loop.getInitArgs(), [&](Value v) { return known.resolve(v); });
     for (int64_t i = 0; i < iterations && state.reachable; ++i) {
       std::optional<int64_t> iv;
       int64_t offset, value;
@@ -456,15 +460,19 @@ private:
           !llvm::AddOverflow(*lb, offset, value))
         iv = value;
       known.set(loop.getInductionVar(), iv);
-      for (BlockArgument arg : loop.getRegionIterArgs())
-        known.set(arg, std::nullopt);
+      for (auto [arg, v] : llvm::zip(loop.getRegionIterArgs(), carried))
+        known.set(arg, v);
       walkBlock(*loop.getBody(), state);
+      for (auto [v, next] : llvm::zip(carried, loop.getYieldedValues()))
+        v = known.resolve(next);
       // With an unknown trip count, the loop may end after any iteration.
       if (!trip)
         exit.join(state);
     }
     if (complete) {
       exit = state;
+      for (auto [r, v] : llvm::zip(loop.getResults(), carried))
+        known.set(r, v);
     } else {
       exit.join(state);
       exit.havoc();
