@@ -612,11 +612,11 @@ private:
             arith::RemUIOp::create(b, loc, g, op.getCount())};
   }
 
-  /// The span's i-th iteration (carried position r) of a consumer: wait
-  /// for the stage, consume, and release the stage whose reads are now
-  /// complete (the tile's iteration i - in_flight; the tile's last ones are
-  /// released at its end). Returns the consume body's values, then the next
-  /// iteration's position.
+  /// The span's i-th iteration (at `pos`) of a consumer: wait for the
+  /// stage, consume, and release the stage whose reads are now complete (the
+  /// tile's iteration i - in_flight; the tile's last ones are released at
+  /// its end). Returns the consume body's values, then, where the loop
+  /// carries its position, the next iteration's.
   SmallVector<Value>
   emitConsume(OpBuilder &b, const TileSpan &span, Value i, Position pos,
               Value consumer, ValueRange carried, Value releases,

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The GPU check of the carried ring position (docs/pipelines.md, "Carried
+# positions"): the persistent warp-specialized loops carry g mod 2S in 32
+# bits instead of dividing the 64-bit position g. It changed the code of the
+# persistent kernels only (the one-tile kernels' PTX is byte-identical), so
+# this run measures those against the one-tile ones, each exact on the check
+# shapes first, with cuDNN, cuBLAS and cuBLASLt in the same rounds:
+#
+# - attention, head_dim 128 and 64, non-causal: the persistent kernel (now
+#   assembled with no spills) against the default one-tile kernel, then the
+#   persistent kernels' small check shapes under compute-sanitizer memcheck;
+# - GEMM, bf16 output: the persistent clustered chooser (the suite's best)
+#   and the one-tile chooser, with the 64-row (128 CTAs at M = 256,
+#   N = 4096), 64-column and split 128 x 128 tiles on the small-M shapes
+#   where the chooser leaves half the SMs idle (docs/gemm.md, "Small M");
+# - FP8: the persistent and the one-tile choosers.
+#
+#   bench/carried-ring.sh build     # CPU machine with the MLIR build: .gpu/carried/
+#   bench/carried-ring.sh run OUT   # GPU machine, from .gpu/carried/ alone
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+out_dir=.gpu/carried
+ATTENTION="--head-dim 128;--head-dim 128 --persistent;--head-dim 64;--head-dim 64 --persistent"
+GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
+GEMM+=";bf16out_choose:--choose --bf16-out --swizzle-c"
+GEMM+=";bf16out_m64n128s6:--bf16-out --swizzle-c --bm 64 --bn 128 --stages 6"
+GEMM+=";bf16out_m64n128s8:--bf16-out --swizzle-c --bm 64 --bn 128 --stages 8"
+GEMM+=";bf16out_n64s8:--bf16-out --swizzle-c --bn 64 --stages 8"
+GEMM+=";bf16out_n128s6_splitk2:--bf16-out --swizzle-c --bn 128 --stages 6 --split-k 2"
+GEMM+=";fp8_choose_persistent:--choose --fp8 --persistent --swizzle-c --by-waves"
+GEMM+=";fp8_choose:--choose --fp8 --swizzle-c"
+SMALL_M=256x4096x4096,256x4096x14336,256x14336x4096,128x4096x4096,384x4096x4096,512x4096x4096,640x4096x8192,256x8192x8192
+SUITE=2048x2048x2048,4096x4096x4096,5000x5000x5000,3000x5000x2000,4096x14336x4096,8192x8192x8192
+
+build() {
+  local build=${TILE_BUILD:-build}
+  local rt="$build/lib/libtile_runtime.so"
+  [ -f "$rt" ] || rt="$build/lib/Runtime/libtile_runtime.so"
+  rm -rf "$out_dir"
+  mkdir -p "$out_dir/attention" "$out_dir/gemm" "$out_dir/fp8"
+  for d in attention gemm fp8; do cp -f "$rt" "$out_dir/$d/"; done
+  local flags name
+  IFS=";" read -ra variants <<< "$ATTENTION"
+  for flags in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    python3 examples/attention/gen_attention.py $flags > "$out_dir/tmp.mlir"
+    name=$(sed -n 's/^    gpu.func @\([a-z0-9_]*\)(.*/\1/p' "$out_dir/tmp.mlir" | head -1)
+    mv "$out_dir/tmp.mlir" "$out_dir/attention/$name.mlir"
+    "$build/bin/tile-compile" "$out_dir/attention/$name.mlir" \
+      -o "$out_dir/attention/$name.so" --runtime-dir "$out_dir/attention"
+  done
+  IFS=";" read -ra variants <<< "$GEMM"
+  for v in "${variants[@]}"; do
+    name=${v%%:*}
+    flags=${v#*:}
+    local dir=gemm
+    [[ $name == fp8_* ]] && dir=fp8
+    # shellcheck disable=SC2086
+    python3 examples/gemm/gen_gemm.py $flags > "$out_dir/$dir/gemm_$name.mlir"
+    "$build/bin/tile-compile" "$out_dir/$dir/gemm_$name.mlir" \
+      -o "$out_dir/$dir/gemm_$name.so" --runtime-dir "$out_dir/$dir"
+  done
+  echo "carried-ring.sh: built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
+}
+
+run() {
+  local out=${1:?output folder}
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
+    --format=csv > "$out/device.txt" 2>&1 || true
+  # A protocol bug hangs rather than fails: every step has a time limit.
+  timeout 150 python3 bench/Attention/bench.py --dir "$out_dir/attention" \
+    --check-only > "$out/attention-check.log" 2>&1
+  echo "attention check rc $?"
+  timeout 300 python3 bench/Attention/bench.py --dir "$out_dir/attention" \
+    --no-triton --json "$out/attention.json" > "$out/attention.log" 2>&1
+  echo "attention bench rc $?"
+  timeout 200 compute-sanitizer --tool memcheck python3 bench/Attention/bench.py \
+    --dir "$out_dir/attention" --only persistent --check-only --small \
+    > "$out/attention-memcheck.log" 2>&1
+  echo "attention memcheck rc $?"
+  timeout 300 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" --no-triton \
+    --json "$out/gemm.json" --shapes "$SMALL_M,$SUITE" > "$out/gemm.log" 2>&1
+  echo "gemm rc $?"
+  timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" \
+    --json "$out/fp8.json" --shapes "256x4096x4096,256x8192x8192,4096x4096x4096,8192x8192x8192" \
+    > "$out/fp8.log" 2>&1
+  echo "fp8 rc $?"
+  grep -h "FAIL\|ERROR SUMMARY" "$out"/*.log | head -20 || true
+}
+
+case "${1:-}" in
+  build) build ;;
+  run) run "${2:-}" ;;
+  *) echo "usage: $0 build | run OUT" >&2; exit 2 ;;
+esac
