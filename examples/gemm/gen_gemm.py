@@ -1234,6 +1234,12 @@ ONE_WAVE_NARROW_CHOICE = (f"_single_n{NARROW_BN}",
 # producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
 # 1-4% faster on the same run's shapes but 8192^3 unclustered.
 CLUSTER_REGISTERS = (40, 232)
+# The stream-K kernel's register split (--stream-k, also in --choose): the
+# producer warpgroup down to 40, the consumers up to 232. Measured on the
+# H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
+# shapes; with the pipeline's carried ring position its consumers assemble
+# with no spills (108 bytes without the split, ptxas 13.0).
+STREAM_K_REGISTERS = (40, 232)
 # Stages of the 128 x 128 kernel with an f32 C tile (64 KiB): 6 would leave
 # no room for it.
 N128_F32_STAGES = 4
@@ -1299,6 +1305,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         options = dict(common, **kwargs)
         if stream_k and rule is None:
             options["stream_k"] = True
+            options.setdefault("registers", STREAM_K_REGISTERS)
         if options.get("fp8") and options.get("bn", BN) < 128:
             continue  # FP8's 128-byte K rows want at least 128 columns
         if suffix == "_n128" and not (options.get("bf16_out") or
@@ -1526,7 +1533,9 @@ def main():
                          "tiles' k-steps are shared out evenly over the CTAs "
                          "(their partials meet in the workspace: partials, "
                          "counters, then the shared tile count, arguments "
-                         "after the scales; the entries choose it)")
+                         "after the scales; the entries choose it); "
+                         "setmaxnreg 40,232 unless --registers says "
+                         "otherwise")
     ap.add_argument("--sms", type=int, default=SMS,
                     help="with --persistent: the CTAs to launch at most "
                          "(the GPU's SM count)")
@@ -1552,6 +1561,8 @@ def main():
     stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
     if args.pingpong:
         registers = registers or PINGPONG_REGISTERS
+    if args.stream_k:
+        registers = registers or STREAM_K_REGISTERS
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
     if args.choose:
