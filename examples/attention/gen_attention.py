@@ -162,8 +162,9 @@ def emit_consume(e, a):
         # branch would move the accumulator's registers while the wgmma
         # writes them, and ptxas would serialize every wgmma.
         e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
-        e.line("%kt_m1 = arith.subi %kt, %c1 : index")
-        e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
+        if not a.persistent:
+            e.line("%kt_m1 = arith.subi %kt, %c1 : index")
+            e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
         # P crosses the iteration in f32 and is rounded to its fragments
         # here, next to its wgmmas (fragments carried across the loop make
         # ptxas serialize the wgmmas, C7513).
@@ -344,14 +345,22 @@ def emit_pv(e, a, view, o, frags, indent):
 
 def emit_held_slot(e, a, block, name, indent):
     """The stage slot `name`_slot of KV block `block` of this tile (a still
-    held stage); returns its name."""
-    position = block
-    if a.persistent:
-        # Block k of the CTA's t-th tile is ring position t x blocks + k.
-        e.line(f"{indent}{name}_first = arith.muli %t, %ntiles : index")
-        position = f"{name}_ring"
-        e.line(f"{indent}{position} = arith.addi {name}_first, {block} : index")
-    e.line(f"{indent}{name}_slot = arith.remui {position}, %cstages : index")
+    held stage: %kprev in consume, %klast in the epilogue); returns its
+    name. The one-tile kernel's block k is ring position k; the persistent
+    kernel asks the pipeline (tile.held_stage), whose loops carry the ring
+    position across tiles."""
+    if not a.persistent:
+        e.line(f"{indent}{name}_slot = arith.remui {block}, %cstages : index")
+    elif block == "%klast":
+        # The epilogue runs after the tile's last block.
+        e.line(f"{indent}{name}_slot = tile.held_stage 1")
+    else:
+        # consume: the previous block's stage, or the current one's in the
+        # tile's first block (whose P is zero).
+        e.line(f"{indent}{name}_now = tile.held_stage 0")
+        e.line(f"{indent}{name}_back = tile.held_stage 1")
+        e.line(f"{indent}{name}_slot = arith.select %has_prev, {name}_back, "
+               f"{name}_now : index")
     return f"{name}_slot"
 
 
@@ -413,7 +422,6 @@ def emit_epilogue(e, a):
     if a.persistent:
         # The tile's last block: its stage is still held (the last P V
         # reads its V, and O is staged in its K).
-        e.line("%klast = arith.subi %ntiles, %c1 : index")
         last_slot = emit_held_slot(e, a, "%klast", "%last", "")
     if a.overlap:
         # The last block's O += P V (its stage is still held).

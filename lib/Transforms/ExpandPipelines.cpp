@@ -626,7 +626,8 @@ private:
     llvm::append_range(args, stageViews(b, stageAt(b, pos)));
     args.push_back(consumer);
     llvm::append_range(args, carried);
-    SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
+    SmallVector<Value> next =
+        inlineWithHeldStages(b, op.getConsume(), args, pos);
     int64_t inFlight = op.getInFlight();
     if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
@@ -725,6 +726,25 @@ private:
     }
   }
 
+  /// Clones `region`'s body (inlineBody) with each tile.held_stage in it
+  /// replaced by the stage of the position `back` before `at` (once the
+  /// whole body is cloned: later clones map to its result).
+  SmallVector<Value> inlineWithHeldStages(OpBuilder &b, Region &region,
+                                          ValueRange args, Position at) {
+    SmallVector<HeldStageOp> held;
+    SmallVector<Value> results =
+        inlineBody(b, region, args, [&](Operation *clone) {
+          clone->walk([&](HeldStageOp h) { held.push_back(h); });
+        });
+    for (HeldStageOp h : held) {
+      OpBuilder hb(h);
+      int64_t back = h.getBack();
+      h.replaceAllUsesWith(stageAt(hb, back ? backBy(hb, at, back) : at));
+      h.erase();
+    }
+    return results;
+  }
+
   /// Whether `region` uses one of `values` (the epilogue a stage buffer,
   /// to read the stages its tile still holds, as attention's last
   /// O += P V reads the last block's V; or a buffer tile_loads fills).
@@ -764,7 +784,17 @@ private:
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
-    inlineBody(b, op.getEpilogue(), args);
+    // The epilogue's position is after the tile's last iteration.
+    bool holds = op.getEpilogue()
+                     .walk([](HeldStageOp) { return WalkResult::interrupt(); })
+                     .wasInterrupted();
+    if (!holds)
+      inlineBody(b, op.getEpilogue(), args);
+    else if (carriesRing)
+      inlineWithHeldStages(b, op.getEpilogue(), args, {end, true});
+    else
+      inlineWithHeldStages(b, op.getEpilogue(), args,
+                           {ringIndex(b, span, span.count), false});
     if (!tailAfter && !buffersAfter)
       return;
     if (wgmma)

@@ -9,6 +9,21 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- verifiers and type queries -----------------------------------------
+    M("pipe-held-stage-consume-range", "PipelineOp.cpp",
+      "if (inConsume && back > inFlight)",
+      "if (inConsume && back > inFlight + 1)",
+      "consume may name the stage of iteration k - in_flight - 1, which the "
+      "consumer released after the previous iteration: the producer refills "
+      "it under the read",
+      function="HeldStageOp::verify",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-held-stage-epilogue-zero", "PipelineOp.cpp",
+      "if (inEpilogue && (back == 0 || back > inFlight))",
+      "if (inEpilogue && back > inFlight)",
+      "the epilogue may name iteration count - 0, one past the tile's last: "
+      "a stage it does not hold",
+      function="HeldStageOp::verify",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-tile-loads-stage", "PipelineOp.cpp",
       "    if (std::optional<unsigned> stage = stageBufferOf(op, copy.getDst()))",
       "    if (std::optional<unsigned> stage = std::nullopt)",

@@ -180,6 +180,13 @@ MUTANTS = [
       "tiles reuse stages and parities of the ones before",
       function="fixedSpan",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
+    M("pipe-held-stage-offset", "ExpandPipelines.cpp",
+      "stageAt(hb, back ? backBy(hb, at, back) : at)",
+      "stageAt(hb, backBy(hb, at, back + 1))",
+      "tile.held_stage names the iteration one earlier than it says: "
+      "attention's epilogue reads a V stage the producer is refilling",
+      function="inlineWithHeldStages",
+      tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-carried-parity", "ExpandPipelines.cpp",
       "    if (back % 2 == 0)\n      return odd;",
       "    if (back % 2 == 1)\n      return odd;",

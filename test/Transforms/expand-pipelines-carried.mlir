@@ -204,3 +204,56 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// tile.held_stage in consume: the current iteration's stage (0) and the
+// previous one's (1), still held with in_flight = 1; the previous one read
+// from the tile's second iteration on. Both become the carried position's
+// stages, r and r - 1, and the walk checks each read lands on a stage whose
+// load it has waited for.
+// CHECK-LABEL: gpu.func @held_in_consume
+// CHECK-NOT: tile.held_stage
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @held_in_consume(%A: !A, %out: memref<?x2xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %z = arith.constant 0.0 : f32
+    %n = arith.constant 4 : index
+    %tiles = arith.constant 3 : index
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) iter_args(%z : f32)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %tile, %c8 : index
+      %col = arith.muli %k, %c8 : index
+      tile.copy_async %t[0, 0] [8, 64], %A[%row, %col] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index, %acc: f32):
+      %c0 = arith.constant 0 : index
+      %now = tile.held_stage 0
+      %vnow = tile.stage %s[%now] : !S -> !T
+      %x = memref.load %vnow[%c0, %c0] : !T
+      %has_prev = arith.cmpi ugt, %k, %c0 : index
+      %y = scf.if %has_prev -> (f32) {
+        %prev = tile.held_stage 1
+        %vprev = tile.stage %s[%prev] : !S -> !T
+        %p = memref.load %vprev[%c0, %c0] : !T
+        scf.yield %p : f32
+      } else {
+        scf.yield %z : f32
+      }
+      %sum = arith.addf %x, %y : f32
+      %next = arith.addf %acc, %sum : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%tile: index, %c: index, %acc: f32):
+      memref.store %acc, %out[%tile, %c] : memref<?x2xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}

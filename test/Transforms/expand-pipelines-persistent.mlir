@@ -188,3 +188,96 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// tile.held_stage in an epilogue: the stage of the tile's last iteration,
+// from the position the consumers' loop carried out (end - 1), with no ring
+// arithmetic in the epilogue; the epilogue reads it, so the stage goes back
+// after the epilogue.
+// CHECK-LABEL: gpu.func @held_stage
+// CHECK: } else {
+// CHECK: %[[R:.*]] = scf.for
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge, %[[R]], %c1_i32 : i32
+// CHECK-NEXT: %[[DEC:.*]] = arith.subi %[[R]], %c1_i32 : i32
+// CHECK-NEXT: %[[UP:.*]] = arith.addi %[[R]], %c5_i32 : i32
+// CHECK-NEXT: %[[LASTR:.*]] = arith.select %[[GE]], %[[DEC]], %[[UP]] : i32
+// CHECK-NEXT: %[[HI:.*]] = arith.cmpi uge, %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[LO:.*]] = arith.subi %[[LASTR]], %c3_i32 : i32
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[HI]], %[[LO]], %[[LASTR]] : i32
+// CHECK-NEXT: %[[SLOT:.*]] = arith.index_castui %[[SEL]] : i32 to index
+// CHECK-NEXT: %[[VIEW:.*]] = tile.stage %{{.*}}[%[[SLOT]]]
+// CHECK-NEXT: %[[X:.*]] = memref.load %[[VIEW]][%c0, %c0]
+// CHECK-NEXT: memref.store %[[X]]
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: tile.bulk_wait_group 0 {read}
+// CHECK: nvgpu.mbarrier.arrive %{{.*}}[%[[SLOT]]]
+// CHECK-NOT: tile.held_stage
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @held_stage(%A: !A, %n: index, %tiles: index, %out: memref<?x2xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %tile, %c8 : index
+      %col = arith.muli %k, %c8 : index
+      tile.copy_async %t[0, 0] [8, 64], %A[%row, %col] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%tile: index, %c: index):
+      %c0 = arith.constant 0 : index
+      %held = tile.held_stage 1
+      %v = tile.stage %s[%held] : !S -> !T
+      %x = memref.load %v[%c0, %c0] : !T
+      memref.store %x, %out[%tile, %c] : memref<?x2xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The one-tile form: the stage of iteration count - 1, (count - 1) mod S.
+// CHECK-LABEL: gpu.func @held_stage_one_tile
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: %[[LASTK:.*]] = arith.subi %[[N:arg1]], %c1 : index
+// CHECK-NEXT: %[[SLOT:.*]] = arith.remui %[[LASTK]], %c3 : index
+// CHECK-NEXT: %[[VIEW:.*]] = tile.stage %{{.*}}[%[[SLOT]]]
+// CHECK-NOT: tile.held_stage
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @held_stage_one_tile(%A: !A, %n: index, %out: memref<2xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%k: index, %t: !T):
+      %c8 = arith.constant 8 : index
+      %col = arith.muli %k, %c8 : index
+      tile.copy_async %t[0, 0] [8, 64], %A[0, %col] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      %c0 = arith.constant 0 : index
+      %held = tile.held_stage 1
+      %v = tile.stage %s[%held] : !S -> !T
+      %x = memref.load %v[%c0, %c0] : !T
+      memref.store %x, %out[%c] : memref<2xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}

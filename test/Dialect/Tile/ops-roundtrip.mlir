@@ -73,3 +73,29 @@ func.func @sync_copy(%g: memref<8x256xf16>, %s: !smem) {
   tile.copy %g[0, 0] [1, 256], %g[7, 0] [1, 256] : memref<8x256xf16>, memref<8x256xf16>
   return
 }
+
+// CHECK-LABEL: gpu.func @held_stage
+gpu.module @held {
+  gpu.func @held_stage(%A: memref<?x?xf32>, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : memref<3x8x64xf32, #gpu.address_space<workgroup>>
+    tile.pipeline (%n) stages(%s : memref<3x8x64xf32, #gpu.address_space<workgroup>>)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 2} produce {
+    ^bb0(%k: index, %t: memref<8x64xf32, #gpu.address_space<workgroup>>):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : memref<8x64xf32, #gpu.address_space<workgroup>>, memref<?x?xf32>
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: memref<8x64xf32, #gpu.address_space<workgroup>>, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      %c0 = arith.constant 0 : index
+      // CHECK: %{{.*}} = tile.held_stage 1{{$}}
+      %held = tile.held_stage 1
+      %v = tile.stage %s[%held] : memref<3x8x64xf32, #gpu.address_space<workgroup>> -> memref<8x64xf32, #gpu.address_space<workgroup>>
+      %x = memref.load %v[%c0, %c0] : memref<8x64xf32, #gpu.address_space<workgroup>>
+      memref.store %x, %out[%c] : memref<?xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}

@@ -1619,3 +1619,102 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// pipeline-held-stage: the epilogue holds the stages of the last in_flight
+// iterations only.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) stages(%s : !S)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        // expected-error @below {{pipeline-held-stage: tile.held_stage 2 in the epilogue names the tile's iteration count - 2, but with in_flight = 1 the epilogue holds only the last 1}}
+        %held = tile.held_stage 2
+        %v = tile.stage %s[%held] : !S -> !T
+        %x = memref.load %v[%c0, %c0] : !T
+        memref.store %x, %out[%c0] : memref<?xf32>
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-held-stage: in consume, iterations k - in_flight to k are held.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) stages(%s : !S)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        // expected-error @below {{pipeline-held-stage: tile.held_stage 2 in consume names iteration k - 2, but with in_flight = 1 the consumer holds only iterations k - 1 to k}}
+        %held = tile.held_stage 2
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-held-stage: outside any pipeline.
+gpu.module @k {
+  gpu.func @f() kernel {
+    // expected-error @below {{pipeline-held-stage: tile.held_stage is used outside a pipeline's consume and epilogue regions; only there does the consumer hold stages}}
+    %held = tile.held_stage 0
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-held-stage: the epilogue runs after the last iteration, so
+// held_stage 0 (an iteration past the last) names no stage.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    tile.pipeline (%n) stages(%s : !S)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+      ^bb0(%k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        // expected-error @below {{pipeline-held-stage: tile.held_stage 0 in the epilogue names the tile's iteration count - 0, but with in_flight = 1 the epilogue holds only the last 1}}
+        %held = tile.held_stage 0
+        tile.yield
+      }
+    gpu.return
+  }
+}

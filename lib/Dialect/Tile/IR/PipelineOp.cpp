@@ -666,6 +666,33 @@ static LogicalResult verifyTileLoads(PipelineOp op) {
   return success();
 }
 
+/// Rule pipeline-held-stage: a stage the consumer still holds, in consume
+/// (the current iteration's and the in_flight before it) or in epilogue
+/// (the tile's last in_flight iterations').
+LogicalResult HeldStageOp::verify() {
+  auto pipeline = (*this)->getParentOfType<PipelineOp>();
+  Region *region = (*this)->getParentRegion();
+  bool inConsume = pipeline && pipeline.getConsume().isAncestor(region);
+  bool inEpilogue = pipeline && pipeline.getEpilogue().isAncestor(region);
+  if (!inConsume && !inEpilogue)
+    return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
+           << "tile.held_stage is used outside a pipeline's consume and "
+              "epilogue regions; only there does the consumer hold stages";
+  uint64_t back = getBack(), inFlight = pipeline.getInFlight();
+  if (inConsume && back > inFlight)
+    return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
+           << "tile.held_stage " << back << " in consume names iteration k - "
+           << back << ", but with in_flight = " << inFlight
+           << " the consumer holds only iterations k - " << inFlight << " to k";
+  if (inEpilogue && (back == 0 || back > inFlight))
+    return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
+           << "tile.held_stage " << back
+           << " in the epilogue names the tile's iteration count - " << back
+           << ", but with in_flight = " << inFlight
+           << " the epilogue holds only the last " << inFlight;
+  return success();
+}
+
 LogicalResult PipelineOp::verifyRegions() {
   if (failed(verifyRegionArguments(*this)) || failed(verifyTileLoads(*this)) ||
       failed(verifyIterationsReadOnly(*this)) ||

@@ -832,6 +832,37 @@ def Tile_ArriveRemoteOp : Tile_Op<"arrive_remote"> {
                        "`:` type($barriers)";
 }
 
+def Tile_HeldStageOp : Tile_Op<"held_stage", [Pure]> {
+  let summary = "A stage the pipeline's consumer still holds";
+  let description = [{
+    The stage index of the iteration `back` iterations before the region's
+    own: in `consume` at iteration `k`, of iteration `k - back` (0 <= back
+    <= in_flight: the current stage and the ones whose wgmma reads may still
+    be in flight, released only after this body); in `epilogue`, which runs
+    after the tile's last iteration, of iteration `count - back` (1 <= back
+    <= in_flight: the stages the tile still holds there). Attention's
+    `O += P V` of the previous block reads that block's V in `consume`, and
+    its last one in `epilogue`, where a persistent kernel may also stage
+    its output in such a stage. `tile-expand-pipelines` replaces it with the
+    index it computes from the ring position the consumer's loop carries, so
+    the regions need no ring arithmetic of their own (which a persistent
+    pipeline, whose tiles may have different iteration counts, could not
+    write). Where that iteration does not exist (`k < back`, or a tile
+    without `back` iterations) the index is unspecified.
+
+    ```mlir
+    } epilogue {
+    ^bb0(%tile: index, %c: index, %acc: !acc):
+      %last = tile.held_stage 1
+      %v = tile.stage %sv[%last] : !stagesV -> !tileV
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$back);
+  let results = (outs Index:$stage);
+  let assemblyFormat = "$back attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [
     Pure, Terminator, HasParent<"PipelineOp">]> {
   let summary = "Ends a tile.pipeline region";
