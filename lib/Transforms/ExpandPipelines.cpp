@@ -739,7 +739,10 @@ private:
     for (HeldStageOp h : held) {
       OpBuilder hb(h);
       int64_t back = h.getBack();
-      h.replaceAllUsesWith(stageAt(hb, back ? backBy(hb, at, back) : at));
+      Value stage = stageAt(hb, back ? backBy(hb, at, back) : at);
+      // A region may also yield it.
+      llvm::replace(results, Value(h.getResult()), stage);
+      h.replaceAllUsesWith(stage);
       h.erase();
     }
     return results;

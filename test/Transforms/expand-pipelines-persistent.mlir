@@ -281,3 +281,40 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A consume body may yield a held stage: the loop carries the stage the
+// expansion computed (r mod S of the iteration's carried position r).
+// CHECK-LABEL: gpu.func @yields_held
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %c0, %[[RK:.*]] = %{{.*}}) -> (index, i32)
+// CHECK-NEXT: %[[ODD:.*]] = arith.cmpi uge, %[[RK]], %c3_i32 : i32
+// CHECK-NEXT: %[[LOW:.*]] = arith.subi %[[RK]], %c3_i32 : i32
+// CHECK-NEXT: %[[SEL:.*]] = arith.select %[[ODD]], %[[LOW]], %[[RK]] : i32
+// CHECK-NEXT: %[[SLOT:.*]] = arith.index_castui %[[SEL]] : i32 to index
+// CHECK: scf.yield %[[SLOT]], %{{.*}} : index, i32
+// CHECK-NOT: tile.held_stage
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @yields_held(%A: !A, %n: index, %tiles: index, %out: memref<?x2xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    %z = arith.constant 0 : index
+    tile.pipeline (%n) tiles(%tiles) stages(%s : !S) iter_args(%z : index)
+        attributes {consumers = 2, reads = #tile.consumer_reads<wgmma>, in_flight = 1} produce {
+    ^bb0(%tile: index, %k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[%tile, %k] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%tile: index, %k: index, %t: !T, %c: index, %last: index):
+      %now = tile.held_stage 0
+      tile.yield %now : index
+    } epilogue {
+    ^bb0(%tile: index, %c: index, %last: index):
+      memref.store %last, %out[%tile, %c] : memref<?x2xindex>
+      tile.yield
+    }
+    gpu.return
+  }
+}
