@@ -343,15 +343,15 @@ def emit_pv(e, a, view, o, frags, indent):
     return o
 
 
-def emit_held_slot(e, a, block, name, indent):
+def emit_held_slot(e, a, block, name, indent, last=False):
     """The stage slot `name`_slot of KV block `block` of this tile (a still
-    held stage: %kprev in consume, %klast in the epilogue); returns its
-    name. The one-tile kernel's block k is ring position k; the persistent
-    kernel asks the pipeline (tile.held_stage), whose loops carry the ring
-    position across tiles."""
+    held stage: the previous block in consume, or with `last` the tile's
+    last block in the epilogue); returns its name. The one-tile kernel's
+    block k is ring position k; the persistent kernel asks the pipeline
+    (tile.held_stage), whose loops carry the ring position across tiles."""
     if not a.persistent:
         e.line(f"{indent}{name}_slot = arith.remui {block}, %cstages : index")
-    elif block == "%klast":
+    elif last:
         # The epilogue runs after the tile's last block.
         e.line(f"{indent}{name}_slot = tile.held_stage 1")
     else:
@@ -422,7 +422,7 @@ def emit_epilogue(e, a):
     if a.persistent:
         # The tile's last block: its stage is still held (the last P V
         # reads its V, and O is staged in its K).
-        last_slot = emit_held_slot(e, a, "%klast", "%last", "")
+        last_slot = emit_held_slot(e, a, "%klast", "%last", "", last=True)
     if a.overlap:
         # The last block's O += P V (its stage is still held).
         e.line("%o_fin = scf.if %has_any -> (!accO) {")

@@ -506,6 +506,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # rows of its tile into its own C tile, so one's epilogue overlaps the
     # other's main loop.
     consumers = 2 if pingpong else bm // 64
+    if stream_k and registers is None:
+        registers = STREAM_K_REGISTERS
     # FP8: e4m3 operands (1 byte: a 128-element K step fills the 128-byte
     # swizzle span, a wgmma k-step is 32 elements), per-tensor scales applied
     # to the f32 accumulator, bf16 output.
@@ -1305,7 +1307,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         options = dict(common, **kwargs)
         if stream_k and rule is None:
             options["stream_k"] = True
-            options.setdefault("registers", STREAM_K_REGISTERS)
         if options.get("fp8") and options.get("bn", BN) < 128:
             continue  # FP8's 128-byte K rows want at least 128 columns
         if suffix == "_n128" and not (options.get("bf16_out") or
@@ -1561,8 +1562,6 @@ def main():
     stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
     if args.pingpong:
         registers = registers or PINGPONG_REGISTERS
-    if args.stream_k:
-        registers = registers or STREAM_K_REGISTERS
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
     if args.choose:

@@ -699,31 +699,35 @@ private:
   /// in_flight iterations still held (their reads completed at the wait
   /// before the epilogue): iteration count - F + i, where it exists, is
   /// released now, so the producer refills them during the epilogue (after
-  /// it, where the epilogue reads a stage). `end` is the carried position
-  /// after the tile's last iteration.
-  void releaseTileTail(OpBuilder &b, const TileSpan &span, Value end,
+  /// it, where the epilogue reads a stage). `after` is the position after
+  /// the tile's last iteration.
+  void releaseTileTail(OpBuilder &b, Position after, Value count,
                        Value releases,
                        function_ref<void(OpBuilder &, Value, Value)> refill) {
     int64_t inFlight = op.getInFlight();
     for (int64_t i = 0; i < inFlight; ++i) {
-      Value held = arith::AddIOp::create(b, loc, span.count, index(b, i));
+      Value held = arith::AddIOp::create(b, loc, count, index(b, i));
       Value exists =
           cmp(b, arith::CmpIPredicate::uge, held, index(b, inFlight));
-      Value g;
-      if (!carriesRing) {
-        Value k = arith::SubIOp::create(b, loc, held, index(b, inFlight));
-        g = ringIndex(b, span, k);
-      }
+      Position p = backBy(b, after, inFlight - i);
       Value ready =
           releases ? arith::AndIOp::create(b, loc, releases, exists).getResult()
                    : exists;
       auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
       OpBuilder rb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      release(rb, carriesRing ? ringStage(rb, ringBack(rb, end, inFlight - i))
-                              : stageOf(rb, g));
+      release(rb, stageAt(rb, p));
+      // The software-pipelined form refills by g (it carries no position).
       if (refill)
-        refill(b, g, exists);
+        refill(b, p.value, exists);
     }
+  }
+
+  /// The position after the tile's last iteration: the one the consumer's
+  /// loop carried out (`end`), or g = tile x count + count.
+  Position afterTile(OpBuilder &b, const TileSpan &span, Value end) {
+    if (carriesRing)
+      return {end, true};
+    return {ringIndex(b, span, span.count), false};
   }
 
   /// Clones `region`'s body (inlineBody) with each tile.held_stage in it
@@ -780,31 +784,23 @@ private:
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     bool tailAfter = span.tile && op.getInFlight() > 0 && epilogueReadsStages;
     bool buffersAfter = tileFull && epilogueUsesTileBuffers;
+    // Where the tile's held stages are: its last in_flight iterations.
+    Position after = afterTile(b, span, end);
     if (span.tile && !tailAfter)
-      releaseTileTail(b, span, end, releases, refill);
+      releaseTileTail(b, after, span.count, releases, refill);
     if (tileFull && !buffersAfter)
       releaseTileBuffers(b);
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
-    // The epilogue's position is after the tile's last iteration.
-    bool holds = op.getEpilogue()
-                     .walk([](HeldStageOp) { return WalkResult::interrupt(); })
-                     .wasInterrupted();
-    if (!holds)
-      inlineBody(b, op.getEpilogue(), args);
-    else if (carriesRing)
-      inlineWithHeldStages(b, op.getEpilogue(), args, {end, true});
-    else
-      inlineWithHeldStages(b, op.getEpilogue(), args,
-                           {ringIndex(b, span, span.count), false});
+    inlineWithHeldStages(b, op.getEpilogue(), args, after);
     if (!tailAfter && !buffersAfter)
       return;
     if (wgmma)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     BulkWaitGroupOp::create(b, loc, /*group=*/0, /*read=*/true);
     if (tailAfter)
-      releaseTileTail(b, span, end, releases, refill);
+      releaseTileTail(b, after, span.count, releases, refill);
     if (buffersAfter)
       releaseTileBuffers(b);
   }

@@ -167,7 +167,7 @@ MUTANTS = [
       function="emitSoftwarePipelined",
       tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-tile-tail", "ExpandPipelines.cpp",
-      "    if (span.tile && !tailAfter)\n      releaseTileTail(b, span, end, releases, refill);",
+      "    if (span.tile && !tailAfter)\n      releaseTileTail(b, after, span.count, releases, refill);",
       "",
       "a persistent pipeline keeps its tile's last in-flight stages held: "
       "the producer waits for them forever",

@@ -61,9 +61,12 @@
 // CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge, %[[RI]], %c1_i32 : i32
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[COUNT]], %c1 : index
+// CHECK-NEXT: %[[EGE:.*]] = arith.cmpi uge, %[[R]]#1, %c1_i32 : i32
+// CHECK-NEXT: %[[EDEC:.*]] = arith.subi %[[R]]#1, %c1_i32 : i32
+// CHECK-NEXT: %[[EUP:.*]] = arith.addi %[[R]]#1, %c5_i32 : i32
+// CHECK-NEXT: %{{.*}} = arith.select %[[EGE]], %[[EDEC]], %[[EUP]] : i32
 // CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
 // CHECK-NEXT: scf.if %[[TAIL]] {
-// CHECK-NEXT: %[[EGE:.*]] = arith.cmpi uge, %[[R]]#1, %c1_i32 : i32
 // CHECK: memref.store %[[R]]#0, %arg2[%[[TU]], %{{.*}}] : memref<?x2xi64>
 // CHECK-NEXT: %[[CREST:.*]] = arith.remui %[[COUNT]], %c6 : index
 // CHECK-NEXT: %[[CSTEP:.*]] = arith.index_castui %[[CREST]] : index to i32

@@ -143,12 +143,12 @@ gpu.module @kernels {
 // The tile's last iteration (position end - 1) goes back before the
 // epilogue.
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
-// CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
-// CHECK-NEXT: scf.if %[[TAIL]] {
 // CHECK-NEXT: %[[EGE:.*]] = arith.cmpi uge, %[[R]]#1, %c1_i32 : i32
 // CHECK-NEXT: %[[EDEC:.*]] = arith.subi %[[R]]#1, %c1_i32 : i32
 // CHECK-NEXT: %[[EUP:.*]] = arith.addi %[[R]]#1, %c5_i32 : i32
 // CHECK-NEXT: %[[LASTR:.*]] = arith.select %[[EGE]], %[[EDEC]], %[[EUP]] : i32
+// CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
+// CHECK-NEXT: scf.if %[[TAIL]] {
 // CHECK-NEXT: %[[LHI:.*]] = arith.cmpi uge, %[[LASTR]], %c3_i32 : i32
 // CHECK-NEXT: %[[LLO:.*]] = arith.subi %[[LASTR]], %c3_i32 : i32
 // CHECK-NEXT: %[[LSEL:.*]] = arith.select %[[LHI]], %[[LLO]], %[[LASTR]] : i32

@@ -139,13 +139,13 @@ gpu.module @kernels {
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT: tile.bulk_wait_group 0 {read}
 // CHECK-NEXT: %[[HAS:.*]] = arith.cmpi uge, %[[N]], %c1 : index
-// CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
-// CHECK-NEXT: scf.if %[[TAIL]] {
 // The same stage, from the position the loop carried out: end - 1.
 // CHECK-NEXT: %[[GE:.*]] = arith.cmpi uge, %[[END:.*]], %c1_i32 : i32
 // CHECK-NEXT: %[[DEC:.*]] = arith.subi %[[END]], %c1_i32 : i32
 // CHECK-NEXT: %[[UP:.*]] = arith.addi %[[END]], %c5_i32 : i32
 // CHECK-NEXT: %[[LASTR:.*]] = arith.select %[[GE]], %[[DEC]], %[[UP]] : i32
+// CHECK-NEXT: %[[TAIL:.*]] = arith.andi %{{.*}}, %[[HAS]] : i1
+// CHECK-NEXT: scf.if %[[TAIL]] {
 // CHECK-NEXT: %[[HI:.*]] = arith.cmpi uge, %[[LASTR]], %c3_i32 : i32
 // CHECK-NEXT: %[[LO:.*]] = arith.subi %[[LASTR]], %c3_i32 : i32
 // CHECK-NEXT: %[[LSEL:.*]] = arith.select %[[HI]], %[[LO]], %[[LASTR]] : i32
