@@ -16,7 +16,8 @@
 # - FP8: the persistent and the one-tile choosers.
 #
 #   bench/carried-ring.sh build     # CPU machine with the MLIR build: .gpu/carried/
-#   bench/carried-ring.sh run OUT   # GPU machine, from .gpu/carried/ alone
+#   bench/carried-ring.sh attention OUT  # GPU machine, from .gpu/carried/
+#   bench/carried-ring.sh gemm OUT       # (each within one 600 s call)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -64,35 +65,50 @@ build() {
   echo "carried-ring.sh: built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
 }
 
-run() {
+# One step under a time limit; its exit status is printed, and a failing step
+# does not stop the ones after it.
+step() {
+  local name=$1 rc=0
+  shift
+  "$@" || rc=$?
+  echo "$name rc $rc"
+}
+
+run_attention() {
   local out=${1:?output folder}
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
     --format=csv > "$out/device.txt" 2>&1 || true
   # A protocol bug hangs rather than fails: every step has a time limit.
-  timeout 150 python3 bench/Attention/bench.py --dir "$out_dir/attention" \
-    --check-only > "$out/attention-check.log" 2>&1
-  echo "attention check rc $?"
-  timeout 300 python3 bench/Attention/bench.py --dir "$out_dir/attention" \
-    --no-triton --json "$out/attention.json" > "$out/attention.log" 2>&1
-  echo "attention bench rc $?"
-  timeout 200 compute-sanitizer --tool memcheck python3 bench/Attention/bench.py \
-    --dir "$out_dir/attention" --only persistent --check-only --small \
-    > "$out/attention-memcheck.log" 2>&1
-  echo "attention memcheck rc $?"
-  timeout 300 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" --no-triton \
-    --json "$out/gemm.json" --shapes "$SMALL_M,$SUITE" > "$out/gemm.log" 2>&1
-  echo "gemm rc $?"
-  timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" \
-    --json "$out/fp8.json" --shapes "256x4096x4096,256x8192x8192,4096x4096x4096,8192x8192x8192" \
+  step "attention check" timeout 120 python3 bench/Attention/bench.py \
+    --dir "$out_dir/attention" --check-only > "$out/attention-check.log" 2>&1
+  step "attention bench" timeout 240 python3 bench/Attention/bench.py \
+    --dir "$out_dir/attention" --no-triton --json "$out/attention.json" \
+    > "$out/attention.log" 2>&1
+  step "attention memcheck" timeout 180 compute-sanitizer --tool memcheck \
+    python3 bench/Attention/bench.py --dir "$out_dir/attention" \
+    --only persistent --check-only --small > "$out/attention-memcheck.log" 2>&1
+  grep -h "FAIL\|ERROR SUMMARY" "$out"/attention*.log | head -20 || true
+}
+
+run_gemm() {
+  local out=${1:?output folder}
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  step gemm timeout 330 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" \
+    --no-triton --json "$out/gemm.json" --shapes "$SMALL_M,$SUITE" \
+    > "$out/gemm.log" 2>&1
+  step fp8 timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" \
+    --json "$out/fp8.json" \
+    --shapes "256x4096x4096,256x8192x8192,4096x4096x4096,8192x8192x8192" \
     > "$out/fp8.log" 2>&1
-  echo "fp8 rc $?"
-  grep -h "FAIL\|ERROR SUMMARY" "$out"/*.log | head -20 || true
+  grep -h "FAIL\|ERROR SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
 }
 
 case "${1:-}" in
   build) build ;;
-  run) run "${2:-}" ;;
-  *) echo "usage: $0 build | run OUT" >&2; exit 2 ;;
+  attention) run_attention "${2:-}" ;;
+  gemm) run_gemm "${2:-}" ;;
+  *) echo "usage: $0 build | attention OUT | gemm OUT" >&2; exit 2 ;;
 esac

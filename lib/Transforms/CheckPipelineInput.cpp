@@ -175,14 +175,29 @@ struct CheckPipelineInputPass
   }
 
   static LogicalResult checkPlacement(Operation *op) {
-    if (!isa<TileDialect>(op->getDialect()))
+    if (isa_and_nonnull<TileDialect>(op->getDialect())) {
+      if (op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<gpu::GPUFuncOp>())
+        return success();
+      return emitRuleError(op, RuleId::Placement)
+             << "tile ops run on the GPU; this one is in host code "
+                "(move it into a gpu.launch body or a gpu.func)";
+    }
+    // Every nvgpu op but the descriptor encoding is a device instruction.
+    // The host lowering converts them too, into shared-memory globals and
+    // NVVM intrinsics in host code; mbarrier.create outside a function
+    // crashes the upstream conversion.
+    if (!isa_and_nonnull<nvgpu::NVGPUDialect>(op->getDialect()) ||
+        isa<nvgpu::TmaCreateDescriptorOp>(op))
       return success();
     if (op->getParentOfType<gpu::LaunchOp>() ||
-        op->getParentOfType<gpu::GPUFuncOp>())
+        (op->getParentOfType<FunctionOpInterface>() &&
+         op->getParentOfType<gpu::GPUModuleOp>()))
       return success();
     return emitRuleError(op, RuleId::Placement)
-           << "tile ops run on the GPU; this one is in host code "
-              "(move it into a gpu.launch body or a gpu.func)";
+           << op->getName()
+           << " is a device instruction; this one is in host code (move it "
+              "into a gpu.launch body or a function of a gpu.module)";
   }
 
   /// No pass of the pipeline lowers linalg ops: one left in a kernel (a

@@ -25,6 +25,30 @@ func.func @host(%A: memref<8x256xf16>) {
 
 // -----
 
+// nvgpu's device instructions in host code: the host lowering would turn an
+// mbarrier group into a shared-memory global of the host module (and one
+// outside any function crashes the upstream conversion). The descriptor
+// encoding is host code and stays.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+// expected-error @+1 {{'nvgpu.mbarrier.create' op placement: nvgpu.mbarrier.create is a device instruction; this one is in host code (move it into a gpu.launch body or a function of a gpu.module)}}
+%bar = nvgpu.mbarrier.create -> !bars
+func.func @host_barrier() {
+  // expected-error @+1 {{'nvgpu.mbarrier.create' op placement: nvgpu.mbarrier.create is a device instruction; this one is in host code}}
+  %b = nvgpu.mbarrier.create -> !bars
+  return
+}
+gpu.module @device {
+  func.func @helper() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %b = nvgpu.mbarrier.create -> !bars
+    nvgpu.mbarrier.init %b[%c0], %c1 : !bars
+    return
+  }
+}
+
+// -----
+
 // User functions may not take the runtime's entry-point names.
 module attributes {gpu.container_module} {
   // expected-error @+1 {{'func.func' op reserved-symbol: '@mgpuLaunchKernel' is the name of a runtime entry point that the host lowering calls; rename the symbol}}
