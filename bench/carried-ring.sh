@@ -9,6 +9,8 @@
 # - attention, head_dim 128 and 64, non-causal: the persistent kernel (now
 #   assembled with no spills) against the default one-tile kernel, then the
 #   persistent kernels' small check shapes under compute-sanitizer memcheck;
+#   and the overlapped kernels with K and V released apart (--kv-lag, the
+#   pipeline's read_lags), causal too, racecheck on the small shapes;
 # - GEMM, bf16 output: the persistent clustered chooser (the suite's best)
 #   and the one-tile chooser, with the 64-row (128 CTAs at M = 256,
 #   N = 4096), 64-column and split 128 x 128 tiles on the small-M shapes
@@ -23,6 +25,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out_dir=.gpu/carried
 ATTENTION="--head-dim 128;--head-dim 128 --persistent;--head-dim 64;--head-dim 64 --persistent"
+# K and V released apart (the pipeline's read_lags), against the defaults.
+ATTENTION+=";--head-dim 128 --kv-lag;--head-dim 64 --kv-lag;--head-dim 128 --causal"
+ATTENTION+=";--head-dim 128 --causal --overlap on --pingpong on --kv-lag;--head-dim 64 --causal;--head-dim 64 --causal --kv-lag"
 GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 GEMM+=";bf16out_choose:--choose --bf16-out --swizzle-c"
 GEMM+=";bf16out_m64n128s6:--bf16-out --swizzle-c --bm 64 --bn 128 --stages 6"
@@ -86,9 +91,12 @@ run_attention() {
   step "attention bench" timeout 240 python3 bench/Attention/bench.py \
     --dir "$out_dir/attention" --no-triton --json "$out/attention.json" \
     > "$out/attention.log" 2>&1
-  step "attention memcheck" timeout 180 compute-sanitizer --tool memcheck \
+  step "attention memcheck" timeout 150 compute-sanitizer --tool memcheck \
     python3 bench/Attention/bench.py --dir "$out_dir/attention" \
     --only persistent --check-only --small > "$out/attention-memcheck.log" 2>&1
+  step "kv-lag racecheck" timeout 150 compute-sanitizer --tool racecheck \
+    python3 bench/Attention/bench.py --dir "$out_dir/attention" \
+    --only d128_kvlag --check-only --small > "$out/attention-racecheck.log" 2>&1
   grep -h "FAIL\|ERROR SUMMARY" "$out"/attention*.log | head -20 || true
 }
 

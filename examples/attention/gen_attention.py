@@ -161,15 +161,22 @@ def emit_consume(e, a):
         # (loaded, finite), so the product adds exact zeros. No branch: a
         # branch would move the accumulator's registers while the wgmma
         # writes them, and ptxas would serialize every wgmma.
-        e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
-        if not a.persistent:
-            e.line("%kt_m1 = arith.subi %kt, %c1 : index")
-            e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
-        # P crosses the iteration in f32 and is rounded to its fragments
-        # here, next to its wgmmas (fragments carried across the loop make
-        # ptxas serialize the wgmmas, C7513).
-        prev = emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
-        o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "")
+        if a.kv_lag:
+            # read_lags = [0, 1]: the pipeline hands consume V of block
+            # max(k - 1, 0) (%vs), waited for on V's own barrier.
+            prev = emit_previous_v_and_p(e, a, None, "%vs", "pf", "",
+                                         given=True)
+            o_in = emit_pv(e, a, "%vs", "%o_scaled", prev, "")
+        else:
+            e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
+            if not a.persistent:
+                e.line("%kt_m1 = arith.subi %kt, %c1 : index")
+                e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
+            # P crosses the iteration in f32 and is rounded to its fragments
+            # here, next to its wgmmas (fragments carried across the loop
+            # make ptxas serialize the wgmmas, C7513).
+            prev = emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
+            o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "")
     if a.pingpong:
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
         e.line("%kt_next = arith.addi %kt, %c1 : index")
@@ -364,13 +371,16 @@ def emit_held_slot(e, a, block, name, indent, last=False):
     return f"{name}_slot"
 
 
-def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
+def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None,
+                          given=False):
     """The stage view `view` of KV block `block` (a still held stage; its
-    slot where already computed) and the A fragments of the carried
-    probabilities %p_prev; returns the fragments' names."""
-    if slot is None:
-        slot = emit_held_slot(e, a, block, view, indent)
-    e.line(f"{indent}{view} = tile.stage %sv[{slot}] : !stagesKV -> !tileKV")
+    slot where already computed; nothing where the view is `given`) and the
+    A fragments of the carried probabilities %p_prev; returns the
+    fragments' names."""
+    if not given:
+        if slot is None:
+            slot = emit_held_slot(e, a, block, view, indent)
+        e.line(f"{indent}{view} = tile.stage %sv[{slot}] : !stagesKV -> !tileKV")
     frags = []
     for i in range(a.block_n // 16):
         frags.append(f"%{prefix}{i}")
@@ -649,7 +659,11 @@ def generate(a):
     tiles = " tiles(%mine)" if a.persistent else ""
     b(f"tile.pipeline (%ntiles){tiles} stages(%sk, %sv : !stagesKV, !stagesKV)")
     b(f"    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero{fr_init} : !accO, f32, f32, f32, f32{fr_type})")
-    b(f"    attributes {{consumers = 2 : i64, in_flight = {1 if a.overlap else 0} : i64, "
+    # The overlap holds V of block k - 1 through consume(k): in_flight = 1
+    # holds the whole stage (K too), read_lags = [0, 1] V alone.
+    lags = " read_lags = array<i64: 0, 1>," if a.kv_lag else ""
+    in_flight = 1 if a.overlap and not a.kv_lag else 0
+    b(f"    attributes {{consumers = 2 : i64, in_flight = {in_flight} : i64,{lags} "
       "reads = #tile.consumer_reads<wgmma>,")
     b("                producer_registers = 24 : i64, consumer_registers = 240 : i64}"
       + (" tile_loads {" if a.persistent else " produce {"))
@@ -783,6 +797,11 @@ def main():
                    help="one CTA per SM walking the (query block, head, batch) "
                         "tiles: the next tile's K/V loads overlap this tile's "
                         "epilogue (non-causal)")
+    p.add_argument("--kv-lag", dest="kv_lag", action="store_true",
+                   help="overlapped one-tile kernels: release K and V apart "
+                        "(the pipeline's read_lags), K after its block's "
+                        "S = Q K^T and V after the next block's P V, so the "
+                        "producer loads K a block earlier")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -793,6 +812,9 @@ def main():
     if a.persistent and a.block_n != BN:
         p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
                 f"{a.block_n} has no such stage")
+    if a.kv_lag and a.persistent:
+        p.error("--kv-lag: the persistent pipeline releases a tile's last "
+                "stages as a whole (read_lags needs a one-tile pipeline)")
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")
@@ -802,6 +824,9 @@ def main():
     overlap_default = default and a.block_n == BN
     a.overlap = a.overlap == "on" or (a.overlap == "auto" and overlap_default)
     a.pingpong = a.pingpong == "on" or (a.pingpong == "auto" and default)
+    if a.kv_lag and not a.overlap:
+        p.error("--kv-lag: the serial kernel reads K and V of the same block "
+                "(it needs the overlap)")
     if a.stages is None:
         # 227 KiB of shared memory: Q and S stages of K and V.
         a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * a.block_n * a.head_dim * 2))
@@ -812,6 +837,7 @@ def main():
                   f"{'_selects' if a.branchless_mask else ''}"
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
                   f"{'_persistent' if a.persistent else ''}"
+                  f"{'_kvlag' if a.kv_lag else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 

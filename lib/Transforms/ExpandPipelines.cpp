@@ -57,6 +57,23 @@ public:
     auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
     full = nvgpu::MBarrierCreateOp::create(b, loc, group);
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
+    // read_lags: one full and one empty barrier per stage for each lag, the
+    // first lag's being `full` and `empty`.
+    if (std::optional<ArrayRef<int64_t>> lags = op.getReadLags()) {
+      for (int64_t lag : *lags) {
+        auto *at = llvm::find(groupLags, lag);
+        bufferGroups.push_back(at - groupLags.begin());
+        if (at != groupLags.end())
+          continue;
+        groupLags.push_back(lag);
+        if (groupLags.size() == 1)
+          continue;
+        fulls.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
+        empties.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
+      }
+    }
+    fulls.insert(fulls.begin(), full);
+    empties.insert(empties.begin(), empty);
     if (!op.getTileLoads().empty()) {
       auto one = nvgpu::MBarrierGroupType::get(ctx, space, 1);
       tileFull = nvgpu::MBarrierCreateOp::create(b, loc, one);
@@ -245,11 +262,17 @@ private:
   }
 
   SmallVector<Value> stageViews(OpBuilder &b, Value slot) {
+    return stageViews(b, SmallVector<Value>(op.getBuffers().size(), slot));
+  }
+
+  /// One view per stage buffer, of the stage `slots` gives for it.
+  SmallVector<Value> stageViews(OpBuilder &b, ArrayRef<Value> slots) {
     SmallVector<Value> views;
     Block &produce = op.getProduce().front();
-    for (auto [buffer, arg] : llvm::zip(
+    for (auto [buffer, arg, slot] : llvm::zip_equal(
              op.getBuffers(),
-             produce.getArguments().drop_front(op.getIterationArgCount())))
+             produce.getArguments().drop_front(op.getIterationArgCount()),
+             slots))
       views.push_back(
           StageOp::create(b, loc, arg.getType(), buffer, slot).getResult());
     return views;
@@ -525,6 +548,52 @@ private:
     ArriveExpectTxOp::create(b, loc, full, slot);
   }
 
+  /// With read_lags: iteration k's loads at ring position `pos`, each lag
+  /// group's after the release of its stage (from the second round on,
+  /// where `reuse` holds) and announced right after the group's last load,
+  /// so that a group its consumers release early (attention's K) is not held
+  /// back by one they release later (V).
+  void emitLaggedProduce(OpBuilder &b, Position pos, Value reuse,
+                         const TileSpan &span, Value k,
+                         const IRMapping *hoisted) {
+    Value slot = stageAt(b, pos);
+    SmallVector<Value> views = stageViews(b, slot);
+    SmallVector<Value> args = leadingArgs(span, k);
+    llvm::append_range(args, views);
+    // Each group's first and last op of the inlined body that loads into it.
+    SmallVector<Operation *> first(groupLags.size()), last(groupLags.size());
+    inlineBody(
+        b, op.getProduce(), args,
+        [&](Operation *clone) {
+          clone->walk([&](CopyAsyncOp copy) {
+            // The verifier made every load's destination a stage view.
+            unsigned group =
+                bufferGroups[llvm::find(views, copy.getDst()) - views.begin()];
+            copy.getBarrierMutable().assign(fulls[group]);
+            copy.getBarrierIndexMutable().assign(slot);
+            if (copy.getMulticastMask())
+              sliceForRank(b, copy);
+            if (!first[group])
+              first[group] = clone;
+            last[group] = clone;
+          });
+        },
+        hoisted);
+    for (unsigned group = 0; group < groupLags.size(); ++group) {
+      // A group no load fills is announced at the end, where
+      // tile-materialize-expect-tx reports that it covers no load.
+      OpBuilder wb = b, ab = b;
+      if (first[group]) {
+        wb.setInsertionPoint(first[group]);
+        ab.setInsertionPointAfter(last[group]);
+      }
+      auto wait = scf::IfOp::create(wb, loc, reuse, /*withElse=*/false);
+      OpBuilder ib = OpBuilder::atBlockBegin(wait.thenBlock());
+      waitAt(ib, empties[group], pos, /*back=*/1);
+      ArriveExpectTxOp::create(ab, loc, fulls[group], slot);
+    }
+  }
+
   /// The producer's tile loads of tile t: once the previous tile's consumers
   /// released the buffers, `tile_loads` with its loads completing on the
   /// tile's full barrier, then the arrival announcing their bytes.
@@ -621,6 +690,8 @@ private:
   emitConsume(OpBuilder &b, const TileSpan &span, Value i, Position pos,
               Value consumer, ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
+    if (!bufferGroups.empty())
+      return emitLaggedConsume(b, span, i, consumer, carried, releases);
     waitAt(b, full, pos, /*back=*/0);
     SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
     llvm::append_range(args, stageViews(b, stageAt(b, pos)));
@@ -657,6 +728,79 @@ private:
     return next;
   }
 
+  /// With read_lags (one tile, so the ring position is the iteration i):
+  /// consume(i) on each buffer's stage of iteration max(i - l, 0), its lag
+  /// group's full barrier waited for first where no earlier iteration did
+  /// (iteration 0's at i = 0, iteration i - l from i = l + 1: a thread waits
+  /// once for each phase); then each group releases its stage of iteration
+  /// i - l - in_flight, whose reads are now complete.
+  SmallVector<Value> emitLaggedConsume(OpBuilder &b, const TileSpan &span,
+                                       Value i, Value consumer,
+                                       ValueRange carried, Value releases) {
+    SmallVector<Value> groupSlots;
+    for (auto [group, lag] : llvm::enumerate(groupLags)) {
+      if (lag == 0) {
+        waitPhase(b, fulls[group], i, /*back=*/0);
+        groupSlots.push_back(stageOf(b, i));
+        continue;
+      }
+      Value past = cmp(b, arith::CmpIPredicate::uge, i, index(b, lag));
+      Value back = arith::SubIOp::create(b, loc, i, index(b, lag));
+      Value read = arith::SelectOp::create(b, loc, past, back, index(b, 0));
+      Value first = cmp(b, arith::CmpIPredicate::eq, i, index(b, 0));
+      Value later = cmp(b, arith::CmpIPredicate::ugt, i, index(b, lag));
+      auto ifOp =
+          scf::IfOp::create(b, loc, arith::OrIOp::create(b, loc, first, later),
+                            /*withElse=*/false);
+      OpBuilder wb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      waitPhase(wb, fulls[group], read, /*back=*/0);
+      groupSlots.push_back(stageOf(b, read));
+    }
+    SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
+    llvm::append_range(
+        args, stageViews(b, llvm::map_to_vector(bufferGroups, [&](int64_t g) {
+                           return groupSlots[g];
+                         })));
+    args.push_back(consumer);
+    llvm::append_range(args, carried);
+    SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
+    int64_t inFlight = op.getInFlight();
+    if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+    for (auto [group, lag] : llvm::enumerate(groupLags)) {
+      int64_t held = lag + inFlight;
+      Value done = i, ready = releases;
+      if (held > 0) {
+        Value started = cmp(b, arith::CmpIPredicate::uge, i, index(b, held));
+        done = arith::SubIOp::create(b, loc, i, index(b, held));
+        ready = ready
+                    ? arith::AndIOp::create(b, loc, ready, started).getResult()
+                    : started;
+      }
+      OpBuilder rb = b;
+      if (ready) {
+        auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+        rb.setInsertionPointToStart(ifOp.thenBlock());
+      }
+      release(rb, stageOf(rb, done), group);
+    }
+    return next;
+  }
+
+  /// With read_lags, before the epilogue: each lag group's last l
+  /// iterations that no consume waited for (iteration 0 was waited for at
+  /// once).
+  void waitLaggedTail(OpBuilder &b, Value count) {
+    for (auto [group, lag] : llvm::enumerate(groupLags))
+      for (int64_t back = 1; back <= lag; ++back) {
+        Value exists = cmp(b, arith::CmpIPredicate::ugt, count, index(b, back));
+        auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
+        OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        Value last = arith::SubIOp::create(ib, loc, count, index(ib, back));
+        waitPhase(ib, fulls[group], last, /*back=*/0);
+      }
+  }
+
   /// Whether `consume` ends having waited until at most in_flight wgmma
   /// groups are pending (a wgmma wait with nothing after it that issues,
   /// commits or may hold wgmma work: a wgmma op, inline assembly, a call or
@@ -679,14 +823,15 @@ private:
 
   /// Releases stage `slot`: in a cluster, to every CTA whose multicast
   /// writes into this CTA's stage (all of them).
-  void release(OpBuilder &b, Value slot) {
+  void release(OpBuilder &b, Value slot, unsigned group = 0) {
     if (clusterSize == 1) {
       nvgpu::MBarrierArriveOp::create(
-          b, loc, nvgpu::MBarrierTokenType::get(op.getContext()), empty, slot);
+          b, loc, nvgpu::MBarrierTokenType::get(op.getContext()),
+          empties[group], slot);
       return;
     }
     for (int64_t cta = 0; cta < clusterSize; ++cta)
-      ArriveRemoteOp::create(b, loc, empty, slot, index(b, cta));
+      ArriveRemoteOp::create(b, loc, empties[group], slot, index(b, cta));
   }
 
   /// A cluster barrier: every thread of every CTA of the cluster.
@@ -782,6 +927,8 @@ private:
     bool wgmma = op.getReads() == ConsumerReads::Wgmma;
     if (wgmma && op.getInFlight() > 0)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    if (!bufferGroups.empty())
+      waitLaggedTail(b, span.count);
     bool tailAfter = span.tile && op.getInFlight() > 0 && epilogueReadsStages;
     bool buffersAfter = tileFull && epilogueUsesTileBuffers;
     // Where the tile's held stages are: its last in_flight iterations.
@@ -924,6 +1071,11 @@ private:
   /// output there): the buffers are then released after it, else before.
   bool epilogueUsesTileBuffers;
   Value full, empty, tid, rank;
+  /// With read_lags: each stage buffer's lag group, each group's lag, and
+  /// the groups' barriers (group 0's are `full` and `empty`). Without it,
+  /// one group: `full` and `empty` alone, and bufferGroups empty.
+  SmallVector<int64_t> bufferGroups, groupLags;
+  SmallVector<Value> fulls, empties;
   /// The tile_loads buffers' barriers (one each), where there are some.
   Value tileFull, tileEmpty;
   /// The type of carried ring positions (ringStage), and whether the loops
@@ -949,9 +1101,10 @@ void Expansion::emitInit(OpBuilder &b) {
     scf::ForOp::create(
         ib, loc, index(ib, 0), index(ib, stages), index(ib, 1), ValueRange{},
         [&](OpBuilder &lb, Location, Value s, ValueRange) {
-          nvgpu::MBarrierInitOp::create(lb, loc, full, index(lb, 1), s,
-                                        Value());
-          nvgpu::MBarrierInitOp::create(lb, loc, empty, releases, s, Value());
+          for (auto [f, e] : llvm::zip_equal(fulls, empties)) {
+            nvgpu::MBarrierInitOp::create(lb, loc, f, index(lb, 1), s, Value());
+            nvgpu::MBarrierInitOp::create(lb, loc, e, releases, s, Value());
+          }
           scf::YieldOp::create(lb, loc);
         });
     if (tileFull) {
@@ -1010,12 +1163,18 @@ void Expansion::emitSpecialized(OpBuilder &b) {
                 pos.carried ? cmp(lb, arith::CmpIPredicate::uge, i, span.fresh)
                             : cmp(lb, arith::CmpIPredicate::uge, pos.value,
                                   index(lb, stages));
-            auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
-            OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
-            waitAt(wb, empty, pos, /*back=*/1);
-            Value k = iterationOf(lb, span, i);
-            emitProduce(lb, stageAt(lb, pos), span, k,
-                        invariants.empty() ? nullptr : &hoisted);
+            const IRMapping *tileHoisted =
+                invariants.empty() ? nullptr : &hoisted;
+            if (!bufferGroups.empty()) {
+              emitLaggedProduce(lb, pos, reuse, span, iterationOf(lb, span, i),
+                                tileHoisted);
+            } else {
+              auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
+              OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
+              waitAt(wb, empty, pos, /*back=*/1);
+              Value k = iterationOf(lb, span, i);
+              emitProduce(lb, stageAt(lb, pos), span, k, tileHoisted);
+            }
             // The tile's own buffers after its first stage: that load was
             // issued while the previous tile's consumers still held them.
             if (tileFull) {

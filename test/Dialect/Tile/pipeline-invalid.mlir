@@ -1718,3 +1718,175 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// pipeline-read-lags: one lag per stage buffer.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags has 1 entries for 2 stage buffers; it gives each stage buffer its lag}}
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, read_lags = array<i64: 1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: the software-pipelined form refills a stage as a whole.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags needs the warp-specialized form (consumers >= 1); the software-pipelined form refills a stage as a whole}}
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {read_lags = array<i64: 0, 1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: a lag is not negative.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags[1] = -1 is negative; consume(k) reads iterations at or before k}}
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, read_lags = array<i64: 0, -1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: lag + in_flight stages held, plus the one being read,
+// must leave the producer a stage to fill.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags[1] = 2 with in_flight = 1 holds 3 + 1 stages of buffer 1, but there are 3; lag + in_flight must be below the stage count, or the producer would wait for a stage no consumer releases}}
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1, read_lags = array<i64: 0, 2>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: a held stage names an iteration, but each lag's
+// buffers hold their own iterations.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1, read_lags = array<i64: 0, 1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        // expected-error @below {{pipeline-read-lags: tile.held_stage names a stage by its iteration alone, but with read_lags each buffer holds its own iterations; consume receives buffer i's stage of iteration max(k - l_i, 0)}}
+        %held = tile.held_stage 1
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: a persistent pipeline releases a tile's last stages
+// as a whole.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags is not supported with tiles(...): a persistent pipeline releases a tile's last stages as a whole}}
+    tile.pipeline (%n) tiles(%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, read_lags = array<i64: 0, 1>} produce {
+      ^bb0(%tile: index, %k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}

@@ -666,6 +666,52 @@ static LogicalResult verifyTileLoads(PipelineOp op) {
   return success();
 }
 
+/// Rule pipeline-read-lags: a lag per stage buffer, in the one-tile
+/// warp-specialized form, each holding fewer stages than the ring has.
+static LogicalResult verifyReadLags(PipelineOp op) {
+  std::optional<ArrayRef<int64_t>> lags = op.getReadLags();
+  if (!lags)
+    return success();
+  auto fail = [](Operation *at) {
+    return emitRuleError(at, RuleId::PipelineReadLags);
+  };
+  if (lags->size() != op.getBuffers().size())
+    return fail(op) << "read_lags has " << lags->size() << " entries for "
+                    << op.getBuffers().size()
+                    << " stage buffers; it gives each stage buffer its lag";
+  if (op.getConsumers() == 0)
+    return fail(op) << "read_lags needs the warp-specialized form (consumers "
+                       ">= 1); the software-pipelined form refills a stage "
+                       "as a whole";
+  if (op.getTiles())
+    return fail(op) << "read_lags is not supported with tiles(...): a "
+                       "persistent pipeline releases a tile's last stages as "
+                       "a whole";
+  int64_t stages = op.getStageCount();
+  int64_t inFlight = op.getInFlight();
+  for (auto [i, lag] : llvm::enumerate(*lags)) {
+    if (lag < 0)
+      return fail(op) << "read_lags[" << i << "] = " << lag
+                      << " is negative; consume(k) reads iterations at or "
+                         "before k";
+    if (lag + inFlight >= stages)
+      return fail(op) << "read_lags[" << i << "] = " << lag
+                      << " with in_flight = " << inFlight << " holds "
+                      << lag + inFlight << " + 1 stages of buffer " << i
+                      << ", but there are " << stages
+                      << "; lag + in_flight must be below the stage count, or "
+                         "the producer would wait for a stage no consumer "
+                         "releases";
+  }
+  WalkResult held = op->walk([&](HeldStageOp h) {
+    fail(h) << "tile.held_stage names a stage by its iteration alone, but "
+               "with read_lags each buffer holds its own iterations; consume "
+               "receives buffer i's stage of iteration max(k - l_i, 0)";
+    return WalkResult::interrupt();
+  });
+  return failure(held.wasInterrupted());
+}
+
 /// Rule pipeline-held-stage: a stage the consumer still holds, in consume
 /// (the current iteration's and the in_flight before it) or in epilogue
 /// (the tile's last in_flight iterations').
@@ -698,7 +744,7 @@ LogicalResult PipelineOp::verifyRegions() {
       failed(verifyIterationsReadOnly(*this)) ||
       failed(verifyNoHandWrittenProtocol(*this)) ||
       failed(verifyProduceCopies(*this)) || failed(verifyCluster(*this)) ||
-      failed(verifyConsumeReadsOnly(*this)))
+      failed(verifyConsumeReadsOnly(*this)) || failed(verifyReadLags(*this)))
     return failure();
   return success();
 }

@@ -700,6 +700,21 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     the kernel ends on one, so no CTA exits while a peer's multicast still
     writes into it. Loads without `multicast` stay private to their CTA.
 
+    `read_lags = array<i64: l0, l1, ...>` (one per stage buffer;
+    warp-specialized, without `tiles`) lets the consumers read the stage
+    buffers at different iterations, as attention reads K of block k and V
+    of block k - 1: `consume(k)` receives buffer i's stage of iteration
+    `max(k - l_i, 0)`. Buffers of equal lag share a full and an empty
+    barrier per stage, so each lag's loads complete, are waited for and are
+    released on their own: the consumer waits for buffer i's stage of
+    iteration `max(k - l_i, 0)` at the start of `consume(k)` and releases
+    the stage of iteration `k - l_i - in_flight` after it; the producer
+    waits for the release of a lag's stages just before its first load into
+    them and announces their bytes just after its last, so a load of a
+    buffer that is released early (K) is not held back by one released later
+    (V). The epilogue runs once the last `l_i` iterations of every buffer
+    have arrived. Each `l_i + in_flight` is below the stage count.
+
     The construct owns the protocol: its regions write no mbarrier op,
     `tile.arrive_expect_tx` or wgmma wait, `produce`'s loads name no barrier,
     and nothing writes a stage view but those loads (rules `pipeline-*`).
@@ -739,7 +754,8 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
                       "::mlir::tile::ConsumerSchedule::Cooperative">:$schedule,
     OptionalAttr<I64Attr>:$producer_registers,
     OptionalAttr<I64Attr>:$consumer_registers,
-    DefaultValuedAttr<I64Attr, "1">:$cluster_size
+    DefaultValuedAttr<I64Attr, "1">:$cluster_size,
+    OptionalAttr<DenseI64ArrayAttr>:$read_lags
   );
   let regions = (region SizedRegion<1>:$produce, SizedRegion<1>:$consume,
                         SizedRegion<1>:$epilogue,
