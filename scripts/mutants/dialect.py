@@ -9,6 +9,14 @@ M = LIBRARY.mutant
 
 MUTANTS = [
     # ---- verifiers and type queries -----------------------------------------
+    M("pipe-read-lags-bound", "PipelineOp.cpp",
+      "    if (lag + inFlight >= stages)",
+      "    if (lag + inFlight > stages)",
+      "a lag that holds every stage is accepted: the producer waits for a "
+      "release no consumer makes before it has read the stage the producer "
+      "cannot load",
+      function="verifyReadLags",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-held-stage-consume-range", "PipelineOp.cpp",
       "if (inConsume && back > inFlight)",
       "if (inConsume && back > inFlight + 1)",
