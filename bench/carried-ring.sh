@@ -26,7 +26,7 @@ cd "$root"
 out_dir=.gpu/carried
 ATTENTION="--head-dim 128;--head-dim 128 --persistent;--head-dim 64;--head-dim 64 --persistent"
 # K and V released apart (the pipeline's read_lags), against the defaults.
-ATTENTION+=";--head-dim 128 --kv-lag;--head-dim 64 --kv-lag;--head-dim 128 --causal"
+ATTENTION+=";--head-dim 128 --kv-lag;--head-dim 64 --kv-lag;--head-dim 128 --causal;--head-dim 128 --persistent --kv-lag"
 ATTENTION+=";--head-dim 128 --causal --overlap on --pingpong on --kv-lag;--head-dim 64 --causal;--head-dim 64 --causal --kv-lag"
 GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 GEMM+=";bf16out_choose:--choose --bf16-out --swizzle-c"
@@ -96,7 +96,7 @@ run_attention() {
     --only persistent --check-only --small > "$out/attention-memcheck.log" 2>&1
   step "kv-lag racecheck" timeout 150 compute-sanitizer --tool racecheck \
     python3 bench/Attention/bench.py --dir "$out_dir/attention" \
-    --only d128_kvlag --check-only --small > "$out/attention-racecheck.log" 2>&1
+    --only kvlag --check-only --small > "$out/attention-racecheck.log" 2>&1
   grep -h "FAIL\|ERROR SUMMARY" "$out"/attention*.log | head -20 || true
 }
 

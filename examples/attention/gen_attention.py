@@ -186,7 +186,7 @@ def emit_consume(e, a):
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
     e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
-    if a.persistent:
+    if a.persistent and not a.kv_lag:
         # This consumer's S of the tile's last block is complete: the other
         # consumer may stage its O in that block's K (named barrier 5 + c).
         e.line("%kt_last = arith.subi %ntiles, %c1 : index")
@@ -431,7 +431,7 @@ def emit_epilogue(e, a):
     last_slot = None
     if a.persistent:
         # The tile's last block: its stage is still held (the last P V
-        # reads its V, and O is staged in its K).
+        # reads its V, and O is staged in its K; with --kv-lag V's alone).
         last_slot = emit_held_slot(e, a, "%klast", "%last", "", last=True)
     if a.overlap:
         # The last block's O += P V (its stage is still held).
@@ -463,7 +463,7 @@ def emit_epilogue(e, a):
         s2 = e.op("ls", f"arith.addf {msc}, {lg} : f32")
         lse.append(e.op("lse", f"arith.mulf {s2}, %ln2 : f32"))
     stage_o, stage_type = "%sq", "!tileQ"
-    if a.persistent:
+    if a.persistent and not a.kv_lag:
         # O goes through the last block's K stage, still held (its S are
         # complete once the other consumer says so), not Q's buffer: Q is
         # released before the epilogue and the next tile's loads meanwhile.
@@ -477,7 +477,8 @@ def emit_epilogue(e, a):
         e.line("  nvvm.barrier id = %o_other_bar number_of_threads = %c256_i32")
         e.line("}")
     # O / l, rounded, into this consumer's 64 rows of the Q tile (persistent:
-    # of the last K stage).
+    # of the last K stage; with --kv-lag, whose K stages go back after their
+    # block, of Q's, which the pipeline then releases after the epilogue).
     e.line("%srow_a0 = arith.addi %row0, %trow : index")
     e.line("%srow_b0 = arith.addi %srow_a0, %c8 : index")
     for i in range(o_vals):
@@ -501,7 +502,7 @@ def emit_epilogue(e, a):
     if not a.persistent:
         e.line("  tile.bulk_wait_group 0")
     # Persistent: the store stays in flight; the pipeline waits for it to
-    # read the K stage before the stage goes back to the producer.
+    # read the K stage (or Q's buffer) before it goes back to the producer.
     e.line("}")
     # The log-sum-exp: lane 4q writes rows r and r + 8.
     e.line("%quad_lead = arith.cmpi eq, %lane4, %c0 : index")
@@ -812,9 +813,6 @@ def main():
     if a.persistent and a.block_n != BN:
         p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
                 f"{a.block_n} has no such stage")
-    if a.kv_lag and a.persistent:
-        p.error("--kv-lag: the persistent pipeline releases a tile's last "
-                "stages as a whole (read_lags needs a one-tile pipeline)")
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")

@@ -59,8 +59,12 @@ public:
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
     // read_lags: one full and one empty barrier per stage for each lag, the
     // first lag's being `full` and `empty`.
-    if (std::optional<ArrayRef<int64_t>> lags = op.getReadLags()) {
-      for (int64_t lag : *lags) {
+    lagged = op.getReadLags().has_value();
+    if (!lagged) {
+      groupLags.push_back(0);
+      bufferGroups.assign(op.getBuffers().size(), 0);
+    } else {
+      for (int64_t lag : *op.getReadLags()) {
         auto *at = llvm::find(groupLags, lag);
         bufferGroups.push_back(at - groupLags.begin());
         if (at != groupLags.end())
@@ -690,8 +694,8 @@ private:
   emitConsume(OpBuilder &b, const TileSpan &span, Value i, Position pos,
               Value consumer, ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
-    if (!bufferGroups.empty())
-      return emitLaggedConsume(b, span, i, consumer, carried, releases);
+    if (lagged)
+      return emitLaggedConsume(b, span, i, pos, consumer, carried, releases);
     waitAt(b, full, pos, /*back=*/0);
     SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
     llvm::append_range(args, stageViews(b, stageAt(b, pos)));
@@ -728,33 +732,40 @@ private:
     return next;
   }
 
-  /// With read_lags (one tile, so the ring position is the iteration i):
-  /// consume(i) on each buffer's stage of iteration max(i - l, 0), its lag
-  /// group's full barrier waited for first where no earlier iteration did
-  /// (iteration 0's at i = 0, iteration i - l from i = l + 1: a thread waits
-  /// once for each phase); then each group releases its stage of iteration
-  /// i - l - in_flight, whose reads are now complete.
+  /// With read_lags: the span's i-th iteration (at `pos`) on each buffer's
+  /// stage of the span's iteration max(i - l, 0), its lag group's full
+  /// barrier waited for first where no earlier iteration did (the span's
+  /// first at i = 0, i - l from i = l + 1: a thread waits once for each
+  /// phase); then each group releases its stage of iteration
+  /// i - l - in_flight, whose reads are now complete. A tile's last ones
+  /// go back at its end (releaseTileTail).
   SmallVector<Value> emitLaggedConsume(OpBuilder &b, const TileSpan &span,
-                                       Value i, Value consumer,
+                                       Value i, Position pos, Value consumer,
                                        ValueRange carried, Value releases) {
     SmallVector<Value> groupSlots;
     for (auto [group, lag] : llvm::enumerate(groupLags)) {
       if (lag == 0) {
-        waitPhase(b, fulls[group], i, /*back=*/0);
-        groupSlots.push_back(stageOf(b, i));
+        waitAt(b, fulls[group], pos, /*back=*/0);
+        groupSlots.push_back(stageAt(b, pos));
         continue;
       }
-      Value past = cmp(b, arith::CmpIPredicate::uge, i, index(b, lag));
-      Value back = arith::SubIOp::create(b, loc, i, index(b, lag));
-      Value read = arith::SelectOp::create(b, loc, past, back, index(b, 0));
+      // The span's iteration max(i - lag, 0): i - n for the largest n <= lag
+      // with n <= i (a chain of selects from `pos`, so nothing but the
+      // position lives through the loop).
+      Position read = pos;
+      for (int64_t n = 1; n <= lag; ++n) {
+        Value reach = cmp(b, arith::CmpIPredicate::uge, i, index(b, n));
+        read.value = arith::SelectOp::create(
+            b, loc, reach, backBy(b, pos, n).value, read.value);
+      }
       Value first = cmp(b, arith::CmpIPredicate::eq, i, index(b, 0));
       Value later = cmp(b, arith::CmpIPredicate::ugt, i, index(b, lag));
       auto ifOp =
           scf::IfOp::create(b, loc, arith::OrIOp::create(b, loc, first, later),
                             /*withElse=*/false);
       OpBuilder wb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      waitPhase(wb, fulls[group], read, /*back=*/0);
-      groupSlots.push_back(stageOf(b, read));
+      waitAt(wb, fulls[group], read, /*back=*/0);
+      groupSlots.push_back(stageAt(b, read));
     }
     SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
     llvm::append_range(
@@ -763,16 +774,17 @@ private:
                          })));
     args.push_back(consumer);
     llvm::append_range(args, carried);
-    SmallVector<Value> next = inlineBody(b, op.getConsume(), args);
-    int64_t inFlight = op.getInFlight();
+    SmallVector<Value> next =
+        inlineWithHeldStages(b, op.getConsume(), args, pos);
     if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getInFlight());
     for (auto [group, lag] : llvm::enumerate(groupLags)) {
-      int64_t held = lag + inFlight;
-      Value done = i, ready = releases;
+      int64_t held = heldBy(group);
+      Position done = pos;
+      Value ready = releases;
       if (held > 0) {
         Value started = cmp(b, arith::CmpIPredicate::uge, i, index(b, held));
-        done = arith::SubIOp::create(b, loc, i, index(b, held));
+        done = backBy(b, pos, held);
         ready = ready
                     ? arith::AndIOp::create(b, loc, ready, started).getResult()
                     : started;
@@ -782,22 +794,27 @@ private:
         auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
         rb.setInsertionPointToStart(ifOp.thenBlock());
       }
-      release(rb, stageOf(rb, done), group);
+      release(rb, stageAt(rb, done), group);
     }
+    if (pos.carried)
+      next.push_back(ringAdvance(b, pos.value, ringConstant(b, 1)));
     return next;
   }
 
+  /// The iterations a lag group holds after consuming one: its lag and
+  /// in_flight.
+  int64_t heldBy(unsigned group) { return groupLags[group] + op.getInFlight(); }
+
   /// With read_lags, before the epilogue: each lag group's last l
-  /// iterations that no consume waited for (iteration 0 was waited for at
-  /// once).
-  void waitLaggedTail(OpBuilder &b, Value count) {
+  /// iterations of the tile that no consume waited for (its first was
+  /// waited for at once); `after` is the position after the tile's last.
+  void waitLaggedTail(OpBuilder &b, Position after, Value count) {
     for (auto [group, lag] : llvm::enumerate(groupLags))
       for (int64_t back = 1; back <= lag; ++back) {
         Value exists = cmp(b, arith::CmpIPredicate::ugt, count, index(b, back));
         auto ifOp = scf::IfOp::create(b, loc, exists, /*withElse=*/false);
         OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
-        Value last = arith::SubIOp::create(ib, loc, count, index(ib, back));
-        waitPhase(ib, fulls[group], last, /*back=*/0);
+        waitAt(ib, fulls[group], backBy(ib, after, back), /*back=*/0);
       }
   }
 
@@ -842,28 +859,32 @@ private:
 
   /// A persistent pipeline's tile ends with the stages of its last
   /// in_flight iterations still held (their reads completed at the wait
-  /// before the epilogue): iteration count - F + i, where it exists, is
+  /// before the epilogue; with read_lags, each lag group's last
+  /// lag + in_flight): iteration count - H + i, where it exists, is
   /// released now, so the producer refills them during the epilogue (after
   /// it, where the epilogue reads a stage). `after` is the position after
   /// the tile's last iteration.
   void releaseTileTail(OpBuilder &b, Position after, Value count,
                        Value releases,
                        function_ref<void(OpBuilder &, Value, Value)> refill) {
-    int64_t inFlight = op.getInFlight();
-    for (int64_t i = 0; i < inFlight; ++i) {
-      Value held = arith::AddIOp::create(b, loc, count, index(b, i));
-      Value exists =
-          cmp(b, arith::CmpIPredicate::uge, held, index(b, inFlight));
-      Position p = backBy(b, after, inFlight - i);
-      Value ready =
-          releases ? arith::AndIOp::create(b, loc, releases, exists).getResult()
-                   : exists;
-      auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
-      OpBuilder rb = OpBuilder::atBlockBegin(ifOp.thenBlock());
-      release(rb, stageAt(rb, p));
-      // The software-pipelined form refills by g (it carries no position).
-      if (refill)
-        refill(b, p.value, exists);
+    for (unsigned group = 0; group < groupLags.size(); ++group) {
+      int64_t held = heldBy(group);
+      for (int64_t i = 0; i < held; ++i) {
+        Value shifted = arith::AddIOp::create(b, loc, count, index(b, i));
+        Value exists =
+            cmp(b, arith::CmpIPredicate::uge, shifted, index(b, held));
+        Position p = backBy(b, after, held - i);
+        Value ready =
+            releases
+                ? arith::AndIOp::create(b, loc, releases, exists).getResult()
+                : exists;
+        auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
+        OpBuilder rb = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        release(rb, stageAt(rb, p), group);
+        // The software-pipelined form refills by g (it carries no position).
+        if (refill)
+          refill(b, p.value, exists);
+      }
     }
   }
 
@@ -927,12 +948,15 @@ private:
     bool wgmma = op.getReads() == ConsumerReads::Wgmma;
     if (wgmma && op.getInFlight() > 0)
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (!bufferGroups.empty())
-      waitLaggedTail(b, span.count);
-    bool tailAfter = span.tile && op.getInFlight() > 0 && epilogueReadsStages;
+    bool holds = llvm::any_of(llvm::seq<unsigned>(groupLags.size()),
+                              [&](unsigned g) { return heldBy(g) > 0; });
+    bool tailAfter = span.tile && holds && epilogueReadsStages;
     bool buffersAfter = tileFull && epilogueUsesTileBuffers;
-    // Where the tile's held stages are: its last in_flight iterations.
+    // Where the tile's held stages are: each group's last lag + in_flight
+    // iterations.
     Position after = afterTile(b, span, end);
+    if (lagged)
+      waitLaggedTail(b, after, span.count);
     if (span.tile && !tailAfter)
       releaseTileTail(b, after, span.count, releases, refill);
     if (tileFull && !buffersAfter)
@@ -1071,9 +1095,10 @@ private:
   /// output there): the buffers are then released after it, else before.
   bool epilogueUsesTileBuffers;
   Value full, empty, tid, rank;
-  /// With read_lags: each stage buffer's lag group, each group's lag, and
-  /// the groups' barriers (group 0's are `full` and `empty`). Without it,
-  /// one group: `full` and `empty` alone, and bufferGroups empty.
+  /// Each stage buffer's lag group, each group's lag, and the groups'
+  /// barriers (group 0's are `full` and `empty`). Without read_lags
+  /// (`lagged` false), one group of lag 0.
+  bool lagged;
   SmallVector<int64_t> bufferGroups, groupLags;
   SmallVector<Value> fulls, empties;
   /// The tile_loads buffers' barriers (one each), where there are some.
@@ -1165,7 +1190,7 @@ void Expansion::emitSpecialized(OpBuilder &b) {
                                   index(lb, stages));
             const IRMapping *tileHoisted =
                 invariants.empty() ? nullptr : &hoisted;
-            if (!bufferGroups.empty()) {
+            if (lagged) {
               emitLaggedProduce(lb, pos, reuse, span, iterationOf(lb, span, i),
                                 tileHoisted);
             } else {

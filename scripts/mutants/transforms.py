@@ -58,7 +58,7 @@ MUTANTS = [
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-epilogue-reads-stage", "ExpandPipelines.cpp",
-      "span.tile && op.getInFlight() > 0 && epilogueReadsStages;",
+      "span.tile && holds && epilogueReadsStages;",
       "false;",
       "a persistent epilogue that reads its tile's held stage (attention's "
       "last P V) runs after the stage's release: the producer refills it "
@@ -188,20 +188,20 @@ MUTANTS = [
       function="inlineWithHeldStages",
       tests=["lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-lag-tail-wait", "ExpandPipelines.cpp",
-      "      waitLaggedTail(b, span.count);",
-      "      (void)span.count;",
+      "      waitLaggedTail(b, after, span.count);",
+      "      (void)after;",
       "with read_lags the epilogue runs without waiting for the lagging "
       "buffers' last stages: attention's last P V reads a V block that may "
       "not have landed",
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-read-lags.mlir"]),
     M("pipe-lag-release", "ExpandPipelines.cpp",
-      "      int64_t held = lag + inFlight;",
-      "      int64_t held = inFlight;",
+      "    return groupLags[group] + op.getInFlight();",
+      "    return op.getInFlight();",
       "a lagging buffer's stage is released in the iteration that reads it "
       "first: the producer refills V of block k - 1 while the next "
       "iteration's P V reads it",
-      function="emitLaggedConsume",
+      function="heldBy",
       tests=["lit:Transforms/expand-pipelines-read-lags.mlir"]),
     M("pipe-lag-wait-once", "ExpandPipelines.cpp",
       "      Value later = cmp(b, arith::CmpIPredicate::ugt, i, index(b, lag));",

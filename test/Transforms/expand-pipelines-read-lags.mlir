@@ -40,7 +40,7 @@
 // EXPAND: nvgpu.mbarrier.try_wait.parity %[[FULL0]]
 // EXPAND: %[[PAST:.*]] = arith.cmpi uge, %[[I]], %c1
 // EXPAND: %[[BACK:.*]] = arith.subi %[[I]], %c1
-// EXPAND: %[[READ:.*]] = arith.select %[[PAST]], %[[BACK]], %c0
+// EXPAND: %[[READ:.*]] = arith.select %[[PAST]], %[[BACK]], %[[I]]
 // Each phase is waited for once: iteration 0 at k = 0, k - 1 from k = 2.
 // EXPAND: %[[FIRST:.*]] = arith.cmpi eq, %[[I]], %c0
 // EXPAND: %[[LATER:.*]] = arith.cmpi ugt, %[[I]], %c1
@@ -93,6 +93,70 @@ gpu.module @k {
       %y = memref.load %last[%c0, %c0] : !T
       %s = arith.addf %acc, %y : f32
       memref.store %s, %out[%c] : memref<2xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A persistent pipeline with read_lags: 3 tiles of 4 iterations on 3 stages
+// (the ring wraps inside tiles and between them), lags counted within a
+// tile (its first iteration reads the tile's own first stage of buffer 1).
+// Each tile ends holding buffer 1's last stage, which the epilogue reads
+// (tile.held_stage 1 as a view of buffer 1) and which goes back after it.
+// tile-verify-async follows every tile and iteration.
+// CHECK-LABEL: gpu.func @lagged_persistent
+// CHECK-NOT: tile.pipeline
+// EXPAND-LABEL: gpu.func @lagged_persistent
+// The consumer's loop carries the ring position; buffer 1 is read one
+// position back, or at the current one in the tile's first iteration.
+// EXPAND: scf.for %[[I:.*]] = %c0 to %c4 step %c1 iter_args(%{{.*}} = %cst{{.*}}, %[[P:.*]] = %{{.*}}) -> (f32, i32)
+// EXPAND: %[[PAST:.*]] = arith.cmpi uge, %[[I]], %c1
+// EXPAND: arith.select %[[PAST]], %{{.*}}, %[[P]] : i32
+// After the tile's loop: the last stage of buffer 1 waited for, the
+// epilogue, then its release.
+// EXPAND: arith.cmpi ugt, %c4, %c1
+// EXPAND: nvgpu.mbarrier.try_wait.parity
+// EXPAND: memref.load
+// EXPAND: memref.store
+// EXPAND: nvgpu.mbarrier.arrive
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @lagged_persistent(%A: !A, %B: !A, %out: memref<3x2xf32>) kernel {
+    %sa = tile.arena_view [0] : !S
+    %sb = tile.arena_view [6144] : !S
+    %z = arith.constant 0.0 : f32
+    %n = arith.constant 4 : index
+    %tiles = arith.constant 3 : index
+    tile.pipeline (%n) tiles(%tiles) stages(%sa, %sb : !S, !S) iter_args(%z : f32)
+        attributes {consumers = 2, read_lags = array<i64: 0, 1>} produce {
+    ^bb0(%t: index, %k: index, %a: !T, %b: !T):
+      %c8 = arith.constant 8 : index
+      %row = arith.muli %k, %c8 : index
+      %col = arith.muli %t, %c8 : index
+      tile.copy_async %a[0, 0] [8, 64], %A[%row, %col] [8, 64] : !T, !A
+      tile.copy_async %b[0, 0] [8, 64], %B[%row, %col] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%t: index, %k: index, %a: !T, %b: !T, %c: index, %acc: f32):
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0, %c0] : !T
+      %y = memref.load %b[%c0, %c0] : !T
+      %s = arith.addf %x, %y : f32
+      %next = arith.addf %acc, %s : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%t: index, %c: index, %acc: f32):
+      %c0 = arith.constant 0 : index
+      %held = tile.held_stage 1
+      %last = tile.stage %sb[%held] : !S -> !T
+      %y = memref.load %last[%c0, %c0] : !T
+      %s = arith.addf %acc, %y : f32
+      memref.store %s, %out[%t, %c] : memref<3x2xf32>
       tile.yield
     }
     gpu.return

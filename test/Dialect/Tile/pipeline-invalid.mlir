@@ -1834,8 +1834,8 @@ gpu.module @k {
 
 // -----
 
-// pipeline-read-lags: a held stage names an iteration, but each lag's
-// buffers hold their own iterations.
+// pipeline-held-stage with read_lags: buffer 0 (lag 0, in_flight 0) holds
+// only the current iteration, so iteration k - 1 is not held as its view.
 !A = memref<?x?xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>
@@ -1844,15 +1844,17 @@ gpu.module @k {
     %s = tile.arena_view [0] : !S
     %r = tile.arena_view [6144] : !S
     tile.pipeline (%n) stages(%s, %r : !S, !S)
-        attributes {consumers = 1, reads = #tile.consumer_reads<wgmma>, in_flight = 1, read_lags = array<i64: 0, 1>} produce {
+        attributes {consumers = 1, read_lags = array<i64: 0, 1>} produce {
       ^bb0(%k: index, %t: !T, %u: !T):
         tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
         tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
         tile.yield
       } consume {
       ^bb0(%k: index, %t: !T, %u: !T, %c: index):
-        // expected-error @below {{pipeline-read-lags: tile.held_stage names a stage by its iteration alone, but with read_lags each buffer holds its own iterations; consume receives buffer i's stage of iteration max(k - l_i, 0)}}
+        // expected-error @below {{pipeline-held-stage: tile.held_stage 1 views stage buffer 0 at iteration k - 1, but with read lag 0 and in_flight = 0 the consumer holds only its iterations k - 0 to k - 0}}
         %held = tile.held_stage 1
+        %ok = tile.stage %r[%held] : !S -> !T
+        %bad = tile.stage %s[%held] : !S -> !T
         tile.yield
       } epilogue {
       ^bb0(%c: index):
@@ -1864,8 +1866,8 @@ gpu.module @k {
 
 // -----
 
-// pipeline-read-lags: a persistent pipeline releases a tile's last stages
-// as a whole.
+// pipeline-held-stage with read_lags: the epilogue holds buffer 1's last
+// lag + in_flight = 1 iteration only.
 !A = memref<?x?xf32>
 !S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
 !T = memref<8x64xf32, #gpu.address_space<workgroup>>
@@ -1873,9 +1875,70 @@ gpu.module @k {
   gpu.func @f(%A: !A, %n: index) kernel {
     %s = tile.arena_view [0] : !S
     %r = tile.arena_view [6144] : !S
-    // expected-error @below {{pipeline-read-lags: read_lags is not supported with tiles(...): a persistent pipeline releases a tile's last stages as a whole}}
     tile.pipeline (%n) tiles(%n) stages(%s, %r : !S, !S)
         attributes {consumers = 1, read_lags = array<i64: 0, 1>} produce {
+      ^bb0(%tile: index, %k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %u: !T, %c: index):
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        // expected-error @below {{pipeline-held-stage: tile.held_stage 2 views stage buffer 1 at the tile's iteration count - 2, but with read lag 1 and in_flight = 0 the epilogue holds only its last 1}}
+        %held = tile.held_stage 2
+        %v = tile.stage %r[%held] : !S -> !T
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-held-stage with read_lags: a held stage is only a stage view.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %out: memref<?xindex>) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, read_lags = array<i64: 0, 1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        // expected-error @below {{pipeline-held-stage: with read_lags each stage buffer holds its own iterations, so a held stage is used only as a tile.stage view of a stage buffer; 'memref.store' uses it}}
+        %held = tile.held_stage 1
+        memref.store %held, %out[%c] : memref<?xindex>
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+// pipeline-read-lags: consumers in turns pass the turn on before the
+// epilogue, which waits for the lagging buffers' last stages.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags is not supported with schedule = pingpong: a consumer passes the turn on before its epilogue, which waits for the lagging buffers' last stages}}
+    tile.pipeline (%n) tiles(%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 2, read_lags = array<i64: 0, 1>, schedule = #tile.consumer_schedule<pingpong>} produce {
       ^bb0(%tile: index, %k: index, %t: !T, %u: !T):
         tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
         tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A

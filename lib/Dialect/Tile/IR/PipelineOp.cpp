@@ -683,10 +683,10 @@ static LogicalResult verifyReadLags(PipelineOp op) {
     return fail(op) << "read_lags needs the warp-specialized form (consumers "
                        ">= 1); the software-pipelined form refills a stage "
                        "as a whole";
-  if (op.getTiles())
-    return fail(op) << "read_lags is not supported with tiles(...): a "
-                       "persistent pipeline releases a tile's last stages as "
-                       "a whole";
+  if (op.getSchedule() == ConsumerSchedule::Pingpong)
+    return fail(op) << "read_lags is not supported with schedule = pingpong: "
+                       "a consumer passes the turn on before its epilogue, "
+                       "which waits for the lagging buffers' last stages";
   int64_t stages = op.getStageCount();
   int64_t inFlight = op.getInFlight();
   for (auto [i, lag] : llvm::enumerate(*lags)) {
@@ -703,13 +703,47 @@ static LogicalResult verifyReadLags(PipelineOp op) {
                          "the producer would wait for a stage no consumer "
                          "releases";
   }
-  WalkResult held = op->walk([&](HeldStageOp h) {
-    fail(h) << "tile.held_stage names a stage by its iteration alone, but "
-               "with read_lags each buffer holds its own iterations; consume "
-               "receives buffer i's stage of iteration max(k - l_i, 0)";
-    return WalkResult::interrupt();
-  });
-  return failure(held.wasInterrupted());
+  return success();
+}
+
+/// Rule pipeline-held-stage with read_lags: each buffer holds its own
+/// iterations (lag l and in_flight F: k - l - F to k - l in consume, the
+/// tile's last l + F in the epilogue), so the stage is held only as a view
+/// of buffers that hold it.
+static LogicalResult verifyLaggedHeldStage(HeldStageOp held,
+                                           PipelineOp pipeline,
+                                           ArrayRef<int64_t> lags,
+                                           bool inConsume) {
+  uint64_t back = held.getBack(), inFlight = pipeline.getInFlight();
+  for (Operation *user : held->getUsers()) {
+    auto view = dyn_cast<StageOp>(user);
+    OperandRange buffers = pipeline.getBuffers();
+    auto at = view ? llvm::find(buffers, view.getSource()) : buffers.end();
+    if (at == buffers.end())
+      return emitRuleError(held.getOperation(), RuleId::PipelineHeldStage)
+             << "with read_lags each stage buffer holds its own iterations, "
+                "so a held stage is used only as a tile.stage view of a "
+                "stage buffer; '"
+             << user->getName() << "' uses it";
+    unsigned buffer = at - buffers.begin();
+    uint64_t lag = lags[buffer];
+    uint64_t first = inConsume ? lag : 1, last = lag + inFlight;
+    if (back >= first && back <= last)
+      continue;
+    InFlightDiagnostic diag =
+        emitRuleError(held.getOperation(), RuleId::PipelineHeldStage)
+        << "tile.held_stage " << back << " views stage buffer " << buffer;
+    if (inConsume)
+      return diag << " at iteration k - " << back << ", but with read lag "
+                  << lag << " and in_flight = " << inFlight
+                  << " the consumer holds only its iterations k - " << last
+                  << " to k - " << lag;
+    return diag << " at the tile's iteration count - " << back
+                << ", but with read lag " << lag
+                << " and in_flight = " << inFlight
+                << " the epilogue holds only its last " << last;
+  }
+  return success();
 }
 
 /// Rule pipeline-held-stage: a stage the consumer still holds, in consume
@@ -725,6 +759,8 @@ LogicalResult HeldStageOp::verify() {
            << "tile.held_stage is used outside a pipeline's consume and "
               "epilogue regions; only there does the consumer hold stages";
   uint64_t back = getBack(), inFlight = pipeline.getInFlight();
+  if (std::optional<ArrayRef<int64_t>> lags = pipeline.getReadLags())
+    return verifyLaggedHeldStage(*this, pipeline, *lags, inConsume);
   if (inConsume && back > inFlight)
     return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
            << "tile.held_stage " << back << " in consume names iteration k - "

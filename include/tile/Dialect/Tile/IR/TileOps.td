@@ -701,7 +701,7 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     writes into it. Loads without `multicast` stay private to their CTA.
 
     `read_lags = array<i64: l0, l1, ...>` (one per stage buffer;
-    warp-specialized, without `tiles`) lets the consumers read the stage
+    warp-specialized, cooperative) lets the consumers read the stage
     buffers at different iterations, as attention reads K of block k and V
     of block k - 1: `consume(k)` receives buffer i's stage of iteration
     `max(k - l_i, 0)`. Buffers of equal lag share a full and an empty
@@ -713,7 +713,11 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     them and announces their bytes just after its last, so a load of a
     buffer that is released early (K) is not held back by one released later
     (V). The epilogue runs once the last `l_i` iterations of every buffer
-    have arrived. Each `l_i + in_flight` is below the stage count.
+    have arrived; a persistent tile's last `l_i + in_flight` stages of
+    buffer i are released at its end (after the epilogue where it reads a
+    stage buffer, which it names with `tile.held_stage` as views of buffers
+    that still hold that iteration). With `tiles`, iterations are counted
+    within the tile. Each `l_i + in_flight` is below the stage count.
 
     The construct owns the protocol: its regions write no mbarrier op,
     `tile.arrive_expect_tx` or wgmma wait, `produce`'s loads name no barrier,
