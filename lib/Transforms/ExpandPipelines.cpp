@@ -59,12 +59,13 @@ public:
     empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
     // read_lags: one full and one empty barrier per stage for each lag, the
     // first lag's being `full` and `empty`.
-    lagged = op.getReadLags().has_value();
+    std::optional<ArrayRef<int64_t>> lags = op.getReadLags();
+    lagged = lags.has_value();
     if (!lagged) {
       groupLags.push_back(0);
       bufferGroups.assign(op.getBuffers().size(), 0);
     } else {
-      for (int64_t lag : *op.getReadLags()) {
+      for (int64_t lag : *lags) {
         auto *at = llvm::find(groupLags, lag);
         bufferGroups.push_back(at - groupLags.begin());
         if (at != groupLags.end())
