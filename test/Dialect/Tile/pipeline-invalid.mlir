@@ -1953,3 +1953,34 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// pipeline-read-lags before pipeline-held-stage: a held stage viewing a
+// buffer without a lag is left to the pipeline's rule.
+!A = memref<?x?xf32>
+!S = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    %r = tile.arena_view [6144] : !S
+    // expected-error @below {{pipeline-read-lags: read_lags has 1 entries for 2 stage buffers; it gives each stage buffer its lag}}
+    tile.pipeline (%n) stages(%s, %r : !S, !S)
+        attributes {consumers = 1, read_lags = array<i64: 1>} produce {
+      ^bb0(%k: index, %t: !T, %u: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.copy_async %u[0, 0] [8, 64], %A[8, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%k: index, %t: !T, %u: !T, %c: index):
+        %held = tile.held_stage 1
+        %v = tile.stage %r[%held] : !S -> !T
+        tile.yield
+      } epilogue {
+      ^bb0(%c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}

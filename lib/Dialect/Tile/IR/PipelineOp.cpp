@@ -726,6 +726,10 @@ static LogicalResult verifyLaggedHeldStage(HeldStageOp held,
                 "stage buffer; '"
              << user->getName() << "' uses it";
     unsigned buffer = at - buffers.begin();
+    // A lag per buffer is the pipeline's rule (pipeline-read-lags), checked
+    // after its regions' ops.
+    if (buffer >= lags.size())
+      continue;
     uint64_t lag = lags[buffer];
     uint64_t first = inConsume ? lag : 1, last = lag + inFlight;
     if (back >= first && back <= last)
