@@ -6,6 +6,8 @@
 // stage, consume, release it once its reads completed) and the epilogue. The
 // byte count is left to tile.arrive_expect_tx, which tile-materialize-expect-tx
 // computes from the loads' plans, so count and descriptor cannot disagree.
+// With read_lags each lag's buffers have their own full and empty mbarriers,
+// waited for, announced and released on their own.
 //
 //===----------------------------------------------------------------------===//
 
