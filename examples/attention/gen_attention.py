@@ -42,6 +42,14 @@ S = Q K^T is complete, so Q is released before the epilogue and the next
 tile's Q loads during it. Measured slower than the one-tile kernel at
 head_dim 128 (docs/attention.md, Limits).
 
+--kv-lag (overlapped kernels): the pipeline's read_lags = [0, 1] gives K and
+V their own barriers; consume receives K of block k and V of block
+max(k - 1, 0), K of block k is released after it and V a block later
+(in_flight 0), so the producer loads K a block earlier and the consumer
+waits for V only when its P V needs it. With --persistent, O is staged in
+Q's buffer (no K stage is held through the epilogue), which the pipeline
+releases after the epilogue's store has read it.
+
     python3 examples/attention/gen_attention.py > examples/attention/attention.mlir
 """
 import argparse
@@ -799,10 +807,10 @@ def main():
                         "tiles: the next tile's K/V loads overlap this tile's "
                         "epilogue (non-causal)")
     p.add_argument("--kv-lag", dest="kv_lag", action="store_true",
-                   help="overlapped one-tile kernels: release K and V apart "
-                        "(the pipeline's read_lags), K after its block's "
-                        "S = Q K^T and V after the next block's P V, so the "
-                        "producer loads K a block earlier")
+                   help="overlapped kernels (one-tile or --persistent): "
+                        "release K and V apart (the pipeline's read_lags), K "
+                        "after its block and V after the next block's P V, "
+                        "so the producer loads K a block earlier")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
