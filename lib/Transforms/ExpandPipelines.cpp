@@ -56,31 +56,25 @@ public:
     ringType = IntegerType::get(ctx, 2 * stages <= INT32_MAX ? 32 : 64);
     carriesRing = op.getTiles() && op.getConsumers() > 0;
     auto space = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-    auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
-    full = nvgpu::MBarrierCreateOp::create(b, loc, group);
-    empty = nvgpu::MBarrierCreateOp::create(b, loc, group);
-    // read_lags: one full and one empty barrier per stage for each lag, the
-    // first lag's being `full` and `empty`.
-    std::optional<ArrayRef<int64_t>> lags = op.getReadLags();
-    lagged = lags.has_value();
-    if (!lagged) {
-      groupLags.push_back(0);
-      bufferGroups.assign(op.getBuffers().size(), 0);
-    } else {
-      for (int64_t lag : *lags) {
-        auto *at = llvm::find(groupLags, lag);
-        bufferGroups.push_back(at - groupLags.begin());
-        if (at != groupLags.end())
-          continue;
-        groupLags.push_back(lag);
-        if (groupLags.size() == 1)
-          continue;
-        fulls.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
-        empties.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
-      }
+    // One full and one empty barrier per stage for each lag (read_lags;
+    // without it, one lag of 0 for every buffer).
+    std::optional<ArrayRef<int64_t>> stated = op.getReadLags();
+    lagged = stated.has_value();
+    SmallVector<int64_t> lags(op.getBuffers().size(), 0);
+    if (lagged)
+      lags.assign(stated->begin(), stated->end());
+    for (int64_t lag : lags) {
+      auto *at = llvm::find(groupLags, lag);
+      bufferGroups.push_back(at - groupLags.begin());
+      if (at != groupLags.end())
+        continue;
+      groupLags.push_back(lag);
+      auto group = nvgpu::MBarrierGroupType::get(ctx, space, stages);
+      fulls.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
+      empties.push_back(nvgpu::MBarrierCreateOp::create(b, loc, group));
     }
-    fulls.insert(fulls.begin(), full);
-    empties.insert(empties.begin(), empty);
+    full = fulls.front();
+    empty = empties.front();
     if (!op.getTileLoads().empty()) {
       auto one = nvgpu::MBarrierGroupType::get(ctx, space, 1);
       tileFull = nvgpu::MBarrierCreateOp::create(b, loc, one);
@@ -536,34 +530,16 @@ private:
   }
 
   /// Iteration k of tile t loads into stage `slot` (its ring position's),
-  /// completing on full[slot], then the arrival that announces their bytes.
-  void emitProduce(OpBuilder &b, Value slot, const TileSpan &span, Value k,
-                   const IRMapping *hoisted = nullptr) {
-    SmallVector<Value> args = leadingArgs(span, k);
-    llvm::append_range(args, stageViews(b, slot));
-    inlineBody(
-        b, op.getProduce(), args,
-        [&](Operation *clone) {
-          clone->walk([&](CopyAsyncOp copy) {
-            copy.getBarrierMutable().assign(full);
-            copy.getBarrierIndexMutable().assign(slot);
-            if (copy.getMulticastMask())
-              sliceForRank(b, copy);
-          });
-        },
-        hoisted);
-    ArriveExpectTxOp::create(b, loc, full, slot);
-  }
-
-  /// With read_lags: iteration k's loads at ring position `pos`, each lag
-  /// group's after the release of its stage (from the second round on,
-  /// where `reuse` holds) and announced right after the group's last load,
-  /// so that a group its consumers release early (attention's K) is not held
-  /// back by one they release later (V).
-  void emitLaggedProduce(OpBuilder &b, Position pos, Value reuse,
-                         const TileSpan &span, Value k,
-                         const IRMapping *hoisted) {
-    Value slot = stageAt(b, pos);
+  /// each lag group's loads completing on the group's full barrier, and
+  /// announces each group's bytes right after its last load. With
+  /// `awaitRelease` (read_lags), each group's stage is first waited for
+  /// right before its first load, so that a group its consumers release
+  /// early (attention's K) is not held back by one they release later (V);
+  /// otherwise the caller waited for the whole stage.
+  void
+  emitProduce(OpBuilder &b, Value slot, const TileSpan &span, Value k,
+              const IRMapping *hoisted = nullptr,
+              function_ref<void(OpBuilder &, unsigned)> awaitRelease = {}) {
     SmallVector<Value> views = stageViews(b, slot);
     SmallVector<Value> args = leadingArgs(span, k);
     llvm::append_range(args, views);
@@ -594,9 +570,8 @@ private:
         wb.setInsertionPoint(first[group]);
         ab.setInsertionPointAfter(last[group]);
       }
-      auto wait = scf::IfOp::create(wb, loc, reuse, /*withElse=*/false);
-      OpBuilder ib = OpBuilder::atBlockBegin(wait.thenBlock());
-      waitAt(ib, empties[group], pos, /*back=*/1);
+      if (awaitRelease)
+        awaitRelease(wb, group);
       ArriveExpectTxOp::create(ab, loc, fulls[group], slot);
     }
   }
@@ -688,68 +663,26 @@ private:
             arith::RemUIOp::create(b, loc, g, op.getCount())};
   }
 
-  /// The span's i-th iteration (at `pos`) of a consumer: wait for the
-  /// stage, consume, and release the stage whose reads are now complete (the
-  /// tile's iteration i - in_flight; the tile's last ones are released at
-  /// its end). Returns the consume body's values, then, where the loop
-  /// carries its position, the next iteration's.
+  /// The span's i-th iteration (at `pos`) of a consumer: wait for each lag
+  /// group's stage, consume, and release each group's stage whose reads are
+  /// now complete; the tile's last ones are released at its end
+  /// (releaseTileTail). A group of lag l reads the span's iteration
+  /// max(i - l, 0), whose full barrier it waits for where no earlier
+  /// iteration did (the span's first at i = 0, i - l from i = l + 1: a
+  /// thread waits once for each phase), and releases iteration
+  /// i - l - in_flight. Without read_lags that is one group of lag 0: wait
+  /// for iteration i, release i - in_flight. Returns the consume body's
+  /// values, then, where the loop carries its position, the next
+  /// iteration's.
   SmallVector<Value>
   emitConsume(OpBuilder &b, const TileSpan &span, Value i, Position pos,
               Value consumer, ValueRange carried, Value releases,
               function_ref<void(OpBuilder &, Value, Value)> refill) {
-    if (lagged)
-      return emitLaggedConsume(b, span, i, pos, consumer, carried, releases);
-    waitAt(b, full, pos, /*back=*/0);
-    SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
-    llvm::append_range(args, stageViews(b, stageAt(b, pos)));
-    args.push_back(consumer);
-    llvm::append_range(args, carried);
-    SmallVector<Value> next =
-        inlineWithHeldStages(b, op.getConsume(), args, pos);
-    int64_t inFlight = op.getInFlight();
-    if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);
-    // The position whose reads are complete now, from the tile's
-    // iteration in_flight on (`started`).
-    Position done = pos;
-    Value started;
-    if (inFlight > 0) {
-      started = cmp(b, arith::CmpIPredicate::uge, i, index(b, inFlight));
-      done = backBy(b, pos, inFlight);
-    }
-    Value ready = releases;
-    if (started)
-      ready = ready ? arith::AndIOp::create(b, loc, ready, started).getResult()
-                    : started;
-    OpBuilder rb = b;
-    if (ready) {
-      auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
-      rb.setInsertionPointToStart(ifOp.thenBlock());
-    }
-    release(rb, stageAt(rb, done));
-    // The software-pipelined form refills by g (it carries no position).
-    if (refill)
-      refill(b, done.value, started);
-    if (pos.carried)
-      next.push_back(ringAdvance(b, pos.value, ringConstant(b, 1)));
-    return next;
-  }
-
-  /// With read_lags: the span's i-th iteration (at `pos`) on each buffer's
-  /// stage of the span's iteration max(i - l, 0), its lag group's full
-  /// barrier waited for first where no earlier iteration did (the span's
-  /// first at i = 0, i - l from i = l + 1: a thread waits once for each
-  /// phase); then each group releases its stage of iteration
-  /// i - l - in_flight, whose reads are now complete. A tile's last ones
-  /// go back at its end (releaseTileTail).
-  SmallVector<Value> emitLaggedConsume(OpBuilder &b, const TileSpan &span,
-                                       Value i, Position pos, Value consumer,
-                                       ValueRange carried, Value releases) {
-    SmallVector<Value> groupSlots;
+    SmallVector<Position> reads;
     for (auto [group, lag] : llvm::enumerate(groupLags)) {
       if (lag == 0) {
         waitAt(b, fulls[group], pos, /*back=*/0);
-        groupSlots.push_back(stageAt(b, pos));
+        reads.push_back(pos);
         continue;
       }
       // The span's iteration max(i - lag, 0): i - n for the largest n <= lag
@@ -768,12 +701,14 @@ private:
                             /*withElse=*/false);
       OpBuilder wb = OpBuilder::atBlockBegin(ifOp.thenBlock());
       waitAt(wb, fulls[group], read, /*back=*/0);
-      groupSlots.push_back(stageAt(b, read));
+      reads.push_back(read);
     }
     SmallVector<Value> args = leadingArgs(span, iterationOf(b, span, i));
+    SmallVector<Value> slots = llvm::map_to_vector(
+        reads, [&](Position read) { return stageAt(b, read); });
     llvm::append_range(
         args, stageViews(b, llvm::map_to_vector(bufferGroups, [&](int64_t g) {
-                           return groupSlots[g];
+                           return slots[g];
                          })));
     args.push_back(consumer);
     llvm::append_range(args, carried);
@@ -781,23 +716,31 @@ private:
         inlineWithHeldStages(b, op.getConsume(), args, pos);
     if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getInFlight());
-    for (auto [group, lag] : llvm::enumerate(groupLags)) {
+    for (unsigned group = 0; group < groupLags.size(); ++group) {
+      // The position whose reads are complete now, from the span's
+      // iteration `held` on (`started`).
       int64_t held = heldBy(group);
       Position done = pos;
-      Value ready = releases;
+      Value started;
       if (held > 0) {
-        Value started = cmp(b, arith::CmpIPredicate::uge, i, index(b, held));
+        started = cmp(b, arith::CmpIPredicate::uge, i, index(b, held));
         done = backBy(b, pos, held);
+      }
+      Value ready = releases;
+      if (started)
         ready = ready
                     ? arith::AndIOp::create(b, loc, ready, started).getResult()
                     : started;
-      }
       OpBuilder rb = b;
       if (ready) {
         auto ifOp = scf::IfOp::create(b, loc, ready, /*withElse=*/false);
         rb.setInsertionPointToStart(ifOp.thenBlock());
       }
       release(rb, stageAt(rb, done), group);
+      // The software-pipelined form (never lagged) refills by g: it carries
+      // no position.
+      if (refill)
+        refill(b, done.value, started);
     }
     if (pos.carried)
       next.push_back(ringAdvance(b, pos.value, ringConstant(b, 1)));
@@ -808,9 +751,9 @@ private:
   /// in_flight.
   int64_t heldBy(unsigned group) { return groupLags[group] + op.getInFlight(); }
 
-  /// With read_lags, before the epilogue: each lag group's last l
-  /// iterations of the tile that no consume waited for (its first was
-  /// waited for at once); `after` is the position after the tile's last.
+  /// Before the epilogue: each lag group's last l iterations of the tile
+  /// that no consume waited for (its first was waited for at once; none
+  /// without read_lags); `after` is the position after the tile's last.
   void waitLaggedTail(OpBuilder &b, Position after, Value count) {
     for (auto [group, lag] : llvm::enumerate(groupLags))
       for (int64_t back = 1; back <= lag; ++back) {
@@ -958,8 +901,7 @@ private:
     // Where the tile's held stages are: each group's last lag + in_flight
     // iterations.
     Position after = afterTile(b, span, end);
-    if (lagged)
-      waitLaggedTail(b, after, span.count);
+    waitLaggedTail(b, after, span.count);
     if (span.tile && !tailAfter)
       releaseTileTail(b, after, span.count, releases, refill);
     if (tileFull && !buffersAfter)
@@ -1100,7 +1042,8 @@ private:
   Value full, empty, tid, rank;
   /// Each stage buffer's lag group, each group's lag, and the groups'
   /// barriers (group 0's are `full` and `empty`). Without read_lags
-  /// (`lagged` false), one group of lag 0.
+  /// (`lagged` false), one group of lag 0, whose producer waits for the
+  /// whole stage before the iteration's work.
   bool lagged;
   SmallVector<int64_t> bufferGroups, groupLags;
   SmallVector<Value> fulls, empties;
@@ -1193,16 +1136,20 @@ void Expansion::emitSpecialized(OpBuilder &b) {
                                   index(lb, stages));
             const IRMapping *tileHoisted =
                 invariants.empty() ? nullptr : &hoisted;
-            if (lagged) {
-              emitLaggedProduce(lb, pos, reuse, span, iterationOf(lb, span, i),
-                                tileHoisted);
-            } else {
-              auto wait = scf::IfOp::create(lb, loc, reuse, /*withElse=*/false);
+            // With read_lags, each lag group's release right before its
+            // loads; else the stage's, before the iteration's work.
+            auto awaitRelease = [&](OpBuilder &at, unsigned group) {
+              auto wait = scf::IfOp::create(at, loc, reuse, /*withElse=*/false);
               OpBuilder wb = OpBuilder::atBlockBegin(wait.thenBlock());
-              waitAt(wb, empty, pos, /*back=*/1);
-              Value k = iterationOf(lb, span, i);
-              emitProduce(lb, stageAt(lb, pos), span, k, tileHoisted);
-            }
+              waitAt(wb, empties[group], pos, /*back=*/1);
+            };
+            function_ref<void(OpBuilder &, unsigned)> perGroup;
+            if (lagged)
+              perGroup = awaitRelease;
+            else
+              awaitRelease(lb, 0);
+            Value k = iterationOf(lb, span, i);
+            emitProduce(lb, stageAt(lb, pos), span, k, tileHoisted, perGroup);
             // The tile's own buffers after its first stage: that load was
             // issued while the previous tile's consumers still held them.
             if (tileFull) {

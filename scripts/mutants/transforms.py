@@ -73,8 +73,8 @@ MUTANTS = [
       function="emitEpilogue",
       tests=["lit:Transforms/expand-pipelines-tile-loads.mlir"]),
     M("pipe-producer-parity", "ExpandPipelines.cpp",
-      "waitAt(wb, empty, pos, /*back=*/1);",
-      "waitAt(wb, empty, pos, /*back=*/0);",
+      "waitAt(wb, empties[group], pos, /*back=*/1);",
+      "waitAt(wb, empties[group], pos, /*back=*/0);",
       "the producer waits for the stage's current round instead of the "
       "previous one: it hangs on the second round",
       function="emitSpecialized",
@@ -110,16 +110,16 @@ MUTANTS = [
       function="rangedSpan",
       tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
     M("pipe-ranged-started", "ExpandPipelines.cpp",
-      "started = cmp(b, arith::CmpIPredicate::uge, i, index(b, inFlight));",
+      "started = cmp(b, arith::CmpIPredicate::uge, i, index(b, held));",
       "started = cmp(b, arith::CmpIPredicate::uge, iterationOf(b, span, i),\n"
-      "                    index(b, inFlight));",
+      "                    index(b, held));",
       "a tile starting at iteration first > 0 releases a stage before its "
       "own first wgmma group completed: the previous tile's last stage is "
       "released twice",
       function="emitConsume",
       tests=["lit:Transforms/expand-pipelines-iterations.mlir"]),
     M("pipe-release-lag", "ExpandPipelines.cpp",
-      "done = backBy(b, pos, inFlight);",
+      "done = backBy(b, pos, held);",
       "done = pos;",
       "with wgmma reads in flight the stage still being read is released: "
       "the producer overwrites it under the tensor cores",
@@ -127,8 +127,8 @@ MUTANTS = [
       tests=["lit:Transforms/expand-pipelines.mlir",
              "lit:Transforms/expand-pipelines-persistent.mlir"]),
     M("pipe-wgmma-wait", "ExpandPipelines.cpp",
-      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight);",
-      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, inFlight + 1);",
+      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getInFlight());",
+      "NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getInFlight() + 1);",
       "one more wgmma group stays in flight than the release assumes",
       function="emitConsume", tests=["lit:Transforms/expand-pipelines.mlir"]),
     M("pipe-cluster-release-count", "ExpandPipelines.cpp",
@@ -208,14 +208,14 @@ MUTANTS = [
       "      Value later = cmp(b, arith::CmpIPredicate::uge, i, index(b, lag));",
       "iteration 0 of a lagging buffer is waited for twice (at k = 0 and "
       "k = lag): a thread waits for a phase it already consumed",
-      function="emitLaggedConsume",
+      function="emitConsume",
       tests=["lit:Transforms/expand-pipelines-read-lags.mlir"]),
     M("pipe-lag-wait-place", "ExpandPipelines.cpp",
       "        wb.setInsertionPoint(first[group]);",
       "        (void)wb;",
       "the producer waits for a lag's release after issuing its loads: "
       "the load overwrites a stage the consumers still read",
-      function="emitLaggedProduce",
+      function="emitProduce",
       tests=["lit:Transforms/expand-pipelines-read-lags.mlir"]),
     M("pipe-carried-parity", "ExpandPipelines.cpp",
       "    if (back % 2 == 0)\n      return odd;",
