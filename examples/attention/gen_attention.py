@@ -172,8 +172,7 @@ def emit_consume(e, a):
         if a.kv_lag:
             # read_lags = [0, 1]: the pipeline hands consume V of block
             # max(k - 1, 0) (%vs), waited for on V's own barrier.
-            prev = emit_previous_v_and_p(e, a, None, "%vs", "pf", "",
-                                         given=True)
+            prev = emit_p_fragments(e, a, "pf", "")
             o_in = emit_pv(e, a, "%vs", "%o_scaled", prev, "")
         else:
             e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
@@ -379,21 +378,24 @@ def emit_held_slot(e, a, block, name, indent, last=False):
     return f"{name}_slot"
 
 
-def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None,
-                          given=False):
-    """The stage view `view` of KV block `block` (a still held stage; its
-    slot where already computed; nothing where the view is `given`) and the
-    A fragments of the carried probabilities %p_prev; returns the
-    fragments' names."""
-    if not given:
-        if slot is None:
-            slot = emit_held_slot(e, a, block, view, indent)
-        e.line(f"{indent}{view} = tile.stage %sv[{slot}] : !stagesKV -> !tileKV")
+def emit_p_fragments(e, a, prefix, indent):
+    """The A fragments of the carried probabilities %p_prev; returns their
+    names."""
     frags = []
     for i in range(a.block_n // 16):
         frags.append(f"%{prefix}{i}")
         e.line(f"{indent}%{prefix}{i} = tile.wgmma_a_fragment %p_prev[{i}] : !accS -> vector<8x{a.dtype}>")
     return frags
+
+
+def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
+    """The stage view `view` of KV block `block` (a still held stage; its
+    slot where already computed) and the A fragments of the carried
+    probabilities %p_prev; returns the fragments' names."""
+    if slot is None:
+        slot = emit_held_slot(e, a, block, view, indent)
+    e.line(f"{indent}{view} = tile.stage %sv[{slot}] : !stagesKV -> !tileKV")
+    return emit_p_fragments(e, a, prefix, indent)
 
 
 def emit_tile_coords(e, indent=""):

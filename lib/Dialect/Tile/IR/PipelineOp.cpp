@@ -762,9 +762,9 @@ LogicalResult HeldStageOp::verify() {
     return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
            << "tile.held_stage is used outside a pipeline's consume and "
               "epilogue regions; only there does the consumer hold stages";
-  uint64_t back = getBack(), inFlight = pipeline.getInFlight();
   if (std::optional<ArrayRef<int64_t>> lags = pipeline.getReadLags())
     return verifyLaggedHeldStage(*this, pipeline, *lags, inConsume);
+  uint64_t back = getBack(), inFlight = pipeline.getInFlight();
   if (inConsume && back > inFlight)
     return emitRuleError(getOperation(), RuleId::PipelineHeldStage)
            << "tile.held_stage " << back << " in consume names iteration k - "
