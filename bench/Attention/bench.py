@@ -346,10 +346,21 @@ def bench(tiles, results, seqs, forms, mosaic):
                 # bfloat16 -> bf16, float16 -> f16: Mosaic's may not be ours.
                 label = f", mosaic({m['dtype'].replace('float', 'f')}) {m['tflops']:.0f}"
             results["bench"].append(row)
-            print(f"  d={d} {'causal' if t.causal else 'full  '} s={s:5d} b={b:2d} h={h}: "
+            print(f"  {t.name} s={s:5d} b={b:2d} h={h}: "
                   + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in times) + label
                   + (f"  ours/cudnn {row['ours']['tflops'] / row['cudnn']['tflops']:.2f}"
                      if "cudnn" in row else ""))
+
+
+def selected(name, only):
+    """Whether kernel `name` is one of --only's comma-separated names: each
+    a part of the name, or with a trailing '$' its end."""
+    for want in only.split(","):
+        if want.endswith("$") and name.endswith(want[:-1]):
+            return True
+        if not want.endswith("$") and want in name:
+            return True
+    return False
 
 
 def main():
@@ -361,7 +372,9 @@ def main():
     ap.add_argument("--small", action="store_true",
                     help="check the shapes of seq <= 300 only (compute-sanitizer)")
     ap.add_argument("--only", default=None,
-                    help="only the kernels whose name contains this")
+                    help="only the kernels whose name contains one of these "
+                         "(comma-separated; a name ending in '$' must end "
+                         "the kernel's name)")
     ap.add_argument("--no-triton", action="store_true",
                     help="neither check nor time the Triton kernel")
     ap.add_argument("--jax", action="store_true",
@@ -371,7 +384,7 @@ def main():
     libs = sorted(f for f in os.listdir(args.dir)
                   if f.startswith("attention_") and f.endswith(".so"))
     tiles = [Tile(args.dir, lib) for lib in libs
-             if args.only is None or args.only in lib]
+             if args.only is None or selected(lib[:-3], args.only)]
     results = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "check": [], "bench": []}
     print(f"device {results['device']}, torch {torch.__version__}")

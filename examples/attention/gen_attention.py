@@ -31,7 +31,8 @@ One CTA computes 128 query rows of one (batch, head) with three warpgroups:
 Loads past the sequence read zeros (the TMA's out-of-bounds fill) and the
 masks make their scores -inf; the TMA store clips rows past the sequence.
 
---persistent (non-causal): one CTA per SM (at most one per tile) walks the
+Non-causal kernels are persistent by default (--persistent auto; --one-tile
+for one CTA per query block): one CTA per SM (at most one per tile) walks the
 (query block, head, batch) tiles, CTA c taking tiles c, c + CTAs, ... The
 pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
 tile's last blocks and epilogue, and the Q tile is the pipeline's
@@ -39,8 +40,8 @@ tile's last blocks and epilogue, and the Q tile is the pipeline's
 epilogue stages O in the tile's last K stage (held until the epilogue ends,
 since the last P V reads that stage's V), once the other consumer's last
 S = Q K^T is complete, so Q is released before the epilogue and the next
-tile's Q loads during it. Measured slower than the one-tile kernel at
-head_dim 128 (docs/attention.md, Limits).
+tile's Q loads during it. Measured 1.06-1.18x the one-tile kernel at
+head_dim 128 (docs/attention.md, Performance).
 
 --kv-lag (overlapped kernels): the pipeline's read_lags = [0, 1] gives K and
 V their own barriers; consume receives K of block k and V of block
@@ -804,10 +805,17 @@ def main():
                    help="KV rows per block (176: fewer, longer blocks for "
                         "non-causal kernels at head_dim 128, as FlashAttention-3 "
                         "takes; 2 stages, serial unless --overlap on)")
-    p.add_argument("--persistent", action="store_true",
+    # Non-causal kernels default to the persistent form: measured on an H100
+    # (docs/attention.md, round 38) it runs 1.06-1.18x the one-tile kernel
+    # at head_dim 128 and 1.01-1.25x at head_dim 64.
+    p.add_argument("--persistent", nargs="?", choices=("auto", "on", "off"),
+                   const="on", default="auto",
                    help="one CTA per SM walking the (query block, head, batch) "
                         "tiles: the next tile's K/V loads overlap this tile's "
-                        "epilogue (non-causal)")
+                        "epilogue (auto: on unless causal or --block-n 176; "
+                        "off: one CTA per tile)")
+    p.add_argument("--one-tile", dest="persistent", action="store_const",
+                   const="off", help="the same as --persistent off")
     p.add_argument("--kv-lag", dest="kv_lag", action="store_true",
                    help="overlapped kernels (one-tile or --persistent): "
                         "release K and V apart (the pipeline's read_lags), K "
@@ -817,12 +825,6 @@ def main():
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
     a = p.parse_args()
-    if a.persistent and a.causal:
-        p.error("--persistent: causal tiles differ in length; the persistent "
-                "walk takes the non-causal kernels")
-    if a.persistent and a.block_n != BN:
-        p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
-                f"{a.block_n} has no such stage")
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")
@@ -832,6 +834,20 @@ def main():
     overlap_default = default and a.block_n == BN
     a.overlap = a.overlap == "on" or (a.overlap == "auto" and overlap_default)
     a.pingpong = a.pingpong == "on" or (a.pingpong == "auto" and default)
+    # The persistent epilogue stages O in the last block's K stage, which
+    # the overlap holds (in_flight = 1) through it.
+    persistent_default = not a.causal and a.block_n == BN and a.overlap
+    a.persistent = a.persistent == "on" or (a.persistent == "auto" and
+                                            persistent_default)
+    if a.persistent and a.causal:
+        p.error("--persistent: causal tiles differ in length; the persistent "
+                "walk takes the non-causal kernels")
+    if a.persistent and a.block_n != BN:
+        p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
+                f"{a.block_n} has no such stage")
+    if a.persistent and not a.overlap:
+        p.error("--persistent: the epilogue runs on the last block's stage, "
+                "which only the overlapped kernel holds (use --overlap on)")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
@@ -844,7 +860,7 @@ def main():
                   f"{'' if a.pingpong == default else ('_pingpong' if a.pingpong else '_nopingpong')}"
                   f"{'_selects' if a.branchless_mask else ''}"
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
-                  f"{'_persistent' if a.persistent else ''}"
+                  f"{'' if a.persistent == persistent_default else ('_persistent' if a.persistent else '_one_tile')}"
                   f"{'_kvlag' if a.kv_lag else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")

@@ -1197,18 +1197,25 @@ def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
 # The kernels of --choose, each with the rule that picks it (tried in order,
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
-# columns for M <= 64, 128 for M <= 128, so more CTAs stream B), 128 x 128
+# columns for M <= 64, 128 for M <= 128, so more CTAs stream B) or where the
+# 64 x 128 tiles fit in one wave of SMs (M = 256, N = 4096: 128 CTAs where
+# 128 x 128 tiles leave half the SMs idle; measured on an H100, round 38,
+# 487 against 340 TFLOP/s and 542 against 420 at K = 14336), 128 x 128
 # where there are fewer 128 x 256 tiles than half the SMs, else 128 x 256.
 # The 128 x 128 kernel is one tile per CTA (its tiles fill at most the SMs)
 # with 6 stages where the C tile is bf16 (6 x 32 KiB + 32 KiB fit): nearly
 # every B tile it loads comes from device memory once, and 4 stages did not
 # hide that latency (256 x 8192 x 8192, bf16 out: 584 TFLOP/s with 4 stages,
 # 675 with 6, cuBLAS 679; persistent with 6 stages 496).
+# The 64 x 128 kernel's stages: measured on an H100 (docs/gemm.md, round
+# 38), 8 stages ran 4-13% faster than 6 on every small-M shape (128 x 4096 x
+# 4096: 254 against 233 TFLOP/s; 256 x 4096 x 4096: 487 against 444).
+M64_STAGES = 8
 CHOICES = (
     ("_m64n64", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
      "m_le_64"),
-    ("_m64n128", {"bm": 64, "bn": 128, "stages": 6, "persistent": False},
-     "m_le_128"),
+    ("_m64n128", {"bm": 64, "bn": 128, "stages": M64_STAGES,
+                  "persistent": False}, "m64_tiles"),
     ("_n128", {"bn": 128, "stages": 6, "persistent": False},
      "few_wide_tiles"),
     ("", {}, None),
@@ -1365,7 +1372,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
-        "m_le_128": "%m_le_128 = arith.cmpi ule, %M, %c128 : index",
+        "m64_tiles": f"""%m_le_128 = arith.cmpi ule, %M, %c128 : index
+%m64_up = arith.addi %M, %c63 : index
+%m64_rows = arith.divui %m64_up, %c64 : index
+%n128_up = arith.addi %N, %c127 : index
+%n128_cols = arith.divui %n128_up, %c128 : index
+%m64_tiles_n = arith.muli %m64_rows, %n128_cols : index
+%sms_m64 = arith.constant {sms} : index
+%m64_one_wave = arith.cmpi ule, %m64_tiles_n, %sms_m64 : index
+%m64_tiles = arith.ori %m_le_128, %m64_one_wave : i1""",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
         "one_wave": f"""%sms_one = arith.constant {sms} : index
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
@@ -1441,7 +1456,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         return f"""  func.func @{name}(%A: !A, %Bt: !Bt, %C: !C{extra}{tail}){ret} attributes {{llvm.emit_c_interface}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c63 = arith.constant 63 : index
     %c64 = arith.constant 64 : index
+    %c127 = arith.constant 127 : index
     %c128 = arith.constant 128 : index
     %c255 = arith.constant 255 : index
     %c256 = arith.constant 256 : index

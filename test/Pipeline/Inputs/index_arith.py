@@ -14,6 +14,7 @@ BINARY = {
     "arith.maxui": max,
     "arith.minui": min,
     "arith.andi": lambda a, b: a & b,
+    "arith.ori": lambda a, b: a | b,
 }
 PREDICATES = {"ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
               "uge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__}
