@@ -611,13 +611,15 @@ def generate(a):
         b("// tiles, CTA c taking tiles c, c + CTAs, c + 2 CTAs, ...")
         b("%cta = gpu.block_id x")
         b("%ctas = gpu.grid_dim x")
-    else:
+    elif not a.lpt:
         b("%qb = gpu.block_id x")
         b("%h = gpu.block_id y")
         b("%b = gpu.block_id z")
     b("%S = memref.dim %Q, %c2 : !Q")
     b("%H = memref.dim %Q, %c1 : !Q")
     b("%Skv = memref.dim %K, %c2 : !KV")
+    if a.lpt and not a.persistent:
+        emit_lpt_tile(b, d)
     b("%Hkv = memref.dim %K, %c1 : !KV")
     b("// Grouped-query attention: Q heads per K/V head.")
     b("%group = arith.divui %H, %Hkv : index")
@@ -717,6 +719,53 @@ def generate(a):
     emit_host(w, a, name, smem)
     out[-1] = "}"
     return "\n".join(out) + "\n"
+
+
+# The L2 share the longest-first order's sections keep their K and V in
+# (of the H100's and H200's 50 MiB).
+LPT_L2_BYTES = 32 << 20
+
+
+def emit_lpt_tile(b, d):
+    """The CTA's (query block, head, batch) in longest-first order (causal
+    one-tile kernels): the grid's CTAs, which the hardware starts in order
+    of their linear index, take the heads in sections whose K and V fit in
+    LPT_L2_BYTES, and in each section the query blocks from the last (the
+    most KV blocks) to the first, the section's heads fastest. The longest
+    tiles start first and the short ones fill the last wave, while the CTAs
+    at work together read the K and V of at most a section's heads."""
+    b("// Longest-first: sections of heads whose K and V fit in L2, in each")
+    b("// the query blocks from the last down, the section's heads fastest.")
+    b("%bx = gpu.block_id x")
+    b("%by = gpu.block_id y")
+    b("%bz = gpu.block_id z")
+    b("%gx_l = gpu.grid_dim x")
+    b("%Bn = memref.dim %Q, %c0 : !Q")
+    b("%bz_h = arith.muli %bz, %H : index")
+    b("%bh_lin = arith.addi %bz_h, %by : index")
+    b("%bh_gx = arith.muli %bh_lin, %gx_l : index")
+    b("%lin = arith.addi %bh_gx, %bx : index")
+    b("%heads = arith.muli %H, %Bn : index")
+    b(f"%l2_budget = arith.constant {LPT_L2_BYTES} : index")
+    b(f"%kv_row_bytes = arith.constant {4 * d} : index")
+    b("%head_bytes0 = arith.muli %Skv, %kv_row_bytes : index")
+    b("%head_bytes = arith.maxui %head_bytes0, %c1 : index")
+    b("%fit0 = arith.divui %l2_budget, %head_bytes : index")
+    b("%fit1 = arith.maxui %fit0, %c1 : index")
+    b("%sec = arith.minui %fit1, %heads : index")
+    b("%sec_tiles = arith.muli %sec, %gx_l : index")
+    b("%section = arith.divui %lin, %sec_tiles : index")
+    b("%within = arith.remui %lin, %sec_tiles : index")
+    b("%sec0 = arith.muli %section, %sec : index")
+    b("%sec_left = arith.subi %heads, %sec0 : index")
+    b("%width = arith.minui %sec, %sec_left : index")
+    b("%qrank = arith.divui %within, %width : index")
+    b("%in_sec = arith.remui %within, %width : index")
+    b("%bh = arith.addi %sec0, %in_sec : index")
+    b("%gx_last = arith.subi %gx_l, %c1 : index")
+    b("%qb = arith.subi %gx_last, %qrank : index")
+    b("%h = arith.remui %bh, %H : index")
+    b("%b = arith.divui %bh, %H : index")
 
 
 def emit_q_once(b, d):
@@ -821,6 +870,13 @@ def main():
                         "release K and V apart (the pipeline's read_lags), K "
                         "after its block and V after the next block's P V, "
                         "so the producer loads K a block earlier")
+    p.add_argument("--tile-order", dest="tile_order", default="auto",
+                   choices=("auto", "longest-first", "grid"),
+                   help="one-tile causal kernels: the order the CTAs take "
+                        "the query blocks (auto: longest-first, the query "
+                        "blocks with the most KV blocks first, in sections "
+                        "of heads whose K and V fit in L2; grid: query "
+                        "blocks fastest, as the grid counts)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -848,6 +904,12 @@ def main():
     if a.persistent and not a.overlap:
         p.error("--persistent: the epilogue runs on the last block's stage, "
                 "which only the overlapped kernel holds (use --overlap on)")
+    lpt_default = a.causal and not a.persistent
+    a.lpt = a.tile_order == "longest-first" or (a.tile_order == "auto" and
+                                                lpt_default)
+    if a.lpt and (a.persistent or not a.causal):
+        p.error("--tile-order longest-first: the one-tile causal kernels' "
+                "order (their query blocks differ in length)")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
@@ -862,6 +924,7 @@ def main():
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
                   f"{'' if a.persistent == persistent_default else ('_persistent' if a.persistent else '_one_tile')}"
                   f"{'_kvlag' if a.kv_lag else ''}"
+                  f"{'' if a.lpt == lpt_default else '_grid_order'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 
