@@ -399,25 +399,110 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
     return emit_p_fragments(e, a, prefix, indent)
 
 
-def emit_tile_coords(e, indent=""):
-    """The CTA's t-th work tile (persistent): tile cta + t x CTAs of the
-    (query block, head, batch) tiles, query blocks fastest, so that the CTAs
-    at work together read the same heads' K and V. In 32 bits (see
-    emit_narrow_tile_walk)."""
+def emit_tile_coords(e, a, indent=""):
+    """The CTA's t-th work tile (persistent): non-causal, tile cta + t x CTAs
+    of the (query block, head, batch) tiles, query blocks fastest, so that
+    the CTAs at work together read the same heads' K and V; causal, the
+    paired order's (emit_paired_walk). In 32 bits (see
+    emit_narrow_tile_walk). %m0 is the causal kernel's tile value (the
+    pipeline's iterations region computes it)."""
     e.line(f"{indent}%t32 = arith.index_cast %t : index to i32")
-    e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
-    e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
-    e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
-    e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
+    if a.causal:
+        emit_paired_walk(e, indent)
+    else:
+        e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
+        e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
+        e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
+        e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
     e.line(f"{indent}%h32 = arith.remui %t_bh, %H32 : i32")
     e.line(f"{indent}%b32 = arith.divui %t_bh, %H32 : i32")
     e.line(f"{indent}%qb = arith.index_castui %qb32 : i32 to index")
     e.line(f"{indent}%h = arith.index_castui %h32 : i32 to index")
     e.line(f"{indent}%b = arith.index_castui %b32 : i32 to index")
-    e.line(f"{indent}%m0 = arith.muli %qb, %cbm : index")
+    if not a.causal:
+        e.line(f"{indent}%m0 = arith.muli %qb, %cbm : index")
 
 
-def emit_narrow_tile_walk(b):
+def emit_paired_walk(e, indent):
+    """%qb32 and %t_bh (head and batch) of the CTA's t-th tile (persistent
+    causal). The order: sections of heads whose K and V fit in L2
+    (emit_lpt_section), in each the query-block ranks paired, the longest
+    (rank r: the last query block but r, gx - r KV blocks) with the
+    shortest (rank gx - 1 - r, r + 1 blocks), the section's heads fastest:
+    (r 0, head 0), (r gx - 1, head 0), (r 0, head 1), ... and, for an odd
+    gx, the middle rank's tiles last. Any two neighbours there take gx + 1
+    KV blocks or gx, so the CTAs deal out neighbour pairs (units):
+    unit cta + (t / 2) x CTAs, its first tile for an even t, its second for
+    an odd one. Each CTA walks as many units as the others or one fewer,
+    each a long tile then a short one of one head; the CTAs at work together
+    read the K and V of a section's heads."""
+    e.line(f"{indent}%t_unit0 = arith.shrui %t32, %c1_i32 : i32")
+    e.line(f"{indent}%t_half = arith.andi %t32, %c1_i32 : i32")
+    e.line(f"{indent}%t_units = arith.muli %t_unit0, %ctas32 : i32")
+    e.line(f"{indent}%t_unit = arith.addi %t_units, %cta32 : i32")
+    e.line(f"{indent}%t_pos0 = arith.shli %t_unit, %c1_i32 : i32")
+    e.line(f"{indent}%t_pos = arith.addi %t_pos0, %t_half : i32")
+    e.line(f"{indent}%t_section = arith.divui %t_pos, %sec_tiles32 : i32")
+    e.line(f"{indent}%t_idx = arith.remui %t_pos, %sec_tiles32 : i32")
+    e.line(f"{indent}%t_sec0 = arith.muli %t_section, %sec32 : i32")
+    e.line(f"{indent}%t_left = arith.subi %heads32, %t_sec0 : i32")
+    e.line(f"{indent}%t_width = arith.minui %sec32, %t_left : i32")
+    e.line(f"{indent}// Paired ranks, or the middle rank's tiles after them.")
+    e.line(f"{indent}%t_paired2 = arith.muli %t_width, %pair_ranks2_32 : i32")
+    e.line(f"{indent}%t_in_pairs = arith.cmpi ult, %t_idx, %t_paired2 : i32")
+    e.line(f"{indent}%t_pair = arith.shrui %t_idx, %c1_i32 : i32")
+    e.line(f"{indent}%t_second = arith.andi %t_idx, %c1_i32 : i32")
+    e.line(f"{indent}%t_pair_head = arith.remui %t_pair, %t_width : i32")
+    e.line(f"{indent}%t_r = arith.divui %t_pair, %t_width : i32")
+    e.line(f"{indent}%t_r_short = arith.subi %gx_last32, %t_r : i32")
+    e.line(f"{indent}%t_is_short = arith.cmpi ne, %t_second, %c0_i32 : i32")
+    e.line(f"{indent}%t_pair_rank = arith.select %t_is_short, %t_r_short, %t_r : i32")
+    e.line(f"{indent}%t_mid_head = arith.subi %t_idx, %t_paired2 : i32")
+    e.line(f"{indent}%t_head = arith.select %t_in_pairs, %t_pair_head, %t_mid_head : i32")
+    e.line(f"{indent}%t_rank = arith.select %t_in_pairs, %t_pair_rank, %pair_ranks32 : i32")
+    e.line(f"{indent}%t_bh = arith.addi %t_sec0, %t_head : i32")
+    e.line(f"{indent}%qb32 = arith.subi %gx_last32, %t_rank : i32")
+
+
+def emit_causal_blocks(b, indent="", result="%ntiles"):
+    """The causal tile's KV blocks: up to the one holding its last query
+    row (of query rows %m0 ..)."""
+    b(f"{indent}%m_last = arith.addi %m0, %cbm : index")
+    b(f"{indent}%diag_blocks = arith.divui %m_last, %cbn : index")
+    b(f"{indent}{result} = arith.minui %kv_blocks, %diag_blocks : index")
+
+
+def emit_paired_walk_share(b, d):
+    """The persistent causal kernel's share of the paired order
+    (emit_paired_walk): the units cta, cta + CTAs, ... below
+    ceil(total / 2), two tiles each but the last unit of an odd total."""
+    b("%Bn = arith.addi %B, %c0 : index")
+    emit_lpt_section(b, d)
+    b("%sec_tiles = arith.muli %sec, %gx : index")
+    b("%pair_ranks = arith.divui %gx, %c2 : index")
+    b("%pair_ranks2 = arith.muli %pair_ranks, %c2 : index")
+    b("// Units of two neighbouring tiles, dealt out to the CTAs in turn.")
+    b("%total_up = arith.addi %total, %c1 : index")
+    b("%units = arith.divui %total_up, %c2 : index")
+    b("%has_units = arith.cmpi ult, %cta, %units : index")
+    b("%units_left = arith.subi %units, %cta : index")
+    b("%ctas_m1 = arith.subi %ctas, %c1 : index")
+    b("%units_up = arith.addi %units_left, %ctas_m1 : index")
+    b("%my_units0 = arith.divui %units_up, %ctas : index")
+    b("%my_units = arith.select %has_units, %my_units0, %c0 : index")
+    b("%my_tiles = arith.muli %my_units, %c2 : index")
+    b("// An odd total's last unit is one tile.")
+    b("%odd_total = arith.andi %total, %c1 : index")
+    b("%is_odd = arith.cmpi ne, %odd_total, %c0 : index")
+    b("%units_m1 = arith.subi %units, %c1 : index")
+    b("%last_owner = arith.remui %units_m1, %ctas : index")
+    b("%owns_last = arith.cmpi eq, %cta, %last_owner : index")
+    b("%short_unit = arith.andi %is_odd, %owns_last : i1")
+    b("%short_i = arith.index_castui %short_unit : i1 to index")
+    b("%mine = arith.subi %my_tiles, %short_i : index")
+
+
+def emit_narrow_tile_walk(b, causal=False):
     """The persistent walk's operands in 32 bits: one register each across
     the consumers' main loop instead of two, and 32-bit divisions in the
     producer's 24 registers. Every value is below the tile count, which is
@@ -428,6 +513,14 @@ def emit_narrow_tile_walk(b):
     b("%gx32 = arith.index_cast %gx : index to i32")
     b("%H32 = arith.index_cast %H : index to i32")
     b("%group32 = arith.index_cast %group : index to i32")
+    if causal:
+        b("%c0_i32 = arith.constant 0 : i32")
+        b("%sec32 = arith.index_cast %sec : index to i32")
+        b("%sec_tiles32 = arith.index_cast %sec_tiles : index to i32")
+        b("%heads32 = arith.index_cast %heads : index to i32")
+        b("%gx_last32 = arith.subi %gx32, %c1_i32 : i32")
+        b("%pair_ranks32 = arith.index_cast %pair_ranks : index to i32")
+        b("%pair_ranks2_32 = arith.index_cast %pair_ranks2 : index to i32")
 
 
 def emit_epilogue(e, a):
@@ -435,7 +528,7 @@ def emit_epilogue(e, a):
     o_vals = d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
     if a.persistent:
-        emit_tile_coords(e)
+        emit_tile_coords(e, a)
     o_name = "%o"
     if a.overlap or a.persistent:
         e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
@@ -630,26 +723,27 @@ def generate(a):
         b("%gx = arith.divui %s_up, %cbm : index")
         b("%gxh = arith.muli %gx, %H : index")
         b("%total = arith.muli %gxh, %B : index")
-        b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
-        b("// last tile.")
-        b("%some = arith.cmpi ult, %cta, %total : index")
-        b("%left = arith.subi %total, %cta : index")
-        b("%ctas1 = arith.subi %ctas, %c1 : index")
-        b("%left_up = arith.addi %left, %ctas1 : index")
-        b("%share = arith.divui %left_up, %ctas : index")
-        b("%mine = arith.select %some, %share, %c0 : index")
-        emit_narrow_tile_walk(b)
+        if causal:
+            emit_paired_walk_share(b, d)
+        else:
+            b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
+            b("// last tile.")
+            b("%some = arith.cmpi ult, %cta, %total : index")
+            b("%left = arith.subi %total, %cta : index")
+            b("%ctas1 = arith.subi %ctas, %c1 : index")
+            b("%left_up = arith.addi %left, %ctas1 : index")
+            b("%share = arith.divui %left_up, %ctas : index")
+            b("%mine = arith.select %some, %share, %c0 : index")
+        emit_narrow_tile_walk(b, causal)
     else:
         b("%hkv = arith.divui %h, %group : index")
         b("%m0 = arith.muli %qb, %cbm : index")
     b("%skv_p = arith.addi %Skv, %cbn1 : index")
     b("%kv_blocks = arith.divui %skv_p, %cbn : index")
-    if causal:
+    if causal and not a.persistent:
         b("// Causal: KV blocks up to the one holding the CTA's last query row.")
-        b("%m_last = arith.addi %m0, %cbm : index")
-        b("%diag_blocks = arith.divui %m_last, %cbn : index")
-        b("%ntiles = arith.minui %kv_blocks, %diag_blocks : index")
-    else:
+        emit_causal_blocks(b)
+    elif not causal:
         b("%ntiles = arith.addi %kv_blocks, %c0 : index")
     b("// The thread's place in its warpgroup's accumulator fragments: rows")
     b("// 16 (warp) + lane / 4 and 8 below, columns 2 (lane % 4) + 8j + 0..1.")
@@ -669,9 +763,15 @@ def generate(a):
     fr_args = ", %p_prev: !accS, %alpha_a: f32, %alpha_b: f32" if a.overlap else ""
     if not a.persistent:
         emit_q_once(b, d)
-    tile_arg = "%t: index, " if a.persistent else ""
+    # The persistent causal kernel's tiles differ in length: its iterations
+    # region gives each its KV blocks, and its first query row and block
+    # count as the tile's values.
+    ranges = a.persistent and causal
+    tile_arg = ("%t: index, %m0: index, %ntiles: index, " if ranges else
+                "%t: index, " if a.persistent else "")
     tiles = " tiles(%mine)" if a.persistent else ""
-    b(f"tile.pipeline (%ntiles){tiles} stages(%sk, %sv : !stagesKV, !stagesKV)")
+    count = "" if ranges else " (%ntiles)"
+    b(f"tile.pipeline{count}{tiles} stages(%sk, %sv : !stagesKV, !stagesKV)")
     b(f"    iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero{fr_init} : !accO, f32, f32, f32, f32{fr_type})")
     # The overlap holds V of block k - 1 through consume(k): in_flight = 1
     # holds the whole stage (K too), read_lags = [0, 1] V alone.
@@ -680,18 +780,27 @@ def generate(a):
     b(f"    attributes {{consumers = 2 : i64, in_flight = {in_flight} : i64,{lags} "
       "reads = #tile.consumer_reads<wgmma>,")
     b("                producer_registers = 24 : i64, consumer_registers = 240 : i64}"
-      + (" tile_loads {" if a.persistent else " produce {"))
-    if a.persistent:
+      + (" iterations {" if ranges else " tile_loads {" if a.persistent else " produce {"))
+    if ranges:
         b("^bb0(%t: index):")
+        b("  // The tile's KV blocks 0 .. its diagonal; its first query row and")
+        b("  // block count for the other regions.")
+        emit_tile_coords(body, a, "  ")
+        b("  %m0 = arith.muli %qb, %cbm : index")
+        emit_causal_blocks(b, "  ", "%nblocks")
+        b("  tile.yield %c0, %nblocks, %m0, %nblocks : index, index, index, index")
+        b("} tile_loads {")
+    if a.persistent:
+        b(f"^bb0({tile_arg[:-2]}):")
         b("  // The tile's Q rows, once per tile (the pipeline's tile barriers).")
-        emit_tile_coords(body, "  ")
+        emit_tile_coords(body, a, "  ")
         b(f"  tile.copy_async %sq[0, 0] [{BM}, {d}], %Q[%b, %h, %m0, 0] [1, 1, {BM}, {d}] : !tileQ, !Q")
         b("  tile.yield")
         b("} produce {")
     b(f"^bb0({tile_arg}%kt: index, %kst: !tileKV, %vst: !tileKV):")
     if a.persistent:
         b("  // The tile's batch and K/V head (computed once per tile; its query block, unused here, folds away).")
-        emit_tile_coords(body, "  ")
+        emit_tile_coords(body, a, "  ")
         b("  %hkv32 = arith.divui %h32, %group32 : i32")
         b("  %hkv = arith.index_castui %hkv32 : i32 to index")
     b("  %kv0 = arith.muli %kt, %cbn : index")
@@ -726,6 +835,20 @@ def generate(a):
 LPT_L2_BYTES = 32 << 20
 
 
+def emit_lpt_section(b, d):
+    """%heads (heads x batch) and %sec, the heads of a section of the
+    longest-first order: as many as keep their K and V (Skv rows of head_dim
+    bf16 or f16 each) in LPT_L2_BYTES, at least 1, at most %heads."""
+    b("%heads = arith.muli %H, %Bn : index")
+    b(f"%l2_budget = arith.constant {LPT_L2_BYTES} : index")
+    b(f"%kv_row_bytes = arith.constant {4 * d} : index")
+    b("%head_bytes0 = arith.muli %Skv, %kv_row_bytes : index")
+    b("%head_bytes = arith.maxui %head_bytes0, %c1 : index")
+    b("%fit0 = arith.divui %l2_budget, %head_bytes : index")
+    b("%fit1 = arith.maxui %fit0, %c1 : index")
+    b("%sec = arith.minui %fit1, %heads : index")
+
+
 def emit_lpt_tile(b, d):
     """The CTA's (query block, head, batch) in longest-first order (causal
     one-tile kernels): the grid's CTAs, which the hardware starts in order
@@ -745,14 +868,7 @@ def emit_lpt_tile(b, d):
     b("%bh_lin = arith.addi %bz_h, %by : index")
     b("%bh_gx = arith.muli %bh_lin, %gx_l : index")
     b("%lin = arith.addi %bh_gx, %bx : index")
-    b("%heads = arith.muli %H, %Bn : index")
-    b(f"%l2_budget = arith.constant {LPT_L2_BYTES} : index")
-    b(f"%kv_row_bytes = arith.constant {4 * d} : index")
-    b("%head_bytes0 = arith.muli %Skv, %kv_row_bytes : index")
-    b("%head_bytes = arith.maxui %head_bytes0, %c1 : index")
-    b("%fit0 = arith.divui %l2_budget, %head_bytes : index")
-    b("%fit1 = arith.maxui %fit0, %c1 : index")
-    b("%sec = arith.minui %fit1, %heads : index")
+    emit_lpt_section(b, d)
     b("%sec_tiles = arith.muli %sec, %gx_l : index")
     b("%section = arith.divui %lin, %sec_tiles : index")
     b("%within = arith.remui %lin, %sec_tiles : index")
@@ -790,7 +906,8 @@ def emit_q_once(b, d):
 
 def emit_host(w, a, name, smem):
     """The host entries: the launch of one CTA per query block and (batch,
-    head), or, persistent, one per SM (at most one per tile)."""
+    head), or, persistent, one per SM (at most one per tile, causal one per
+    unit of two tiles)."""
     for asyn in (True, False):
         fn = f"{name}_async" if asyn else name
         sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
@@ -813,7 +930,13 @@ def emit_host(w, a, name, smem):
             w(f"    %sms = arith.constant {a.sms} : index")
             w("    %gxh = arith.muli %gx, %H : index")
             w("    %tiles = arith.muli %gxh, %B : index")
-            w("    %fill = arith.minui %tiles, %sms : index")
+            if a.causal:
+                w("    // Causal: the CTAs walk units of two tiles.")
+                w("    %tiles_up = arith.addi %tiles, %c1 : index")
+                w("    %units = arith.divui %tiles_up, %c2 : index")
+                w("    %fill = arith.minui %units, %sms : index")
+            else:
+                w("    %fill = arith.minui %tiles, %sms : index")
             w("    // At least one CTA (the kernel takes no tile where there is none).")
             w("    %ctas = arith.maxui %fill, %c1 : index")
             grid = "%ctas, %c1, %c1"
@@ -884,7 +1007,9 @@ def main():
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")
-    default = not a.causal or a.head_dim == 64
+    # The persistent form runs the overlapped ping-pong kernel (it stages O
+    # in the stage the overlap holds): --persistent on asks for it.
+    default = not a.causal or a.head_dim == 64 or a.persistent == "on"
     # The overlap carries the previous block's P in f32 across the loop: at
     # 176-row blocks that is 88 more registers per thread, which spill.
     overlap_default = default and a.block_n == BN
@@ -895,9 +1020,6 @@ def main():
     persistent_default = not a.causal and a.block_n == BN and a.overlap
     a.persistent = a.persistent == "on" or (a.persistent == "auto" and
                                             persistent_default)
-    if a.persistent and a.causal:
-        p.error("--persistent: causal tiles differ in length; the persistent "
-                "walk takes the non-causal kernels")
     if a.persistent and a.block_n != BN:
         p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
                 f"{a.block_n} has no such stage")
@@ -907,9 +1029,9 @@ def main():
     lpt_default = a.causal and not a.persistent
     a.lpt = a.tile_order == "longest-first" or (a.tile_order == "auto" and
                                                 lpt_default)
-    if a.lpt and (a.persistent or not a.causal):
-        p.error("--tile-order longest-first: the one-tile causal kernels' "
-                "order (their query blocks differ in length)")
+    if a.tile_order != "auto" and (a.persistent or not a.causal):
+        p.error(f"--tile-order {a.tile_order}: the one-tile causal kernels' "
+                "order (the persistent causal kernel walks paired tiles)")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")

@@ -1,9 +1,13 @@
-"""Runs the tile order gen_attention.py writes for its one-tile causal
-kernels (the lines from `// Longest-first` to `%b = ...`), as written, for
-every CTA of the grid (gx, H, B), with index_arith. Prints, per problem,
-whether the CTAs take every (query block, head, batch) exactly once, the
-section width (heads whose K and V fit in L2), and the first CTAs' tiles in
-launch order, for FileCheck.
+"""Runs the tile order gen_attention.py writes for its causal kernels, as
+written, with index_arith, and prints per problem whether the CTAs take
+every (query block, head, batch) exactly once, for FileCheck:
+
+- one-tile kernels (the lines from `// Longest-first` to `%b = ...`), for
+  every CTA of the grid (gx, H, B): the section width (heads whose K and V
+  fit in L2) and the first CTAs' tiles in launch order;
+- the persistent kernel (--persistent: the kernel's lines up to its
+  KV block count, then the pipeline's iterations region for each of the
+  CTA's tiles): the KV blocks each CTA walks, least and most.
 
     attention_order.py FLAGS...   (the generator's flags)"""
 
@@ -19,56 +23,88 @@ from index_arith import run  # noqa: E402
 
 # (batch, heads, seq): 8 heads in one section, a seq that is no multiple of
 # the block, one head, 32 heads of 4 MiB of K and V (head_dim 128: sections
-# of 8), and 15 such heads (a last section of 7).
+# of 8), 15 such heads (a last section of 7), and 16k tokens at seq 2k.
 PROBLEMS = [(2, 4, 4096), (3, 2, 1000), (1, 1, 128), (2, 16, 8192),
-            (3, 5, 8192)]
-BLOCK_ID = re.compile(r"^(%\w+) = gpu\.(block_id|grid_dim) ([xyz])$")
+            (3, 5, 8192), (8, 16, 2048)]
+SMS = 132
+GPU_ID = re.compile(r"^(%\w+) = gpu\.(block_id|grid_dim) ([xyz])$")
+# The index and i32 arithmetic the walk is made of (not f32 constants).
+INTEGER = re.compile(r"^%\w+ = (memref\.dim .*|arith\..*"
+                     r"(: index|: i32|: i1|to index|to i32))$")
 
 
-def order_lines(module):
-    lines = [l.strip() for l in module.splitlines()]
+def integer_lines(lines):
+    return "\n".join(l for l in lines if INTEGER.match(l))
+
+
+def with_ids(lines, env, ids, grid):
+    for line in lines:
+        m = GPU_ID.match(line)
+        if m:
+            axis = "xyz".index(m.group(3))
+            env[m.group(1)] = (ids if m.group(2) == "block_id" else grid)[axis]
+
+
+def one_tile(lines, B, H, S, dims):
     start = lines.index("// Longest-first: sections of heads whose K and V fit in L2, in each")
     end = next(i for i in range(start, len(lines))
                if lines[i].startswith("%b = "))
-    return lines[start:end + 1]
+    order = lines[start:end + 1]
+    gx = (S + 127) // 128
+    seen, first, sec = [], [], None
+    # The hardware's launch order: x fastest, then y, then z.
+    for z in range(B):
+        for y in range(H):
+            for x in range(gx):
+                env = {"dims": dims, "%c0": 0, "%c1": 1, "%c2": 2,
+                       "%H": H, "%Skv": S}
+                with_ids(order, env, (x, y, z), (gx, H, B))
+                run(integer_lines(order), env)
+                seen.append((env["%qb"], env["%h"], env["%b"]))
+                sec = env["%sec"]
+    return seen, (f"section {sec} heads, first " +
+                  " ".join(f"q{q}h{h}b{b}" for q, h, b in seen[:6]))
 
 
-def tile_of(lines, grid, cta, dims):
-    env = {"dims": dims}
-    text = []
-    for line in lines:
-        m = BLOCK_ID.match(line)
-        if m:
-            axis = "xyz".index(m.group(3))
-            env[m.group(1)] = (cta if m.group(2) == "block_id" else grid)[axis]
-        elif not line.startswith("//"):
-            text.append(line)
-    env["%c0"], env["%c1"], env["%c2"] = 0, 1, 2
-    env["%H"], env["%Skv"] = dims[("%Q", 1)], dims[("%K", 2)]
-    run("\n".join(text), env)
-    return (env["%qb"], env["%h"], env["%b"]), env["%sec"]
+def persistent(lines, B, H, S, dims):
+    body = lines[lines.index(next(l for l in lines
+                                  if l.startswith("gpu.func @"))) + 1:]
+    kernel = body[:next(i for i, l in enumerate(body)
+                        if l.startswith("%kv_blocks = ")) + 1]
+    start = body.index("^bb0(%t: index):")
+    region = body[start + 1:next(i for i in range(start, len(body))
+                                 if body[i].startswith("tile.yield %c0"))]
+    # The host's grid: a CTA per unit of two tiles, at most one per SM.
+    tiles = ((S + 127) // 128) * H * B
+    ctas = max(min((tiles + 1) // 2, SMS), 1)
+    seen, blocks = [], []
+    for cta in range(ctas):
+        env = {"dims": dims}
+        with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
+        run(integer_lines(kernel), env)
+        walked = 0
+        for t in range(env["%mine"]):
+            tile_env = dict(env, **{"%t": t})
+            run(integer_lines(region), tile_env)
+            seen.append((tile_env["%qb"], tile_env["%h"], tile_env["%b"]))
+            walked += tile_env["%nblocks"]
+        blocks.append(walked)
+    return seen, (f"{ctas} CTAs, KV blocks per CTA {min(blocks)} to "
+                  f"{max(blocks)}")
 
 
 module = subprocess.run(
     [sys.executable, os.path.join(ROOT, "examples", "attention",
                                   "gen_attention.py"), *sys.argv[1:]],
     check=True, capture_output=True, text=True).stdout
-lines = order_lines(module)
+lines = [l.strip() for l in module.splitlines()]
+walk = persistent if "--persistent" in sys.argv[1:] else one_tile
 for B, H, S in PROBLEMS:
+    dims = {("%Q", 0): B, ("%Q", 1): H, ("%Q", 2): S, ("%K", 1): H,
+            ("%K", 2): S}
+    seen, text = walk(lines, B, H, S, dims)
     gx = (S + 127) // 128
-    dims = {("%Q", 0): B, ("%Q", 1): H, ("%Q", 2): S, ("%K", 2): S}
-    grid = (gx, H, B)
-    seen, first, sec = set(), [], None
-    # The hardware's launch order: x fastest, then y, then z.
-    for z in range(B):
-        for y in range(H):
-            for x in range(gx):
-                tile, sec = tile_of(lines, grid, (x, y, z), dims)
-                seen.add(tile)
-                if len(first) < 6:
-                    first.append(tile)
-    every = seen == {(q, h, b) for q in range(gx) for h in range(H)
-                     for b in range(B)}
-    print(f"B={B} H={H} S={S}: {'every tile once' if every else 'NOT A PERMUTATION'},"
-          f" section {sec} heads, first " +
-          " ".join(f"q{q}h{h}b{b}" for q, h, b in first))
+    every = sorted(seen) == sorted((q, h, b) for q in range(gx)
+                                   for h in range(H) for b in range(B))
+    print(f"B={B} H={H} S={S}: "
+          f"{'every tile once' if every else 'NOT A PERMUTATION'}, {text}")

@@ -15,6 +15,8 @@ BINARY = {
     "arith.minui": min,
     "arith.andi": lambda a, b: a & b,
     "arith.ori": lambda a, b: a | b,
+    "arith.shli": lambda a, b: (a << b) & MASK,
+    "arith.shrui": lambda a, b: a >> b,
 }
 PREDICATES = {"ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
               "uge": int.__ge__, "eq": int.__eq__, "ne": int.__ne__}
@@ -52,8 +54,9 @@ def run(text, env):
             raise ValueError(f"unexpected line: {line}")
         name, op, rest = m.groups()
         args = [a.strip() for a in rest.split(",")]
-        if op == "arith.index_castui":
-            # `%x : index to i32` keeps the low 32 bits; back to index, all.
+        if op in ("arith.index_castui", "arith.index_cast"):
+            # `%x : index to i32` keeps the low 32 bits; back to index, all
+            # (the values these evaluators cast are never negative).
             value, types = rest.split(" : ")
             bits = 32 if types.endswith("to i32") else 64
             env[name] = env[value.strip()] & ((1 << bits) - 1)
