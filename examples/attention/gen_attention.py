@@ -979,7 +979,7 @@ def main():
                         "takes; 2 stages, serial unless --overlap on)")
     # Non-causal kernels default to the persistent form: measured on an H100
     # (docs/attention.md, round 38) it runs 1.06-1.18x the one-tile kernel
-    # at head_dim 128 and 1.01-1.25x at head_dim 64.
+    # at head_dim 128 and 1.00-1.19x at head_dim 64 (TFLOP/s, 512 to 16k).
     p.add_argument("--persistent", nargs="?", choices=("auto", "on", "off"),
                    const="on", default="auto",
                    help="one CTA per SM walking the (query block, head, batch) "
