@@ -9,7 +9,9 @@
 #   longest-first order against the grid's order (head_dim 128 and 64, and
 #   the overlapped ping-pong causal form at 128), and the persistent causal
 #   kernel (paired tiles), memcheck on the small shapes of the longest-first
-#   and persistent causal kernels;
+#   and persistent causal kernels; the persistent kernels with the
+#   consumers' turns carried across tiles (--carried-turns), racecheck on
+#   their small shapes;
 # - GEMM, bf16 output: the chooser (64 x 128 tiles, 8 stages, where they
 #   fit in one wave) against the kernels it took before on those shapes
 #   (128 x 128 with 6 stages, 64 x 128 with 6); FP8: the chooser.
@@ -27,6 +29,8 @@ ATTENTION+=";--head-dim 64 --causal;--head-dim 64 --causal --tile-order grid"
 ATTENTION+=";--head-dim 128 --causal --overlap on --pingpong on"
 # The persistent causal kernel (paired tiles), head_dim 128 and 64.
 ATTENTION+=";--head-dim 128 --causal --persistent;--head-dim 64 --causal --persistent"
+# The consumers' turns carried across the persistent kernels' tiles.
+ATTENTION+=";--head-dim 128 --carried-turns;--head-dim 64 --carried-turns;--head-dim 128 --causal --persistent --carried-turns"
 GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 GEMM+=";bf16out_n128s6:--bf16-out --swizzle-c --bn 128 --stages 6"
 GEMM+=";bf16out_m64n128s6:--bf16-out --swizzle-c --bm 64 --bn 128 --stages 6"
@@ -91,6 +95,9 @@ run_attention() {
     python3 bench/Attention/bench.py --dir "$out_dir/attention" \
     --only 'attention_d128_causal$,attention_d64_causal$,causal_persistent' --check-only --small \
     > "$out/attention-memcheck.log" 2>&1
+  step "turns racecheck" timeout 150 compute-sanitizer --tool racecheck \
+    python3 bench/Attention/bench.py --dir "$out_dir/attention" \
+    --only carried_turns --check-only --small > "$out/attention-racecheck.log" 2>&1
   grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/attention*.log | head -20 || true
 }
 

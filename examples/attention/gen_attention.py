@@ -136,7 +136,14 @@ def emit_consume(e, a):
         # 0 the first turn.
         e.line("%c0_first = arith.cmpi eq, %kt, %c0 : index")
         e.line("%c1_first = arith.andi %c0_first, %second : i1")
-        e.line("scf.if %c1_first {")
+        if a.carried_turns:
+            # Turns carried across the CTA's tiles: only its first tile's
+            # first block starts them (see the hand-over below).
+            e.line("%first_tile = arith.cmpi eq, %t, %c0 : index")
+            e.line("%c1_start = arith.andi %c1_first, %first_tile : i1")
+            e.line("scf.if %c1_start {")
+        else:
+            e.line("scf.if %c1_first {")
         e.line("  nvvm.barrier.arrive id = %turn0 number_of_threads = %c256_i32")
         e.line("}")
         e.line("%my_turn = arith.addi %turn0, %cidx_i32 : i32")
@@ -189,7 +196,17 @@ def emit_consume(e, a):
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
         e.line("%kt_next = arith.addi %kt, %c1 : index")
         e.line("%not_last = arith.cmpi ult, %kt_next, %ntiles : index")
-        e.line("%hand_over = arith.ori %not_last, %first_consumer : i1")
+        if a.carried_turns:
+            # Consumer 1 hands the turn over after its tile's last block too,
+            # for the next tile's first (but after the CTA's last tile), so
+            # consumer 0 starts the next tile while consumer 1 runs its
+            # epilogue, instead of waiting for it.
+            e.line("%t_next = arith.addi %t, %c1 : index")
+            e.line("%more_tiles = arith.cmpi ult, %t_next, %mine : index")
+            e.line("%not_done = arith.ori %not_last, %more_tiles : i1")
+            e.line("%hand_over = arith.ori %not_done, %first_consumer : i1")
+        else:
+            e.line("%hand_over = arith.ori %not_last, %first_consumer : i1")
         e.line("scf.if %hand_over {")
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
@@ -988,6 +1005,13 @@ def main():
                         "off: one CTA per tile)")
     p.add_argument("--one-tile", dest="persistent", action="store_const",
                    const="off", help="the same as --persistent off")
+    p.add_argument("--carried-turns", dest="carried_turns",
+                   action="store_true",
+                   help="persistent ping-pong kernels: the consumers' turns "
+                        "run on across the CTA's tiles (consumer 1 hands "
+                        "consumer 0 the next tile's first turn after its "
+                        "last block), so consumer 0 starts the next tile "
+                        "during consumer 1's epilogue")
     p.add_argument("--kv-lag", dest="kv_lag", action="store_true",
                    help="overlapped kernels (one-tile or --persistent): "
                         "release K and V apart (the pipeline's read_lags), K "
@@ -1032,6 +1056,9 @@ def main():
     if a.tile_order != "auto" and (a.persistent or not a.causal):
         p.error(f"--tile-order {a.tile_order}: the one-tile causal kernels' "
                 "order (the persistent causal kernel walks paired tiles)")
+    if a.carried_turns and not (a.persistent and a.pingpong):
+        p.error("--carried-turns: the persistent ping-pong kernels' turns "
+                "(a one-tile kernel has one tile)")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
@@ -1046,6 +1073,7 @@ def main():
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
                   f"{'' if a.persistent == persistent_default else ('_persistent' if a.persistent else '_one_tile')}"
                   f"{'_kvlag' if a.kv_lag else ''}"
+                  f"{'_carried_turns' if a.carried_turns else ''}"
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
