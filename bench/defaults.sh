@@ -22,6 +22,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# shellcheck source=bench/round-lib.sh
+source bench/round-lib.sh
 out_dir=.gpu/defaults
 ATTENTION="--head-dim 128;--head-dim 128 --one-tile;--head-dim 64;--head-dim 64 --one-tile"
 ATTENTION+=";--head-dim 128 --causal;--head-dim 128 --causal --tile-order grid"
@@ -40,77 +42,20 @@ SMALL_M=256x4096x4096,256x4096x14336,128x4096x4096,192x4096x4096,320x4096x4096,5
 FP8_SHAPES=256x4096x4096,256x4096x14336,512x2048x8192,256x8192x8192,4096x4096x4096
 
 build() {
-  local build=${TILE_BUILD:-build}
-  local rt="$build/lib/libtile_runtime.so"
-  [ -f "$rt" ] || rt="$build/lib/Runtime/libtile_runtime.so"
-  rm -rf "$out_dir"
-  mkdir -p "$out_dir/attention" "$out_dir/gemm" "$out_dir/fp8"
-  for d in attention gemm fp8; do cp -f "$rt" "$out_dir/$d/"; done
-  local flags name
-  IFS=";" read -ra variants <<< "$ATTENTION"
-  for flags in "${variants[@]}"; do
-    # shellcheck disable=SC2086
-    python3 examples/attention/gen_attention.py $flags > "$out_dir/tmp.mlir"
-    name=$(sed -n 's/^    gpu.func @\([a-z0-9_]*\)(.*/\1/p' "$out_dir/tmp.mlir" | head -1)
-    mv "$out_dir/tmp.mlir" "$out_dir/attention/$name.mlir"
-    "$build/bin/tile-compile" "$out_dir/attention/$name.mlir" \
-      -o "$out_dir/attention/$name.so" --runtime-dir "$out_dir/attention"
-  done
-  IFS=";" read -ra variants <<< "$GEMM"
-  for v in "${variants[@]}"; do
-    name=${v%%:*}
-    flags=${v#*:}
-    local dir=gemm
-    [[ $name == fp8_* ]] && dir=fp8
-    # shellcheck disable=SC2086
-    python3 examples/gemm/gen_gemm.py $flags > "$out_dir/$dir/gemm_$name.mlir"
-    "$build/bin/tile-compile" "$out_dir/$dir/gemm_$name.mlir" \
-      -o "$out_dir/$dir/gemm_$name.so" --runtime-dir "$out_dir/$dir"
-  done
-  echo "defaults.sh: built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
-}
-
-# One step under a time limit; its exit status is printed, and a failing step
-# does not stop the ones after it.
-step() {
-  local name=$1 rc=0
-  shift
-  "$@" || rc=$?
-  echo "$name rc $rc"
+  round_build "$out_dir" "$ATTENTION" "$GEMM"
 }
 
 run_attention() {
   local out=${1:?output folder}
-  mkdir -p "$out"
-  export PYTHONUNBUFFERED=1
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
-    --format=csv > "$out/device.txt" 2>&1 || true
-  # A protocol bug hangs rather than fails: every step has a time limit.
-  step "attention check" timeout 120 python3 bench/Attention/bench.py \
-    --dir "$out_dir/attention" --check-only > "$out/attention-check.log" 2>&1
-  step "attention bench" timeout 300 python3 bench/Attention/bench.py \
-    --dir "$out_dir/attention" --no-triton --json "$out/attention.json" \
-    > "$out/attention.log" 2>&1
-  step "attention memcheck" timeout 150 compute-sanitizer --tool memcheck \
-    python3 bench/Attention/bench.py --dir "$out_dir/attention" \
-    --only 'attention_d128_causal$,attention_d64_causal$,causal_persistent' --check-only --small \
-    > "$out/attention-memcheck.log" 2>&1
-  step "turns racecheck" timeout 150 compute-sanitizer --tool racecheck \
-    python3 bench/Attention/bench.py --dir "$out_dir/attention" \
-    --only carried_turns --check-only --small > "$out/attention-racecheck.log" 2>&1
+  round_attention "$out" "$out_dir/attention" 300
+  round_sanitize memcheck "$out_dir/attention" \
+    'attention_d128_causal$,attention_d64_causal$,causal_persistent' "$out/attention-memcheck.log"
+  round_sanitize racecheck "$out_dir/attention" carried_turns "$out/attention-racecheck.log"
   grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/attention*.log | head -20 || true
 }
 
 run_gemm() {
-  local out=${1:?output folder}
-  mkdir -p "$out"
-  export PYTHONUNBUFFERED=1
-  step gemm timeout 330 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" \
-    --no-triton --json "$out/gemm.json" --shapes "$SMALL_M" \
-    > "$out/gemm.log" 2>&1
-  step fp8 timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" \
-    --json "$out/fp8.json" --shapes "$FP8_SHAPES" > "$out/fp8.log" 2>&1
-  grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
+  round_gemm "${1:?output folder}" "$out_dir" "$SMALL_M" "$FP8_SHAPES"
 }
 
 case "${1:-}" in

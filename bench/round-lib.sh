@@ -1,0 +1,89 @@
+# Shared by the GPU round scripts (bench/carried-ring.sh, bench/defaults.sh):
+# building their kernels on the CPU machine and running their steps on the
+# GPU machine. Sourced, not run.
+#
+#   round_build OUT_DIR "ATTENTION FLAGS;..." "NAME:GEMM FLAGS;..."
+#   step NAME COMMAND...
+
+# Builds each attention variant (gen_attention.py flags, ';'-separated) into
+# OUT_DIR/attention/<kernel name>.so and each GEMM variant (name:flags;
+# fp8_* names into OUT_DIR/fp8/) into OUT_DIR/{gemm,fp8}/gemm_<name>.so, each
+# folder with the runtime beside it.
+round_build() {
+  local out_dir=$1 attention=$2 gemm=$3
+  local build=${TILE_BUILD:-build}
+  local rt="$build/lib/libtile_runtime.so"
+  [ -f "$rt" ] || rt="$build/lib/Runtime/libtile_runtime.so"
+  rm -rf "$out_dir"
+  mkdir -p "$out_dir/attention" "$out_dir/gemm" "$out_dir/fp8"
+  local d flags name v dir
+  for d in attention gemm fp8; do cp -f "$rt" "$out_dir/$d/"; done
+  IFS=";" read -ra variants <<< "$attention"
+  for flags in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    python3 examples/attention/gen_attention.py $flags > "$out_dir/tmp.mlir"
+    name=$(sed -n 's/^    gpu.func @\([a-z0-9_]*\)(.*/\1/p' "$out_dir/tmp.mlir" | head -1)
+    mv "$out_dir/tmp.mlir" "$out_dir/attention/$name.mlir"
+    "$build/bin/tile-compile" "$out_dir/attention/$name.mlir" \
+      -o "$out_dir/attention/$name.so" --runtime-dir "$out_dir/attention"
+  done
+  IFS=";" read -ra variants <<< "$gemm"
+  for v in "${variants[@]}"; do
+    name=${v%%:*}
+    flags=${v#*:}
+    dir=gemm
+    [[ $name == fp8_* ]] && dir=fp8
+    # shellcheck disable=SC2086
+    python3 examples/gemm/gen_gemm.py $flags > "$out_dir/$dir/gemm_$name.mlir"
+    "$build/bin/tile-compile" "$out_dir/$dir/gemm_$name.mlir" \
+      -o "$out_dir/$dir/gemm_$name.so" --runtime-dir "$out_dir/$dir"
+  done
+  echo "built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
+}
+
+# One step under a time limit; its exit status is printed, and a failing step
+# does not stop the ones after it.
+step() {
+  local name=$1 rc=0
+  shift
+  "$@" || rc=$?
+  echo "$name rc $rc"
+}
+
+# The attention kernels of DIR on the GPU into OUT: the device, the check
+# and the benchmark (cuDNN alternating), each under a time limit (a protocol
+# bug hangs rather than fails).
+round_attention() {
+  local out=$1 dir=$2 bench_limit=${3:-300}
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
+    --format=csv > "$out/device.txt" 2>&1 || true
+  step "attention check" timeout 120 python3 bench/Attention/bench.py \
+    --dir "$dir" --check-only > "$out/attention-check.log" 2>&1
+  step "attention bench" timeout "$bench_limit" python3 bench/Attention/bench.py \
+    --dir "$dir" --no-triton --json "$out/attention.json" \
+    > "$out/attention.log" 2>&1
+}
+
+# compute-sanitizer's TOOL over the check of the small shapes of the kernels
+# of DIR that ONLY selects (bench.py --only), into LOG.
+round_sanitize() {
+  local tool=$1 dir=$2 only=$3 log=$4
+  step "attention $tool" timeout 150 compute-sanitizer --tool "$tool" \
+    python3 bench/Attention/bench.py --dir "$dir" --only "$only" \
+    --check-only --small > "$log" 2>&1
+}
+
+# The GEMM kernels of DIR/gemm (bf16 output, cuBLAS alternating) on SHAPES
+# and of DIR/fp8 (cuBLASLt alternating) on FP8_SHAPES, into OUT.
+round_gemm() {
+  local out=$1 dir=$2 shapes=$3 fp8_shapes=$4
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  step gemm timeout 330 python3 bench/Gemm/bench.py --dir "$dir/gemm" \
+    --no-triton --json "$out/gemm.json" --shapes "$shapes" > "$out/gemm.log" 2>&1
+  step fp8 timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$dir/fp8" \
+    --json "$out/fp8.json" --shapes "$fp8_shapes" > "$out/fp8.log" 2>&1
+  grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
+}
