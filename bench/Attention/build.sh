@@ -2,7 +2,7 @@
 # Builds the attention benchmark's artifacts into .gpu/attention/ on a CPU
 # machine with the MLIR build (TILE_BUILD, default build/): each variant of
 # examples/attention/gen_attention.py (head_dim 64 and 128, causal and not,
-# persistent (the non-causal default) and one-tile, bf16, and an f16 one) as
+# persistent (the default) and one-tile, bf16, and an f16 one) as
 # attention_<variant>.so (host code + embedded cubin + _mlir_ciface_
 # entries), the runtime, the PTX and ptxas's resource report
 # where ptxas is installed. The default variant must equal the checked-in
@@ -24,7 +24,7 @@ cp -f "$rt" "$out/"
 python3 "$gen" > "$out/attention.mlir"
 cmp -s "$out/attention.mlir" examples/attention/attention.mlir ||
   { echo "build.sh: examples/attention/attention.mlir is stale (re-run $gen)"; exit 1; }
-IFS=";" read -ra variants <<< "${VARIANTS:---head-dim 128;--head-dim 128 --one-tile;--head-dim 128 --causal;--head-dim 64;--head-dim 64 --one-tile;--head-dim 64 --causal;--head-dim 128 --dtype f16;--head-dim 128 --no-pingpong;--head-dim 128 --no-overlap;--head-dim 128 --no-pingpong --no-overlap;--head-dim 128 --causal --overlap on --pingpong on;--head-dim 64 --causal --overlap off --pingpong off;--head-dim 128 --block-n 176}"
+IFS=";" read -ra variants <<< "${VARIANTS:---head-dim 128;--head-dim 128 --one-tile;--head-dim 128 --causal;--head-dim 128 --causal --one-tile;--head-dim 64;--head-dim 64 --one-tile;--head-dim 64 --causal;--head-dim 64 --causal --one-tile;--head-dim 128 --dtype f16;--head-dim 128 --no-pingpong;--head-dim 128 --no-overlap;--head-dim 128 --no-pingpong --no-overlap;--head-dim 128 --causal --one-tile --overlap on --pingpong on;--head-dim 64 --causal --overlap off --pingpong off;--head-dim 128 --block-n 176}"
 toolkit=${CUDA_HOME:-/usr/local/cuda}
 : > "$out/ptxas.txt"
 for flags in "${variants[@]}"; do

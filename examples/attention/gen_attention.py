@@ -31,17 +31,20 @@ One CTA computes 128 query rows of one (batch, head) with three warpgroups:
 Loads past the sequence read zeros (the TMA's out-of-bounds fill) and the
 masks make their scores -inf; the TMA store clips rows past the sequence.
 
-Non-causal kernels are persistent by default (--persistent auto; --one-tile
-for one CTA per query block): one CTA per SM (at most one per tile) walks the
-(query block, head, batch) tiles, CTA c taking tiles c, c + CTAs, ... The
-pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
+Kernels are persistent by default (--persistent auto; --one-tile for one CTA
+per query block): one CTA per SM (at most one per tile) walks the (query
+block, head, batch) tiles, non-causal CTA c taking tiles c, c + CTAs, ...,
+causal units of two tiles of a paired order that balances the CTAs' KV
+blocks (emit_paired_walk). The pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
 tile's last blocks and epilogue, and the Q tile is the pipeline's
 `tile_loads`, loaded once per tile after the tile's first K/V stage. The
 epilogue stages O in the tile's last K stage (held until the epilogue ends,
 since the last P V reads that stage's V), once the other consumer's last
 S = Q K^T is complete, so Q is released before the epilogue and the next
 tile's Q loads during it. Measured 1.06-1.18x the one-tile kernel at
-head_dim 128 (docs/attention.md, Performance).
+head_dim 128 non-causal, 1.09-1.12x causal from 2k (docs/attention.md, "The
+persistent schedule"). The one-tile causal kernels take their tiles
+longest-first (--tile-order).
 
 --kv-lag (overlapped kernels): the pipeline's read_lags = [0, 1] gives K and
 V their own barriers; consume receives K of block k and V of block
@@ -994,15 +997,17 @@ def main():
                    help="KV rows per block (176: fewer, longer blocks for "
                         "non-causal kernels at head_dim 128, as FlashAttention-3 "
                         "takes; 2 stages, serial unless --overlap on)")
-    # Non-causal kernels default to the persistent form: measured on an H100
-    # (docs/attention.md, round 38) it runs 1.06-1.18x the one-tile kernel
-    # at head_dim 128 and 1.00-1.19x at head_dim 64 (TFLOP/s, 512 to 16k).
+    # The persistent form is the default: measured on an H100
+    # (docs/attention.md, rounds 38 and 39) it runs 1.06-1.18x the one-tile
+    # kernel non-causal at head_dim 128 and 1.00-1.19x at head_dim 64
+    # (TFLOP/s, 512 to 16k); causal, 1.09-1.12x the one-tile kernel at head_dim
+    # 128 from 2k.
     p.add_argument("--persistent", nargs="?", choices=("auto", "on", "off"),
                    const="on", default="auto",
                    help="one CTA per SM walking the (query block, head, batch) "
                         "tiles: the next tile's K/V loads overlap this tile's "
-                        "epilogue (auto: on unless causal or --block-n 176; "
-                        "off: one CTA per tile)")
+                        "epilogue (auto: on unless --no-overlap or --block-n "
+                        "176; off: one CTA per tile)")
     p.add_argument("--one-tile", dest="persistent", action="store_const",
                    const="off", help="the same as --persistent off")
     p.add_argument("--carried-turns", dest="carried_turns",
@@ -1031,19 +1036,22 @@ def main():
     if a.block_n != BM and a.causal:
         p.error(f"--block-n {a.block_n}: causal kernels walk the diagonal in "
                 f"blocks of the query tile's {BM} rows")
-    # The persistent form runs the overlapped ping-pong kernel (it stages O
-    # in the stage the overlap holds): --persistent on asks for it.
-    default = not a.causal or a.head_dim == 64 or a.persistent == "on"
+    # Every 128-row kernel is persistent by default (measured on an H100,
+    # docs/attention.md, rounds 38 and 39), unless --no-overlap: the
+    # persistent epilogue stages O in the last block's K stage, which the
+    # overlap holds (in_flight = 1) through it.
+    persistent_default = a.block_n == BN
+    a.persistent = a.persistent == "on" or (
+        a.persistent == "auto" and persistent_default and a.overlap != "off")
+    # The persistent kernels and the non-causal and head_dim 64 one-tile
+    # kernels overlap and ping-pong; the one-tile causal kernel at head_dim
+    # 128 is serial (round 23: the overlap no faster there).
+    default = not a.causal or a.head_dim == 64 or a.persistent
     # The overlap carries the previous block's P in f32 across the loop: at
     # 176-row blocks that is 88 more registers per thread, which spill.
     overlap_default = default and a.block_n == BN
     a.overlap = a.overlap == "on" or (a.overlap == "auto" and overlap_default)
     a.pingpong = a.pingpong == "on" or (a.pingpong == "auto" and default)
-    # The persistent epilogue stages O in the last block's K stage, which
-    # the overlap holds (in_flight = 1) through it.
-    persistent_default = not a.causal and a.block_n == BN and a.overlap
-    a.persistent = a.persistent == "on" or (a.persistent == "auto" and
-                                            persistent_default)
     if a.persistent and a.block_n != BN:
         p.error(f"--persistent stages O in a {BN}-row K stage; --block-n "
                 f"{a.block_n} has no such stage")

@@ -2,10 +2,11 @@
 written, with index_arith, and prints per problem whether the CTAs take
 every (query block, head, batch) exactly once, for FileCheck:
 
-- one-tile kernels (the lines from `// Longest-first` to `%b = ...`), for
-  every CTA of the grid (gx, H, B): the section width (heads whose K and V
-  fit in L2) and the first CTAs' tiles in launch order;
-- the persistent kernel (--persistent: the kernel's lines up to its
+- one-tile kernels (--one-tile; the lines from `// Longest-first` to
+  `%b = ...`), for every CTA of the grid (gx, H, B): the section width
+  (heads whose K and V fit in L2) and the first CTAs' tiles in launch
+  order;
+- the persistent kernel (the default; the kernel's lines up to its
   KV block count, then the pipeline's iterations region for each of the
   CTA's tiles): the KV blocks each CTA walks, least and most.
 
@@ -98,7 +99,7 @@ module = subprocess.run(
                                   "gen_attention.py"), *sys.argv[1:]],
     check=True, capture_output=True, text=True).stdout
 lines = [l.strip() for l in module.splitlines()]
-walk = persistent if "--persistent" in sys.argv[1:] else one_tile
+walk = one_tile if "--one-tile" in sys.argv[1:] else persistent
 for B, H, S in PROBLEMS:
     dims = {("%Q", 0): B, ("%Q", 1): H, ("%Q", 2): S, ("%K", 1): H,
             ("%K", 2): S}
