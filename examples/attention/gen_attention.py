@@ -59,6 +59,9 @@ releases after the epilogue's store has read it.
 import argparse
 import math
 
+from tile_orders import (emit_causal_blocks, emit_lpt_tile, emit_narrow_tile_walk,
+                         emit_paired_walk_share, emit_tile_coords)
+
 BM, BN = 128, 128
 WG = 128
 
@@ -419,128 +422,14 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
     return emit_p_fragments(e, a, prefix, indent)
 
 
-def emit_tile_coords(e, a, indent=""):
-    """The CTA's t-th work tile (persistent): non-causal, tile cta + t x CTAs
-    of the (query block, head, batch) tiles, query blocks fastest, so that
-    the CTAs at work together read the same heads' K and V; causal, the
-    paired order's (emit_paired_walk). In 32 bits (see
-    emit_narrow_tile_walk). %m0 is the causal kernel's tile value (the
-    pipeline's iterations region computes it)."""
-    e.line(f"{indent}%t32 = arith.index_cast %t : index to i32")
-    if a.causal:
-        emit_paired_walk(e, indent)
-    else:
-        e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
-        e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
-        e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
-        e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
-    e.line(f"{indent}%h32 = arith.remui %t_bh, %H32 : i32")
-    e.line(f"{indent}%b32 = arith.divui %t_bh, %H32 : i32")
-    e.line(f"{indent}%qb = arith.index_castui %qb32 : i32 to index")
-    e.line(f"{indent}%h = arith.index_castui %h32 : i32 to index")
-    e.line(f"{indent}%b = arith.index_castui %b32 : i32 to index")
-    if not a.causal:
-        e.line(f"{indent}%m0 = arith.muli %qb, %cbm : index")
 
 
-def emit_paired_walk(e, indent):
-    """%qb32 and %t_bh (head and batch) of the CTA's t-th tile (persistent
-    causal). The order: sections of heads whose K and V fit in L2
-    (emit_lpt_section), in each the query-block ranks paired, the longest
-    (rank r: the last query block but r, gx - r KV blocks) with the
-    shortest (rank gx - 1 - r, r + 1 blocks), the section's heads fastest:
-    (r 0, head 0), (r gx - 1, head 0), (r 0, head 1), ... and, for an odd
-    gx, the middle rank's tiles last. Any two neighbours there take gx + 1
-    KV blocks or gx, so the CTAs deal out neighbour pairs (units):
-    unit cta + (t / 2) x CTAs, its first tile for an even t, its second for
-    an odd one. Each CTA walks as many units as the others or one fewer,
-    each a long tile then a short one of one head; the CTAs at work together
-    read the K and V of a section's heads."""
-    e.line(f"{indent}%t_unit0 = arith.shrui %t32, %c1_i32 : i32")
-    e.line(f"{indent}%t_half = arith.andi %t32, %c1_i32 : i32")
-    e.line(f"{indent}%t_units = arith.muli %t_unit0, %ctas32 : i32")
-    e.line(f"{indent}%t_unit = arith.addi %t_units, %cta32 : i32")
-    e.line(f"{indent}%t_pos0 = arith.shli %t_unit, %c1_i32 : i32")
-    e.line(f"{indent}%t_pos = arith.addi %t_pos0, %t_half : i32")
-    e.line(f"{indent}%t_section = arith.divui %t_pos, %sec_tiles32 : i32")
-    e.line(f"{indent}%t_idx = arith.remui %t_pos, %sec_tiles32 : i32")
-    e.line(f"{indent}%t_sec0 = arith.muli %t_section, %sec32 : i32")
-    e.line(f"{indent}%t_left = arith.subi %heads32, %t_sec0 : i32")
-    e.line(f"{indent}%t_width = arith.minui %sec32, %t_left : i32")
-    e.line(f"{indent}// Paired ranks, or the middle rank's tiles after them.")
-    e.line(f"{indent}%t_paired2 = arith.muli %t_width, %pair_ranks2_32 : i32")
-    e.line(f"{indent}%t_in_pairs = arith.cmpi ult, %t_idx, %t_paired2 : i32")
-    e.line(f"{indent}%t_pair = arith.shrui %t_idx, %c1_i32 : i32")
-    e.line(f"{indent}%t_second = arith.andi %t_idx, %c1_i32 : i32")
-    e.line(f"{indent}%t_pair_head = arith.remui %t_pair, %t_width : i32")
-    e.line(f"{indent}%t_r = arith.divui %t_pair, %t_width : i32")
-    e.line(f"{indent}%t_r_short = arith.subi %gx_last32, %t_r : i32")
-    e.line(f"{indent}%t_is_short = arith.cmpi ne, %t_second, %c0_i32 : i32")
-    e.line(f"{indent}%t_pair_rank = arith.select %t_is_short, %t_r_short, %t_r : i32")
-    e.line(f"{indent}%t_mid_head = arith.subi %t_idx, %t_paired2 : i32")
-    e.line(f"{indent}%t_head = arith.select %t_in_pairs, %t_pair_head, %t_mid_head : i32")
-    e.line(f"{indent}%t_rank = arith.select %t_in_pairs, %t_pair_rank, %pair_ranks32 : i32")
-    e.line(f"{indent}%t_bh = arith.addi %t_sec0, %t_head : i32")
-    e.line(f"{indent}%qb32 = arith.subi %gx_last32, %t_rank : i32")
 
 
-def emit_causal_blocks(b, indent="", result="%ntiles"):
-    """The causal tile's KV blocks: up to the one holding its last query
-    row (of query rows %m0 ..)."""
-    b(f"{indent}%m_last = arith.addi %m0, %cbm : index")
-    b(f"{indent}%diag_blocks = arith.divui %m_last, %cbn : index")
-    b(f"{indent}{result} = arith.minui %kv_blocks, %diag_blocks : index")
 
 
-def emit_paired_walk_share(b, d):
-    """The persistent causal kernel's share of the paired order
-    (emit_paired_walk): the units cta, cta + CTAs, ... below
-    ceil(total / 2), two tiles each but the last unit of an odd total."""
-    b("%Bn = arith.addi %B, %c0 : index")
-    emit_lpt_section(b, d)
-    b("%sec_tiles = arith.muli %sec, %gx : index")
-    b("%pair_ranks = arith.divui %gx, %c2 : index")
-    b("%pair_ranks2 = arith.muli %pair_ranks, %c2 : index")
-    b("// Units of two neighbouring tiles, dealt out to the CTAs in turn.")
-    b("%total_up = arith.addi %total, %c1 : index")
-    b("%units = arith.divui %total_up, %c2 : index")
-    b("%has_units = arith.cmpi ult, %cta, %units : index")
-    b("%units_left = arith.subi %units, %cta : index")
-    b("%ctas_m1 = arith.subi %ctas, %c1 : index")
-    b("%units_up = arith.addi %units_left, %ctas_m1 : index")
-    b("%my_units0 = arith.divui %units_up, %ctas : index")
-    b("%my_units = arith.select %has_units, %my_units0, %c0 : index")
-    b("%my_tiles = arith.muli %my_units, %c2 : index")
-    b("// An odd total's last unit is one tile.")
-    b("%odd_total = arith.andi %total, %c1 : index")
-    b("%is_odd = arith.cmpi ne, %odd_total, %c0 : index")
-    b("%units_m1 = arith.subi %units, %c1 : index")
-    b("%last_owner = arith.remui %units_m1, %ctas : index")
-    b("%owns_last = arith.cmpi eq, %cta, %last_owner : index")
-    b("%short_unit = arith.andi %is_odd, %owns_last : i1")
-    b("%short_i = arith.index_castui %short_unit : i1 to index")
-    b("%mine = arith.subi %my_tiles, %short_i : index")
 
 
-def emit_narrow_tile_walk(b, causal=False):
-    """The persistent walk's operands in 32 bits: one register each across
-    the consumers' main loop instead of two, and 32-bit divisions in the
-    producer's 24 registers. Every value is below the tile count, which is
-    below 2^31: a tile is 128 query rows of at least 64 bf16 or f16 values
-    (16 KiB of Q), so 2^31 tiles would need 32 TiB of Q."""
-    b("%cta32 = arith.index_cast %cta : index to i32")
-    b("%ctas32 = arith.index_cast %ctas : index to i32")
-    b("%gx32 = arith.index_cast %gx : index to i32")
-    b("%H32 = arith.index_cast %H : index to i32")
-    b("%group32 = arith.index_cast %group : index to i32")
-    if causal:
-        b("%c0_i32 = arith.constant 0 : i32")
-        b("%sec32 = arith.index_cast %sec : index to i32")
-        b("%sec_tiles32 = arith.index_cast %sec_tiles : index to i32")
-        b("%heads32 = arith.index_cast %heads : index to i32")
-        b("%gx_last32 = arith.subi %gx32, %c1_i32 : i32")
-        b("%pair_ranks32 = arith.index_cast %pair_ranks : index to i32")
-        b("%pair_ranks2_32 = arith.index_cast %pair_ranks2 : index to i32")
 
 
 def emit_epilogue(e, a):
@@ -850,58 +739,10 @@ def generate(a):
     return "\n".join(out) + "\n"
 
 
-# The L2 share the longest-first order's sections keep their K and V in
-# (of the H100's and H200's 50 MiB).
-LPT_L2_BYTES = 32 << 20
 
 
-def emit_lpt_section(b, d):
-    """%heads (heads x batch) and %sec, the heads of a section of the
-    longest-first order: as many as keep their K and V (Skv rows of head_dim
-    bf16 or f16 each) in LPT_L2_BYTES, at least 1, at most %heads."""
-    b("%heads = arith.muli %H, %Bn : index")
-    b(f"%l2_budget = arith.constant {LPT_L2_BYTES} : index")
-    b(f"%kv_row_bytes = arith.constant {4 * d} : index")
-    b("%head_bytes0 = arith.muli %Skv, %kv_row_bytes : index")
-    b("%head_bytes = arith.maxui %head_bytes0, %c1 : index")
-    b("%fit0 = arith.divui %l2_budget, %head_bytes : index")
-    b("%fit1 = arith.maxui %fit0, %c1 : index")
-    b("%sec = arith.minui %fit1, %heads : index")
 
 
-def emit_lpt_tile(b, d):
-    """The CTA's (query block, head, batch) in longest-first order (causal
-    one-tile kernels): the grid's CTAs, which the hardware starts in order
-    of their linear index, take the heads in sections whose K and V fit in
-    LPT_L2_BYTES, and in each section the query blocks from the last (the
-    most KV blocks) to the first, the section's heads fastest. The longest
-    tiles start first and the short ones fill the last wave, while the CTAs
-    at work together read the K and V of at most a section's heads."""
-    b("// Longest-first: sections of heads whose K and V fit in L2, in each")
-    b("// the query blocks from the last down, the section's heads fastest.")
-    b("%bx = gpu.block_id x")
-    b("%by = gpu.block_id y")
-    b("%bz = gpu.block_id z")
-    b("%gx_l = gpu.grid_dim x")
-    b("%Bn = memref.dim %Q, %c0 : !Q")
-    b("%bz_h = arith.muli %bz, %H : index")
-    b("%bh_lin = arith.addi %bz_h, %by : index")
-    b("%bh_gx = arith.muli %bh_lin, %gx_l : index")
-    b("%lin = arith.addi %bh_gx, %bx : index")
-    emit_lpt_section(b, d)
-    b("%sec_tiles = arith.muli %sec, %gx_l : index")
-    b("%section = arith.divui %lin, %sec_tiles : index")
-    b("%within = arith.remui %lin, %sec_tiles : index")
-    b("%sec0 = arith.muli %section, %sec : index")
-    b("%sec_left = arith.subi %heads, %sec0 : index")
-    b("%width = arith.minui %sec, %sec_left : index")
-    b("%qrank = arith.divui %within, %width : index")
-    b("%in_sec = arith.remui %within, %width : index")
-    b("%bh = arith.addi %sec0, %in_sec : index")
-    b("%gx_last = arith.subi %gx_l, %c1 : index")
-    b("%qb = arith.subi %gx_last, %qrank : index")
-    b("%h = arith.remui %bh, %H : index")
-    b("%b = arith.divui %bh, %H : index")
 
 
 def emit_q_once(b, d):
