@@ -820,16 +820,18 @@ def main():
     p.add_argument("--causal", action="store_true")
     p.add_argument("--stages", type=int, default=None,
                    help="K/V stages (default: as many as shared memory holds, at most 4)")
-    # Causal kernels at head_dim 128 default to the serial form: measured on
-    # the H200 (docs/attention.md, round 23) the overlapped causal form is
-    # 8-9% faster at head_dim 64 and no faster at 128 (-4% at 2k, +3% at 8k).
+    # One-tile causal kernels at head_dim 128 default to the serial form:
+    # measured on the H200 (docs/attention.md, round 23) the overlapped
+    # one-tile causal form is 8-9% faster at head_dim 64 and no faster at 128
+    # (-4% at 2k, +3% at 8k). The persistent kernels need the overlap.
     p.add_argument("--overlap", choices=("auto", "on", "off"), default="auto",
                    help="intra-warpgroup overlap of the softmax with P V "
-                        "(auto: on unless causal at head_dim 128)")
+                        "(auto: on unless a one-tile causal kernel at "
+                        "head_dim 128)")
     p.add_argument("--no-overlap", dest="overlap", action="store_const", const="off")
     p.add_argument("--pingpong", choices=("auto", "on", "off"), default="auto",
-                   help="ping-pong of the two consumers' GEMMs (auto: on unless "
-                        "causal at head_dim 128)")
+                   help="ping-pong of the two consumers' GEMMs (auto: on "
+                        "unless a one-tile causal kernel at head_dim 128)")
     p.add_argument("--no-pingpong", dest="pingpong", action="store_const", const="off")
     p.add_argument("--branchless-mask", dest="branchless_mask", action="store_true",
                    help="mask every block with selects instead of branching to "
