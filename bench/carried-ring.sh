@@ -47,10 +47,6 @@ GEMM+=";fp8_choose:--choose --fp8 --swizzle-c"
 SMALL_M=256x4096x4096,256x4096x14336,256x14336x4096,128x4096x4096,384x4096x4096,512x4096x4096,640x4096x8192,256x8192x8192
 SUITE=2048x2048x2048,4096x4096x4096,5000x5000x5000,3000x5000x2000,4096x14336x4096,8192x8192x8192
 
-build() {
-  round_build "$out_dir" "$ATTENTION" "$GEMM"
-}
-
 run_attention() {
   local out=${1:?output folder}
   round_attention "$out" "$out_dir/attention" 240
@@ -65,9 +61,4 @@ run_gemm() {
     "256x4096x4096,256x8192x8192,4096x4096x4096,8192x8192x8192"
 }
 
-case "${1:-}" in
-  build) build ;;
-  attention) run_attention "${2:-}" ;;
-  gemm) run_gemm "${2:-}" ;;
-  *) echo "usage: $0 build | attention OUT | gemm OUT" >&2; exit 2 ;;
-esac
+round_main "$@"

@@ -43,10 +43,6 @@ GEMM+=";fp8_n128s6:--fp8 --swizzle-c --bn 128 --stages 6"
 SMALL_M=256x4096x4096,256x4096x14336,128x4096x4096,192x4096x4096,320x4096x4096,512x2048x8192,256x2048x8192,256x8192x8192
 FP8_SHAPES=256x4096x4096,256x4096x14336,512x2048x8192,256x8192x8192,4096x4096x4096
 
-build() {
-  round_build "$out_dir" "$ATTENTION" "$GEMM"
-}
-
 run_attention() {
   local out=${1:?output folder}
   round_attention "$out" "$out_dir/attention" 300
@@ -60,9 +56,4 @@ run_gemm() {
   round_gemm "${1:?output folder}" "$out_dir" "$SMALL_M" "$FP8_SHAPES"
 }
 
-case "${1:-}" in
-  build) build ;;
-  attention) run_attention "${2:-}" ;;
-  gemm) run_gemm "${2:-}" ;;
-  *) echo "usage: $0 build | attention OUT | gemm OUT" >&2; exit 2 ;;
-esac
+round_main "$@"

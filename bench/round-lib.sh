@@ -3,6 +3,8 @@
 # GPU machine. Sourced, not run.
 #
 #   round_build OUT_DIR "ATTENTION FLAGS;..." "NAME:GEMM FLAGS;..."
+#   round_main "$@"   (after the script set out_dir, ATTENTION, GEMM and
+#                      defined run_attention and run_gemm)
 #   step NAME COMMAND...
 
 # Builds each attention variant (gen_attention.py flags, ';'-separated) into
@@ -86,4 +88,15 @@ round_gemm() {
   step fp8 timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$dir/fp8" \
     --json "$out/fp8.json" --shapes "$fp8_shapes" > "$out/fp8.log" 2>&1
   grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
+}
+
+# A round script's commands: `build` (round_build of its out_dir, ATTENTION
+# and GEMM), `attention OUT` and `gemm OUT` (its run_attention and run_gemm).
+round_main() {
+  case "${1:-}" in
+    build) round_build "$out_dir" "$ATTENTION" "$GEMM" ;;
+    attention) run_attention "${2:-}" ;;
+    gemm) run_gemm "${2:-}" ;;
+    *) echo "usage: $0 build | attention OUT | gemm OUT" >&2; exit 2 ;;
+  esac
 }

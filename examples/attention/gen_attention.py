@@ -35,10 +35,10 @@ Kernels are persistent by default (--persistent auto; --one-tile for one CTA
 per query block): one CTA per SM (at most one per tile) walks the (query
 block, head, batch) tiles, non-causal CTA c taking tiles c, c + CTAs, ...,
 causal units of two tiles of a paired order that balances the CTAs' KV
-blocks (emit_paired_walk). The pipeline is persistent (`tiles`): the next tile's K/V loads overlap this
-tile's last blocks and epilogue, and the Q tile is the pipeline's
-`tile_loads`, loaded once per tile after the tile's first K/V stage. The
-epilogue stages O in the tile's last K stage (held until the epilogue ends,
+blocks (tile_orders.py). The pipeline is persistent (`tiles`): the next
+tile's K/V loads overlap this tile's last blocks and epilogue, and the Q
+tile is the pipeline's `tile_loads`, loaded once per tile after the tile's
+first K/V stage. The epilogue stages O in the tile's last K stage (held until the epilogue ends,
 since the last P V reads that stage's V), once the other consumer's last
 S = Q K^T is complete, so Q is released before the epilogue and the next
 tile's Q loads during it. Measured 1.06-1.18x the one-tile kernel at
@@ -59,8 +59,9 @@ releases after the epilogue's store has read it.
 import argparse
 import math
 
-from tile_orders import (emit_causal_blocks, emit_lpt_tile, emit_narrow_tile_walk,
-                         emit_paired_walk_share, emit_tile_coords)
+from tile_orders import (emit_causal_blocks, emit_lpt_tile,
+                         emit_narrow_tile_walk, emit_tile_coords,
+                         emit_walk_share)
 
 BM, BN = 128, 128
 WG = 128
@@ -422,16 +423,6 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
     return emit_p_fragments(e, a, prefix, indent)
 
 
-
-
-
-
-
-
-
-
-
-
 def emit_epilogue(e, a):
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
@@ -620,7 +611,7 @@ def generate(a):
     b("%S = memref.dim %Q, %c2 : !Q")
     b("%H = memref.dim %Q, %c1 : !Q")
     b("%Skv = memref.dim %K, %c2 : !KV")
-    if a.lpt and not a.persistent:
+    if a.lpt:
         emit_lpt_tile(b, d)
     b("%Hkv = memref.dim %K, %c1 : !KV")
     b("// Grouped-query attention: Q heads per K/V head.")
@@ -632,17 +623,7 @@ def generate(a):
         b("%gx = arith.divui %s_up, %cbm : index")
         b("%gxh = arith.muli %gx, %H : index")
         b("%total = arith.muli %gxh, %B : index")
-        if causal:
-            emit_paired_walk_share(b, d)
-        else:
-            b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
-            b("// last tile.")
-            b("%some = arith.cmpi ult, %cta, %total : index")
-            b("%left = arith.subi %total, %cta : index")
-            b("%ctas1 = arith.subi %ctas, %c1 : index")
-            b("%left_up = arith.addi %left, %ctas1 : index")
-            b("%share = arith.divui %left_up, %ctas : index")
-            b("%mine = arith.select %some, %share, %c0 : index")
+        emit_walk_share(b, a, d)
         emit_narrow_tile_walk(b, causal)
     else:
         b("%hkv = arith.divui %h, %group : index")
@@ -676,8 +657,9 @@ def generate(a):
     # region gives each its KV blocks, and its first query row and block
     # count as the tile's values.
     ranges = a.persistent and causal
-    tile_arg = ("%t: index, %m0: index, %ntiles: index, " if ranges else
-                "%t: index, " if a.persistent else "")
+    leading = (["%t: index"] if a.persistent else []) + (
+        ["%m0: index", "%ntiles: index"] if ranges else [])
+    tile_arg = "".join(f"{arg}, " for arg in leading)
     tiles = " tiles(%mine)" if a.persistent else ""
     count = "" if ranges else " (%ntiles)"
     b(f"tile.pipeline{count}{tiles} stages(%sk, %sv : !stagesKV, !stagesKV)")
@@ -700,7 +682,7 @@ def generate(a):
         b("  tile.yield %c0, %nblocks, %m0, %nblocks : index, index, index, index")
         b("} tile_loads {")
     if a.persistent:
-        b(f"^bb0({tile_arg[:-2]}):")
+        b(f"^bb0({', '.join(leading)}):")
         b("  // The tile's Q rows, once per tile (the pipeline's tile barriers).")
         emit_tile_coords(body, a, "  ")
         b(f"  tile.copy_async %sq[0, 0] [{BM}, {d}], %Q[%b, %h, %m0, 0] [1, 1, {BM}, {d}] : !tileQ, !Q")
@@ -737,12 +719,6 @@ def generate(a):
     emit_host(w, a, name, smem)
     out[-1] = "}"
     return "\n".join(out) + "\n"
-
-
-
-
-
-
 
 
 def emit_q_once(b, d):

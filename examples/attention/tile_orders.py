@@ -55,11 +55,8 @@ def emit_paired_walk(e, indent):
     e.line(f"{indent}%t_unit = arith.addi %t_units, %cta32 : i32")
     e.line(f"{indent}%t_pos0 = arith.shli %t_unit, %c1_i32 : i32")
     e.line(f"{indent}%t_pos = arith.addi %t_pos0, %t_half : i32")
-    e.line(f"{indent}%t_section = arith.divui %t_pos, %sec_tiles32 : i32")
-    e.line(f"{indent}%t_idx = arith.remui %t_pos, %sec_tiles32 : i32")
-    e.line(f"{indent}%t_sec0 = arith.muli %t_section, %sec32 : i32")
-    e.line(f"{indent}%t_left = arith.subi %heads32, %t_sec0 : i32")
-    e.line(f"{indent}%t_width = arith.minui %sec32, %t_left : i32")
+    emit_section_of(lambda text: e.line(indent + text), "%t_pos", "%t_",
+                    "i32", "%sec32", "%sec_tiles32", "%heads32")
     e.line(f"{indent}// Paired ranks, or the middle rank's tiles after them.")
     e.line(f"{indent}%t_paired2 = arith.muli %t_width, %pair_ranks2_32 : i32")
     e.line(f"{indent}%t_in_pairs = arith.cmpi ult, %t_idx, %t_paired2 : i32")
@@ -85,12 +82,27 @@ def emit_causal_blocks(b, indent="", result="%ntiles"):
     b(f"{indent}{result} = arith.minui %kv_blocks, %diag_blocks : index")
 
 
+def emit_walk_share(b, a, d):
+    """%mine, the persistent CTA's count of tiles (of %total), and for the
+    causal walk the section operands emit_paired_walk reads."""
+    if not a.causal:
+        b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
+        b("// last tile.")
+        b("%some = arith.cmpi ult, %cta, %total : index")
+        b("%left = arith.subi %total, %cta : index")
+        b("%ctas1 = arith.subi %ctas, %c1 : index")
+        b("%left_up = arith.addi %left, %ctas1 : index")
+        b("%share = arith.divui %left_up, %ctas : index")
+        b("%mine = arith.select %some, %share, %c0 : index")
+        return
+    emit_paired_walk_share(b, d)
+
+
 def emit_paired_walk_share(b, d):
     """The persistent causal kernel's share of the paired order
     (emit_paired_walk): the units cta, cta + CTAs, ... below
     ceil(total / 2), two tiles each but the last unit of an odd total."""
-    b("%Bn = arith.addi %B, %c0 : index")
-    emit_lpt_section(b, d)
+    emit_lpt_section(b, d, "%B")
     b("%sec_tiles = arith.muli %sec, %gx : index")
     b("%pair_ranks = arith.divui %gx, %c2 : index")
     b("%pair_ranks2 = arith.muli %pair_ranks, %c2 : index")
@@ -141,11 +153,12 @@ def emit_narrow_tile_walk(b, causal=False):
 LPT_L2_BYTES = 32 << 20
 
 
-def emit_lpt_section(b, d):
-    """%heads (heads x batch) and %sec, the heads of a section of the
-    longest-first order: as many as keep their K and V (Skv rows of head_dim
-    bf16 or f16 each) in LPT_L2_BYTES, at least 1, at most %heads."""
-    b("%heads = arith.muli %H, %Bn : index")
+def emit_lpt_section(b, d, batch):
+    """%heads (heads x `batch`) and %sec, the heads of a section of the
+    longest-first and paired orders: as many as keep their K and V (Skv
+    rows of head_dim bf16 or f16 each) in LPT_L2_BYTES, at least 1, at most
+    %heads."""
+    b(f"%heads = arith.muli %H, {batch} : index")
     b(f"%l2_budget = arith.constant {LPT_L2_BYTES} : index")
     b(f"%kv_row_bytes = arith.constant {4 * d} : index")
     b("%head_bytes0 = arith.muli %Skv, %kv_row_bytes : index")
@@ -153,6 +166,18 @@ def emit_lpt_section(b, d):
     b("%fit0 = arith.divui %l2_budget, %head_bytes : index")
     b("%fit1 = arith.maxui %fit0, %c1 : index")
     b("%sec = arith.minui %fit1, %heads : index")
+
+
+def emit_section_of(line, pos, prefix, ty, sec, sec_tiles, heads):
+    """Position `pos` of an order that takes the heads in sections of `sec`
+    (`sec_tiles` tiles each; the last section may hold fewer of the `heads`):
+    `prefix`idx, the position within its section, `prefix`sec0, the
+    section's first head, and `prefix`width, its heads, all of type `ty`."""
+    line(f"{prefix}section = arith.divui {pos}, {sec_tiles} : {ty}")
+    line(f"{prefix}idx = arith.remui {pos}, {sec_tiles} : {ty}")
+    line(f"{prefix}sec0 = arith.muli {prefix}section, {sec} : {ty}")
+    line(f"{prefix}left = arith.subi {heads}, {prefix}sec0 : {ty}")
+    line(f"{prefix}width = arith.minui {sec}, {prefix}left : {ty}")
 
 
 def emit_lpt_tile(b, d):
@@ -174,16 +199,13 @@ def emit_lpt_tile(b, d):
     b("%bh_lin = arith.addi %bz_h, %by : index")
     b("%bh_gx = arith.muli %bh_lin, %gx_l : index")
     b("%lin = arith.addi %bh_gx, %bx : index")
-    emit_lpt_section(b, d)
+    emit_lpt_section(b, d, "%Bn")
     b("%sec_tiles = arith.muli %sec, %gx_l : index")
-    b("%section = arith.divui %lin, %sec_tiles : index")
-    b("%within = arith.remui %lin, %sec_tiles : index")
-    b("%sec0 = arith.muli %section, %sec : index")
-    b("%sec_left = arith.subi %heads, %sec0 : index")
-    b("%width = arith.minui %sec, %sec_left : index")
-    b("%qrank = arith.divui %within, %width : index")
-    b("%in_sec = arith.remui %within, %width : index")
-    b("%bh = arith.addi %sec0, %in_sec : index")
+    emit_section_of(b, "%lin", "%lpt_", "index", "%sec", "%sec_tiles",
+                    "%heads")
+    b("%qrank = arith.divui %lpt_idx, %lpt_width : index")
+    b("%in_sec = arith.remui %lpt_idx, %lpt_width : index")
+    b("%bh = arith.addi %lpt_sec0, %in_sec : index")
     b("%gx_last = arith.subi %gx_l, %c1 : index")
     b("%qb = arith.subi %gx_last, %qrank : index")
     b("%h = arith.remui %bh, %H : index")
