@@ -53,10 +53,12 @@ step() {
 }
 
 # The attention kernels of DIR on the GPU into OUT: the device, the check
-# and the benchmark (cuDNN alternating), each under a time limit (a protocol
-# bug hangs rather than fails).
+# and the benchmark (cuDNN alternating; more bench.py flags after the time
+# limit, such as --side-by-side), each under a time limit (a protocol bug
+# hangs rather than fails).
 round_attention() {
   local out=$1 dir=$2 bench_limit=${3:-300}
+  shift 3 || shift $#
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
@@ -64,7 +66,7 @@ round_attention() {
   step "attention check" timeout 120 python3 bench/Attention/bench.py \
     --dir "$dir" --check-only > "$out/attention-check.log" 2>&1
   step "attention bench" timeout "$bench_limit" python3 bench/Attention/bench.py \
-    --dir "$dir" --no-triton --json "$out/attention.json" \
+    --dir "$dir" --no-triton --json "$out/attention.json" "$@" \
     > "$out/attention.log" 2>&1
 }
 

@@ -58,6 +58,8 @@ from timing import event_ms  # noqa: E402
 TOL_O = 2e-2  # bf16 output (2^-9 relative) plus P rounded to bf16 for P V
 TOL_L = 2e-3  # f32 log-sum-exp from approximate exp2/lg2
 ROUNDS = 3
+# --side-by-side: more rounds, the variants differing by a few percent.
+SIDE_BY_SIDE_ROUNDS = 7
 TOKENS = 16384
 WIDTH = 2048  # heads x head_dim
 # jax_attention.py's limit: about 80 s on the H200 (compiling 3 block sizes
@@ -352,6 +354,47 @@ def bench(tiles, results, seqs, forms, mosaic):
                      if "cudnn" in row else ""))
 
 
+def bench_side_by_side(tiles, results, seqs, rounds):
+    """Every kernel of one (head_dim, causal) form timed in the same rows,
+    alternating with each other and cuDNN in each of `rounds` rounds, so
+    that the GPU's drift from row to row does not enter the comparison of
+    the forms (the rows of bench() time one kernel each)."""
+    print(f"side by side: each form's kernels and cuDNN alternating in the same "
+          f"rows, {rounds} rounds of 20 calls, median")
+    forms = {}
+    for t in tiles:
+        if t.dtype == torch.bfloat16:
+            forms.setdefault((t.head_dim, t.causal), []).append(t)
+    for (d, causal), group in forms.items():
+        h = WIDTH // d
+        for s in seqs:
+            b = TOKENS // s
+            q, k, v = inputs(b, h, h, s, d, torch.bfloat16, 7)
+            o = torch.empty_like(q)
+            lse = torch.empty(b, h, s, device="cuda")
+            flops = 4.0 * b * h * s * s * d / (2 if causal else 1)
+            contenders = [(t.name, t.prepare(q, k, v, o, lse)) for t in group]
+            contenders.append(("cudnn", lambda: sdpa(SDPBackend.CUDNN_ATTENTION,
+                                                     q, k, v, causal)))
+            times = {n: [] for n, _ in contenders}
+            for _ in range(rounds):
+                for n, fn in contenders:
+                    times[n].append(event_ms(fn, warm=3))
+            for t in group:
+                t.status()
+            timed = {}
+            for n in times:
+                ms = statistics.median(times[n])
+                timed[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
+            for t in group:
+                results["bench"].append({
+                    "lib": t.name, "d": d, "causal": causal, "b": b, "h": h, "s": s,
+                    "side_by_side": [x.name for x in group],
+                    "ours": timed[t.name], "cudnn": timed["cudnn"]})
+            print(f"  d={d} {'causal' if causal else 'full'} s={s:5d} b={b:2d} h={h}: "
+                  + ", ".join(f"{n} {timed[n]['tflops']:.0f}" for n in timed))
+
+
 def selected(name, only):
     """Whether kernel `name` is one of --only's comma-separated names: each
     a part of the name, or with a trailing '$' its end."""
@@ -377,6 +420,10 @@ def main():
                          "the kernel's name)")
     ap.add_argument("--no-triton", action="store_true",
                     help="neither check nor time the Triton kernel")
+    ap.add_argument("--side-by-side", dest="side_by_side", action="store_true",
+                    help="time the kernels of each (head_dim, causal) form in "
+                         "the same rows (bench_side_by_side), cuDNN alone as "
+                         "the peer, for comparing variants")
     ap.add_argument("--jax", action="store_true",
                     help="also time JAX's Mosaic GPU kernel (jax_attention.py, "
                          "a separate process) before our rounds")
@@ -391,14 +438,17 @@ def main():
     ok = check(tiles, results, args.small)
     if not args.check_only:
         seqs = [2048, 8192] if args.quick else [512, 1024, 2048, 4096, 8192, 16384]
-        tri = None if args.no_triton else load_triton()
-        forms = {}
-        if tri:
-            results["triton"] = tri.triton.__version__
-            results["triton_form"] = tri.FORM
-            forms = check_triton(tri, results)
-        mosaic = run_mosaic(seqs, results) if args.jax else {}
-        bench(tiles, results, seqs, forms, mosaic)
+        if args.side_by_side:
+            bench_side_by_side(tiles, results, seqs, SIDE_BY_SIDE_ROUNDS)
+        else:
+            tri = None if args.no_triton else load_triton()
+            forms = {}
+            if tri:
+                results["triton"] = tri.triton.__version__
+                results["triton_form"] = tri.FORM
+                forms = check_triton(tri, results)
+            mosaic = run_mosaic(seqs, results) if args.jax else {}
+            bench(tiles, results, seqs, forms, mosaic)
         # The default kernels only: the ablations are rows of their own.
         for causal in (False, True):
             default = "attention_d128" + ("_causal" if causal else "")

@@ -1,9 +1,10 @@
 // tile_loads: buffers a persistent pipeline's consumers read for a whole
 // tile (attention's query rows), loaded once per tile on barriers of their
 // own. The producer loads them after the tile's first stage, once the
-// previous tile's consumers released them; the consumers wait for them
-// before the tile's iterations and release them after the epilogue, each
-// thread once its bulk stores have read shared memory.
+// previous tile's consumers released them (it waits right before the first
+// load); the consumers wait for them before the tile's iterations and
+// release them after the epilogue, each thread once its bulk stores have
+// read shared memory.
 // RUN: tile-opt %s -split-input-file --tile-expand-pipelines --tile-materialize-expect-tx --canonicalize --cse | FileCheck %s
 // The generated protocol passes tile-verify-async.
 // RUN: tile-opt %s -split-input-file --tile-expand-pipelines --tile-materialize-expect-tx --tile-plan-copies --tile-verify-async -o /dev/null
@@ -25,6 +26,7 @@
 // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[FULL]][%[[SLOT]]], %c2048
 // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[K]], %c0 : index
 // CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[QROW:.*]] = arith.muli %[[T]], %c8 : index
 // CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ugt, %[[T]], %c0 : index
 // CHECK-NEXT: scf.if %[[LATER]] {
 // CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[T]], %c1 : index
@@ -32,7 +34,6 @@
 // CHECK-NEXT: %[[PAR:.*]] = arith.cmpi ne, %[[BIT]], %c0 : index
 // CHECK-NEXT: nvgpu.mbarrier.try_wait.parity %[[TEMPTY]][%c0], %[[PAR]], %c10000000
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[QROW:.*]] = arith.muli %[[T]], %c8 : index
 // CHECK-NEXT: tile.copy_async %[[Q:.*]][0, 0] [8, 64], %arg1[%[[QROW]], 0] [8, 64] barrier(%[[TFULL]][%c0])
 // CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[TFULL]][%c0], %c2048
 // A tile without iterations still loads them (its consumers wait for them).
@@ -269,6 +270,79 @@ gpu.module @k {
         tile.copy_async %out[%t, 0] [1, 64], %view[%c0, 0] [1, 64] : memref<?x64xf32>, !T
         tile.bulk_commit_group
       }
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A prefetch in tile_loads warms L2 for a later tile. It takes no barrier,
+// its bytes are not expected on the tile's full barrier (2048, the load's
+// alone), and one before the first load does not wait for the previous
+// tile's consumers to release the buffer: here tile t prefetches tile
+// t + 1's rows at once, then loads its own after the wait. The consumers
+// release the buffer before the epilogue, which does not use it.
+// CHECK-LABEL: gpu.func @prefetch_next_rows
+// CHECK: %[[TFULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[TEMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx
+// CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+// CHECK-NEXT: scf.if %[[FIRST]] {
+// CHECK-NEXT: %[[QROW:.*]] = arith.muli %[[T:.*]], %c8 : index
+// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[QROW]], %c8 : index
+// CHECK-NEXT: tile.copy_async %[[Q:.*]][0, 0] [8, 64], %arg1[%[[NEXT]], 0] [8, 64] {prefetch} : memref<8x64xf32, #gpu.address_space<workgroup>>, memref<?x64xf32>
+// CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ugt, %[[T]], %c0 : index
+// CHECK-NEXT: scf.if %[[LATER]] {
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[TEMPTY]][%c0]
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.copy_async %[[Q]][0, 0] [8, 64], %arg1[%[[QROW]], 0] [8, 64] barrier(%[[TFULL]][%c0])
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[TFULL]][%c0], %c2048
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[TFULL]][%c0]
+// CHECK: nvgpu.mbarrier.arrive %[[TEMPTY]][%c0]
+// CHECK: memref.store
+!A = memref<?x64xf32>
+!Q = memref<?x64xf32>
+!stages = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!stage = memref<8x64xf32, #gpu.address_space<workgroup>>
+!tileQ = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @prefetch_next_rows(%A: !A, %Q: !Q, %n: index, %tiles: index, %out: memref<?x64xf32>) kernel {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %col = arith.remui %tid, %c64 : index
+    %buf = tile.arena_view [0] : !stages
+    %q = tile.arena_view [6144] : !tileQ
+    tile.pipeline (%n) tiles(%tiles) stages(%buf : !stages) iter_args(%zero : f32)
+        attributes {consumers = 2 : i64} tile_loads {
+    ^bb0(%t: index):
+      %qrow = arith.muli %t, %c8 : index
+      %next = arith.addi %qrow, %c8 : index
+      tile.copy_async %q[0, 0] [8, 64], %Q[%next, 0] [8, 64] {prefetch} : !tileQ, !Q
+      tile.copy_async %q[0, 0] [8, 64], %Q[%qrow, 0] [8, 64] : !tileQ, !Q
+      tile.yield
+    } produce {
+    ^bb0(%t: index, %k: index, %s: !stage):
+      %base = arith.muli %t, %n : index
+      %kk = arith.addi %base, %k : index
+      %row = arith.muli %kk, %c8 : index
+      tile.copy_async %s[0, 0] [8, 64], %A[%row, 0] [8, 64] : !stage, !A
+      tile.yield
+    } consume {
+    ^bb0(%t: index, %k: index, %s: !stage, %wg: index, %sum: f32):
+      %c0 = arith.constant 0 : index
+      %w = memref.load %q[%wg, %col] : !tileQ
+      %next = arith.addf %sum, %w : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%t: index, %wg: index, %sum: f32):
+      %rows = arith.muli %t, %c8 : index
+      %orow = arith.addi %rows, %wg : index
+      memref.store %sum, %out[%orow, %col] : memref<?x64xf32>
       tile.yield
     }
     gpu.return

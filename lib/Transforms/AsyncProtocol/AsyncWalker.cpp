@@ -530,6 +530,9 @@ private:
     if (isa<scf::YieldOp>(op))
       return;
     if (auto copy = dyn_cast<CopyAsyncOp>(op)) {
+      // A prefetch reads global memory into L2 only: no shared access.
+      if (copy.getPrefetch())
+        return;
       std::optional<Range> range =
           copy.isLoad()
               ? resolveRegion(copy.getDst(), copy.getMixedDstOffsets(),

@@ -544,7 +544,8 @@ static LogicalResult verifyProduceCopies(PipelineOp op) {
       return fail("produce issues only loads (global to shared); a store "
                   "belongs in consume or epilogue");
     if (copy.getPrefetch())
-      return fail("a prefetch fills no stage; issue it before the pipeline");
+      return fail("a prefetch fills no stage; issue it before the pipeline "
+                  "or, for a tile's buffers, in tile_loads");
     if (!isStageView(copy.getDst()))
       return fail("produce copies into a buffer that is not one of its stage "
                   "views; a pipeline load fills the stage it is given");
@@ -644,9 +645,10 @@ static LogicalResult verifyTileLoads(PipelineOp op) {
     if (getMemorySpaceKind(dst) != MemorySpaceKind::Shared ||
         getMemorySpaceKind(src) != MemorySpaceKind::Global)
       return fail(&inner) << "tile_loads issues only loads (global to shared)";
+    // A prefetch warms L2 for a later tile (the next tile's rows): it fills
+    // no buffer and completes on no barrier.
     if (copy.getPrefetch())
-      return fail(&inner) << "a prefetch fills no buffer; issue it before the "
-                             "pipeline";
+      continue;
     if (std::optional<unsigned> stage = stageBufferOf(op, copy.getDst()))
       return fail(&inner) << "tile_loads loads into stage buffer " << *stage
                           << "; a tile's buffers are loaded once per tile, a "
