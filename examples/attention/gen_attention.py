@@ -896,8 +896,8 @@ def main():
     # bytes in the producer's 24 registers. Not a default.
     prefetch_default = False
     if a.prefetch_q == "on" and not a.persistent:
-        p.error("--prefetch-q: the persistent kernels' next tile (a one-tile "
-                "kernel loads its Q once, first)")
+        p.error("--prefetch-q: the persistent kernels' tiles (a one-tile "
+                "kernel loads its only Q first)")
     a.prefetch_q = a.prefetch_q == "on" or (a.prefetch_q == "auto" and
                                             prefetch_default)
     lpt_default = a.causal and not a.persistent
