@@ -1197,7 +1197,8 @@ def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
 # The kernels of --choose, each with the rule that picks it (tried in order,
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
-# columns for M <= 64, 128 for M <= 128, so more CTAs stream B) or where the
+# columns for M <= 64, 128 for M <= 128, so more CTAs stream B; 64 columns
+# also where the 64 x 128 tiles would fill at most half the SMs) or where the
 # 64 x 128 tiles fit in one wave of SMs (M = 256, N = 4096: 128 CTAs where
 # 128 x 128 tiles leave half the SMs idle; measured on an H100, round 38,
 # 487 against 340 TFLOP/s and 542 against 420 at K = 14336), 128 x 128
@@ -1213,7 +1214,7 @@ def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
 M64_STAGES = 8
 CHOICES = (
     ("_m64n64", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
-     "m_le_64"),
+     "m64_narrow"),
     ("_m64n128", {"bm": 64, "bn": 128, "stages": M64_STAGES,
                   "persistent": False}, "m64_tiles"),
     ("_n128", {"bn": 128, "stages": 6, "persistent": False},
@@ -1371,13 +1372,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %split = arith.andi %half_full, %two_plus : i1"""
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
-        "m_le_64": "%m_le_64 = arith.cmpi ule, %M, %c64 : index",
-        "m64_tiles": f"""%m_le_128 = arith.cmpi ule, %M, %c128 : index
-%m64_up = arith.addi %M, %c63 : index
+        "m64_count": """%m64_up = arith.addi %M, %c63 : index
 %m64_rows = arith.divui %m64_up, %c64 : index
 %n128_up = arith.addi %N, %c127 : index
 %n128_cols = arith.divui %n128_up, %c128 : index
-%m64_tiles_n = arith.muli %m64_rows, %n128_cols : index
+%m64_tiles_n = arith.muli %m64_rows, %n128_cols : index""",
+        "m64_narrow": """%m_le_64 = arith.cmpi ule, %M, %c64 : index
+%m64_half_wave = arith.cmpi ule, %m64_tiles_n, %half_sms : index
+%m64_narrow = arith.ori %m_le_64, %m64_half_wave : i1""",
+        "m64_tiles": f"""%m_le_128 = arith.cmpi ule, %M, %c128 : index
 %sms_m64 = arith.constant {sms} : index
 %m64_one_wave = arith.cmpi ule, %m64_tiles_n, %sms_m64 : index
 %m64_tiles = arith.ori %m_le_128, %m64_one_wave : i1""",
@@ -1391,7 +1394,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
     # The rules a rule's condition reads, computed first where no enclosing
     # rule computed them (the rules after it, in its else branch, see them).
-    requires = {"narrow_one_wave": ("fewer_waves", "one_wave")}
+    requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
+                "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",)}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):

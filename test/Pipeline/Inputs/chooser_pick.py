@@ -18,7 +18,7 @@ from index_arith import LINE, evaluate  # noqa: E402
 
 SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
           (3000, 5000), (8192, 8192), (256, 8192), (100, 8192), (40, 4096),
-          (300, 14336), (256, 4096), (512, 2048)]
+          (300, 14336), (256, 4096), (512, 2048), (256, 2048), (128, 4096)]
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
 
