@@ -1315,8 +1315,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         options = dict(common, **kwargs)
         if stream_k and rule is None:
             options["stream_k"] = True
-        if options.get("fp8") and options.get("bn", BN) < 128:
-            continue  # FP8's 128-byte K rows want at least 128 columns
         if suffix == "_n128" and not (options.get("bf16_out") or
                                       options.get("fp8")):
             options["stages"] = N128_F32_STAGES
