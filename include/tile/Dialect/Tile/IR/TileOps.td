@@ -655,10 +655,10 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     epilogue where it does not use them; otherwise after it, each thread
     once its bulk stores have read shared memory (so the epilogue may stage
     its output in them). The construct makes a full and an empty barrier
-    for them, as for a stage. A `prefetch` copy there fills no buffer and
-    completes on no barrier: it warms L2 for a later tile (the next tile's
-    query rows, whose load then starts from L2 when the consumers release
-    the buffers).
+    for them, as for a stage. The producer waits for the release right
+    before the first load; a `prefetch` copy before it is issued at once (it
+    fills no buffer and completes on no barrier), so the tile's rows reach
+    L2 while the consumers still read the previous tile's.
     Which output tile the t-th work tile is, is the regions' to compute
     (for example a grid-strided walk over the output tiles).
 
