@@ -58,10 +58,13 @@ BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
 
 class Workspace:
     """Split-K's workspace for one problem's output (kept for the last M x
-    N): up to 4 f32 partial 128 x 256 tiles per 128 x 256 output tile and a
-    counter per tile, zeroed once (the kernels leave the counters zero).
-    Stream-K needs at most 3 x 132 partial tiles, and only where there are
-    more than 132 tiles, so it fits too."""
+    N): up to 4 f32 partials of every output tile and a counter per tile,
+    zeroed once (the kernels leave the counters zero), for any tile of at
+    least 64 x 64 (the 64-row kernels split too): the partials of the M x N
+    output rounded up to 128 x 256 tiles, a counter per 64 x 64 tile. A
+    smaller workspace makes the kernels run unsplit (their host entry checks
+    it). Stream-K needs at most 3 x 132 partial 128 x 256 tiles, and only
+    where there are more than 132 tiles, so it fits too."""
 
     MAX_SPLITS = 4
 
@@ -72,10 +75,11 @@ class Workspace:
     def get(self, M, N):
         if self.key != (M, N):
             tiles = -(-M // 128) * -(-N // 256)
+            counters = -(-M // 64) * -(-N // 64)
             self.buffers = (
                 torch.empty(tiles * self.MAX_SPLITS * 128 * 256,
                             device="cuda", dtype=torch.float32),
-                torch.zeros(tiles, device="cuda", dtype=torch.int32))
+                torch.zeros(counters, device="cuda", dtype=torch.int32))
             self.key = (M, N)
         return self.buffers
 
