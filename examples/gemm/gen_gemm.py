@@ -357,14 +357,14 @@ WORKSPACE_DECL = ", %partials: memref<?xf32>, %counters: memref<?xi32>"
 WORKSPACE_USE = ", %partials : memref<?xf32>, %counters : memref<?xi32>"
 
 
-def split_fits(gx, gy, want, tile_elems, result, indent):
+def split_fits(gx, gy, want, tile_elems, result, indent, tag="ws"):
     """The host's split count: `want` shares where the workspace holds
     gx x gy x want partial tiles of `tile_elems` values and gx x gy counters,
-    else 1."""
-    text = f"""%ws_tiles = arith.muli {gx}, {gy} : index
-%ws_slots = arith.muli %ws_tiles, {want} : index
-{workspace_holds("ws", "%ws_slots", "%ws_tiles", tile_elems)}
-{result} = arith.select %ws_holds, {want}, %c1 : index"""
+    else 1 (its values named %`tag`_...)."""
+    text = f"""%{tag}_tiles = arith.muli {gx}, {gy} : index
+%{tag}_slots = arith.muli %{tag}_tiles, {want} : index
+{workspace_holds(tag, f"%{tag}_slots", f"%{tag}_tiles", tile_elems)}
+{result} = arith.select %{tag}_holds, {want}, %c1 : index"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
@@ -1268,6 +1268,23 @@ N128_F32_STAGES = 4
 # a 128 x 256 kernel whose CTAs share each tile's k-steps, where the 128 x 256
 # tiles fill at most half the SMs (tile::schedule::chooseSplitK).
 SPLIT_CHOICE = ("_splitk", {"persistent": False}, "split")
+# And first, the 64-row kernels split the same way: 64 x 64 where those
+# tiles fill at most half the SMs, else 64 x 128 where those do (the
+# m64_narrow rule's problems, when K is long enough for two shares).
+# Measured on an H100 (round 44, docs/gemm.md), each split into as many
+# shares as fill the SMs: 128 x 2048 x 8192 220 TFLOP/s (64 x 64 in 2
+# shares) against 162 unsplit, 64 x 2048 x 8192 148 (64 x 64 in 4) against
+# 81, 256 x 1024 x 8192 231 (64 x 64 in 2) against 169, 256 x 2048 x 8192
+# 358 (64 x 128 in 2) against 322 (64 x 64 unsplit).
+M64_SPLIT_CHOICES = (
+    ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
+     "m64n64_split"),
+    ("_m64n128_splitk", {"bm": 64, "bn": 128, "stages": M64_STAGES,
+                         "persistent": False}, "m64_split"))
+# Each split rule's count of shares, which its kernel's launch takes as the
+# grid's z.
+SPLIT_COUNTS = {"split": "%splits", "m64_split": "%m64_splits",
+                "m64n64_split": "%m64n64_splits"}
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
@@ -1317,6 +1334,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         at = [c[0] for c in choices].index("_n128")
         choices = (choices[:at] + ((name, dict(kwargs, split_k=split_k), rule),)
                    + choices[at:])
+        choices = tuple((name, dict(kwargs, split_k=split_k), rule)
+                        for name, kwargs, rule in M64_SPLIT_CHOICES) + choices
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
                "tileC", "bars", "acc")
     heads, kernels, launches = [], [], []
@@ -1342,7 +1361,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         launches.append((suffix, rule, options.get("bm", BM),
                          options.get("bn", BN), smem, threads,
                          options.get("persistent", False),
-                         options.get("split_k", 1) > 1,
+                         SPLIT_COUNTS[rule] if options.get("split_k", 1) > 1
+                         else None,
                          options.get("stream_k", False),
                          options.get("cluster", 1)))
     fp8 = common.get("fp8", False)
@@ -1354,29 +1374,34 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     if split_k > 1 or stream_k:
         extra += WORKSPACE_DECL
     bk = common.get("bk", BK)
-    # The split rule, on the count of 128 x 256 tiles and the k-steps: as
-    # many shares as fill the SMs, at most split_k, each of at least
-    # SPLIT_MIN_KSTEPS k-steps, where the tiles fill at most half the SMs and
-    # the workspace holds the partials and counters.
-    split_rule = f"""%cbk_split = arith.constant {bk} : index
+    # The split rules, on a count of tiles and the k-steps: as many shares as
+    # fill the SMs, at most split_k, each of at least SPLIT_MIN_KSTEPS
+    # k-steps, where the tiles fill at most half the SMs and the workspace
+    # holds the partials and counters.
+    ksteps = f"""%cbk_split = arith.constant {bk} : index
 %cbk_split1 = arith.constant {bk - 1} : index
 %K = memref.dim %A, %c1 : !A
 %kp = arith.addi %K, %cbk_split1 : index
 %ksteps = arith.divui %kp, %cbk_split : index
 %sms_split = arith.constant {sms} : index
 %c2s = arith.constant 2 : index
-%tiles2 = arith.muli %tiles, %c2s : index
-%half_full = arith.cmpi ule, %tiles2, %sms_split : index
-%tiles1 = arith.maxui %tiles, %c1 : index
-%per_sm = arith.divui %sms_split, %tiles1 : index
 %min_k = arith.constant {SPLIT_MIN_KSTEPS} : index
 %by_k = arith.divui %ksteps, %min_k : index
-%max_split = arith.constant {split_k} : index
-%by_sm = arith.minui %max_split, %per_sm : index
-%want = arith.minui %by_sm, %by_k : index
-{split_fits("%cols", "%rows", "%want", BM * BN, "%splits", "").rstrip()}
-%two_plus = arith.cmpi uge, %splits, %c2s : index
-%split = arith.andi %half_full, %two_plus : i1"""
+%max_split = arith.constant {split_k} : index"""
+
+    def split_rule(p, tiles, cols, rows, tile_elems, flag):
+        """The rule `flag` over `tiles` (cols x rows) tiles of `tile_elems`
+        values; its count of shares is SPLIT_COUNTS[flag]."""
+        return f"""%{p}tiles2 = arith.muli {tiles}, %c2s : index
+%{p}half_full = arith.cmpi ule, %{p}tiles2, %sms_split : index
+%{p}tiles1 = arith.maxui {tiles}, %c1 : index
+%{p}per_sm = arith.divui %sms_split, %{p}tiles1 : index
+%{p}by_sm = arith.minui %max_split, %{p}per_sm : index
+%{p}want = arith.minui %{p}by_sm, %by_k : index
+{split_fits(cols, rows, f"%{p}want", tile_elems, SPLIT_COUNTS[flag], "", p + "ws").rstrip()}
+%{p}two_plus = arith.cmpi uge, {SPLIT_COUNTS[flag]}, %c2s : index
+%{flag} = arith.andi %{p}half_full, %{p}two_plus : i1"""
+
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m64_count": """%m64_up = arith.addi %M, %c63 : index
@@ -1400,7 +1425,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "one_wave": f"""%sms_one = arith.constant {sms} : index
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
         "fewer_waves": fewer_waves_rule(sms),
-        "split": split_rule,
+        "ksteps": ksteps,
+        "split": split_rule("", "%tiles", "%cols", "%rows", BM * BN, "split"),
+        "m64_split": split_rule("m64_", "%m64_tiles_n", "%n128_cols",
+                                "%m64_rows", 64 * 128, "m64_split"),
+        "m64n64_count": """%n64_up = arith.addi %N, %c63 : index
+%n64_cols = arith.divui %n64_up, %c64 : index
+%m64n64_tiles = arith.muli %m64_rows, %n64_cols : index""",
+        "m64n64_split": split_rule("m64n64_", "%m64n64_tiles", "%n64_cols",
+                                   "%m64_rows", 64 * 64, "m64n64_split"),
     }
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
@@ -1408,7 +1441,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     # rule computed them (the rules after it, in its else branch, see them).
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
-                "m64n192_one_wave": ("m64_count",)}
+                "m64n192_one_wave": ("m64_count",),
+                "split": ("ksteps",), "m64_split": ("m64_count", "ksteps"),
+                "m64n64_split": ("m64_count", "m64n64_count", "ksteps")}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):
@@ -1428,7 +1463,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %c1)"
         args = extra_use
         if split:
-            blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %splits)"
+            blocks = f"blocks in (%gx{suffix}, %gy{suffix}, {split})"
             args += WORKSPACE_USE
         if persistent and clustered > 1:
             grid += persistent_cluster_ctas(f"%gx{suffix}", f"%gy{suffix}",

@@ -20,8 +20,15 @@ SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
           (3000, 5000), (8192, 8192), (256, 8192), (100, 8192), (40, 4096),
           (300, 14336), (256, 4096), (512, 2048), (256, 2048), (128, 4096),
           (320, 4096), (384, 4096), (192, 8192)]
+# With --split-k: problems M x N x K, K deciding whether shares are long
+# enough (the workspace always holds them).
+SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),
+                (256, 2048, 8192), (128, 2048, 512), (256, 4096, 8192),
+                (512, 4096, 8192)]
+WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
+GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
 
 
 def entry_lines(module):
@@ -32,14 +39,19 @@ def entry_lines(module):
     return [l.strip() for l in lines[start + 1:]]
 
 
-def pick(lines, M, N):
-    env = {}
-    dims = {("%A", 0): M, ("%Bt", 0): N}
+def pick(lines, M, N, K=8192):
+    """The kernel the entry launches for M x N x K, with its count of
+    shares where the grid's z is one."""
+    env = {"%c1": 1}
+    dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K,
+            ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     i = 0
     while True:
         line = lines[i]
         if m := LAUNCH.search(line):
-            return m.group(1)
+            grid = GRID.search(lines[i + 1])
+            shares = env.get(grid.group(3), 1) if grid else 1
+            return m.group(1) + (f" in {shares} shares" if shares > 1 else "")
         if m := IF.match(line):
             if not env[m.group(1)]:
                 # Skip to this if's `} else {`.
@@ -69,5 +81,9 @@ module = subprocess.run(
     [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py"),
      *sys.argv[1:]], check=True, capture_output=True, text=True).stdout
 lines = entry_lines(module)
-for M, N in SHAPES:
-    print(f"{M}x{N}: {pick(lines, M, N)}")
+if "--split-k" in sys.argv:
+    for M, N, K in SPLIT_SHAPES:
+        print(f"{M}x{N}x{K}: {pick(lines, M, N, K)}")
+else:
+    for M, N in SHAPES:
+        print(f"{M}x{N}: {pick(lines, M, N)}")
