@@ -1276,6 +1276,12 @@ SPLIT_CHOICE = ("_splitk", {"persistent": False}, "split")
 # shares) against 162 unsplit, 64 x 2048 x 8192 148 (64 x 64 in 4) against
 # 81, 256 x 1024 x 8192 231 (64 x 64 in 2) against 169, 256 x 2048 x 8192
 # 358 (64 x 128 in 2) against 322 (64 x 64 unsplit).
+# The 64 x 128 split's shares are at least this long in K: shorter ones
+# lost to the unsplit 64 x 64 kernel on as many CTAs (round 45: 128 x 4096 x
+# 4096 in 2 shares of 2048, bf16 264 TFLOP/s against 268, FP8 354 against
+# 407), longer ones won (256 x 2048 x 8192 in 2 of 4096: bf16 357 against
+# 322, FP8 575 against 538).
+M64N128_SPLIT_MIN_K = 4096
 M64_SPLIT_CHOICES = (
     ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
      "m64n64_split"),
@@ -1389,15 +1395,16 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %by_k = arith.divui %ksteps, %min_k : index
 %max_split = arith.constant {split_k} : index"""
 
-    def split_rule(p, tiles, cols, rows, tile_elems, flag):
+    def split_rule(p, tiles, cols, rows, tile_elems, flag, by_k="%by_k"):
         """The rule `flag` over `tiles` (cols x rows) tiles of `tile_elems`
-        values; its count of shares is SPLIT_COUNTS[flag]."""
+        values, at most `by_k` shares; its count of shares is
+        SPLIT_COUNTS[flag]."""
         return f"""%{p}tiles2 = arith.muli {tiles}, %c2s : index
 %{p}half_full = arith.cmpi ule, %{p}tiles2, %sms_split : index
 %{p}tiles1 = arith.maxui {tiles}, %c1 : index
 %{p}per_sm = arith.divui %sms_split, %{p}tiles1 : index
 %{p}by_sm = arith.minui %max_split, %{p}per_sm : index
-%{p}want = arith.minui %{p}by_sm, %by_k : index
+%{p}want = arith.minui %{p}by_sm, {by_k} : index
 {split_fits(cols, rows, f"%{p}want", tile_elems, SPLIT_COUNTS[flag], "", p + "ws").rstrip()}
 %{p}two_plus = arith.cmpi uge, {SPLIT_COUNTS[flag]}, %c2s : index
 %{flag} = arith.andi %{p}half_full, %{p}two_plus : i1"""
@@ -1427,8 +1434,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms),
         "ksteps": ksteps,
         "split": split_rule("", "%tiles", "%cols", "%rows", BM * BN, "split"),
-        "m64_split": split_rule("m64_", "%m64_tiles_n", "%n128_cols",
-                                "%m64_rows", 64 * 128, "m64_split"),
+        "m64_split": f"""%m64_min_k = arith.constant {max(1, M64N128_SPLIT_MIN_K // bk)} : index
+%m64_by_k = arith.divui %ksteps, %m64_min_k : index
+""" + split_rule("m64_", "%m64_tiles_n", "%n128_cols", "%m64_rows",
+                 64 * 128, "m64_split", "%m64_by_k"),
         "m64n64_count": """%n64_up = arith.addi %N, %c63 : index
 %n64_cols = arith.divui %n64_up, %c64 : index
 %m64n64_tiles = arith.muli %m64_rows, %n64_cols : index""",
