@@ -1264,18 +1264,19 @@ STREAM_K_REGISTERS = (40, 232)
 N128_F32_STAGES = 4
 
 
-# With --choose --split-k S (bf16 or FP8 output), before the 128 x 128 rule:
-# a 128 x 256 kernel whose CTAs share each tile's k-steps, where the 128 x 256
-# tiles fill at most half the SMs (tile::schedule::chooseSplitK).
-SPLIT_CHOICE = ("_splitk", {"persistent": False}, "split")
-# And first, the 64-row kernels split the same way: 64 x 64 where those
-# tiles fill at most half the SMs, else 64 x 128 where those do (the
-# m64_narrow rule's problems, when K is long enough for two shares).
-# Measured on an H100 (round 44, docs/gemm.md), each split into as many
-# shares as fill the SMs: 128 x 2048 x 8192 220 TFLOP/s (64 x 64 in 2
-# shares) against 162 unsplit, 64 x 2048 x 8192 148 (64 x 64 in 4) against
-# 81, 256 x 1024 x 8192 231 (64 x 64 in 2) against 169, 256 x 2048 x 8192
-# 358 (64 x 128 in 2) against 322 (64 x 64 unsplit).
+# With --choose --split-k S (bf16 or FP8 output), first: the 64-row kernels
+# split into as many shares as fill the SMs (tile::schedule::chooseSplitK's
+# rule): 64 x 64 where those tiles fill at most half the SMs, else 64 x 128
+# where those do (the m64_narrow rule's problems, when K is long enough for
+# two shares). Measured on an H100 (round 44, docs/gemm.md): 128 x 2048 x
+# 8192 220 TFLOP/s (64 x 64 in 2 shares) against 162 unsplit, 64 x 2048 x
+# 8192 148 (64 x 64 in 4) against 81, 256 x 1024 x 8192 231 (64 x 64 in 2)
+# against 169, 256 x 2048 x 8192 358 (64 x 128 in 2) against 322 (64 x 64
+# unsplit). The 128 x 256 kernel split the same way, which the chooser took
+# where its tiles filled at most half the SMs, lost to the 128 x 128 kernel
+# wherever it ran (256 x 8192 x 8192: H200 round 12 533 against 586 TFLOP/s,
+# FP8 798 against 928; H100 round 45 450 against 591, round 46 FP8 691
+# against 1021): it is no choice of the chooser since.
 # The 64 x 128 split's shares are at least this long in K: shorter ones
 # lost to the unsplit 64 x 64 kernel on as many CTAs (round 45: 128 x 4096 x
 # 4096 in 2 shares of 2048, bf16 264 TFLOP/s against 268, FP8 354 against
@@ -1289,8 +1290,7 @@ M64_SPLIT_CHOICES = (
                          "persistent": False}, "m64_split"))
 # Each split rule's count of shares, which its kernel's launch takes as the
 # grid's z.
-SPLIT_COUNTS = {"split": "%splits", "m64_split": "%m64_splits",
-                "m64n64_split": "%m64n64_splits"}
+SPLIT_COUNTS = {"m64_split": "%m64_splits", "m64n64_split": "%m64n64_splits"}
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
@@ -1336,10 +1336,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if not (common.get("bf16_out") or common.get("fp8")):
             raise ValueError("--choose --split-k combines partials in a "
                              "workspace: use --bf16-out or --fp8")
-        name, kwargs, rule = SPLIT_CHOICE
-        at = [c[0] for c in choices].index("_n128")
-        choices = (choices[:at] + ((name, dict(kwargs, split_k=split_k), rule),)
-                   + choices[at:])
         choices = tuple((name, dict(kwargs, split_k=split_k), rule)
                         for name, kwargs, rule in M64_SPLIT_CHOICES) + choices
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
@@ -1433,7 +1429,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
         "fewer_waves": fewer_waves_rule(sms),
         "ksteps": ksteps,
-        "split": split_rule("", "%tiles", "%cols", "%rows", BM * BN, "split"),
         "m64_split": f"""%m64_min_k = arith.constant {max(1, M64N128_SPLIT_MIN_K // bk)} : index
 %m64_by_k = arith.divui %ksteps, %m64_min_k : index
 """ + split_rule("m64_", "%m64_tiles_n", "%n128_cols", "%m64_rows",
@@ -1451,7 +1446,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
-                "split": ("ksteps",), "m64_split": ("m64_count", "ksteps"),
+                "m64_split": ("m64_count", "ksteps"),
                 "m64n64_split": ("m64_count", "m64n64_count", "ksteps")}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
