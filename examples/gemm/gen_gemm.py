@@ -1264,33 +1264,25 @@ STREAM_K_REGISTERS = (40, 232)
 N128_F32_STAGES = 4
 
 
-# With --choose --split-k S (bf16 or FP8 output), first: the 64-row kernels
+# With --choose --split-k S (bf16 or FP8 output), first: the 64 x 64 kernel
 # split into as many shares as fill the SMs (tile::schedule::chooseSplitK's
-# rule): 64 x 64 where those tiles fill at most half the SMs, else 64 x 128
-# where those do (the m64_narrow rule's problems, when K is long enough for
-# two shares). Measured on an H100 (round 44, docs/gemm.md): 128 x 2048 x
-# 8192 220 TFLOP/s (64 x 64 in 2 shares) against 162 unsplit, 64 x 2048 x
-# 8192 148 (64 x 64 in 4) against 81, 256 x 1024 x 8192 231 (64 x 64 in 2)
-# against 169, 256 x 2048 x 8192 358 (64 x 128 in 2) against 322 (64 x 64
-# unsplit). The 128 x 256 kernel split the same way, which the chooser took
-# where its tiles filled at most half the SMs, lost to the 128 x 128 kernel
-# wherever it ran (256 x 8192 x 8192: H200 round 12 533 against 586 TFLOP/s,
-# FP8 798 against 928; H100 round 45 450 against 591, round 46 FP8 691
-# against 1021): it is no choice of the chooser since.
-# The 64 x 128 split's shares are at least this long in K: shorter ones
-# lost to the unsplit 64 x 64 kernel on as many CTAs (round 45: 128 x 4096 x
-# 4096 in 2 shares of 2048, bf16 264 TFLOP/s against 268, FP8 354 against
-# 407), longer ones won (256 x 2048 x 8192 in 2 of 4096: bf16 357 against
-# 322, FP8 575 against 538).
-M64N128_SPLIT_MIN_K = 4096
-M64_SPLIT_CHOICES = (
-    ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
-     "m64n64_split"),
-    ("_m64n128_splitk", {"bm": 64, "bn": 128, "stages": M64_STAGES,
-                         "persistent": False}, "m64_split"))
-# Each split rule's count of shares, which its kernel's launch takes as the
+# rule), where its tiles fill at most half of them and K is long enough for
+# two shares. Measured on an H100 (round 44, docs/gemm.md): 128 x 2048 x
+# 8192 220 TFLOP/s in 2 shares against 162 unsplit, 64 x 2048 x 8192 148 in
+# 4 against 81, 128 x 1024 x 8192 153 in 4 against 84, 256 x 1024 x 8192
+# 231 in 2 against 169. Where the 64 x 64 tiles fill half the SMs or more,
+# the 64 x 128 kernel split in 2 was mixed (256 x 2048 x 8192 358 against
+# 322; 64 x 8192 x 8192 158 against 174 and 128 x 4096 x 4096 264 against
+# 268, round 46 and 45), and the 128 x 256 kernel split the same way, which
+# the chooser took where its tiles filled at most half the SMs, lost to the
+# 128 x 128 kernel wherever it ran (256 x 8192 x 8192: H200 round 12 533
+# against 586 TFLOP/s, FP8 798 against 928; H100 round 45 450 against 591,
+# round 46 FP8 691 against 1021): neither is a choice of the chooser.
+M64_SPLIT_CHOICE = ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8,
+                                       "persistent": False}, "m64n64_split")
+# The split rule's count of shares, which its kernel's launch takes as the
 # grid's z.
-SPLIT_COUNTS = {"m64_split": "%m64_splits", "m64n64_split": "%m64n64_splits"}
+SPLIT_COUNTS = {"m64n64_split": "%m64n64_splits"}
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
@@ -1336,8 +1328,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if not (common.get("bf16_out") or common.get("fp8")):
             raise ValueError("--choose --split-k combines partials in a "
                              "workspace: use --bf16-out or --fp8")
-        choices = tuple((name, dict(kwargs, split_k=split_k), rule)
-                        for name, kwargs, rule in M64_SPLIT_CHOICES) + choices
+        name, kwargs, rule = M64_SPLIT_CHOICE
+        choices = ((name, dict(kwargs, split_k=split_k), rule),) + choices
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
                "tileC", "bars", "acc")
     heads, kernels, launches = [], [], []
@@ -1391,16 +1383,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %by_k = arith.divui %ksteps, %min_k : index
 %max_split = arith.constant {split_k} : index"""
 
-    def split_rule(p, tiles, cols, rows, tile_elems, flag, by_k="%by_k"):
+    def split_rule(p, tiles, cols, rows, tile_elems, flag):
         """The rule `flag` over `tiles` (cols x rows) tiles of `tile_elems`
-        values, at most `by_k` shares; its count of shares is
-        SPLIT_COUNTS[flag]."""
+        values; its count of shares is SPLIT_COUNTS[flag]."""
         return f"""%{p}tiles2 = arith.muli {tiles}, %c2s : index
 %{p}half_full = arith.cmpi ule, %{p}tiles2, %sms_split : index
 %{p}tiles1 = arith.maxui {tiles}, %c1 : index
 %{p}per_sm = arith.divui %sms_split, %{p}tiles1 : index
 %{p}by_sm = arith.minui %max_split, %{p}per_sm : index
-%{p}want = arith.minui %{p}by_sm, {by_k} : index
+%{p}want = arith.minui %{p}by_sm, %by_k : index
 {split_fits(cols, rows, f"%{p}want", tile_elems, SPLIT_COUNTS[flag], "", p + "ws").rstrip()}
 %{p}two_plus = arith.cmpi uge, {SPLIT_COUNTS[flag]}, %c2s : index
 %{flag} = arith.andi %{p}half_full, %{p}two_plus : i1"""
@@ -1429,10 +1420,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
         "fewer_waves": fewer_waves_rule(sms),
         "ksteps": ksteps,
-        "m64_split": f"""%m64_min_k = arith.constant {max(1, M64N128_SPLIT_MIN_K // bk)} : index
-%m64_by_k = arith.divui %ksteps, %m64_min_k : index
-""" + split_rule("m64_", "%m64_tiles_n", "%n128_cols", "%m64_rows",
-                 64 * 128, "m64_split", "%m64_by_k"),
         "m64n64_count": """%n64_up = arith.addi %N, %c63 : index
 %n64_cols = arith.divui %n64_up, %c64 : index
 %m64n64_tiles = arith.muli %m64_rows, %n64_cols : index""",
@@ -1446,7 +1433,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
-                "m64_split": ("m64_count", "ksteps"),
                 "m64n64_split": ("m64_count", "m64n64_count", "ksteps")}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,

@@ -24,7 +24,7 @@ SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
 # enough (the workspace always holds them).
 SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),
                 (256, 2048, 8192), (128, 2048, 512), (128, 4096, 4096),
-                (256, 4096, 8192), (512, 4096, 8192)]
+                (64, 8192, 8192), (256, 4096, 8192), (512, 4096, 8192)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
