@@ -24,11 +24,6 @@ GEMM+=";fp8_m64n64s8:--fp8 --swizzle-c --bm 64 --bn 64 --stages 8"
 SHAPES=256x2048x8192,128x4096x4096,128x2048x8192,192x2048x4096,128x4096x14336,256x4096x4096,64x8192x8192
 FP8_SHAPES=256x2048x8192,128x4096x4096,128x2048x8192,128x4096x14336,256x4096x4096
 
-run_attention() {
-  echo "bench/m64-narrow.sh: no attention kernels in this round" >&2
-  return 2
-}
-
 run_gemm() {
   round_gemm "${1:?output folder}" "$out_dir" "$SHAPES" "$FP8_SHAPES"
 }

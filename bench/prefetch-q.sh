@@ -31,9 +31,4 @@ run_attention() {
   grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/attention*.log | head -20 || true
 }
 
-run_gemm() {
-  echo "bench/prefetch-q.sh: no GEMM kernels in this round" >&2
-  return 2
-}
-
 round_main "$@"

@@ -93,12 +93,17 @@ round_gemm() {
 }
 
 # A round script's commands: `build` (round_build of its out_dir, ATTENTION
-# and GEMM), `attention OUT` and `gemm OUT` (its run_attention and run_gemm).
+# and GEMM), `attention OUT` and `gemm OUT` (its run_attention and run_gemm;
+# a round without attention or GEMM kernels defines only the other).
 round_main() {
   case "${1:-}" in
     build) round_build "$out_dir" "$ATTENTION" "$GEMM" ;;
-    attention) run_attention "${2:-}" ;;
-    gemm) run_gemm "${2:-}" ;;
+    attention | gemm)
+      if ! declare -F "run_$1" > /dev/null; then
+        echo "$0: no $1 kernels in this round" >&2
+        exit 2
+      fi
+      "run_$1" "${2:-}" ;;
     *) echo "usage: $0 build | attention OUT | gemm OUT" >&2; exit 2 ;;
   esac
 }
