@@ -218,6 +218,11 @@ def emit_consume(e, a):
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
     e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
+    if a.q_last_s:
+        # This block's S = Q K^T, the last read of Q, is complete: the
+        # tile's last block releases Q here, so the next tile's Q loads
+        # during this block's softmax and the epilogue.
+        e.line("tile.release_tile_loads")
     if a.persistent and not a.kv_lag:
         # This consumer's S of the tile's last block is complete: the other
         # consumer may stage its O in that block's K (named barrier 5 + c).
@@ -862,6 +867,13 @@ def main():
                         "L2 when the producer starts the tile, before the "
                         "previous tile's consumers release Q's buffer (auto: "
                         "off)")
+    p.add_argument("--q-release", dest="q_release", default="auto",
+                   choices=("auto", "last-s", "epilogue"),
+                   help="persistent kernels: where the consumers release "
+                        "Q's buffer to the next tile's load: after the "
+                        "tile's last S = Q K^T (last-s, tile.release_tile_"
+                        "loads) or before the epilogue (epilogue; auto: "
+                        "epilogue)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -900,6 +912,12 @@ def main():
                 "kernel loads its only Q first)")
     a.prefetch_q = a.prefetch_q == "on" or (a.prefetch_q == "auto" and
                                             prefetch_default)
+    if a.q_release == "last-s" and not (a.persistent and a.overlap and
+                                        not a.kv_lag):
+        p.error("--q-release last-s: the persistent overlapped kernels' Q "
+                "(one-tile kernels load it once; with --kv-lag the epilogue "
+                "stages O in Q's buffer)")
+    a.q_last_s = a.q_release == "last-s"
     lpt_default = a.causal and not a.persistent
     a.lpt = a.tile_order == "longest-first" or (a.tile_order == "auto" and
                                                 lpt_default)
@@ -925,6 +943,7 @@ def main():
                   f"{'_kvlag' if a.kv_lag else ''}"
                   f"{'_carried_turns' if a.carried_turns else ''}"
                   f"{'' if a.prefetch_q == prefetch_default else ('_prefetch_q' if a.prefetch_q else '_no_prefetch_q')}"
+                  f"{'_q_last_s' if a.q_last_s else ''}"
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")

@@ -50,7 +50,9 @@ public:
       : op(op), loc(op.getLoc()), stages(op.getStageCount()),
         clusterSize(op.getClusterSize()),
         epilogueReadsStages(usedIn(op.getEpilogue(), op.getBuffers())),
-        epilogueUsesTileBuffers(usedIn(op.getEpilogue(), tileBuffers())) {
+        epilogueUsesTileBuffers(usedIn(op.getEpilogue(), tileBuffers())),
+        consumeReleasesTileBuffers(
+            !op.getConsume().front().getOps<ReleaseTileLoadsOp>().empty()) {
     MLIRContext *ctx = op.getContext();
     // 32 bits hold 2S for any stage count shared memory can hold.
     ringType = IntegerType::get(ctx, 2 * stages <= INT32_MAX ? 32 : 64);
@@ -723,6 +725,8 @@ private:
     llvm::append_range(args, carried);
     SmallVector<Value> next =
         inlineWithHeldStages(b, op.getConsume(), args, pos);
+    if (consumeReleasesTileBuffers)
+      releaseTileBuffersInLast(b.getInsertionBlock(), span, i);
     if (op.getReads() == ConsumerReads::Wgmma && !consumeEndsWaited())
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getInFlight());
     for (unsigned group = 0; group < groupLags.size(); ++group) {
@@ -916,8 +920,18 @@ private:
     waitLaggedTail(b, after, span.count);
     if (span.tile && !tailAfter)
       releaseTileTail(b, after, span.count, releases, refill);
-    if (tileFull && !buffersAfter)
-      releaseTileBuffers(b);
+    if (tileFull && !buffersAfter) {
+      if (consumeReleasesTileBuffers) {
+        // Consume released them in the tile's last iteration, where it has
+        // one.
+        Value none = cmp(b, arith::CmpIPredicate::eq, span.count, index(b, 0));
+        auto ifOp = scf::IfOp::create(b, loc, none, /*withElse=*/false);
+        OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        releaseTileBuffers(ib);
+      } else {
+        releaseTileBuffers(b);
+      }
+    }
     SmallVector<Value> args = leadingArgs(span);
     args.push_back(consumer);
     llvm::append_range(args, carried);
@@ -962,6 +976,21 @@ private:
     ValueRange results = loop.getResults();
     emitEpilogue(b, span, consumer, carriesRing ? results.drop_back() : results,
                  carriesRing ? results.back() : Value(), releases, refill);
+  }
+
+  /// The inlined consume's tile.release_tile_loads (in `block`) releases
+  /// the tile's buffers in its last iteration, i = count - 1.
+  void releaseTileBuffersInLast(Block *block, const TileSpan &span, Value i) {
+    for (ReleaseTileLoadsOp marker :
+         llvm::make_early_inc_range(block->getOps<ReleaseTileLoadsOp>())) {
+      OpBuilder mb(marker);
+      Value next = arith::AddIOp::create(mb, loc, i, index(mb, 1));
+      Value last = cmp(mb, arith::CmpIPredicate::eq, next, span.count);
+      auto ifOp = scf::IfOp::create(mb, loc, last, /*withElse=*/false);
+      OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+      releaseTileBuffers(ib);
+      marker.erase();
+    }
   }
 
   /// Every consumer thread releases the tile's buffers.
@@ -1051,6 +1080,10 @@ private:
   /// Whether the epilogue uses a buffer tile_loads fills (to stage its
   /// output there): the buffers are then released after it, else before.
   bool epilogueUsesTileBuffers;
+  /// Whether consume says where its reads of them end
+  /// (tile.release_tile_loads): they are released there in the tile's last
+  /// iteration instead of before the epilogue.
+  bool consumeReleasesTileBuffers;
   Value full, empty, tid, rank;
   /// Each stage buffer's lag group, each group's lag, and the groups'
   /// barriers (group 0's are `full` and `empty`). Without read_lags

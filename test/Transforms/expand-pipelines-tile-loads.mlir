@@ -348,3 +348,69 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// tile.release_tile_loads in consume: the buffers go back where it stands
+// in the tile's last iteration (i + 1 = n), not before the epilogue, which
+// releases them only for a tile without iterations.
+// CHECK-LABEL: gpu.func @release_in_consume
+// CHECK: %[[TFULL:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[TEMPTY:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[TFULL]][%c0]
+// CHECK: scf.for %[[I:.*]] = %c0 to %[[N:arg2]] step %c1
+// CHECK: %[[W:.*]] = memref.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<8x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[NEXTI:.*]] = arith.addi %[[I]], %c1 : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[NEXTI]], %[[N]] : index
+// CHECK-NEXT: scf.if %[[LAST]] {
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[TEMPTY]][%c0]
+// CHECK-NEXT: }
+// CHECK-NEXT: arith.addf
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[N]], %c0 : index
+// CHECK-NEXT: scf.if %[[NONE]] {
+// CHECK-NEXT: nvgpu.mbarrier.arrive %[[TEMPTY]][%c0]
+// CHECK-NEXT: }
+// CHECK: memref.store
+!A = memref<?x64xf32>
+!Q = memref<?x64xf32>
+!stages = memref<3x8x64xf32, #gpu.address_space<workgroup>>
+!stage = memref<8x64xf32, #gpu.address_space<workgroup>>
+!tileQ = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @kernels {
+  gpu.func @release_in_consume(%A: !A, %Q: !Q, %n: index, %tiles: index, %out: memref<?x64xf32>) kernel {
+    %c8 = arith.constant 8 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %col = arith.remui %tid, %c64 : index
+    %buf = tile.arena_view [0] : !stages
+    %q = tile.arena_view [6144] : !tileQ
+    tile.pipeline (%n) tiles(%tiles) stages(%buf : !stages) iter_args(%zero : f32)
+        attributes {consumers = 2 : i64} tile_loads {
+    ^bb0(%t: index):
+      %qrow = arith.muli %t, %c8 : index
+      tile.copy_async %q[0, 0] [8, 64], %Q[%qrow, 0] [8, 64] : !tileQ, !Q
+      tile.yield
+    } produce {
+    ^bb0(%t: index, %k: index, %s: !stage):
+      %base = arith.muli %t, %n : index
+      %kk = arith.addi %base, %k : index
+      %row = arith.muli %kk, %c8 : index
+      tile.copy_async %s[0, 0] [8, 64], %A[%row, 0] [8, 64] : !stage, !A
+      tile.yield
+    } consume {
+    ^bb0(%t: index, %k: index, %s: !stage, %wg: index, %sum: f32):
+      %w = memref.load %q[%wg, %col] : !tileQ
+      tile.release_tile_loads
+      %next = arith.addf %sum, %w : f32
+      tile.yield %next : f32
+    } epilogue {
+    ^bb0(%t: index, %wg: index, %sum: f32):
+      %rows = arith.muli %t, %c8 : index
+      %orow = arith.addi %rows, %wg : index
+      memref.store %sum, %out[%orow, %col] : memref<?x64xf32>
+      tile.yield
+    }
+    gpu.return
+  }
+}

@@ -1984,3 +1984,132 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %b: i1, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        scf.if %b {
+          // expected-error @below {{pipeline-tile-loads: tile.release_tile_loads marks where consume's reads of the tile_loads buffers end: it belongs directly in a pipeline's consume region (not nested), which runs it once per iteration}}
+          tile.release_tile_loads
+        }
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %b: i1, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        // expected-error @below {{pipeline-tile-loads: tile.release_tile_loads in a pipeline without tile_loads: there are no tile buffers to release}}
+        tile.release_tile_loads
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %b: i1, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        // expected-error @below {{pipeline-tile-loads: tile.release_tile_loads appears more than once in consume; the buffers are released once per tile}}
+        tile.release_tile_loads
+        tile.release_tile_loads
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        tile.yield
+      }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index, %b: i1, %out: memref<?xf32>) kernel {
+    %s = tile.arena_view [0] : !S
+    %q = tile.arena_view [4096] : !T
+    %c0 = arith.constant 0 : index
+    tile.pipeline (%n) tiles(%n) stages(%s : !S) attributes {consumers = 1}
+    tile_loads {
+      ^bb0(%tile: index):
+        tile.copy_async %q[0, 0] [8, 64], %A[%tile, 0] [8, 64] : !T, !A
+        tile.yield
+      } produce {
+      ^bb0(%tile: index, %k: index, %t: !T):
+        tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+        tile.yield
+      } consume {
+      ^bb0(%tile: index, %k: index, %t: !T, %c: index):
+        // expected-error @below {{pipeline-tile-loads: tile.release_tile_loads releases the tile_loads buffers in the tile's last iteration, but the epilogue uses them}}
+        tile.release_tile_loads
+        tile.yield
+      } epilogue {
+      ^bb0(%tile: index, %c: index):
+        %v = memref.load %q[%c0, %c0] : !T
+        memref.store %v, %out[%c0] : memref<?xf32>
+        tile.yield
+      }
+    gpu.return
+  }
+}

@@ -781,6 +781,41 @@ LogicalResult HeldStageOp::verify() {
   return success();
 }
 
+/// Rule pipeline-tile-loads: the release of the tile_loads buffers, once,
+/// directly in consume of a pipeline that has them and whose epilogue does
+/// not use them.
+LogicalResult ReleaseTileLoadsOp::verify() {
+  auto fail = [&]() {
+    return emitRuleError(getOperation(), RuleId::PipelineTileLoads);
+  };
+  auto pipeline = dyn_cast_or_null<PipelineOp>((*this)->getParentOp());
+  if (!pipeline || (*this)->getParentRegion() != &pipeline.getConsume())
+    return fail() << "tile.release_tile_loads marks where consume's reads of "
+                     "the tile_loads buffers end: it belongs directly in a "
+                     "pipeline's consume region (not nested), which runs it "
+                     "once per iteration";
+  if (pipeline.getTileLoads().empty())
+    return fail() << "tile.release_tile_loads in a pipeline without "
+                     "tile_loads: there are no tile buffers to release";
+  auto releases = pipeline.getConsume().front().getOps<ReleaseTileLoadsOp>();
+  if (std::next(releases.begin()) != releases.end())
+    return fail() << "tile.release_tile_loads appears more than once in "
+                     "consume; the buffers are released once per tile";
+  bool epilogueUses = false;
+  pipeline.getTileLoads().walk([&](CopyAsyncOp copy) {
+    if (copy.getPrefetch())
+      return;
+    for (Operation *user : copy.getDst().getUsers())
+      epilogueUses |= pipeline.getEpilogue().isAncestor(
+          user->getParentRegion());
+  });
+  if (epilogueUses)
+    return fail() << "tile.release_tile_loads releases the tile_loads "
+                     "buffers in the tile's last iteration, but the epilogue "
+                     "uses them";
+  return success();
+}
+
 LogicalResult PipelineOp::verifyRegions() {
   if (failed(verifyRegionArguments(*this)) || failed(verifyTileLoads(*this)) ||
       failed(verifyIterationsReadOnly(*this)) ||

@@ -886,6 +886,33 @@ def Tile_HeldStageOp : Tile_Op<"held_stage", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_ReleaseTileLoadsOp : Tile_Op<"release_tile_loads"> {
+  let summary = "Where a consumer's last reads of the tile_loads buffers end";
+  let description = [{
+    In `consume`, directly in its body: the point after which an iteration
+    no longer reads the buffers `tile_loads` fills (its reads of them, wgmma
+    ones included, are complete there). `tile-expand-pipelines` releases the
+    buffers at this point of the tile's last iteration, instead of before the
+    epilogue, so the producer loads the next tile's while this tile's last
+    iteration and its epilogue still run (attention's query rows, whose last
+    reader is the last block's S = Q K^T, once the wgmma wait after it
+    returned). A tile without iterations releases them before its epilogue,
+    as without the op. The epilogue must not use the buffers (they would be
+    released after it), and the op appears at most once.
+
+    ```mlir
+    } consume {
+    ^bb0(%t: index, %k: index, %ks: !tileK, %c: index, %acc: !acc):
+      ...  // S = Q K^T, committed
+      nvvm.wgmma.wait.group.sync.aligned 0
+      tile.release_tile_loads
+      ...  // softmax, P V
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def Tile_YieldOp : Tile_Op<"yield", [
     Pure, Terminator, HasParent<"PipelineOp">]> {
   let summary = "Ends a tile.pipeline region";
