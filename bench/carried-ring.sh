@@ -20,6 +20,9 @@
 #   bench/carried-ring.sh build     # CPU machine with the MLIR build: .gpu/carried/
 #   bench/carried-ring.sh attention OUT  # GPU machine, from .gpu/carried/
 #   bench/carried-ring.sh gemm OUT       # (each within one 600 s call)
+# (Its flags are those of its round: gen_attention.py's defaults changed
+# since (docs/attention.md, round 47), so a build today gives today's
+# defaults under the same flags; git has the generator of the round.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -19,6 +19,9 @@
 #   bench/defaults.sh build          # CPU machine with the MLIR build: .gpu/defaults/
 #   bench/defaults.sh attention OUT  # GPU machine, from .gpu/defaults/
 #   bench/defaults.sh gemm OUT       # (each within one 600 s call)
+# (Its flags are those of its round: gen_attention.py's defaults changed
+# since (docs/attention.md, round 47), so a build today gives today's
+# defaults under the same flags; git has the generator of the round.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

@@ -10,6 +10,9 @@
 #
 #   bench/prefetch-q.sh build          # CPU machine with the MLIR build: .gpu/prefetch-q/
 #   bench/prefetch-q.sh attention OUT  # GPU machine, from .gpu/prefetch-q/
+# (Its flags are those of its round: gen_attention.py's defaults changed
+# since (docs/attention.md, round 47), so a build today gives today's
+# defaults under the same flags; git has the generator of the round.)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"

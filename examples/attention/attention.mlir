@@ -178,7 +178,9 @@ module attributes {gpu.container_module} {
         %second = arith.cmpi eq, %cidx, %c1 : index
         %c0_first = arith.cmpi eq, %kt, %c0 : index
         %c1_first = arith.andi %c0_first, %second : i1
-        scf.if %c1_first {
+        %first_tile = arith.cmpi eq, %t, %c0 : index
+        %c1_start = arith.andi %c1_first, %first_tile : i1
+        scf.if %c1_start {
           nvvm.barrier.arrive id = %turn0 number_of_threads = %c256_i32
         }
         %my_turn = arith.addi %turn0, %cidx_i32 : i32
@@ -438,11 +440,15 @@ module attributes {gpu.container_module} {
         %other_turn = arith.subi %turn1, %cidx_i32 : i32
         %kt_next = arith.addi %kt, %c1 : index
         %not_last = arith.cmpi ult, %kt_next, %ntiles : index
-        %hand_over = arith.ori %not_last, %first_consumer : i1
+        %t_next = arith.addi %t, %c1 : index
+        %more_tiles = arith.cmpi ult, %t_next, %mine : index
+        %not_done = arith.ori %not_last, %more_tiles : i1
+        %hand_over = arith.ori %not_done, %first_consumer : i1
         scf.if %hand_over {
           nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32
         }
         nvvm.wgmma.wait.group.sync.aligned 1
+        tile.release_tile_loads
         %kt_last = arith.subi %ntiles, %c1 : index
         %s_last = arith.cmpi eq, %kt, %kt_last : index
         scf.if %s_last {
