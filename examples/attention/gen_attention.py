@@ -43,8 +43,12 @@ since the last P V reads that stage's V), once the other consumer's last
 S = Q K^T is complete, so Q is released before the epilogue and the next
 tile's Q loads during it. Measured 1.06-1.18x the one-tile kernel at
 head_dim 128 non-causal, 1.09-1.12x causal from 2k (docs/attention.md, "The
-persistent schedule"). The one-tile causal kernels take their tiles
-longest-first (--tile-order).
+persistent schedule"). The non-causal ones go further (--q-release last-s
+and --carried-turns, their defaults): Q is released after the tile's last
+S = Q K^T (tile.release_tile_loads), and consumer 1 hands consumer 0 the
+next tile's first turn after its last block, so consumer 0 starts the next
+tile during consumer 1's epilogue with its Q already loading. The one-tile
+causal kernels take their tiles longest-first (--tile-order).
 
 --kv-lag (overlapped kernels): the pipeline's read_lags = [0, 1] gives K and
 V their own barriers; consume receives K of block k and V of block
