@@ -1576,8 +1576,9 @@ def main():
                          "zeroes C), with bf16 or FP8 output they meet in a "
                          "workspace (partials, counters: arguments after the "
                          "scales) and the tile's last CTA combines them. "
-                         "With --choose: up to S shares where the tiles are "
-                         "few (the rule in docs/gemm.md)")
+                         "With --choose: the 64 x 64 kernel in up to S "
+                         "shares where its tiles fill at most half the SMs "
+                         "(the rule in docs/gemm.md)")
     ap.add_argument("--cluster", type=int, default=1, metavar="C",
                     help="with the pipeline: clusters of C CTAs along M that "
                          "share (multicast) their B tile; with --persistent "
