@@ -357,14 +357,14 @@ WORKSPACE_DECL = ", %partials: memref<?xf32>, %counters: memref<?xi32>"
 WORKSPACE_USE = ", %partials : memref<?xf32>, %counters : memref<?xi32>"
 
 
-def split_fits(gx, gy, want, tile_elems, result, indent, tag="ws"):
+def split_fits(gx, gy, want, tile_elems, result, indent):
     """The host's split count: `want` shares where the workspace holds
     gx x gy x want partial tiles of `tile_elems` values and gx x gy counters,
-    else 1 (its values named %`tag`_...)."""
-    text = f"""%{tag}_tiles = arith.muli {gx}, {gy} : index
-%{tag}_slots = arith.muli %{tag}_tiles, {want} : index
-{workspace_holds(tag, f"%{tag}_slots", f"%{tag}_tiles", tile_elems)}
-{result} = arith.select %{tag}_holds, {want}, %c1 : index"""
+    else 1."""
+    text = f"""%ws_tiles = arith.muli {gx}, {gy} : index
+%ws_slots = arith.muli %ws_tiles, {want} : index
+{workspace_holds("ws", "%ws_slots", "%ws_tiles", tile_elems)}
+{result} = arith.select %ws_holds, {want}, %c1 : index"""
     return "".join(indent + line + "\n" for line in text.splitlines())
 
 
@@ -1280,9 +1280,6 @@ N128_F32_STAGES = 4
 # round 46 FP8 691 against 1021): neither is a choice of the chooser.
 M64_SPLIT_CHOICE = ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8,
                                        "persistent": False}, "m64n64_split")
-# The split rule's count of shares, which its kernel's launch takes as the
-# grid's z.
-SPLIT_COUNTS = {"m64n64_split": "%m64n64_splits"}
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
@@ -1355,8 +1352,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         launches.append((suffix, rule, options.get("bm", BM),
                          options.get("bn", BN), smem, threads,
                          options.get("persistent", False),
-                         SPLIT_COUNTS[rule] if options.get("split_k", 1) > 1
-                         else None,
+                         options.get("split_k", 1) > 1,
                          options.get("stream_k", False),
                          options.get("cluster", 1)))
     fp8 = common.get("fp8", False)
@@ -1368,34 +1364,32 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     if split_k > 1 or stream_k:
         extra += WORKSPACE_DECL
     bk = common.get("bk", BK)
-    # The split rules, on a count of tiles and the k-steps: as many shares as
-    # fill the SMs, at most split_k, each of at least SPLIT_MIN_KSTEPS
-    # k-steps, where the tiles fill at most half the SMs and the workspace
-    # holds the partials and counters.
-    ksteps = f"""%cbk_split = arith.constant {bk} : index
+    # The split rule, on the count of 64 x 64 tiles and the k-steps: as many
+    # shares as fill the SMs, at most split_k, each of at least
+    # SPLIT_MIN_KSTEPS k-steps, where the tiles fill at most half the SMs and
+    # the workspace holds the partials and counters.
+    split_rule = f"""%n64_up = arith.addi %N, %c63 : index
+%n64_cols = arith.divui %n64_up, %c64 : index
+%m64n64_tiles = arith.muli %m64_rows, %n64_cols : index
+%cbk_split = arith.constant {bk} : index
 %cbk_split1 = arith.constant {bk - 1} : index
 %K = memref.dim %A, %c1 : !A
 %kp = arith.addi %K, %cbk_split1 : index
 %ksteps = arith.divui %kp, %cbk_split : index
 %sms_split = arith.constant {sms} : index
 %c2s = arith.constant 2 : index
+%tiles2 = arith.muli %m64n64_tiles, %c2s : index
+%half_full = arith.cmpi ule, %tiles2, %sms_split : index
+%tiles1 = arith.maxui %m64n64_tiles, %c1 : index
+%per_sm = arith.divui %sms_split, %tiles1 : index
 %min_k = arith.constant {SPLIT_MIN_KSTEPS} : index
 %by_k = arith.divui %ksteps, %min_k : index
-%max_split = arith.constant {split_k} : index"""
-
-    def split_rule(p, tiles, cols, rows, tile_elems, flag):
-        """The rule `flag` over `tiles` (cols x rows) tiles of `tile_elems`
-        values; its count of shares is SPLIT_COUNTS[flag]."""
-        return f"""%{p}tiles2 = arith.muli {tiles}, %c2s : index
-%{p}half_full = arith.cmpi ule, %{p}tiles2, %sms_split : index
-%{p}tiles1 = arith.maxui {tiles}, %c1 : index
-%{p}per_sm = arith.divui %sms_split, %{p}tiles1 : index
-%{p}by_sm = arith.minui %max_split, %{p}per_sm : index
-%{p}want = arith.minui %{p}by_sm, %by_k : index
-{split_fits(cols, rows, f"%{p}want", tile_elems, SPLIT_COUNTS[flag], "", p + "ws").rstrip()}
-%{p}two_plus = arith.cmpi uge, {SPLIT_COUNTS[flag]}, %c2s : index
-%{flag} = arith.andi %{p}half_full, %{p}two_plus : i1"""
-
+%max_split = arith.constant {split_k} : index
+%by_sm = arith.minui %max_split, %per_sm : index
+%want = arith.minui %by_sm, %by_k : index
+{split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
+%two_plus = arith.cmpi uge, %splits, %c2s : index
+%m64n64_split = arith.andi %half_full, %two_plus : i1"""
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m64_count": """%m64_up = arith.addi %M, %c63 : index
@@ -1419,12 +1413,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "one_wave": f"""%sms_one = arith.constant {sms} : index
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
         "fewer_waves": fewer_waves_rule(sms),
-        "ksteps": ksteps,
-        "m64n64_count": """%n64_up = arith.addi %N, %c63 : index
-%n64_cols = arith.divui %n64_up, %c64 : index
-%m64n64_tiles = arith.muli %m64_rows, %n64_cols : index""",
-        "m64n64_split": split_rule("m64n64_", "%m64n64_tiles", "%n64_cols",
-                                   "%m64_rows", 64 * 64, "m64n64_split"),
+        "m64n64_split": split_rule,
     }
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
@@ -1433,7 +1422,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
-                "m64n64_split": ("m64_count", "m64n64_count", "ksteps")}
+                "m64n64_split": ("m64_count",)}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):
@@ -1453,7 +1442,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %c1)"
         args = extra_use
         if split:
-            blocks = f"blocks in (%gx{suffix}, %gy{suffix}, {split})"
+            blocks = f"blocks in (%gx{suffix}, %gy{suffix}, %splits)"
             args += WORKSPACE_USE
         if persistent and clustered > 1:
             grid += persistent_cluster_ctas(f"%gx{suffix}", f"%gy{suffix}",

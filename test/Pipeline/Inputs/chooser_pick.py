@@ -42,7 +42,7 @@ def entry_lines(module):
 def pick(lines, M, N, K=8192):
     """The kernel the entry launches for M x N x K, with its count of
     shares where the grid's z is one."""
-    env = {"%c1": 1}
+    env = {}
     dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     i = 0
