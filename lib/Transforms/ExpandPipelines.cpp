@@ -50,7 +50,7 @@ public:
       : op(op), loc(op.getLoc()), stages(op.getStageCount()),
         clusterSize(op.getClusterSize()),
         epilogueReadsStages(usedIn(op.getEpilogue(), op.getBuffers())),
-        epilogueUsesTileBuffers(usedIn(op.getEpilogue(), tileBuffers())),
+        epilogueUsesTileBuffers(op.epilogueUsesTileLoadBuffers()),
         consumeReleasesTileBuffers(
             !op.getConsume().front().getOps<ReleaseTileLoadsOp>().empty()) {
     MLIRContext *ctx = op.getContext();
@@ -879,24 +879,13 @@ private:
 
   /// Whether `region` uses one of `values` (the epilogue a stage buffer,
   /// to read the stages its tile still holds, as attention's last
-  /// O += P V reads the last block's V; or a buffer tile_loads fills).
+  /// O += P V reads the last block's V).
   static bool usedIn(Region &region, ValueRange values) {
     return llvm::any_of(values, [&](Value v) {
       return llvm::any_of(v.getUsers(), [&](Operation *user) {
         return region.isAncestor(user->getParentRegion());
       });
     });
-  }
-
-  /// The buffers the tile_loads region loads into (its prefetches fill
-  /// none).
-  SmallVector<Value> tileBuffers() {
-    SmallVector<Value> buffers;
-    op.getTileLoads().walk([&](CopyAsyncOp copy) {
-      if (!copy.getPrefetch())
-        buffers.push_back(copy.getDst());
-    });
-    return buffers;
   }
 
   /// The epilogue of a tile, after its consumer's wgmma groups completed.

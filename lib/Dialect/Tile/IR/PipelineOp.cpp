@@ -225,6 +225,23 @@ SmallVector<CopyAsyncOp> PipelineOp::getMulticastLoads() {
   return loads;
 }
 
+SmallVector<Value> PipelineOp::getTileLoadBuffers() {
+  SmallVector<Value> buffers;
+  getTileLoads().walk([&](CopyAsyncOp copy) {
+    if (!copy.getPrefetch())
+      buffers.push_back(copy.getDst());
+  });
+  return buffers;
+}
+
+bool PipelineOp::epilogueUsesTileLoadBuffers() {
+  return llvm::any_of(getTileLoadBuffers(), [&](Value buffer) {
+    return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+      return getEpilogue().isAncestor(user->getParentRegion());
+    });
+  });
+}
+
 std::optional<SmallVector<int64_t, 3>>
 mlir::tile::getStatedClusterSize(Operation *op) {
   Operation *kernel = getEnclosingKernel(op);
@@ -801,15 +818,7 @@ LogicalResult ReleaseTileLoadsOp::verify() {
   if (std::next(releases.begin()) != releases.end())
     return fail() << "tile.release_tile_loads appears more than once in "
                      "consume; the buffers are released once per tile";
-  bool epilogueUses = false;
-  pipeline.getTileLoads().walk([&](CopyAsyncOp copy) {
-    if (copy.getPrefetch())
-      return;
-    for (Operation *user : copy.getDst().getUsers())
-      epilogueUses |= pipeline.getEpilogue().isAncestor(
-          user->getParentRegion());
-  });
-  if (epilogueUses)
+  if (pipeline.epilogueUsesTileLoadBuffers())
     return fail() << "tile.release_tile_loads releases the tile_loads "
                      "buffers in the tile's last iteration, but the epilogue "
                      "uses them";

@@ -795,6 +795,11 @@ def Tile_PipelineOp : Tile_Op<"pipeline", [
     }
     /// The multicast loads of `produce` (the cluster's shared operands).
     ::llvm::SmallVector<CopyAsyncOp> getMulticastLoads();
+    /// The buffers `tile_loads` fills (its loads' destinations; its
+    /// prefetches fill none).
+    ::llvm::SmallVector<::mlir::Value> getTileLoadBuffers();
+    /// Whether `epilogue` uses one of the buffers `tile_loads` fills.
+    bool epilogueUsesTileLoadBuffers();
     /// Threads that arrive on a stage's empty barrier to release it, when
     /// known statically (the specialized form); the software-pipelined form
     /// counts every thread of the block at run time.
