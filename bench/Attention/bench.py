@@ -293,6 +293,20 @@ def run_mosaic(seqs, results):
     return {(r["d"], r["causal"], r["s"]): r for r in data["rows"]}
 
 
+def time_alternating(contenders, rounds, flops):
+    """Each (name, call) of `contenders` timed in `rounds` rounds that
+    alternate them: {name: {"ms", "tflops", "rounds_ms"}}, the median round."""
+    times = {n: [] for n, _ in contenders}
+    for _ in range(rounds):
+        for n, fn in contenders:
+            times[n].append(event_ms(fn, warm=3))
+    timed = {}
+    for n, rounds_ms in times.items():
+        ms = statistics.median(rounds_ms)
+        timed[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": rounds_ms}
+    return timed
+
+
 def bench(tiles, results, seqs, forms, mosaic):
     print(f"TFLOP/s = 4 b h s^2 d / time (causal: half), b s = {TOKENS}, "
           f"h d = {WIDTH}; CUDA events, 20 calls per round, {ROUNDS} "
@@ -328,15 +342,10 @@ def bench(tiles, results, seqs, forms, mosaic):
                 run = triton_run(name, fn, q, k, v, t.causal)
                 if run:
                     contenders.append((name, run))
-            times = {n: [] for n, _ in contenders}
-            for _ in range(ROUNDS):
-                for n, fn in contenders:
-                    times[n].append(event_ms(fn, warm=3))
+            timed = time_alternating(contenders, ROUNDS, flops)
             t.status()
             row = {"lib": t.name, "d": d, "causal": t.causal, "b": b, "h": h, "s": s}
-            for n in times:
-                ms = statistics.median(times[n])
-                row[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
+            row.update(timed)
             for name, (_, kernel, _) in forms.items():
                 if name in row:
                     row[name]["config"] = str(kernel.best_config)
@@ -349,7 +358,7 @@ def bench(tiles, results, seqs, forms, mosaic):
                 label = f", mosaic({m['dtype'].replace('float', 'f')}) {m['tflops']:.0f}"
             results["bench"].append(row)
             print(f"  {t.name} s={s:5d} b={b:2d} h={h}: "
-                  + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in times) + label
+                  + ", ".join(f"{n} {row[n]['tflops']:.0f}" for n in timed) + label
                   + (f"  ours/cudnn {row['ours']['tflops'] / row['cudnn']['tflops']:.2f}"
                      if "cudnn" in row else ""))
 
@@ -376,16 +385,9 @@ def bench_side_by_side(tiles, results, seqs, rounds):
             contenders = [(t.name, t.prepare(q, k, v, o, lse)) for t in group]
             contenders.append(("cudnn", lambda: sdpa(SDPBackend.CUDNN_ATTENTION,
                                                      q, k, v, causal)))
-            times = {n: [] for n, _ in contenders}
-            for _ in range(rounds):
-                for n, fn in contenders:
-                    times[n].append(event_ms(fn, warm=3))
+            timed = time_alternating(contenders, rounds, flops)
             for t in group:
                 t.status()
-            timed = {}
-            for n in times:
-                ms = statistics.median(times[n])
-                timed[n] = {"ms": ms, "tflops": flops / ms / 1e9, "rounds_ms": times[n]}
             for t in group:
                 results["bench"].append({
                     "lib": t.name, "d": d, "causal": causal, "b": b, "h": h, "s": s,
