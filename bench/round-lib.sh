@@ -53,12 +53,12 @@ step() {
 }
 
 # The attention kernels of DIR on the GPU into OUT: the device, the check
-# and the benchmark (cuDNN alternating; more bench.py flags after the time
-# limit, such as --side-by-side), each under a time limit (a protocol bug
-# hangs rather than fails).
+# and the benchmark (cuDNN alternating; bench.py flags may follow the
+# benchmark's time limit in seconds, such as --side-by-side), each under a
+# time limit (a protocol bug hangs rather than fails).
 round_attention() {
-  local out=$1 dir=$2 bench_limit=${3:-300}
-  shift 3 || shift $#
+  local out=$1 dir=$2 bench_limit=$3
+  shift 3
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem,temperature.gpu \
