@@ -9,6 +9,9 @@
 !tileQ = memref<128x128xbf16, #tile.layout<(128, 2, 64) : (64, 8192, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !stagesKV = memref<3x128x128xbf16, #tile.layout<(3, 128, 2, 64) : (16384, 64, 8192, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !tileKV = memref<128x128xbf16, #tile.layout<(128, 2, 64) : (64, 8192, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!tileQp = memref<128x64xi32, #tile.layout<(128, 2, 32) : (32, 4096, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!stagesKVp = memref<3x128x64xi32, #tile.layout<(3, 128, 2, 32) : (8192, 32, 4096, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+!tileKVp = memref<128x64xi32, #tile.layout<(128, 2, 32) : (32, 4096, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
 !qbar = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
 !accS = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 !accO = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -1354,6 +1357,8 @@ module attributes {gpu.container_module} {
         %lse1077 = arith.mulf %ls1076, %ln2 : f32
         %o_slot = arith.select %has_any, %last_slot, %c0 : index
         %so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV
+        %skp = tile.arena_view [32768] : !stagesKVp
+        %sop = tile.stage %skp[%o_slot] : !stagesKVp -> !tileKVp
         scf.if %has_any {
           %o_other_c = arith.index_cast %cidx : index to i32
           %o_other_bar = arith.subi %c6_i32, %o_other_c : i32
@@ -1361,326 +1366,376 @@ module attributes {gpu.container_module} {
         }
         %srow_a0 = arith.addi %row0, %trow : index
         %srow_b0 = arith.addi %srow_a0, %c8 : index
+        %t_bound = arith.addi %t, %c4 : index
+        %lane4_tile = arith.minui %lane4, %t_bound : index
+        %cpair0 = arith.constant 0 : index
+        %cpair4 = arith.constant 4 : index
+        %cpair8 = arith.constant 8 : index
+        %cpair12 = arith.constant 12 : index
+        %cpair16 = arith.constant 16 : index
+        %cpair20 = arith.constant 20 : index
+        %cpair24 = arith.constant 24 : index
+        %cpair28 = arith.constant 28 : index
+        %cpair32 = arith.constant 32 : index
+        %cpair36 = arith.constant 36 : index
+        %cpair40 = arith.constant 40 : index
+        %cpair44 = arith.constant 44 : index
+        %cpair48 = arith.constant 48 : index
+        %cpair52 = arith.constant 52 : index
+        %cpair56 = arith.constant 56 : index
+        %cpair60 = arith.constant 60 : index
         %ov1078 = llvm.extractvalue %o_fin[0] : !accO
         %on1079 = arith.mulf %ov1078, %inv1062 : f32
         %ot1080 = arith.truncf %on1079 : f32 to bf16
-        %oc1081 = arith.addi %tcol, %ccol0 : index
-        memref.store %ot1080, %so[%srow_a0, %oc1081] : !tileKV
-        %ov1082 = llvm.extractvalue %o_fin[1] : !accO
-        %on1083 = arith.mulf %ov1082, %inv1062 : f32
-        %ot1084 = arith.truncf %on1083 : f32 to bf16
-        %oc1085 = arith.addi %tcol, %ccol1 : index
-        memref.store %ot1084, %so[%srow_a0, %oc1085] : !tileKV
-        %ov1086 = llvm.extractvalue %o_fin[2] : !accO
-        %on1087 = arith.mulf %ov1086, %inv1073 : f32
-        %ot1088 = arith.truncf %on1087 : f32 to bf16
-        %oc1089 = arith.addi %tcol, %ccol0 : index
-        memref.store %ot1088, %so[%srow_b0, %oc1089] : !tileKV
-        %ov1090 = llvm.extractvalue %o_fin[3] : !accO
-        %on1091 = arith.mulf %ov1090, %inv1073 : f32
-        %ot1092 = arith.truncf %on1091 : f32 to bf16
-        %oc1093 = arith.addi %tcol, %ccol1 : index
-        memref.store %ot1092, %so[%srow_b0, %oc1093] : !tileKV
-        %ov1094 = llvm.extractvalue %o_fin[4] : !accO
-        %on1095 = arith.mulf %ov1094, %inv1062 : f32
-        %ot1096 = arith.truncf %on1095 : f32 to bf16
-        %oc1097 = arith.addi %tcol, %ccol8 : index
-        memref.store %ot1096, %so[%srow_a0, %oc1097] : !tileKV
-        %ov1098 = llvm.extractvalue %o_fin[5] : !accO
+        %ov1081 = llvm.extractvalue %o_fin[1] : !accO
+        %on1082 = arith.mulf %ov1081, %inv1062 : f32
+        %ot1083 = arith.truncf %on1082 : f32 to bf16
+        %op1084 = vector.from_elements %ot1080, %ot1083 : vector<2xbf16>
+        %ob1085 = vector.bitcast %op1084 : vector<2xbf16> to vector<1xi32>
+        %ow1086 = vector.extract %ob1085[0] : i32 from vector<1xi32>
+        %oc1087 = arith.addi %lane4_tile, %cpair0 : index
+        memref.store %ow1086, %sop[%srow_a0, %oc1087] : !tileKVp
+        %ov1088 = llvm.extractvalue %o_fin[2] : !accO
+        %on1089 = arith.mulf %ov1088, %inv1073 : f32
+        %ot1090 = arith.truncf %on1089 : f32 to bf16
+        %ov1091 = llvm.extractvalue %o_fin[3] : !accO
+        %on1092 = arith.mulf %ov1091, %inv1073 : f32
+        %ot1093 = arith.truncf %on1092 : f32 to bf16
+        %op1094 = vector.from_elements %ot1090, %ot1093 : vector<2xbf16>
+        %ob1095 = vector.bitcast %op1094 : vector<2xbf16> to vector<1xi32>
+        %ow1096 = vector.extract %ob1095[0] : i32 from vector<1xi32>
+        %oc1097 = arith.addi %lane4_tile, %cpair0 : index
+        memref.store %ow1096, %sop[%srow_b0, %oc1097] : !tileKVp
+        %ov1098 = llvm.extractvalue %o_fin[4] : !accO
         %on1099 = arith.mulf %ov1098, %inv1062 : f32
         %ot1100 = arith.truncf %on1099 : f32 to bf16
-        %oc1101 = arith.addi %tcol, %ccol9 : index
-        memref.store %ot1100, %so[%srow_a0, %oc1101] : !tileKV
-        %ov1102 = llvm.extractvalue %o_fin[6] : !accO
-        %on1103 = arith.mulf %ov1102, %inv1073 : f32
-        %ot1104 = arith.truncf %on1103 : f32 to bf16
-        %oc1105 = arith.addi %tcol, %ccol8 : index
-        memref.store %ot1104, %so[%srow_b0, %oc1105] : !tileKV
-        %ov1106 = llvm.extractvalue %o_fin[7] : !accO
-        %on1107 = arith.mulf %ov1106, %inv1073 : f32
-        %ot1108 = arith.truncf %on1107 : f32 to bf16
-        %oc1109 = arith.addi %tcol, %ccol9 : index
-        memref.store %ot1108, %so[%srow_b0, %oc1109] : !tileKV
-        %ov1110 = llvm.extractvalue %o_fin[8] : !accO
-        %on1111 = arith.mulf %ov1110, %inv1062 : f32
-        %ot1112 = arith.truncf %on1111 : f32 to bf16
-        %oc1113 = arith.addi %tcol, %ccol16 : index
-        memref.store %ot1112, %so[%srow_a0, %oc1113] : !tileKV
-        %ov1114 = llvm.extractvalue %o_fin[9] : !accO
-        %on1115 = arith.mulf %ov1114, %inv1062 : f32
-        %ot1116 = arith.truncf %on1115 : f32 to bf16
-        %oc1117 = arith.addi %tcol, %ccol17 : index
-        memref.store %ot1116, %so[%srow_a0, %oc1117] : !tileKV
-        %ov1118 = llvm.extractvalue %o_fin[10] : !accO
-        %on1119 = arith.mulf %ov1118, %inv1073 : f32
+        %ov1101 = llvm.extractvalue %o_fin[5] : !accO
+        %on1102 = arith.mulf %ov1101, %inv1062 : f32
+        %ot1103 = arith.truncf %on1102 : f32 to bf16
+        %op1104 = vector.from_elements %ot1100, %ot1103 : vector<2xbf16>
+        %ob1105 = vector.bitcast %op1104 : vector<2xbf16> to vector<1xi32>
+        %ow1106 = vector.extract %ob1105[0] : i32 from vector<1xi32>
+        %oc1107 = arith.addi %lane4_tile, %cpair4 : index
+        memref.store %ow1106, %sop[%srow_a0, %oc1107] : !tileKVp
+        %ov1108 = llvm.extractvalue %o_fin[6] : !accO
+        %on1109 = arith.mulf %ov1108, %inv1073 : f32
+        %ot1110 = arith.truncf %on1109 : f32 to bf16
+        %ov1111 = llvm.extractvalue %o_fin[7] : !accO
+        %on1112 = arith.mulf %ov1111, %inv1073 : f32
+        %ot1113 = arith.truncf %on1112 : f32 to bf16
+        %op1114 = vector.from_elements %ot1110, %ot1113 : vector<2xbf16>
+        %ob1115 = vector.bitcast %op1114 : vector<2xbf16> to vector<1xi32>
+        %ow1116 = vector.extract %ob1115[0] : i32 from vector<1xi32>
+        %oc1117 = arith.addi %lane4_tile, %cpair4 : index
+        memref.store %ow1116, %sop[%srow_b0, %oc1117] : !tileKVp
+        %ov1118 = llvm.extractvalue %o_fin[8] : !accO
+        %on1119 = arith.mulf %ov1118, %inv1062 : f32
         %ot1120 = arith.truncf %on1119 : f32 to bf16
-        %oc1121 = arith.addi %tcol, %ccol16 : index
-        memref.store %ot1120, %so[%srow_b0, %oc1121] : !tileKV
-        %ov1122 = llvm.extractvalue %o_fin[11] : !accO
-        %on1123 = arith.mulf %ov1122, %inv1073 : f32
-        %ot1124 = arith.truncf %on1123 : f32 to bf16
-        %oc1125 = arith.addi %tcol, %ccol17 : index
-        memref.store %ot1124, %so[%srow_b0, %oc1125] : !tileKV
-        %ov1126 = llvm.extractvalue %o_fin[12] : !accO
-        %on1127 = arith.mulf %ov1126, %inv1062 : f32
-        %ot1128 = arith.truncf %on1127 : f32 to bf16
-        %oc1129 = arith.addi %tcol, %ccol24 : index
-        memref.store %ot1128, %so[%srow_a0, %oc1129] : !tileKV
-        %ov1130 = llvm.extractvalue %o_fin[13] : !accO
-        %on1131 = arith.mulf %ov1130, %inv1062 : f32
-        %ot1132 = arith.truncf %on1131 : f32 to bf16
-        %oc1133 = arith.addi %tcol, %ccol25 : index
-        memref.store %ot1132, %so[%srow_a0, %oc1133] : !tileKV
-        %ov1134 = llvm.extractvalue %o_fin[14] : !accO
-        %on1135 = arith.mulf %ov1134, %inv1073 : f32
-        %ot1136 = arith.truncf %on1135 : f32 to bf16
-        %oc1137 = arith.addi %tcol, %ccol24 : index
-        memref.store %ot1136, %so[%srow_b0, %oc1137] : !tileKV
-        %ov1138 = llvm.extractvalue %o_fin[15] : !accO
-        %on1139 = arith.mulf %ov1138, %inv1073 : f32
+        %ov1121 = llvm.extractvalue %o_fin[9] : !accO
+        %on1122 = arith.mulf %ov1121, %inv1062 : f32
+        %ot1123 = arith.truncf %on1122 : f32 to bf16
+        %op1124 = vector.from_elements %ot1120, %ot1123 : vector<2xbf16>
+        %ob1125 = vector.bitcast %op1124 : vector<2xbf16> to vector<1xi32>
+        %ow1126 = vector.extract %ob1125[0] : i32 from vector<1xi32>
+        %oc1127 = arith.addi %lane4_tile, %cpair8 : index
+        memref.store %ow1126, %sop[%srow_a0, %oc1127] : !tileKVp
+        %ov1128 = llvm.extractvalue %o_fin[10] : !accO
+        %on1129 = arith.mulf %ov1128, %inv1073 : f32
+        %ot1130 = arith.truncf %on1129 : f32 to bf16
+        %ov1131 = llvm.extractvalue %o_fin[11] : !accO
+        %on1132 = arith.mulf %ov1131, %inv1073 : f32
+        %ot1133 = arith.truncf %on1132 : f32 to bf16
+        %op1134 = vector.from_elements %ot1130, %ot1133 : vector<2xbf16>
+        %ob1135 = vector.bitcast %op1134 : vector<2xbf16> to vector<1xi32>
+        %ow1136 = vector.extract %ob1135[0] : i32 from vector<1xi32>
+        %oc1137 = arith.addi %lane4_tile, %cpair8 : index
+        memref.store %ow1136, %sop[%srow_b0, %oc1137] : !tileKVp
+        %ov1138 = llvm.extractvalue %o_fin[12] : !accO
+        %on1139 = arith.mulf %ov1138, %inv1062 : f32
         %ot1140 = arith.truncf %on1139 : f32 to bf16
-        %oc1141 = arith.addi %tcol, %ccol25 : index
-        memref.store %ot1140, %so[%srow_b0, %oc1141] : !tileKV
-        %ov1142 = llvm.extractvalue %o_fin[16] : !accO
-        %on1143 = arith.mulf %ov1142, %inv1062 : f32
-        %ot1144 = arith.truncf %on1143 : f32 to bf16
-        %oc1145 = arith.addi %tcol, %ccol32 : index
-        memref.store %ot1144, %so[%srow_a0, %oc1145] : !tileKV
-        %ov1146 = llvm.extractvalue %o_fin[17] : !accO
-        %on1147 = arith.mulf %ov1146, %inv1062 : f32
-        %ot1148 = arith.truncf %on1147 : f32 to bf16
-        %oc1149 = arith.addi %tcol, %ccol33 : index
-        memref.store %ot1148, %so[%srow_a0, %oc1149] : !tileKV
-        %ov1150 = llvm.extractvalue %o_fin[18] : !accO
-        %on1151 = arith.mulf %ov1150, %inv1073 : f32
-        %ot1152 = arith.truncf %on1151 : f32 to bf16
-        %oc1153 = arith.addi %tcol, %ccol32 : index
-        memref.store %ot1152, %so[%srow_b0, %oc1153] : !tileKV
-        %ov1154 = llvm.extractvalue %o_fin[19] : !accO
-        %on1155 = arith.mulf %ov1154, %inv1073 : f32
-        %ot1156 = arith.truncf %on1155 : f32 to bf16
-        %oc1157 = arith.addi %tcol, %ccol33 : index
-        memref.store %ot1156, %so[%srow_b0, %oc1157] : !tileKV
-        %ov1158 = llvm.extractvalue %o_fin[20] : !accO
+        %ov1141 = llvm.extractvalue %o_fin[13] : !accO
+        %on1142 = arith.mulf %ov1141, %inv1062 : f32
+        %ot1143 = arith.truncf %on1142 : f32 to bf16
+        %op1144 = vector.from_elements %ot1140, %ot1143 : vector<2xbf16>
+        %ob1145 = vector.bitcast %op1144 : vector<2xbf16> to vector<1xi32>
+        %ow1146 = vector.extract %ob1145[0] : i32 from vector<1xi32>
+        %oc1147 = arith.addi %lane4_tile, %cpair12 : index
+        memref.store %ow1146, %sop[%srow_a0, %oc1147] : !tileKVp
+        %ov1148 = llvm.extractvalue %o_fin[14] : !accO
+        %on1149 = arith.mulf %ov1148, %inv1073 : f32
+        %ot1150 = arith.truncf %on1149 : f32 to bf16
+        %ov1151 = llvm.extractvalue %o_fin[15] : !accO
+        %on1152 = arith.mulf %ov1151, %inv1073 : f32
+        %ot1153 = arith.truncf %on1152 : f32 to bf16
+        %op1154 = vector.from_elements %ot1150, %ot1153 : vector<2xbf16>
+        %ob1155 = vector.bitcast %op1154 : vector<2xbf16> to vector<1xi32>
+        %ow1156 = vector.extract %ob1155[0] : i32 from vector<1xi32>
+        %oc1157 = arith.addi %lane4_tile, %cpair12 : index
+        memref.store %ow1156, %sop[%srow_b0, %oc1157] : !tileKVp
+        %ov1158 = llvm.extractvalue %o_fin[16] : !accO
         %on1159 = arith.mulf %ov1158, %inv1062 : f32
         %ot1160 = arith.truncf %on1159 : f32 to bf16
-        %oc1161 = arith.addi %tcol, %ccol40 : index
-        memref.store %ot1160, %so[%srow_a0, %oc1161] : !tileKV
-        %ov1162 = llvm.extractvalue %o_fin[21] : !accO
-        %on1163 = arith.mulf %ov1162, %inv1062 : f32
-        %ot1164 = arith.truncf %on1163 : f32 to bf16
-        %oc1165 = arith.addi %tcol, %ccol41 : index
-        memref.store %ot1164, %so[%srow_a0, %oc1165] : !tileKV
-        %ov1166 = llvm.extractvalue %o_fin[22] : !accO
-        %on1167 = arith.mulf %ov1166, %inv1073 : f32
-        %ot1168 = arith.truncf %on1167 : f32 to bf16
-        %oc1169 = arith.addi %tcol, %ccol40 : index
-        memref.store %ot1168, %so[%srow_b0, %oc1169] : !tileKV
-        %ov1170 = llvm.extractvalue %o_fin[23] : !accO
-        %on1171 = arith.mulf %ov1170, %inv1073 : f32
-        %ot1172 = arith.truncf %on1171 : f32 to bf16
-        %oc1173 = arith.addi %tcol, %ccol41 : index
-        memref.store %ot1172, %so[%srow_b0, %oc1173] : !tileKV
-        %ov1174 = llvm.extractvalue %o_fin[24] : !accO
-        %on1175 = arith.mulf %ov1174, %inv1062 : f32
-        %ot1176 = arith.truncf %on1175 : f32 to bf16
-        %oc1177 = arith.addi %tcol, %ccol48 : index
-        memref.store %ot1176, %so[%srow_a0, %oc1177] : !tileKV
-        %ov1178 = llvm.extractvalue %o_fin[25] : !accO
+        %ov1161 = llvm.extractvalue %o_fin[17] : !accO
+        %on1162 = arith.mulf %ov1161, %inv1062 : f32
+        %ot1163 = arith.truncf %on1162 : f32 to bf16
+        %op1164 = vector.from_elements %ot1160, %ot1163 : vector<2xbf16>
+        %ob1165 = vector.bitcast %op1164 : vector<2xbf16> to vector<1xi32>
+        %ow1166 = vector.extract %ob1165[0] : i32 from vector<1xi32>
+        %oc1167 = arith.addi %lane4_tile, %cpair16 : index
+        memref.store %ow1166, %sop[%srow_a0, %oc1167] : !tileKVp
+        %ov1168 = llvm.extractvalue %o_fin[18] : !accO
+        %on1169 = arith.mulf %ov1168, %inv1073 : f32
+        %ot1170 = arith.truncf %on1169 : f32 to bf16
+        %ov1171 = llvm.extractvalue %o_fin[19] : !accO
+        %on1172 = arith.mulf %ov1171, %inv1073 : f32
+        %ot1173 = arith.truncf %on1172 : f32 to bf16
+        %op1174 = vector.from_elements %ot1170, %ot1173 : vector<2xbf16>
+        %ob1175 = vector.bitcast %op1174 : vector<2xbf16> to vector<1xi32>
+        %ow1176 = vector.extract %ob1175[0] : i32 from vector<1xi32>
+        %oc1177 = arith.addi %lane4_tile, %cpair16 : index
+        memref.store %ow1176, %sop[%srow_b0, %oc1177] : !tileKVp
+        %ov1178 = llvm.extractvalue %o_fin[20] : !accO
         %on1179 = arith.mulf %ov1178, %inv1062 : f32
         %ot1180 = arith.truncf %on1179 : f32 to bf16
-        %oc1181 = arith.addi %tcol, %ccol49 : index
-        memref.store %ot1180, %so[%srow_a0, %oc1181] : !tileKV
-        %ov1182 = llvm.extractvalue %o_fin[26] : !accO
-        %on1183 = arith.mulf %ov1182, %inv1073 : f32
-        %ot1184 = arith.truncf %on1183 : f32 to bf16
-        %oc1185 = arith.addi %tcol, %ccol48 : index
-        memref.store %ot1184, %so[%srow_b0, %oc1185] : !tileKV
-        %ov1186 = llvm.extractvalue %o_fin[27] : !accO
-        %on1187 = arith.mulf %ov1186, %inv1073 : f32
-        %ot1188 = arith.truncf %on1187 : f32 to bf16
-        %oc1189 = arith.addi %tcol, %ccol49 : index
-        memref.store %ot1188, %so[%srow_b0, %oc1189] : !tileKV
-        %ov1190 = llvm.extractvalue %o_fin[28] : !accO
-        %on1191 = arith.mulf %ov1190, %inv1062 : f32
-        %ot1192 = arith.truncf %on1191 : f32 to bf16
-        %oc1193 = arith.addi %tcol, %ccol56 : index
-        memref.store %ot1192, %so[%srow_a0, %oc1193] : !tileKV
-        %ov1194 = llvm.extractvalue %o_fin[29] : !accO
-        %on1195 = arith.mulf %ov1194, %inv1062 : f32
-        %ot1196 = arith.truncf %on1195 : f32 to bf16
-        %oc1197 = arith.addi %tcol, %ccol57 : index
-        memref.store %ot1196, %so[%srow_a0, %oc1197] : !tileKV
-        %ov1198 = llvm.extractvalue %o_fin[30] : !accO
-        %on1199 = arith.mulf %ov1198, %inv1073 : f32
+        %ov1181 = llvm.extractvalue %o_fin[21] : !accO
+        %on1182 = arith.mulf %ov1181, %inv1062 : f32
+        %ot1183 = arith.truncf %on1182 : f32 to bf16
+        %op1184 = vector.from_elements %ot1180, %ot1183 : vector<2xbf16>
+        %ob1185 = vector.bitcast %op1184 : vector<2xbf16> to vector<1xi32>
+        %ow1186 = vector.extract %ob1185[0] : i32 from vector<1xi32>
+        %oc1187 = arith.addi %lane4_tile, %cpair20 : index
+        memref.store %ow1186, %sop[%srow_a0, %oc1187] : !tileKVp
+        %ov1188 = llvm.extractvalue %o_fin[22] : !accO
+        %on1189 = arith.mulf %ov1188, %inv1073 : f32
+        %ot1190 = arith.truncf %on1189 : f32 to bf16
+        %ov1191 = llvm.extractvalue %o_fin[23] : !accO
+        %on1192 = arith.mulf %ov1191, %inv1073 : f32
+        %ot1193 = arith.truncf %on1192 : f32 to bf16
+        %op1194 = vector.from_elements %ot1190, %ot1193 : vector<2xbf16>
+        %ob1195 = vector.bitcast %op1194 : vector<2xbf16> to vector<1xi32>
+        %ow1196 = vector.extract %ob1195[0] : i32 from vector<1xi32>
+        %oc1197 = arith.addi %lane4_tile, %cpair20 : index
+        memref.store %ow1196, %sop[%srow_b0, %oc1197] : !tileKVp
+        %ov1198 = llvm.extractvalue %o_fin[24] : !accO
+        %on1199 = arith.mulf %ov1198, %inv1062 : f32
         %ot1200 = arith.truncf %on1199 : f32 to bf16
-        %oc1201 = arith.addi %tcol, %ccol56 : index
-        memref.store %ot1200, %so[%srow_b0, %oc1201] : !tileKV
-        %ov1202 = llvm.extractvalue %o_fin[31] : !accO
-        %on1203 = arith.mulf %ov1202, %inv1073 : f32
-        %ot1204 = arith.truncf %on1203 : f32 to bf16
-        %oc1205 = arith.addi %tcol, %ccol57 : index
-        memref.store %ot1204, %so[%srow_b0, %oc1205] : !tileKV
-        %ov1206 = llvm.extractvalue %o_fin[32] : !accO
-        %on1207 = arith.mulf %ov1206, %inv1062 : f32
-        %ot1208 = arith.truncf %on1207 : f32 to bf16
-        %oc1209 = arith.addi %tcol, %ccol64 : index
-        memref.store %ot1208, %so[%srow_a0, %oc1209] : !tileKV
-        %ov1210 = llvm.extractvalue %o_fin[33] : !accO
-        %on1211 = arith.mulf %ov1210, %inv1062 : f32
-        %ot1212 = arith.truncf %on1211 : f32 to bf16
-        %oc1213 = arith.addi %tcol, %ccol65 : index
-        memref.store %ot1212, %so[%srow_a0, %oc1213] : !tileKV
-        %ov1214 = llvm.extractvalue %o_fin[34] : !accO
-        %on1215 = arith.mulf %ov1214, %inv1073 : f32
-        %ot1216 = arith.truncf %on1215 : f32 to bf16
-        %oc1217 = arith.addi %tcol, %ccol64 : index
-        memref.store %ot1216, %so[%srow_b0, %oc1217] : !tileKV
-        %ov1218 = llvm.extractvalue %o_fin[35] : !accO
-        %on1219 = arith.mulf %ov1218, %inv1073 : f32
+        %ov1201 = llvm.extractvalue %o_fin[25] : !accO
+        %on1202 = arith.mulf %ov1201, %inv1062 : f32
+        %ot1203 = arith.truncf %on1202 : f32 to bf16
+        %op1204 = vector.from_elements %ot1200, %ot1203 : vector<2xbf16>
+        %ob1205 = vector.bitcast %op1204 : vector<2xbf16> to vector<1xi32>
+        %ow1206 = vector.extract %ob1205[0] : i32 from vector<1xi32>
+        %oc1207 = arith.addi %lane4_tile, %cpair24 : index
+        memref.store %ow1206, %sop[%srow_a0, %oc1207] : !tileKVp
+        %ov1208 = llvm.extractvalue %o_fin[26] : !accO
+        %on1209 = arith.mulf %ov1208, %inv1073 : f32
+        %ot1210 = arith.truncf %on1209 : f32 to bf16
+        %ov1211 = llvm.extractvalue %o_fin[27] : !accO
+        %on1212 = arith.mulf %ov1211, %inv1073 : f32
+        %ot1213 = arith.truncf %on1212 : f32 to bf16
+        %op1214 = vector.from_elements %ot1210, %ot1213 : vector<2xbf16>
+        %ob1215 = vector.bitcast %op1214 : vector<2xbf16> to vector<1xi32>
+        %ow1216 = vector.extract %ob1215[0] : i32 from vector<1xi32>
+        %oc1217 = arith.addi %lane4_tile, %cpair24 : index
+        memref.store %ow1216, %sop[%srow_b0, %oc1217] : !tileKVp
+        %ov1218 = llvm.extractvalue %o_fin[28] : !accO
+        %on1219 = arith.mulf %ov1218, %inv1062 : f32
         %ot1220 = arith.truncf %on1219 : f32 to bf16
-        %oc1221 = arith.addi %tcol, %ccol65 : index
-        memref.store %ot1220, %so[%srow_b0, %oc1221] : !tileKV
-        %ov1222 = llvm.extractvalue %o_fin[36] : !accO
-        %on1223 = arith.mulf %ov1222, %inv1062 : f32
-        %ot1224 = arith.truncf %on1223 : f32 to bf16
-        %oc1225 = arith.addi %tcol, %ccol72 : index
-        memref.store %ot1224, %so[%srow_a0, %oc1225] : !tileKV
-        %ov1226 = llvm.extractvalue %o_fin[37] : !accO
-        %on1227 = arith.mulf %ov1226, %inv1062 : f32
-        %ot1228 = arith.truncf %on1227 : f32 to bf16
-        %oc1229 = arith.addi %tcol, %ccol73 : index
-        memref.store %ot1228, %so[%srow_a0, %oc1229] : !tileKV
-        %ov1230 = llvm.extractvalue %o_fin[38] : !accO
-        %on1231 = arith.mulf %ov1230, %inv1073 : f32
-        %ot1232 = arith.truncf %on1231 : f32 to bf16
-        %oc1233 = arith.addi %tcol, %ccol72 : index
-        memref.store %ot1232, %so[%srow_b0, %oc1233] : !tileKV
-        %ov1234 = llvm.extractvalue %o_fin[39] : !accO
-        %on1235 = arith.mulf %ov1234, %inv1073 : f32
-        %ot1236 = arith.truncf %on1235 : f32 to bf16
-        %oc1237 = arith.addi %tcol, %ccol73 : index
-        memref.store %ot1236, %so[%srow_b0, %oc1237] : !tileKV
-        %ov1238 = llvm.extractvalue %o_fin[40] : !accO
+        %ov1221 = llvm.extractvalue %o_fin[29] : !accO
+        %on1222 = arith.mulf %ov1221, %inv1062 : f32
+        %ot1223 = arith.truncf %on1222 : f32 to bf16
+        %op1224 = vector.from_elements %ot1220, %ot1223 : vector<2xbf16>
+        %ob1225 = vector.bitcast %op1224 : vector<2xbf16> to vector<1xi32>
+        %ow1226 = vector.extract %ob1225[0] : i32 from vector<1xi32>
+        %oc1227 = arith.addi %lane4_tile, %cpair28 : index
+        memref.store %ow1226, %sop[%srow_a0, %oc1227] : !tileKVp
+        %ov1228 = llvm.extractvalue %o_fin[30] : !accO
+        %on1229 = arith.mulf %ov1228, %inv1073 : f32
+        %ot1230 = arith.truncf %on1229 : f32 to bf16
+        %ov1231 = llvm.extractvalue %o_fin[31] : !accO
+        %on1232 = arith.mulf %ov1231, %inv1073 : f32
+        %ot1233 = arith.truncf %on1232 : f32 to bf16
+        %op1234 = vector.from_elements %ot1230, %ot1233 : vector<2xbf16>
+        %ob1235 = vector.bitcast %op1234 : vector<2xbf16> to vector<1xi32>
+        %ow1236 = vector.extract %ob1235[0] : i32 from vector<1xi32>
+        %oc1237 = arith.addi %lane4_tile, %cpair28 : index
+        memref.store %ow1236, %sop[%srow_b0, %oc1237] : !tileKVp
+        %ov1238 = llvm.extractvalue %o_fin[32] : !accO
         %on1239 = arith.mulf %ov1238, %inv1062 : f32
         %ot1240 = arith.truncf %on1239 : f32 to bf16
-        %oc1241 = arith.addi %tcol, %ccol80 : index
-        memref.store %ot1240, %so[%srow_a0, %oc1241] : !tileKV
-        %ov1242 = llvm.extractvalue %o_fin[41] : !accO
-        %on1243 = arith.mulf %ov1242, %inv1062 : f32
-        %ot1244 = arith.truncf %on1243 : f32 to bf16
-        %oc1245 = arith.addi %tcol, %ccol81 : index
-        memref.store %ot1244, %so[%srow_a0, %oc1245] : !tileKV
-        %ov1246 = llvm.extractvalue %o_fin[42] : !accO
-        %on1247 = arith.mulf %ov1246, %inv1073 : f32
-        %ot1248 = arith.truncf %on1247 : f32 to bf16
-        %oc1249 = arith.addi %tcol, %ccol80 : index
-        memref.store %ot1248, %so[%srow_b0, %oc1249] : !tileKV
-        %ov1250 = llvm.extractvalue %o_fin[43] : !accO
-        %on1251 = arith.mulf %ov1250, %inv1073 : f32
-        %ot1252 = arith.truncf %on1251 : f32 to bf16
-        %oc1253 = arith.addi %tcol, %ccol81 : index
-        memref.store %ot1252, %so[%srow_b0, %oc1253] : !tileKV
-        %ov1254 = llvm.extractvalue %o_fin[44] : !accO
-        %on1255 = arith.mulf %ov1254, %inv1062 : f32
-        %ot1256 = arith.truncf %on1255 : f32 to bf16
-        %oc1257 = arith.addi %tcol, %ccol88 : index
-        memref.store %ot1256, %so[%srow_a0, %oc1257] : !tileKV
-        %ov1258 = llvm.extractvalue %o_fin[45] : !accO
+        %ov1241 = llvm.extractvalue %o_fin[33] : !accO
+        %on1242 = arith.mulf %ov1241, %inv1062 : f32
+        %ot1243 = arith.truncf %on1242 : f32 to bf16
+        %op1244 = vector.from_elements %ot1240, %ot1243 : vector<2xbf16>
+        %ob1245 = vector.bitcast %op1244 : vector<2xbf16> to vector<1xi32>
+        %ow1246 = vector.extract %ob1245[0] : i32 from vector<1xi32>
+        %oc1247 = arith.addi %lane4_tile, %cpair32 : index
+        memref.store %ow1246, %sop[%srow_a0, %oc1247] : !tileKVp
+        %ov1248 = llvm.extractvalue %o_fin[34] : !accO
+        %on1249 = arith.mulf %ov1248, %inv1073 : f32
+        %ot1250 = arith.truncf %on1249 : f32 to bf16
+        %ov1251 = llvm.extractvalue %o_fin[35] : !accO
+        %on1252 = arith.mulf %ov1251, %inv1073 : f32
+        %ot1253 = arith.truncf %on1252 : f32 to bf16
+        %op1254 = vector.from_elements %ot1250, %ot1253 : vector<2xbf16>
+        %ob1255 = vector.bitcast %op1254 : vector<2xbf16> to vector<1xi32>
+        %ow1256 = vector.extract %ob1255[0] : i32 from vector<1xi32>
+        %oc1257 = arith.addi %lane4_tile, %cpair32 : index
+        memref.store %ow1256, %sop[%srow_b0, %oc1257] : !tileKVp
+        %ov1258 = llvm.extractvalue %o_fin[36] : !accO
         %on1259 = arith.mulf %ov1258, %inv1062 : f32
         %ot1260 = arith.truncf %on1259 : f32 to bf16
-        %oc1261 = arith.addi %tcol, %ccol89 : index
-        memref.store %ot1260, %so[%srow_a0, %oc1261] : !tileKV
-        %ov1262 = llvm.extractvalue %o_fin[46] : !accO
-        %on1263 = arith.mulf %ov1262, %inv1073 : f32
-        %ot1264 = arith.truncf %on1263 : f32 to bf16
-        %oc1265 = arith.addi %tcol, %ccol88 : index
-        memref.store %ot1264, %so[%srow_b0, %oc1265] : !tileKV
-        %ov1266 = llvm.extractvalue %o_fin[47] : !accO
-        %on1267 = arith.mulf %ov1266, %inv1073 : f32
-        %ot1268 = arith.truncf %on1267 : f32 to bf16
-        %oc1269 = arith.addi %tcol, %ccol89 : index
-        memref.store %ot1268, %so[%srow_b0, %oc1269] : !tileKV
-        %ov1270 = llvm.extractvalue %o_fin[48] : !accO
-        %on1271 = arith.mulf %ov1270, %inv1062 : f32
-        %ot1272 = arith.truncf %on1271 : f32 to bf16
-        %oc1273 = arith.addi %tcol, %ccol96 : index
-        memref.store %ot1272, %so[%srow_a0, %oc1273] : !tileKV
-        %ov1274 = llvm.extractvalue %o_fin[49] : !accO
-        %on1275 = arith.mulf %ov1274, %inv1062 : f32
-        %ot1276 = arith.truncf %on1275 : f32 to bf16
-        %oc1277 = arith.addi %tcol, %ccol97 : index
-        memref.store %ot1276, %so[%srow_a0, %oc1277] : !tileKV
-        %ov1278 = llvm.extractvalue %o_fin[50] : !accO
-        %on1279 = arith.mulf %ov1278, %inv1073 : f32
+        %ov1261 = llvm.extractvalue %o_fin[37] : !accO
+        %on1262 = arith.mulf %ov1261, %inv1062 : f32
+        %ot1263 = arith.truncf %on1262 : f32 to bf16
+        %op1264 = vector.from_elements %ot1260, %ot1263 : vector<2xbf16>
+        %ob1265 = vector.bitcast %op1264 : vector<2xbf16> to vector<1xi32>
+        %ow1266 = vector.extract %ob1265[0] : i32 from vector<1xi32>
+        %oc1267 = arith.addi %lane4_tile, %cpair36 : index
+        memref.store %ow1266, %sop[%srow_a0, %oc1267] : !tileKVp
+        %ov1268 = llvm.extractvalue %o_fin[38] : !accO
+        %on1269 = arith.mulf %ov1268, %inv1073 : f32
+        %ot1270 = arith.truncf %on1269 : f32 to bf16
+        %ov1271 = llvm.extractvalue %o_fin[39] : !accO
+        %on1272 = arith.mulf %ov1271, %inv1073 : f32
+        %ot1273 = arith.truncf %on1272 : f32 to bf16
+        %op1274 = vector.from_elements %ot1270, %ot1273 : vector<2xbf16>
+        %ob1275 = vector.bitcast %op1274 : vector<2xbf16> to vector<1xi32>
+        %ow1276 = vector.extract %ob1275[0] : i32 from vector<1xi32>
+        %oc1277 = arith.addi %lane4_tile, %cpair36 : index
+        memref.store %ow1276, %sop[%srow_b0, %oc1277] : !tileKVp
+        %ov1278 = llvm.extractvalue %o_fin[40] : !accO
+        %on1279 = arith.mulf %ov1278, %inv1062 : f32
         %ot1280 = arith.truncf %on1279 : f32 to bf16
-        %oc1281 = arith.addi %tcol, %ccol96 : index
-        memref.store %ot1280, %so[%srow_b0, %oc1281] : !tileKV
-        %ov1282 = llvm.extractvalue %o_fin[51] : !accO
-        %on1283 = arith.mulf %ov1282, %inv1073 : f32
-        %ot1284 = arith.truncf %on1283 : f32 to bf16
-        %oc1285 = arith.addi %tcol, %ccol97 : index
-        memref.store %ot1284, %so[%srow_b0, %oc1285] : !tileKV
-        %ov1286 = llvm.extractvalue %o_fin[52] : !accO
-        %on1287 = arith.mulf %ov1286, %inv1062 : f32
-        %ot1288 = arith.truncf %on1287 : f32 to bf16
-        %oc1289 = arith.addi %tcol, %ccol104 : index
-        memref.store %ot1288, %so[%srow_a0, %oc1289] : !tileKV
-        %ov1290 = llvm.extractvalue %o_fin[53] : !accO
-        %on1291 = arith.mulf %ov1290, %inv1062 : f32
-        %ot1292 = arith.truncf %on1291 : f32 to bf16
-        %oc1293 = arith.addi %tcol, %ccol105 : index
-        memref.store %ot1292, %so[%srow_a0, %oc1293] : !tileKV
-        %ov1294 = llvm.extractvalue %o_fin[54] : !accO
-        %on1295 = arith.mulf %ov1294, %inv1073 : f32
-        %ot1296 = arith.truncf %on1295 : f32 to bf16
-        %oc1297 = arith.addi %tcol, %ccol104 : index
-        memref.store %ot1296, %so[%srow_b0, %oc1297] : !tileKV
-        %ov1298 = llvm.extractvalue %o_fin[55] : !accO
-        %on1299 = arith.mulf %ov1298, %inv1073 : f32
+        %ov1281 = llvm.extractvalue %o_fin[41] : !accO
+        %on1282 = arith.mulf %ov1281, %inv1062 : f32
+        %ot1283 = arith.truncf %on1282 : f32 to bf16
+        %op1284 = vector.from_elements %ot1280, %ot1283 : vector<2xbf16>
+        %ob1285 = vector.bitcast %op1284 : vector<2xbf16> to vector<1xi32>
+        %ow1286 = vector.extract %ob1285[0] : i32 from vector<1xi32>
+        %oc1287 = arith.addi %lane4_tile, %cpair40 : index
+        memref.store %ow1286, %sop[%srow_a0, %oc1287] : !tileKVp
+        %ov1288 = llvm.extractvalue %o_fin[42] : !accO
+        %on1289 = arith.mulf %ov1288, %inv1073 : f32
+        %ot1290 = arith.truncf %on1289 : f32 to bf16
+        %ov1291 = llvm.extractvalue %o_fin[43] : !accO
+        %on1292 = arith.mulf %ov1291, %inv1073 : f32
+        %ot1293 = arith.truncf %on1292 : f32 to bf16
+        %op1294 = vector.from_elements %ot1290, %ot1293 : vector<2xbf16>
+        %ob1295 = vector.bitcast %op1294 : vector<2xbf16> to vector<1xi32>
+        %ow1296 = vector.extract %ob1295[0] : i32 from vector<1xi32>
+        %oc1297 = arith.addi %lane4_tile, %cpair40 : index
+        memref.store %ow1296, %sop[%srow_b0, %oc1297] : !tileKVp
+        %ov1298 = llvm.extractvalue %o_fin[44] : !accO
+        %on1299 = arith.mulf %ov1298, %inv1062 : f32
         %ot1300 = arith.truncf %on1299 : f32 to bf16
-        %oc1301 = arith.addi %tcol, %ccol105 : index
-        memref.store %ot1300, %so[%srow_b0, %oc1301] : !tileKV
-        %ov1302 = llvm.extractvalue %o_fin[56] : !accO
-        %on1303 = arith.mulf %ov1302, %inv1062 : f32
-        %ot1304 = arith.truncf %on1303 : f32 to bf16
-        %oc1305 = arith.addi %tcol, %ccol112 : index
-        memref.store %ot1304, %so[%srow_a0, %oc1305] : !tileKV
-        %ov1306 = llvm.extractvalue %o_fin[57] : !accO
-        %on1307 = arith.mulf %ov1306, %inv1062 : f32
-        %ot1308 = arith.truncf %on1307 : f32 to bf16
-        %oc1309 = arith.addi %tcol, %ccol113 : index
-        memref.store %ot1308, %so[%srow_a0, %oc1309] : !tileKV
-        %ov1310 = llvm.extractvalue %o_fin[58] : !accO
-        %on1311 = arith.mulf %ov1310, %inv1073 : f32
-        %ot1312 = arith.truncf %on1311 : f32 to bf16
-        %oc1313 = arith.addi %tcol, %ccol112 : index
-        memref.store %ot1312, %so[%srow_b0, %oc1313] : !tileKV
-        %ov1314 = llvm.extractvalue %o_fin[59] : !accO
-        %on1315 = arith.mulf %ov1314, %inv1073 : f32
-        %ot1316 = arith.truncf %on1315 : f32 to bf16
-        %oc1317 = arith.addi %tcol, %ccol113 : index
-        memref.store %ot1316, %so[%srow_b0, %oc1317] : !tileKV
-        %ov1318 = llvm.extractvalue %o_fin[60] : !accO
+        %ov1301 = llvm.extractvalue %o_fin[45] : !accO
+        %on1302 = arith.mulf %ov1301, %inv1062 : f32
+        %ot1303 = arith.truncf %on1302 : f32 to bf16
+        %op1304 = vector.from_elements %ot1300, %ot1303 : vector<2xbf16>
+        %ob1305 = vector.bitcast %op1304 : vector<2xbf16> to vector<1xi32>
+        %ow1306 = vector.extract %ob1305[0] : i32 from vector<1xi32>
+        %oc1307 = arith.addi %lane4_tile, %cpair44 : index
+        memref.store %ow1306, %sop[%srow_a0, %oc1307] : !tileKVp
+        %ov1308 = llvm.extractvalue %o_fin[46] : !accO
+        %on1309 = arith.mulf %ov1308, %inv1073 : f32
+        %ot1310 = arith.truncf %on1309 : f32 to bf16
+        %ov1311 = llvm.extractvalue %o_fin[47] : !accO
+        %on1312 = arith.mulf %ov1311, %inv1073 : f32
+        %ot1313 = arith.truncf %on1312 : f32 to bf16
+        %op1314 = vector.from_elements %ot1310, %ot1313 : vector<2xbf16>
+        %ob1315 = vector.bitcast %op1314 : vector<2xbf16> to vector<1xi32>
+        %ow1316 = vector.extract %ob1315[0] : i32 from vector<1xi32>
+        %oc1317 = arith.addi %lane4_tile, %cpair44 : index
+        memref.store %ow1316, %sop[%srow_b0, %oc1317] : !tileKVp
+        %ov1318 = llvm.extractvalue %o_fin[48] : !accO
         %on1319 = arith.mulf %ov1318, %inv1062 : f32
         %ot1320 = arith.truncf %on1319 : f32 to bf16
-        %oc1321 = arith.addi %tcol, %ccol120 : index
-        memref.store %ot1320, %so[%srow_a0, %oc1321] : !tileKV
-        %ov1322 = llvm.extractvalue %o_fin[61] : !accO
-        %on1323 = arith.mulf %ov1322, %inv1062 : f32
-        %ot1324 = arith.truncf %on1323 : f32 to bf16
-        %oc1325 = arith.addi %tcol, %ccol121 : index
-        memref.store %ot1324, %so[%srow_a0, %oc1325] : !tileKV
-        %ov1326 = llvm.extractvalue %o_fin[62] : !accO
-        %on1327 = arith.mulf %ov1326, %inv1073 : f32
-        %ot1328 = arith.truncf %on1327 : f32 to bf16
-        %oc1329 = arith.addi %tcol, %ccol120 : index
-        memref.store %ot1328, %so[%srow_b0, %oc1329] : !tileKV
-        %ov1330 = llvm.extractvalue %o_fin[63] : !accO
-        %on1331 = arith.mulf %ov1330, %inv1073 : f32
-        %ot1332 = arith.truncf %on1331 : f32 to bf16
-        %oc1333 = arith.addi %tcol, %ccol121 : index
-        memref.store %ot1332, %so[%srow_b0, %oc1333] : !tileKV
+        %ov1321 = llvm.extractvalue %o_fin[49] : !accO
+        %on1322 = arith.mulf %ov1321, %inv1062 : f32
+        %ot1323 = arith.truncf %on1322 : f32 to bf16
+        %op1324 = vector.from_elements %ot1320, %ot1323 : vector<2xbf16>
+        %ob1325 = vector.bitcast %op1324 : vector<2xbf16> to vector<1xi32>
+        %ow1326 = vector.extract %ob1325[0] : i32 from vector<1xi32>
+        %oc1327 = arith.addi %lane4_tile, %cpair48 : index
+        memref.store %ow1326, %sop[%srow_a0, %oc1327] : !tileKVp
+        %ov1328 = llvm.extractvalue %o_fin[50] : !accO
+        %on1329 = arith.mulf %ov1328, %inv1073 : f32
+        %ot1330 = arith.truncf %on1329 : f32 to bf16
+        %ov1331 = llvm.extractvalue %o_fin[51] : !accO
+        %on1332 = arith.mulf %ov1331, %inv1073 : f32
+        %ot1333 = arith.truncf %on1332 : f32 to bf16
+        %op1334 = vector.from_elements %ot1330, %ot1333 : vector<2xbf16>
+        %ob1335 = vector.bitcast %op1334 : vector<2xbf16> to vector<1xi32>
+        %ow1336 = vector.extract %ob1335[0] : i32 from vector<1xi32>
+        %oc1337 = arith.addi %lane4_tile, %cpair48 : index
+        memref.store %ow1336, %sop[%srow_b0, %oc1337] : !tileKVp
+        %ov1338 = llvm.extractvalue %o_fin[52] : !accO
+        %on1339 = arith.mulf %ov1338, %inv1062 : f32
+        %ot1340 = arith.truncf %on1339 : f32 to bf16
+        %ov1341 = llvm.extractvalue %o_fin[53] : !accO
+        %on1342 = arith.mulf %ov1341, %inv1062 : f32
+        %ot1343 = arith.truncf %on1342 : f32 to bf16
+        %op1344 = vector.from_elements %ot1340, %ot1343 : vector<2xbf16>
+        %ob1345 = vector.bitcast %op1344 : vector<2xbf16> to vector<1xi32>
+        %ow1346 = vector.extract %ob1345[0] : i32 from vector<1xi32>
+        %oc1347 = arith.addi %lane4_tile, %cpair52 : index
+        memref.store %ow1346, %sop[%srow_a0, %oc1347] : !tileKVp
+        %ov1348 = llvm.extractvalue %o_fin[54] : !accO
+        %on1349 = arith.mulf %ov1348, %inv1073 : f32
+        %ot1350 = arith.truncf %on1349 : f32 to bf16
+        %ov1351 = llvm.extractvalue %o_fin[55] : !accO
+        %on1352 = arith.mulf %ov1351, %inv1073 : f32
+        %ot1353 = arith.truncf %on1352 : f32 to bf16
+        %op1354 = vector.from_elements %ot1350, %ot1353 : vector<2xbf16>
+        %ob1355 = vector.bitcast %op1354 : vector<2xbf16> to vector<1xi32>
+        %ow1356 = vector.extract %ob1355[0] : i32 from vector<1xi32>
+        %oc1357 = arith.addi %lane4_tile, %cpair52 : index
+        memref.store %ow1356, %sop[%srow_b0, %oc1357] : !tileKVp
+        %ov1358 = llvm.extractvalue %o_fin[56] : !accO
+        %on1359 = arith.mulf %ov1358, %inv1062 : f32
+        %ot1360 = arith.truncf %on1359 : f32 to bf16
+        %ov1361 = llvm.extractvalue %o_fin[57] : !accO
+        %on1362 = arith.mulf %ov1361, %inv1062 : f32
+        %ot1363 = arith.truncf %on1362 : f32 to bf16
+        %op1364 = vector.from_elements %ot1360, %ot1363 : vector<2xbf16>
+        %ob1365 = vector.bitcast %op1364 : vector<2xbf16> to vector<1xi32>
+        %ow1366 = vector.extract %ob1365[0] : i32 from vector<1xi32>
+        %oc1367 = arith.addi %lane4_tile, %cpair56 : index
+        memref.store %ow1366, %sop[%srow_a0, %oc1367] : !tileKVp
+        %ov1368 = llvm.extractvalue %o_fin[58] : !accO
+        %on1369 = arith.mulf %ov1368, %inv1073 : f32
+        %ot1370 = arith.truncf %on1369 : f32 to bf16
+        %ov1371 = llvm.extractvalue %o_fin[59] : !accO
+        %on1372 = arith.mulf %ov1371, %inv1073 : f32
+        %ot1373 = arith.truncf %on1372 : f32 to bf16
+        %op1374 = vector.from_elements %ot1370, %ot1373 : vector<2xbf16>
+        %ob1375 = vector.bitcast %op1374 : vector<2xbf16> to vector<1xi32>
+        %ow1376 = vector.extract %ob1375[0] : i32 from vector<1xi32>
+        %oc1377 = arith.addi %lane4_tile, %cpair56 : index
+        memref.store %ow1376, %sop[%srow_b0, %oc1377] : !tileKVp
+        %ov1378 = llvm.extractvalue %o_fin[60] : !accO
+        %on1379 = arith.mulf %ov1378, %inv1062 : f32
+        %ot1380 = arith.truncf %on1379 : f32 to bf16
+        %ov1381 = llvm.extractvalue %o_fin[61] : !accO
+        %on1382 = arith.mulf %ov1381, %inv1062 : f32
+        %ot1383 = arith.truncf %on1382 : f32 to bf16
+        %op1384 = vector.from_elements %ot1380, %ot1383 : vector<2xbf16>
+        %ob1385 = vector.bitcast %op1384 : vector<2xbf16> to vector<1xi32>
+        %ow1386 = vector.extract %ob1385[0] : i32 from vector<1xi32>
+        %oc1387 = arith.addi %lane4_tile, %cpair60 : index
+        memref.store %ow1386, %sop[%srow_a0, %oc1387] : !tileKVp
+        %ov1388 = llvm.extractvalue %o_fin[62] : !accO
+        %on1389 = arith.mulf %ov1388, %inv1073 : f32
+        %ot1390 = arith.truncf %on1389 : f32 to bf16
+        %ov1391 = llvm.extractvalue %o_fin[63] : !accO
+        %on1392 = arith.mulf %ov1391, %inv1073 : f32
+        %ot1393 = arith.truncf %on1392 : f32 to bf16
+        %op1394 = vector.from_elements %ot1390, %ot1393 : vector<2xbf16>
+        %ob1395 = vector.bitcast %op1394 : vector<2xbf16> to vector<1xi32>
+        %ow1396 = vector.extract %ob1395[0] : i32 from vector<1xi32>
+        %oc1397 = arith.addi %lane4_tile, %cpair60 : index
+        memref.store %ow1396, %sop[%srow_b0, %oc1397] : !tileKVp
         // Generic-proxy writes, then the TMA (async proxy) reads them;
         // named barrier 1 + consumer over its 128 threads.
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -1695,15 +1750,15 @@ module attributes {gpu.container_module} {
         }
         %quad_lead = arith.cmpi eq, %lane4, %c0 : index
         %qrow_ea = arith.addi %mrow, %trow : index
-        %in1334 = arith.cmpi ult, %qrow_ea, %S : index
-        %w1335 = arith.andi %quad_lead, %in1334 : i1
-        scf.if %w1335 {
+        %in1398 = arith.cmpi ult, %qrow_ea, %S : index
+        %w1399 = arith.andi %quad_lead, %in1398 : i1
+        scf.if %w1399 {
           memref.store %lse1066, %L[%b, %h, %qrow_ea] : !L
         }
         %qrow_eb = arith.addi %qrow_ea, %c8 : index
-        %in1336 = arith.cmpi ult, %qrow_eb, %S : index
-        %w1337 = arith.andi %quad_lead, %in1336 : i1
-        scf.if %w1337 {
+        %in1400 = arith.cmpi ult, %qrow_eb, %S : index
+        %w1401 = arith.andi %quad_lead, %in1400 : i1
+        scf.if %w1401 {
           memref.store %lse1077, %L[%b, %h, %qrow_eb] : !L
         }
         tile.yield

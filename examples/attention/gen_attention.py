@@ -484,6 +484,10 @@ def emit_epilogue(e, a):
         stage_o, stage_type = "%so", "!tileKV"
         e.line(f"%o_slot = arith.select %has_any, {last_slot}, %c0 : index")
         e.line("%so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV")
+        # The 32-bit view, here rather than at the kernel's start: a value
+        # live across the main loop costs its consumers registers.
+        e.line(f"%skp = tile.arena_view [{a.q_bytes}] : !stagesKVp")
+        e.line("%sop = tile.stage %skp[%o_slot] : !stagesKVp -> !tileKVp")
         e.line("scf.if %has_any {")
         e.line("  %o_other_c = arith.index_cast %cidx : index to i32")
         e.line("  %o_other_bar = arith.subi %c6_i32, %o_other_c : i32")
@@ -494,13 +498,37 @@ def emit_epilogue(e, a):
     # block, of Q's, which the pipeline then releases after the epilogue).
     e.line("%srow_a0 = arith.addi %row0, %trow : index")
     e.line("%srow_b0 = arith.addi %srow_a0, %c8 : index")
-    for i in range(o_vals):
-        v = e.op("ov", f"llvm.extractvalue {o_name}[{i}] : !accO")
-        n = e.op("on", f"arith.mulf {v}, {invs[row_of(i)]} : f32")
-        t = e.op("ot", f"arith.truncf {n} : f32 to {el}")
-        col = e.op("oc", f"arith.addi %tcol, %ccol{col_of(i)} : index")
+    if stage_o == "%sq":
+        e.line("%sqp = tile.arena_view [0] : !tileQp")
+    lane4 = "%lane4"
+    if a.persistent:
+        # The lane's pair column, taken through the tile index (the minimum
+        # is always lane % 4): otherwise LLVM hoists the stores' 32 swizzled
+        # offsets, which depend on the thread alone, out of the tile loop,
+        # and the consumers hold them in registers through the main loop
+        # (ptxas spilled 108 bytes at head_dim 128).
+        e.line("%t_bound = arith.addi %t, %c4 : index")
+        e.line("%lane4_tile = arith.minui %lane4, %t_bound : index")
+        lane4 = "%lane4_tile"
+    for k in sorted({col_of(i) // 2 for i in range(0, o_vals, 2)}):
+        e.line(f"%cpair{k} = arith.constant {k} : index")
+    # Elements 2j and 2j + 1 are one row's adjacent columns (the even one
+    # first): one 4-byte store of the pair, rounded together (cvt of two
+    # f32 to bf16x2), half the stores and address computations of storing
+    # each element.
+    for i in range(0, o_vals, 2):
+        pair = []
+        for j in (i, i + 1):
+            v = e.op("ov", f"llvm.extractvalue {o_name}[{j}] : !accO")
+            n = e.op("on", f"arith.mulf {v}, {invs[row_of(j)]} : f32")
+            pair.append(e.op("ot", f"arith.truncf {n} : f32 to {el}"))
+        t = e.op("op", f"vector.from_elements {pair[0]}, {pair[1]} : vector<2x{el}>")
+        b = e.op("ob", f"vector.bitcast {t} : vector<2x{el}> to vector<1xi32>")
+        word = e.op("ow", f"vector.extract {b}[0] : i32 from vector<1xi32>")
+        # Pair column (2 (lane % 4) + 8j) / 2 = lane % 4 + 4j.
+        col = e.op("oc", f"arith.addi {lane4}, %cpair{col_of(i) // 2} : index")
         row = "%srow_a0" if row_of(i) == 0 else "%srow_b0"
-        e.line(f"memref.store {t}, {stage_o}[{row}, {col}] : {stage_type}")
+        e.line(f"memref.store {word}, {stage_o}p[{row}, {col}] : {stage_type}p")
     e.line("// Generic-proxy writes, then the TMA (async proxy) reads them;")
     e.line("// named barrier 1 + consumer over its 128 threads.")
     e.line("nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
@@ -535,7 +563,7 @@ def generate(a):
     d, el, causal, stages = a.head_dim, a.dtype, a.causal, a.stages
     panels = d // 64
     name = a.name
-    q_bytes = BM * d * 2
+    q_bytes = a.q_bytes = BM * d * 2
     kv_bytes = stages * a.block_n * d * 2
     smem = q_bytes + 2 * kv_bytes
     if panels == 1:
@@ -547,6 +575,19 @@ def generate(a):
         kv_layout = f"#tile.layout<({a.block_n}, {panels}, 64) : (64, {a.block_n * 64}, 1), swizzle = 128B>"
         stages_layout = (f"#tile.layout<({stages}, {a.block_n}, {panels}, 64) : ({a.block_n * d}, 64, {a.block_n * 64}, 1), "
                          "swizzle = 128B>")
+    # The same buffers as 32-bit words (a bf16 or f16 pair each), which the
+    # epilogue stores O's rounded pairs through.
+    if panels == 1:
+        tile_layout_p = f"#tile.layout<({BM}, 32) : (32, 1), swizzle = 128B>"
+        kv_layout_p = f"#tile.layout<({a.block_n}, 32) : (32, 1), swizzle = 128B>"
+        stages_layout_p = (f"#tile.layout<({stages}, {a.block_n}, 32) : "
+                           f"({a.block_n * 32}, 32, 1), swizzle = 128B>")
+    else:
+        tile_layout_p = f"#tile.layout<({BM}, {panels}, 32) : (32, {BM * 32}, 1), swizzle = 128B>"
+        kv_layout_p = (f"#tile.layout<({a.block_n}, {panels}, 32) : "
+                       f"(32, {a.block_n * 32}, 1), swizzle = 128B>")
+        stages_layout_p = (f"#tile.layout<({stages}, {a.block_n}, {panels}, 32) : "
+                           f"({a.block_n * d // 2}, 32, {a.block_n * 32}, 1), swizzle = 128B>")
     wg = "#gpu.address_space<workgroup>"
     sl2 = (1.0 / math.sqrt(d)) * math.log2(math.e)
     out = []
@@ -563,6 +604,9 @@ def generate(a):
     w(f"!tileQ = memref<{BM}x{d}x{el}, {tile_layout}, {wg}>")
     w(f"!stagesKV = memref<{stages}x{a.block_n}x{d}x{el}, {stages_layout}, {wg}>")
     w(f"!tileKV = memref<{a.block_n}x{d}x{el}, {kv_layout}, {wg}>")
+    w(f"!tileQp = memref<{BM}x{d // 2}xi32, {tile_layout_p}, {wg}>")
+    w(f"!stagesKVp = memref<{stages}x{a.block_n}x{d // 2}xi32, {stages_layout_p}, {wg}>")
+    w(f"!tileKVp = memref<{a.block_n}x{d // 2}xi32, {kv_layout_p}, {wg}>")
     w(f"!qbar = !nvgpu.mbarrier.group<memorySpace = {wg}>")
     w(f"!accS = {struct(a.block_n // 2)}")
     w(f"!accO = {struct(d // 2)}")

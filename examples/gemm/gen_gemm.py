@@ -759,6 +759,16 @@ module attributes {{gpu.container_module}} {{
         // 8i + 2(l%4) + 0..1) to the shared C tile, then one TMA store.
 {fragment_rows(" " * 8)}
         %col0 = arith.muli %lcol, %c2 : index""")
+    lcol = "%lcol"
+    if persistent and swizzle_c:
+        # The lane's pair column, taken through the tile index (the minimum
+        # is always lane % 4): otherwise LLVM hoists the stores' swizzled
+        # offsets, which depend on the thread alone, out of the tile loop,
+        # and the consumers hold them in registers through the main loop.
+        w("""        %c4_t = arith.constant 4 : index
+        %t_bound = arith.addi %t, %c4_t : index
+        %lcol_tile = arith.minui %lcol, %t_bound : index""")
+        lcol = "%lcol_tile"
     if fp8:
         w("""        // The per-tensor scales, applied to the f32 accumulator.
         %sa0 = memref.load %scale_a[%c0] : memref<1xf32>
@@ -779,7 +789,7 @@ module attributes {{gpu.container_module}} {{
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         w(f"""        %cp{i} = arith.constant {pair} : index
-        %pc{i} = arith.addi %lcol, %cp{i} : index""")
+        %pc{i} = arith.addi {lcol}, %cp{i} : index""")
         for tag, r0, r1 in blocks:
             for h, row in ((0, r0), (1, r1)):
                 v, x = 4 * i + 2 * h, tag
