@@ -500,7 +500,8 @@ def pad(text, n):
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
-         swizzle_c=False, stream_k=False, pingpong=False):
+         swizzle_c=False, stream_k=False, pingpong=False,
+         store_chunks=False, c_buffers=None):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -520,6 +521,13 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                          and protocol == "pipeline"):
         raise ValueError("--pingpong is a persistent one-CTA tile.pipeline "
                          "kernel with bf16 or FP8 output and --swizzle-c")
+    if store_chunks and not (persistent and swizzle_c and not pingpong
+                             and not stream_k and split_k == 1):
+        raise ValueError("--store-chunks is a persistent cooperative kernel's "
+                         "epilogue with --swizzle-c (no split-K or stream-K)")
+    if c_buffers is not None and not (store_chunks and 1 <= c_buffers):
+        raise ValueError("--c-buffers N (at least 1) rings the chunks of "
+                         "--store-chunks through N buffers")
     if pingpong and bm // 64 * bn > 256:
         raise ValueError(f"--pingpong: a consumer holds the whole {bm} x {bn} "
                          f"accumulator, {bm * bn // 128} registers per thread; "
@@ -536,6 +544,11 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # The C tiles: one, or one per consumer in turns.
     c_tiles = consumers if pingpong else 1
     c_bytes = c_tiles * bm * bn * obytes
+    # With --c-buffers, the chunks (128 bytes of each row) take turns in a
+    # ring of that many chunk buffers, which leaves room for a stage more.
+    ring = c_buffers is not None and c_buffers < bn * obytes // 128
+    if ring:
+        c_bytes = c_buffers * bm * 128
     # Without room for a separate C tile, it reuses the stages once every
     # consumer's last wgmma has completed (a consumer barrier first).
     alias_c = c_off + c_bytes > 232448
@@ -641,7 +654,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         c_views = "\n".join(
             f"      %sc{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCs\n"
             f"      %scp{j} = tile.arena_view [{c_off + j * bm * 128}] : !tileCp"
-            for j in range(chunks))
+            for j in range(c_buffers if ring else chunks))
         if pingpong:
             # Chunk j of consumer c's C tile: slot c of a buffer whose slots
             # lie one C tile apart.
@@ -743,7 +756,10 @@ module attributes {{gpu.container_module}} {{
         c_group = f"""        %c_bar = arith.constant 1 : i32
         %c_threads = arith.constant {WG * consumers} : i32
         %storer = arith.cmpi eq, %tid, %cwg : index"""
-    if persistent:
+    if ring:
+        # Each chunk waits for its buffer (below).
+        w(c_group)
+    elif persistent:
         w(c_group + """
         // The C tile is free once the previous tile's store has read it.
         scf.if %storer {
@@ -784,10 +800,24 @@ module attributes {{gpu.container_module}} {{
             w(f"""        %rb{tag} = arith.constant {64 * b} : index
         {r0} = arith.addi %r0, %rb{tag} : index
         {r1} = arith.addi %r1, %rb{tag} : index""")
+    buffers = c_buffers if ring else chunks
+    if store_chunks:
+        # Each chunk stored as soon as it is written: its TMA store runs
+        # while the consumers write the next chunks.
+        w(work_tile(" " * 8, group_m, cluster))
     for i in range(bn // 8) if swizzle_c else ():
         # Columns 8i + 2(l%4) + 0..1: the pair (l%4) + (8i % chunk) / 2 of
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
+        if store_chunks and i > 0 and pair == 0:
+            emit_chunk_store(w, j - 1, bm, chunk, buffers, ring)
+        if ring and pair == 0:
+            # Buffer j % N is free once at most N - 1 chunk stores (the
+            # ones after its last) are still reading. Every consumer thread
+            # waits (a thread without bulk groups passes at once), so that
+            # tile-verify-async sees the wait on each thread's path.
+            w(f"""        tile.bulk_wait_group {c_buffers - 1} {{read}}
+        nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
         w(f"""        %cp{i} = arith.constant {pair} : index
         %pc{i} = arith.addi {lcol}, %cp{i} : index""")
         for tag, r0, r1 in blocks:
@@ -807,7 +837,9 @@ module attributes {{gpu.container_module}} {{
         %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""")
                 w(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
         %w{v}{x} = vector.extract %b{v}{x}[0] : {packed} from vector<1x{packed}>
-        memref.store %w{v}{x}, %scp{j}[{row}, %pc{i}] : !tileCp""")
+        memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
+    if store_chunks:
+        emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last=True)
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -937,7 +969,8 @@ module attributes {{gpu.container_module}} {{
                if persistent else f"""        %barrier_id = arith.constant 1 : i32
         %consumer_threads = arith.constant {WG * consumers} : i32
         nvvm.barrier id = %barrier_id number_of_threads = %consumer_threads""")
-    w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
+    if not store_chunks:
+        w(f"""        // Generic-proxy writes, then the async proxy (TMA) reads them.
         nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
 {barrier}
 {store}""".rstrip("\n"))
@@ -970,6 +1003,29 @@ module attributes {{gpu.container_module}} {{
 }}""")
     return "\n".join(out) + "\n"
 
+
+
+def emit_chunk_store(w, j, bm, chunk, buffers, ring, last=False):
+    """The persistent cooperative epilogue's store of C chunk j (--store-
+    chunks) from buffer j % `buffers`: the consumers' writes of it made
+    visible to the async proxy, then its TMA store by the storing thread.
+    The last chunk's closes the tile's bulk group; in a ring of buffers
+    (`ring`) each chunk's store is a group of its own, which the ring waits
+    for apart."""
+    w(f"""        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
+        nvvm.barrier id = %c_bar number_of_threads = %c_threads
+        scf.if %storer {{
+          %cn{j} = arith.constant {j * chunk} : index
+          %n0_{j} = arith.addi %n0, %cn{j} : index
+          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {chunk}], %sc{j % buffers}[0, 0] [{bm}, {chunk}] : !C, !tileCs""")
+    if last and not ring:
+        w("          tile.bulk_commit_group")
+    w("        }")
+    if ring:
+        # Every consumer thread commits (an empty group but the storing
+        # thread's), so the groups line up on every thread's path for the
+        # ring's waits and for tile-verify-async.
+        w("        tile.bulk_commit_group")
 
 
 def fragment_rows(indent):
@@ -1263,6 +1319,16 @@ ONE_WAVE_NARROW_CHOICE = (f"_single_n{NARROW_BN}",
 # producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
 # 1-4% faster on the same run's shapes but 8192^3 unclustered.
 CLUSTER_REGISTERS = (40, 232)
+# The clustered 128 x 256 kernel of --choose --cluster with bf16 output: 4
+# stages, made room for by storing C through a ring of 2 chunk buffers (32
+# KiB instead of the 64 KiB C tile; --store-chunks --c-buffers 2). Measured
+# on an H100 (round 57, docs/gemm.md) against 3 stages and the whole C
+# tile: 5000^3 625 against 575 TFLOP/s, 3000 x 5000 x 2000 627 against 586,
+# 4000^3 737 against 709, 16384 x 1024 x 4096 766 against 736, level at
+# 8192^3 and 2048^3; with 3 stages the ring alone gained 0-3 %. FP8 (its
+# kernels unclustered) ran 0-2 % slower with it and keeps 3 stages.
+RING_STAGES = 4
+RING_BUFFERS = 2
 # The stream-K kernel's register split (--stream-k, also in --choose): the
 # producer warpgroup down to 40, the consumers up to 232. Measured on the
 # H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
@@ -1315,8 +1381,13 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                              "128 x 256 kernel (and 128 x 192): use "
                              "--persistent, without --stream-k")
         clustered = {"cluster": cluster, "registers": CLUSTER_REGISTERS}
+        ring = {}
+        if common.get("bf16_out") and not common.get("fp8"):
+            ring = {"stages": RING_STAGES, "store_chunks": True,
+                    "c_buffers": RING_BUFFERS}
         choices = tuple(
-            (name, dict(kwargs, **clustered), rule)
+            (name, dict(kwargs, **clustered, **(ring if rule is None else {})),
+             rule)
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
         single = ((ONE_WAVE_NARROW_CHOICE,) if by_waves else ()) + (
@@ -1347,6 +1418,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if suffix == "_n128" and not (options.get("bf16_out") or
                                       options.get("fp8")):
             options["stages"] = N128_F32_STAGES
+        if not options.get("persistent") or options.get("stream_k"):
+            # Chunked stores are the persistent cooperative epilogue's.
+            options.pop("store_chunks", None)
         text = emit(**options)
         for name in aliases:
             text = re.sub(rf"!{name}\b", f"!{name}{suffix}", text)
@@ -1605,6 +1679,14 @@ def main():
                     help="a 128B-swizzled C tile in 128-byte column chunks "
                          "(conflict-free fragment stores, one TMA store per "
                          "chunk)")
+    ap.add_argument("--store-chunks", dest="store_chunks", action="store_true",
+                    help="with --persistent and --swizzle-c (cooperative): "
+                         "store each C chunk as soon as it is written")
+    ap.add_argument("--c-buffers", dest="c_buffers", type=int, default=None,
+                    metavar="N",
+                    help="with --store-chunks: the chunks take turns in N "
+                         "chunk buffers (128 bytes of each row) instead of "
+                         "a whole C tile, which leaves room for more stages")
     ap.add_argument("--pingpong", action="store_true",
                     help="with --persistent, bf16 or FP8 output and "
                          "--swizzle-c: the two consumer warpgroups take the "
@@ -1627,7 +1709,8 @@ def main():
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
-                                    "swizzle_c") if getattr(args, k)}
+                                    "swizzle_c", "store_chunks")
+                  if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
         try:
@@ -1649,7 +1732,8 @@ def main():
                     split_k=args.split_k, bf16_out=args.bf16_out,
                     persistent=args.persistent, sms=args.sms,
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
-                    pingpong=args.pingpong)
+                    pingpong=args.pingpong, store_chunks=args.store_chunks,
+                    c_buffers=args.c_buffers)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")
