@@ -1329,6 +1329,12 @@ CLUSTER_REGISTERS = (40, 232)
 # kernels unclustered) ran 0-2 % slower with it and keeps 3 stages.
 RING_STAGES = 4
 RING_BUFFERS = 2
+# The 128 x 192 kernel's main loop rate in percent of that 128 x 256 one's,
+# for the tile-width rule of the clustered bf16 chooser (NARROW_RATE is the
+# others'): from round 57 and 58, where they ran 5000^3 (9 waves of 192
+# columns against 7 of 256) at 559 and 625 TFLOP/s, and 3000 x 5000 x 2000
+# (5 waves against 4) at 616 and 627: rates of 86 and 92 percent.
+RING_NARROW_RATE = 90
 # The stream-K kernel's register split (--stream-k, also in --choose): the
 # producer warpgroup down to 40, the consumers up to 232. Measured on the
 # H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
@@ -1373,6 +1379,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     kernel (and the 128 x 192 one) run in clusters of that many CTAs that
     share their B tile."""
     common = dict(common or {})
+    narrow_rate = NARROW_RATE
     if by_waves:
         choices = choices[:-1] + (WAVE_CHOICE,) + choices[-1:]
     if cluster > 1:
@@ -1385,6 +1392,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if common.get("bf16_out") and not common.get("fp8"):
             ring = {"stages": RING_STAGES, "store_chunks": True,
                     "c_buffers": RING_BUFFERS}
+            narrow_rate = RING_NARROW_RATE
         choices = tuple(
             (name, dict(kwargs, **clustered, **(ring if rule is None else {})),
              rule)
@@ -1496,7 +1504,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
         "one_wave": f"""%sms_one = arith.constant {sms} : index
 %one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
-        "fewer_waves": fewer_waves_rule(sms),
+        "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
     }
     conditions["narrow_one_wave"] = (

@@ -43,6 +43,17 @@ TEST(TileWidth, WideWhereItsWavesAreFull) {
   EXPECT_EQ(chooseTileWidth(16384, 1024, 128, kSMs, kChooser), 0u);
 }
 
+TEST(TileWidth, AFasterWideKernelKeepsItsWaves) {
+  // The clustered bf16 chooser's 128 x 256 kernel (4 stages, a ring of C
+  // chunk buffers) weighs 128 x 192 at 90%: 7 waves x 256 = 1792 against 9
+  // x 192 / 0.9 = 1920, and 4 x 256 = 1024 against 5 x 192 / 0.9 = 1067.
+  const std::vector<TileWidth> ring = {{256, 100}, {192, 90}};
+  EXPECT_EQ(chooseTileWidth(5000, 5000, 128, kSMs, ring), 0u);
+  EXPECT_EQ(chooseTileWidth(3000, 5000, 128, kSMs, ring), 0u);
+  // 300 x 14336: 2 waves either way (168 and 225 tiles): the narrower.
+  EXPECT_EQ(chooseTileWidth(300, 14336, 128, kSMs, ring), 1u);
+}
+
 TEST(TileWidth, TiesKeepTheEarlierCandidate) {
   // 6144^3: 9 waves x 256 = 12 x 192 = 2304; at equal rates, a tie.
   EXPECT_EQ(chooseTileWidth(6144, 6144, 128, kSMs, {{256, 100}, {192, 100}}),
