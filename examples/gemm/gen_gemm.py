@@ -558,7 +558,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         raise ValueError(
             f"a persistent {bm} x {bn} kernel needs {c_off + c_bytes}"
             " bytes of shared memory (stages and a C tile); use --bf16-out, "
-            "fewer --stages or a smaller --bn")
+            "fewer --stages, a smaller --bn or C through a ring of chunk "
+            "buffers (--store-chunks --c-buffers 2)")
     if alias_c:
         c_off = 0
     smem = max(c_off + c_bytes, a_bytes + b_bytes)
