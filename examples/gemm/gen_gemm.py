@@ -1336,11 +1336,6 @@ RING_BUFFERS = 2
 # columns against 7 of 256) at 559 and 625 TFLOP/s, and 3000 x 5000 x 2000
 # (5 waves against 4) at 616 and 627: rates of 86 and 92 percent.
 RING_NARROW_RATE = 90
-# That kernel's grouped tile order takes 16 tile rows per group (GROUP_M is
-# the others'): round 60 (an H100), 8192^3 722 against 694 TFLOP/s with 8,
-# 4096 x 14336 x 4096 749 against 718, 5000^3 627 against 612, within 1 %
-# elsewhere; round 61 timed the choosers with each.
-RING_GROUP_M = 16
 # The stream-K kernel's register split (--stream-k, also in --choose): the
 # producer warpgroup down to 40, the consumers up to 232. Measured on the
 # H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
@@ -1397,7 +1392,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         ring = {}
         if common.get("bf16_out") and not common.get("fp8"):
             ring = {"stages": RING_STAGES, "store_chunks": True,
-                    "c_buffers": RING_BUFFERS, "group_m": RING_GROUP_M}
+                    "c_buffers": RING_BUFFERS}
             narrow_rate = RING_NARROW_RATE
         choices = tuple(
             (name, dict(kwargs, **clustered, **(ring if rule is None else {})),
