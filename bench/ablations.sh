@@ -64,12 +64,7 @@ run_attention() {
 }
 
 run_gemm() {
-  local out=${1:?output folder}
-  mkdir -p "$out"
-  export PYTHONUNBUFFERED=1
-  step gemm timeout 300 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" \
-    --no-triton --json "$out/gemm.json" --shapes "$SHAPES" > "$out/gemm.log" 2>&1
-  grep -h "SUMMARY\|TFLOP" "$out/gemm.log" | tail -40 || true
+  round_gemm_bf16 "${1:?output folder}" "$out_dir" "$SHAPES"
 }
 
 if [ "${1:-}" = build ]; then

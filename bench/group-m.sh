@@ -19,12 +19,7 @@ GEMM="bf16out_ring_g8:$RING;bf16out_ring_g4:$RING --group-m 4;bf16out_ring_g16:$
 SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,4096x14336x4096,16384x1024x4096,8192x8192x8192
 
 run_gemm() {
-  local out=${1:?output folder}
-  mkdir -p "$out"
-  export PYTHONUNBUFFERED=1
-  step gemm timeout 300 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" \
-    --no-triton --json "$out/gemm.json" --shapes "$SHAPES" > "$out/gemm.log" 2>&1
-  grep -h "SUMMARY" "$out/gemm.log" || true
+  round_gemm_bf16 "${1:?output folder}" "$out_dir" "$SHAPES"
 }
 
 round_main "$@"

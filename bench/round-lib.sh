@@ -92,6 +92,17 @@ round_gemm() {
   grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
 }
 
+# The bf16-output GEMM kernels of DIR/gemm alone (cuBLAS alternating) on
+# SHAPES, into OUT (round_gemm without the FP8 step).
+round_gemm_bf16() {
+  local out=$1 dir=$2 shapes=$3
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  step gemm timeout 300 python3 bench/Gemm/bench.py --dir "$dir/gemm" \
+    --no-triton --json "$out/gemm.json" --shapes "$shapes" > "$out/gemm.log" 2>&1
+  grep -h "SUMMARY" "$out/gemm.log" || true
+}
+
 # A round script's commands: `build` (round_build of its out_dir, ATTENTION
 # and GEMM), `attention OUT` and `gemm OUT` (its run_attention and run_gemm;
 # a round without attention or GEMM kernels defines only the other).
