@@ -1327,7 +1327,10 @@ CLUSTER_REGISTERS = (40, 232)
 # tile: 5000^3 625 against 575 TFLOP/s, 3000 x 5000 x 2000 627 against 586,
 # 4000^3 737 against 709, 16384 x 1024 x 4096 766 against 736, level at
 # 8192^3 and 2048^3; with 3 stages the ring alone gained 0-3 %. FP8 (its
-# kernels unclustered) ran 0-2 % slower with it and keeps 3 stages.
+# kernels unclustered) ran 0-2 % slower with it and keeps 3 stages. The
+# one-wave 128 x 256 kernel (unclustered, a tile per CTA) takes them too:
+# round 62, 1-3 % on five one-wave problems (512 x 8192 x 8192 761 against
+# 736, 2048^3 629 against 622).
 RING_STAGES = 4
 RING_BUFFERS = 2
 # The 128 x 192 kernel's main loop rate in percent of that 128 x 256 one's,
@@ -1404,7 +1407,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         at = next(i for i, c in enumerate(choices)
                   if c[2] in ("fewer_waves", None))
         choices = (choices[:at] + tuple(
-            (name, dict(kwargs, registers=CLUSTER_REGISTERS), rule)
+            (name, dict(kwargs, registers=CLUSTER_REGISTERS,
+                        **(ring if rule == "one_wave" else {})), rule)
             for name, kwargs, rule in single) + choices[at:])
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
