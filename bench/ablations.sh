@@ -9,8 +9,9 @@
 # without the epilogue's O store (staging, barriers, TMA store), and both.
 # GEMM, bf16 output, cuBLAS alternating, on shapes of several waves: the
 # chooser, the clustered persistent 128 x 256 kernel with and without its
-# C store (the epilogue an overlap with the next tile could hide), and the
-# stream-K kernel in its spill-free form (not timed since round 22).
+# C store (the epilogue an overlap with the next tile could hide), its
+# stores to shared memory and its TMA store apart. Round 49 also timed the
+# stream-K kernel in its spill-free form (git has that list).
 #
 #   bench/ablations.sh build          # CPU machine with the MLIR build: .gpu/ablations/
 #   bench/ablations.sh attention OUT  # GPU machine, from .gpu/ablations/

@@ -5,6 +5,11 @@
 # exact on the check shapes first, bf16 output against cuBLAS and FP8
 # against cuBLASLt, alternating.
 #
+# Round 56 ran it on the tree of 0a75d30 with --store-chunks added; no
+# commit holds that tree (b3ddf5e added the option together with the bf16
+# clustered chooser's C ring and 4 stages), so today it times today's
+# choosers with and without --store-chunks, not that round's.
+#
 #   bench/store-chunks.sh build     # CPU machine with the MLIR build: .gpu/store-chunks/
 #   bench/store-chunks.sh gemm OUT  # GPU machine, from .gpu/store-chunks/
 set -euo pipefail

@@ -547,6 +547,13 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # With --c-buffers, the chunks (128 bytes of each row) take turns in a
     # ring of that many chunk buffers, which leaves room for a stage more.
     ring = c_buffers is not None and c_buffers < bn * obytes // 128
+    if ring and (bn * obytes // 128) % c_buffers:
+        # Chunk j goes to buffer j mod N from every tile's first chunk on, so
+        # the wait before it covers the previous tile's last store from that
+        # buffer only where the chunks fill the ring a whole number of times.
+        raise ValueError(f"--c-buffers {c_buffers}: the {bn * obytes // 128} "
+                         f"chunks of a {bn}-column C tile do not fill a ring "
+                         f"of {c_buffers} a whole number of times")
     if ring:
         c_bytes = c_buffers * bm * 128
     # Without room for a separate C tile, it reuses the stages once every
@@ -1393,7 +1400,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                              "--persistent, without --stream-k")
         clustered = {"cluster": cluster, "registers": CLUSTER_REGISTERS}
         ring = {}
-        if common.get("bf16_out") and not common.get("fp8"):
+        if (common.get("bf16_out") and common.get("swizzle_c")
+                and not common.get("fp8")):
             ring = {"stages": RING_STAGES, "store_chunks": True,
                     "c_buffers": RING_BUFFERS}
             narrow_rate = RING_NARROW_RATE
@@ -1720,6 +1728,14 @@ def main():
         registers = registers or PINGPONG_REGISTERS
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
+    if args.choose and args.c_buffers is not None:
+        ap.error("--c-buffers: --choose rings the C chunks of the kernels "
+                 "it measured that for (the clustered bf16 chooser's 128 x 256 "
+                 "ones)")
+    if args.choose and args.store_chunks and not (args.persistent
+                                                  and args.swizzle_c):
+        ap.error("--choose --store-chunks stores the chunks of the persistent "
+                 "kernels: use --persistent --swizzle-c")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
                                     "swizzle_c", "store_chunks")
