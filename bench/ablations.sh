@@ -37,14 +37,14 @@ ABLATED_GEMM+=";bf16out_persistent_swz_c2_abl_noshared:--persistent --bf16-out -
 ABLATED_GEMM+=";bf16out_persistent_swz_c2_abl_notma:--persistent --bf16-out --swizzle-c --cluster 2:--no-tma-store"
 
 build_ablated() {
-  local build=${TILE_BUILD:-build} v name gen abl dir=$out_dir/attention
+  local v name gen abl dir=$out_dir/attention
   IFS=";" read -ra variants <<< "$ABLATED_ATTENTION"
   for v in "${variants[@]}"; do
     IFS=":" read -r name gen abl <<< "$v"
     # shellcheck disable=SC2086
     python3 examples/attention/gen_attention.py $gen --name "$name" |
       python3 bench/Attention/ablate.py $abl > "$dir/$name.mlir"
-    "$build/bin/tile-compile" "$dir/$name.mlir" -o "$dir/$name.so" --runtime-dir "$dir"
+    round_compile "$dir" "$name"
   done
   dir=$out_dir/gemm
   IFS=";" read -ra variants <<< "$ABLATED_GEMM"
@@ -53,7 +53,7 @@ build_ablated() {
     # shellcheck disable=SC2086
     python3 examples/gemm/gen_gemm.py $gen | python3 bench/Gemm/ablate.py $abl \
       > "$dir/gemm_$name.mlir"
-    "$build/bin/tile-compile" "$dir/gemm_$name.mlir" -o "$dir/gemm_$name.so" --runtime-dir "$dir"
+    round_compile "$dir" "gemm_$name"
   done
   echo "built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
 }

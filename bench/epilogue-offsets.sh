@@ -32,21 +32,7 @@ SHAPES+=,2048x2048x2048,4096x4096x4096,8192x8192x8192,256x8192x8192
 FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 
 build_before() {
-  local build=${TILE_BUILD:-build} rev=${HOISTED_REV:-c53f6b8} old v name flags dir
-  old=$(mktemp -d)
-  git show "$rev:examples/gemm/gen_gemm.py" > "$old/gen_gemm.py"
-  for v in "bf16out_choose_persistent_c2_hoisted:$CHOOSE_BF16" \
-           "bf16out_persistent_swz_c2_hoisted:$PERSISTENT_BF16" \
-           "fp8_choose_persistent_hoisted:$CHOOSE_FP8"; do
-    name=${v%%:*}
-    flags=${v#*:}
-    dir=$out_dir/gemm
-    [[ $name == fp8_* ]] && dir=$out_dir/fp8
-    # shellcheck disable=SC2086
-    python3 "$old/gen_gemm.py" $flags > "$dir/gemm_$name.mlir"
-    "$build/bin/tile-compile" "$dir/gemm_$name.mlir" -o "$dir/gemm_$name.so" --runtime-dir "$dir"
-  done
-  rm -rf "$old"
+  round_build_at "${HOISTED_REV:-c53f6b8}" "$out_dir" _hoisted "" "$GEMM"
 }
 
 run_gemm() {

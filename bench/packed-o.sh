@@ -20,25 +20,11 @@ ATTENTION="--head-dim 128;--head-dim 128 --causal"
 GEMM=""
 
 build_before() {
-  local build=${TILE_BUILD:-build} rev=${SCALAR_REV:-c53f6b8} dir=$out_dir/attention
-  local old name flags v
-  old=$(mktemp -d)
-  git show "$rev:examples/attention/gen_attention.py" > "$old/gen_attention.py"
-  git show "$rev:examples/attention/tile_orders.py" > "$old/tile_orders.py"
-  for v in "attention_d128_scalar_o:--head-dim 128" \
-           "attention_d128_causal_scalar_o:--head-dim 128 --causal"; do
-    name=${v%%:*}
-    flags=${v#*:}
-    # shellcheck disable=SC2086
-    python3 "$old/gen_attention.py" $flags --name "$name" > "$dir/$name.mlir"
-    "$build/bin/tile-compile" "$dir/$name.mlir" -o "$dir/$name.so" --runtime-dir "$dir"
-  done
-  # shellcheck disable=SC2086
+  local dir=$out_dir/attention
+  round_build_at "${SCALAR_REV:-c53f6b8}" "$out_dir" _scalar_o "$ATTENTION" ""
   python3 examples/attention/gen_attention.py --head-dim 128 --name attention_d128_abl_noo |
     python3 bench/Attention/ablate.py --no-o-store > "$dir/attention_d128_abl_noo.mlir"
-  "$build/bin/tile-compile" "$dir/attention_d128_abl_noo.mlir" \
-    -o "$dir/attention_d128_abl_noo.so" --runtime-dir "$dir"
-  rm -rf "$old"
+  round_compile "$dir" attention_d128_abl_noo
 }
 
 run_attention() {

@@ -3,9 +3,18 @@
 # GPU machine. Sourced, not run.
 #
 #   round_build OUT_DIR "ATTENTION FLAGS;..." "NAME:GEMM FLAGS;..."
+#   round_build_at REV OUT_DIR SUFFIX "ATTENTION FLAGS;..." "NAME:GEMM FLAGS;..."
+#   round_compile DIR NAME
 #   round_main "$@"   (after the script set out_dir, ATTENTION, GEMM and
 #                      defined run_attention and run_gemm)
 #   step NAME COMMAND...
+
+# Compiles DIR/NAME.mlir into DIR/NAME.so, with DIR's runtime beside it.
+round_compile() {
+  local dir=$1 name=$2
+  "${TILE_BUILD:-build}/bin/tile-compile" "$dir/$name.mlir" -o "$dir/$name.so" \
+    --runtime-dir "$dir"
+}
 
 # Builds each attention variant (gen_attention.py flags, ';'-separated) into
 # OUT_DIR/attention/<kernel name>.so and each GEMM variant (name:flags;
@@ -18,29 +27,54 @@ round_build() {
   [ -f "$rt" ] || rt="$build/lib/Runtime/libtile_runtime.so"
   rm -rf "$out_dir"
   mkdir -p "$out_dir/attention" "$out_dir/gemm" "$out_dir/fp8"
-  local d flags name v dir
+  local d
   for d in attention gemm fp8; do cp -f "$rt" "$out_dir/$d/"; done
+  round_build_variants "$out_dir" examples "" "$attention" "$gemm"
+  echo "built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
+}
+
+# round_build's variants from the generators under GEN_ROOT (attention/ and
+# gemm/), each name with SUFFIX appended (an attention kernel renamed with
+# --name), into OUT_DIR as round_build made it.
+round_build_variants() {
+  local out_dir=$1 gen_root=$2 suffix=$3 attention=$4 gemm=$5
+  local flags name v dir
   IFS=";" read -ra variants <<< "$attention"
   for flags in "${variants[@]}"; do
     # shellcheck disable=SC2086
-    python3 examples/attention/gen_attention.py $flags > "$out_dir/tmp.mlir"
+    python3 "$gen_root/attention/gen_attention.py" $flags > "$out_dir/tmp.mlir"
     name=$(sed -n 's/^    gpu.func @\([a-z0-9_]*\)(.*/\1/p' "$out_dir/tmp.mlir" | head -1)
-    mv "$out_dir/tmp.mlir" "$out_dir/attention/$name.mlir"
-    "$build/bin/tile-compile" "$out_dir/attention/$name.mlir" \
-      -o "$out_dir/attention/$name.so" --runtime-dir "$out_dir/attention"
+    if [ -n "$suffix" ]; then
+      # shellcheck disable=SC2086
+      python3 "$gen_root/attention/gen_attention.py" $flags --name "$name$suffix" \
+        > "$out_dir/tmp.mlir"
+    fi
+    mv "$out_dir/tmp.mlir" "$out_dir/attention/$name$suffix.mlir"
+    round_compile "$out_dir/attention" "$name$suffix"
   done
   IFS=";" read -ra variants <<< "$gemm"
   for v in "${variants[@]}"; do
-    name=${v%%:*}
+    name=${v%%:*}$suffix
     flags=${v#*:}
     dir=gemm
     [[ $name == fp8_* ]] && dir=fp8
     # shellcheck disable=SC2086
-    python3 examples/gemm/gen_gemm.py $flags > "$out_dir/$dir/gemm_$name.mlir"
-    "$build/bin/tile-compile" "$out_dir/$dir/gemm_$name.mlir" \
-      -o "$out_dir/$dir/gemm_$name.so" --runtime-dir "$out_dir/$dir"
+    python3 "$gen_root/gemm/gen_gemm.py" $flags > "$out_dir/$dir/gemm_$name.mlir"
+    round_compile "$out_dir/$dir" "gemm_$name"
   done
-  echo "built $(find "$out_dir" -name '*.so' | wc -l) libraries in $out_dir"
+}
+
+# round_build_variants with the generators of git revision REV (the kernels
+# a change is timed against), names with SUFFIX appended.
+round_build_at() {
+  local rev=$1 out_dir=$2 suffix=$3 attention=$4 gemm=$5 old f
+  old=$(mktemp -d)
+  mkdir -p "$old/attention" "$old/gemm"
+  for f in attention/gen_attention.py attention/tile_orders.py gemm/gen_gemm.py; do
+    git show "$rev:examples/$f" > "$old/$f"
+  done
+  round_build_variants "$out_dir" "$old" "$suffix" "$attention" "$gemm"
+  rm -rf "$old"
 }
 
 # One step under a time limit; its exit status is printed, and a failing step
@@ -83,24 +117,21 @@ round_sanitize() {
 # and of DIR/fp8 (cuBLASLt alternating) on FP8_SHAPES, into OUT.
 round_gemm() {
   local out=$1 dir=$2 shapes=$3 fp8_shapes=$4
-  mkdir -p "$out"
-  export PYTHONUNBUFFERED=1
-  step gemm timeout 330 python3 bench/Gemm/bench.py --dir "$dir/gemm" \
-    --no-triton --json "$out/gemm.json" --shapes "$shapes" > "$out/gemm.log" 2>&1
+  round_gemm_bf16 "$out" "$dir" "$shapes"
   step fp8 timeout 200 python3 bench/Gemm/bench_fp8.py --dir "$dir/fp8" \
     --json "$out/fp8.json" --shapes "$fp8_shapes" > "$out/fp8.log" 2>&1
-  grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out"/gemm.log "$out"/fp8.log | head -20 || true
+  grep -h "FAIL\|ERROR SUMMARY\|SUMMARY" "$out/fp8.log" | head -20 || true
 }
 
 # The bf16-output GEMM kernels of DIR/gemm alone (cuBLAS alternating) on
-# SHAPES, into OUT (round_gemm without the FP8 step).
+# SHAPES, into OUT (round_gemm's first step).
 round_gemm_bf16() {
   local out=$1 dir=$2 shapes=$3
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
-  step gemm timeout 300 python3 bench/Gemm/bench.py --dir "$dir/gemm" \
+  step gemm timeout 330 python3 bench/Gemm/bench.py --dir "$dir/gemm" \
     --no-triton --json "$out/gemm.json" --shapes "$shapes" > "$out/gemm.log" 2>&1
-  grep -h "SUMMARY" "$out/gemm.log" || true
+  grep -h "FAIL\|SUMMARY" "$out/gemm.log" | head -20 || true
 }
 
 # A round script's commands: `build` (round_build of its out_dir, ATTENTION

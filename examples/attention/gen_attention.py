@@ -432,6 +432,12 @@ def emit_previous_v_and_p(e, a, block, view, prefix, indent, slot=None):
     return emit_p_fragments(e, a, prefix, indent)
 
 
+def q_tile_bytes(d):
+    """Bytes of Q's tile (BM rows of d 2-byte elements): the arena's first
+    buffer, the K stages' offset."""
+    return BM * d * 2
+
+
 def emit_epilogue(e, a):
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
@@ -486,7 +492,7 @@ def emit_epilogue(e, a):
         e.line("%so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV")
         # The 32-bit view, here rather than at the kernel's start: a value
         # live across the main loop costs its consumers registers.
-        e.line(f"%skp = tile.arena_view [{a.q_bytes}] : !stagesKVp")
+        e.line(f"%skp = tile.arena_view [{q_tile_bytes(d)}] : !stagesKVp")
         e.line("%sop = tile.stage %skp[%o_slot] : !stagesKVp -> !tileKVp")
         e.line("scf.if %has_any {")
         e.line("  %o_other_c = arith.index_cast %cidx : index to i32")
@@ -563,7 +569,7 @@ def generate(a):
     d, el, causal, stages = a.head_dim, a.dtype, a.causal, a.stages
     panels = d // 64
     name = a.name
-    q_bytes = a.q_bytes = BM * d * 2
+    q_bytes = q_tile_bytes(d)
     kv_bytes = stages * a.block_n * d * 2
     smem = q_bytes + 2 * kv_bytes
     if panels == 1:
