@@ -184,17 +184,23 @@ def emit_consume(e, a):
     if a.overlap:
         # O += P V of the previous block, whose stage in_flight = 1 keeps:
         # its wgmmas run while this block's softmax does. The first block
-        # has no previous one: P is zero then, and V is the block's own
-        # (loaded, finite), so the product adds exact zeros. No branch: a
-        # branch would move the accumulator's registers while the wgmma
-        # writes them, and ptxas would serialize every wgmma.
+        # has no previous one. With --first-pv guard its wgmmas carry the
+        # guard predicate `if %has_prev` and are not issued there (the
+        # commit stays unguarded: an empty group, so the wait for S below
+        # counts the same groups in every block); with --first-pv zero they
+        # multiply a zero P by the block's own loaded, finite V, adding
+        # exact zeros. No branch: a branch would move the accumulator's
+        # registers while the wgmma writes them, and ptxas would serialize
+        # every wgmma. (A branch around the wgmmas alone, fence and commit
+        # outside, assembles, but ran slower than the guard in round 67.)
+        e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
+        issue = "%has_prev" if a.first_pv == "guard" else None
         if a.kv_lag:
             # read_lags = [0, 1]: the pipeline hands consume V of block
             # max(k - 1, 0) (%vs), waited for on V's own barrier.
             prev = emit_p_fragments(e, a, "pf", "")
-            o_in = emit_pv(e, a, "%vs", "%o_scaled", prev, "")
+            o_in = emit_pv(e, a, "%vs", "%o_scaled", prev, "", issue)
         else:
-            e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
             if not a.persistent:
                 e.line("%kt_m1 = arith.subi %kt, %c1 : index")
                 e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
@@ -202,7 +208,7 @@ def emit_consume(e, a):
             # here, next to its wgmmas (fragments carried across the loop
             # make ptxas serialize the wgmmas, C7513).
             prev = emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
-            o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "")
+            o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "", issue)
     if a.pingpong:
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
         e.line("%kt_next = arith.addi %kt, %c1 : index")
@@ -374,17 +380,22 @@ def emit_rescale(e, o, alphas, count, indent=""):
     return out
 
 
-def emit_pv(e, a, view, o, frags, indent):
+def emit_pv(e, a, view, o, frags, indent, issue=None):
     """O += P V: block_n / 16 k-steps of wgmma with P's fragments in registers and
-    V (`view`) read MN-major; returns the new accumulator."""
+    V (`view`) read MN-major; returns the new accumulator. With `issue` (an
+    i1), each wgmma carries it as a guard predicate (`if` of
+    tile.wgmma_register_a): issued only where it holds, O unchanged
+    elsewhere. The fence and the commit are not guarded, so the group count
+    is the same either way (an empty group where nothing is issued)."""
     d, el = a.head_dim, a.dtype
+    guard = f" if {issue}" if issue else ""
     e.line(indent + "nvvm.wgmma.fence.aligned")
     for s, frag in enumerate(frags):
         dv = e.fresh("dv")
         e.line(f"{indent}{dv} = tile.wgmma_descriptor {view}[%k{16 * s}, %c0] {{rows = {d}, k = 16, "
                f"major = #tile.wgmma_major<mn>}} : !tileKV -> i64")
         nxt = e.fresh("o")
-        e.line(f"{indent}{nxt} = tile.wgmma_register_a {frag}, {dv}, {o} "
+        e.line(f"{indent}{nxt} = tile.wgmma_register_a {frag}, {dv}, {o}{guard} "
                f"{{b_major = #tile.wgmma_major<mn>}} : vector<8x{el}>, !accO")
         o = nxt
     e.line(indent + "nvvm.wgmma.commit.group.sync.aligned")
@@ -929,6 +940,13 @@ def main():
                         "tile's last S = Q K^T (last-s, tile.release_tile_"
                         "loads) or before the epilogue (epilogue; auto: "
                         "last-s for the non-causal ones)")
+    p.add_argument("--first-pv", dest="first_pv", default="auto",
+                   choices=("auto", "guard", "zero"),
+                   help="overlapped kernels: the tile's first block has no "
+                        "previous P; guard: its P V wgmmas carry a guard "
+                        "predicate and are not issued; zero: they multiply "
+                        "a zero P by the block's own V (auto: guard for "
+                        "the causal kernels)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -997,6 +1015,18 @@ def main():
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
+    # The guard skips a wgmma group per tile (1 / (2n + 1) of a tile's wgmma
+    # work at n KV blocks), but ptxas injects a warpgroup.arrive before each
+    # guarded wgmma (C7519), in every block. Measured side by side on an
+    # H100 (rounds 66 and 67, docs/attention.md): causal, 1.00-1.03x the
+    # zero P at every length (head_dim 128); non-causal, +1-3 % to 2k and
+    # -3 to +0.5 % from 4k. So the causal kernels take it.
+    first_pv_default = "guard" if a.causal else "zero"
+    if a.first_pv != "auto" and not a.overlap:
+        p.error(f"--first-pv {a.first_pv}: the overlapped kernels' first "
+                "block (the serial kernel's P V reads the block's own P)")
+    if a.first_pv == "auto":
+        a.first_pv = first_pv_default
     if a.stages is None:
         # 227 KiB of shared memory: Q and S stages of K and V.
         a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * a.block_n * a.head_dim * 2))
@@ -1012,6 +1042,7 @@ def main():
                   f"{'' if a.prefetch_q == prefetch_default else ('_prefetch_q' if a.prefetch_q else '_no_prefetch_q')}"
                   f"{'' if a.q_last_s == q_default else ('_q_last_s' if a.q_last_s else '_q_at_epilogue')}"
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
+                  f"{'' if a.first_pv == first_pv_default else f'_{a.first_pv}_first_pv'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
     print(generate(a), end="")
 

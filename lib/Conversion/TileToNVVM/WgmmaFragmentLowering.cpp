@@ -90,12 +90,20 @@ struct WgmmaRegisterALowering
     llvm::append_range(operands,
                        fragmentRegisters(rewriter, loc, adaptor.getA()));
     operands.push_back(adaptor.getB());
+    // The guard, a predicate register ("b") that LLVM computes where the
+    // condition is defined, ahead of the wgmma fence.
+    std::string constraints = tiedConstraints(values, "f") + ",r,r,r,r,l";
+    std::string guard;
+    if (Value issue = adaptor.getIssue()) {
+      operands.push_back(issue);
+      constraints += ",b";
+      guard = "@$" + std::to_string(operands.size() - 1 + values) + " ";
+    }
 
     std::string d;
     for (int64_t i = 0; i < values; ++i)
       d += (i ? ", $" : "$") + std::to_string(i);
     // D in and out, then A's four registers and B's descriptor.
-    std::string constraints = tiedConstraints(values, "f") + ",r,r,r,r,l";
     int64_t a0 = 2 * values;
     StringRef type =
         op.getA().getType().getElementType().isBF16() ? "bf16" : "f16";
@@ -104,9 +112,9 @@ struct WgmmaRegisterALowering
     // the wgmma fence and the wgmma would make ptxas serialize the wgmmas.
     std::string ptx = llvm::formatv(
         "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
+        "{9}wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
         "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
-        n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB);
+        n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB, guard);
     rewriter.replaceOp(
         op, createAsm(rewriter, loc, accType, operands, ptx, constraints));
     return success();

@@ -36,6 +36,17 @@ func.func @register_a(%a: vector<8xbf16>, %h: vector<8xf16>, %b: i64, %o: !acc16
   return %r, %k : !acc16, !acc16
 }
 
+// With `if %issue`, the i1 is one more input, a predicate register ("b",
+// $21), that guards the wgmma; the accumulator is tied as before, so where
+// the guard is false the result is the accumulator unchanged.
+// CHECK-LABEL: func.func @register_a_guarded
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0A@$21 wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7}, {$16, $17, $18, $19}, $20, p, 1, 1, 1;\0A}\0A", "=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,r,r,r,r,l,b"
+// CHECK-SAME: %{{.*}}, %[[ISSUE:[a-z0-9]+]] : (f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i64, i1)
+func.func @register_a_guarded(%a: vector<8xbf16>, %b: i64, %o: !acc16, %issue: i1) -> !acc16 {
+  %r = tile.wgmma_register_a %a, %b, %o if %issue {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !acc16
+  return %r : !acc16
+}
+
 // tile.wgmma_fence_operand: an empty statement that reads and writes the
 // value's 32-bit registers (an A fragment's four, an accumulator's f32).
 // CHECK-LABEL: func.func @fence_operand

@@ -108,3 +108,15 @@ func.func @fence_scalar(%x: f32) -> f32 {
   %y = tile.wgmma_fence_operand %x : f32
   return %y : f32
 }
+
+// -----
+
+// The guard is an i1 (a predicate register): any other type is refused at
+// the operand.
+!acc8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @guard_not_i1(%a: vector<8xbf16>, %b: i64, %o: !acc8, %issue: i32) -> !acc8 {
+  // expected-note @-1 {{prior use here}}
+  // expected-error @+1 {{use of value '%issue' expects different type than prior uses: 'i1' vs 'i32'}}
+  %r = tile.wgmma_register_a %a, %b, %o if %issue : vector<8xbf16>, !acc8
+  return %r : !acc8
+}

@@ -531,6 +531,14 @@ def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
     descriptor's `major` must say the same). Upstream's
     `nvvm.wgmma.mma_async` reads A from shared memory only.
 
+    With `if %issue`, the wgmma is issued only where `%issue` is true (a
+    guard predicate on the instruction, not a branch) and the result is the
+    accumulator unchanged elsewhere: a loop's first iteration can skip a
+    product that has no operand yet without a branch, which would move the
+    accumulator's registers while wgmmas write them (ptxas then serializes
+    every wgmma of the kernel). `%issue` must be the same in every thread of
+    the warpgroup.
+
     Like any wgmma it is asynchronous: it belongs between
     `nvvm.wgmma.fence.aligned` and `nvvm.wgmma.commit.group.sync.aligned`,
     and its result may be read after `nvvm.wgmma.wait.group.sync.aligned`.
@@ -539,15 +547,18 @@ def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
     ```mlir
     %o1 = tile.wgmma_register_a %p0, %dv, %o0 {b_major = #tile.wgmma_major<mn>}
         : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
+    %o2 = tile.wgmma_register_a %p0, %dv, %o1 if %has_prev
+        {b_major = #tile.wgmma_major<mn>}
+        : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
     ```
   }];
   let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$a, I64:$b,
-                       AnyType:$accumulator,
+                       AnyType:$accumulator, Optional<I1>:$issue,
                        DefaultValuedAttr<Tile_WgmmaMajorAttr,
                                          "::mlir::tile::WgmmaMajor::K">:$b_major);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "$a `,` $b `,` $accumulator attr-dict `:` type($a) `,` "
-                       "type($accumulator)";
+  let assemblyFormat = "$a `,` $b `,` $accumulator (`if` $issue^)? attr-dict "
+                       "`:` type($a) `,` type($accumulator)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The instruction's N (two columns per f32 of a thread's accumulator).
