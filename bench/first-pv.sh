@@ -2,8 +2,8 @@
 # The GPU check of the tile's first P V not issued (its P is zero: the
 # tile's first block has no previous one) by a guard predicate on its
 # wgmmas (`tile.wgmma_register_a ... if %has_prev`, gen_attention.py
-# --first-pv guard, the causal default) against the zero P it multiplies
-# otherwise (--first-pv zero, the non-causal default), side by side with
+# --first-pv guard, the default) against the zero P it multiplies
+# otherwise (--first-pv zero), side by side with
 # cuDNN: the overlapped kernels issue a P V per block plus the first block's,
 # 1/(2n+1) of a tile's wgmma work at n KV blocks. Exact on the check shapes
 # first, then memcheck over the small shapes of the guarded kernels.
@@ -18,16 +18,16 @@ cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
 out_dir=.gpu/first-pv
-ATTENTION="--head-dim 128;--head-dim 128 --first-pv guard"
+ATTENTION="--head-dim 128;--head-dim 128 --first-pv zero"
 ATTENTION+=";--head-dim 128 --causal;--head-dim 128 --causal --first-pv zero"
 ATTENTION+=";--head-dim 64;--head-dim 64 --causal"
-ATTENTION+=";--head-dim 128 --one-tile --first-pv guard;--head-dim 128 --kv-lag --persistent --first-pv guard"
+ATTENTION+=";--head-dim 128 --one-tile;--head-dim 128 --kv-lag --persistent"
 GEMM=""
 
 run_attention() {
   round_attention "${1:?output folder}" "$out_dir/attention" 480 --side-by-side
   round_sanitize memcheck "$out_dir/attention" \
-    'attention_d128_guard_first_pv$|attention_d128_causal$|attention_d128_one_tile_guard_first_pv$' \
+    'attention_d128$|attention_d128_causal$|attention_d128_one_tile$' \
     "$1/memcheck.log"
   grep -h "FAIL\|SUMMARY\|causal s=" "$1"/attention*.log "$1"/memcheck.log | head -24 || true
 }

@@ -424,21 +424,21 @@ module attributes {gpu.container_module} {
         %pf7 = tile.wgmma_a_fragment %p_prev[7] : !accS -> vector<8xbf16>
         nvvm.wgmma.fence.aligned
         %dv219 = tile.wgmma_descriptor %vprev[%k0, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o220 = tile.wgmma_register_a %pf0, %dv219, %o_scaled {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o220 = tile.wgmma_register_a %pf0, %dv219, %o_scaled if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv221 = tile.wgmma_descriptor %vprev[%k16, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o222 = tile.wgmma_register_a %pf1, %dv221, %o220 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o222 = tile.wgmma_register_a %pf1, %dv221, %o220 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv223 = tile.wgmma_descriptor %vprev[%k32, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o224 = tile.wgmma_register_a %pf2, %dv223, %o222 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o224 = tile.wgmma_register_a %pf2, %dv223, %o222 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv225 = tile.wgmma_descriptor %vprev[%k48, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o226 = tile.wgmma_register_a %pf3, %dv225, %o224 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o226 = tile.wgmma_register_a %pf3, %dv225, %o224 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv227 = tile.wgmma_descriptor %vprev[%k64, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o228 = tile.wgmma_register_a %pf4, %dv227, %o226 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o228 = tile.wgmma_register_a %pf4, %dv227, %o226 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv229 = tile.wgmma_descriptor %vprev[%k80, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o230 = tile.wgmma_register_a %pf5, %dv229, %o228 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o230 = tile.wgmma_register_a %pf5, %dv229, %o228 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv231 = tile.wgmma_descriptor %vprev[%k96, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o232 = tile.wgmma_register_a %pf6, %dv231, %o230 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o232 = tile.wgmma_register_a %pf6, %dv231, %o230 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         %dv233 = tile.wgmma_descriptor %vprev[%k112, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
-        %o234 = tile.wgmma_register_a %pf7, %dv233, %o232 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %o234 = tile.wgmma_register_a %pf7, %dv233, %o232 if %has_prev {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
         nvvm.wgmma.commit.group.sync.aligned
         %other_turn = arith.subi %turn1, %cidx_i32 : i32
         %kt_next = arith.addi %kt, %c1 : index

@@ -945,8 +945,7 @@ def main():
                    help="overlapped kernels: the tile's first block has no "
                         "previous P; guard: its P V wgmmas carry a guard "
                         "predicate and are not issued; zero: they multiply "
-                        "a zero P by the block's own V (auto: guard for "
-                        "the causal kernels)")
+                        "a zero P by the block's own V (auto: guard)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1018,10 +1017,11 @@ def main():
     # The guard skips a wgmma group per tile (1 / (2n + 1) of a tile's wgmma
     # work at n KV blocks), but ptxas injects a warpgroup.arrive before each
     # guarded wgmma (C7519), in every block. Measured side by side on an
-    # H100 (rounds 66 and 67, docs/attention.md): causal, 1.00-1.03x the
-    # zero P at every length (head_dim 128); non-causal, +1-3 % to 2k and
-    # -3 to +0.5 % from 4k. So the causal kernels take it.
-    first_pv_default = "guard" if a.causal else "zero"
+    # H100 (rounds 66, 67 and 69, docs/attention.md), head_dim 128: causal,
+    # 1.00-1.03x the zero P at every length; non-causal, +2-3.5 % at 512 and
+    # 1k, +0.7-1.9 % at 2k (where the kernel is closest to cuDNN), -3 to
+    # +0.7 % from 4k (mean -0.8 %). Every overlapped kernel takes it.
+    first_pv_default = "guard"
     if a.first_pv != "auto" and not a.overlap:
         p.error(f"--first-pv {a.first_pv}: the overlapped kernels' first "
                 "block (the serial kernel's P V reads the block's own P)")
