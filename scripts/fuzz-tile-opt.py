@@ -2,7 +2,8 @@
 """Random kernels through tile-opt: no input may crash it. Each case must
 either lower or fail with a diagnostic. A case holds a tile.copy_async and a
 tile.copy of random layouts, and now and then a tile.copy_im2col, a
-tile.wgmma_descriptor, one of the sm_100a forms (cta_group, tile::gather4,
+tile.wgmma_descriptor, the wgmma register fragments (a_fragment,
+register_a guarded or not, fence_operand), one of the sm_100a forms (cta_group, tile::gather4,
 tile::scatter4), a tile.pipeline (random stages, forms, attributes and
 misuses) and a device map (tile.device_map, an update to a random view,
 staged in shared memory or not, fences or none, a copy through it; random
@@ -96,8 +97,8 @@ def case(rng):
                rng.choice(["thread", "warp", "warpgroup", "cta"]), smem, gmem))
     offset = 1024 * rng.randint(0, 4)
     extra_args, extra_ops = [], []
-    for make in (im2col_load, wgmma_descriptor, sm100_form, pipeline,
-                 device_map):
+    for make in (im2col_load, wgmma_descriptor, wgmma_fragments, sm100_form,
+                 pipeline, device_map):
         if rng.random() < 0.3:
             args_text, ops_text = make(rng, offset + 65536)
             extra_args.append(args_text)
@@ -188,6 +189,43 @@ def wgmma_descriptor(rng, arena):
       %%wd = tile.wgmma_descriptor %%wb[%%c0, %%c1d] {rows = %d, k = %d} : %s -> i64""" % (
         rng.choice([0, 8, 16, 3]), arena + 32768, buf, rng.choice([64, 128]),
         rng.choice([8, 16, 32]), buf)
+    return None, ops
+
+
+def wgmma_fragments(rng, arena):
+    """The register-fragment ops: an f32 accumulator of random N (in range
+    or not), tile.wgmma_a_fragment of a random k-step, tile.wgmma_register_a
+    with a B descriptor of random major and rows, guarded (`if`) or not,
+    and tile.wgmma_fence_operand on both values."""
+    # Mostly what the verifiers accept, so that it reaches the lowering.
+    valid = rng.random() < 0.6
+    n = rng.choice([16, 32, 64, 128, 256] + ([] if valid else [8, 24, 264]))
+    acc = "!llvm.struct<(%s)>" % ", ".join(["f32"] * (n // 2))
+    el = rng.choice(["bf16", "f16"])
+    frag = "vector<8x%s>" % el
+    step = rng.randrange(n // 16) if valid else rng.choice(
+        [0, n // 16, -1, 99])
+    major = rng.choice(["k", "mn"])
+    rows = n if valid else rng.choice([n, 64, 128])
+    b_el = el if valid else rng.choice(["f16", "bf16"])
+    # K-major B: N rows of 16 elements; MN-major: 16 rows of N.
+    shape = (rows, 16) if major == "k" else (16, max(rows, 8))
+    buf = ("memref<%dx%dx%s, #tile.layout<(%d, %d), swizzle = 32B>, "
+           "#gpu.address_space<workgroup>>" % (shape + (b_el,) + shape))
+    guard = " if %wg_issue" if rng.random() < 0.5 else ""
+    ops = """      %%wg_acc = llvm.mlir.zero : %s
+      %%wg_a = tile.wgmma_a_fragment %%wg_acc[%d] : %s -> %s
+      %%wg_buf = tile.arena_view [%d] : %s
+      %%wg_b = tile.wgmma_descriptor %%wg_buf[%%c0, %%c0] {rows = %d, k = 16, major = #tile.wgmma_major<%s>} : %s -> i64
+      %%wg_issue = arith.cmpi eq, %%bx, %%c0 : index
+      nvvm.wgmma.fence.aligned
+      %%wg_d = tile.wgmma_register_a %%wg_a, %%wg_b, %%wg_acc%s {b_major = #tile.wgmma_major<%s>} : %s, %s
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 0
+      %%wg_dh = tile.wgmma_fence_operand %%wg_d : %s
+      %%wg_ah = tile.wgmma_fence_operand %%wg_a : %s""" % (
+        acc, step, acc, frag, arena + 49152, buf, rows, major, buf, guard,
+        major if valid else rng.choice(["k", "mn"]), frag, acc, acc, frag)
     return None, ops
 
 
