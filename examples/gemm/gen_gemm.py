@@ -533,6 +533,18 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                          f"accumulator, {bm * bn // 128} registers per thread; "
                          "bm x bn at most 128 x 128")
     out_elem, obytes = ("bf16", 2) if bf16_out else ("f32", 4)
+    if not (8 <= bn <= 256 and bn % 8 == 0):
+        raise ValueError(f"--bn {bn}: a tile is one wgmma's N wide, 8 to 256 "
+                         "columns in multiples of 8")
+    # --swizzle-c: C in 128-byte column chunks, the last one narrower where
+    # the chunks do not divide BN (its TMA box narrower, its rows still 128
+    # bytes apart, as the swizzle lays them out).
+    chunk = 128 // obytes
+    chunks = -(-bn // chunk)
+    last_chunk = bn - (chunks - 1) * chunk
+    if pingpong and last_chunk != chunk:
+        raise ValueError(f"--pingpong: its C slots hold whole 128-byte "
+                         f"chunks; --bn {bn} is not a multiple of {chunk}")
     kstep = 32 // ebytes
     threads = WG * (consumers + 1)
     acc = acc_type(bn)
@@ -543,15 +555,15 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     c_off = a_bytes + b_bytes
     # The C tiles: one, or one per consumer in turns.
     c_tiles = consumers if pingpong else 1
-    c_bytes = c_tiles * bm * bn * obytes
+    c_bytes = c_tiles * bm * (chunks * 128 if swizzle_c else bn * obytes)
     # With --c-buffers, the chunks (128 bytes of each row) take turns in a
     # ring of that many chunk buffers, which leaves room for a stage more.
-    ring = c_buffers is not None and c_buffers < bn * obytes // 128
-    if ring and (bn * obytes // 128) % c_buffers:
+    ring = c_buffers is not None and c_buffers < chunks
+    if ring and chunks % c_buffers:
         # Chunk j goes to buffer j mod N from every tile's first chunk on, so
         # the wait before it covers the previous tile's last store from that
         # buffer only where the chunks fill the ring a whole number of times.
-        raise ValueError(f"--c-buffers {c_buffers}: the {bn * obytes // 128} "
+        raise ValueError(f"--c-buffers {c_buffers}: the {chunks} "
                          f"chunks of a {bn}-column C tile do not fill a ring "
                          f"of {c_buffers} a whole number of times")
     if ring:
@@ -648,8 +660,6 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # banks), or with --swizzle-c in 128-byte column chunks, 128B-swizzled
     # (conflict-free), each stored by its own TMA store. Fragment pairs go in
     # as one packed word through a second view of the same bytes.
-    chunk = 128 // obytes
-    chunks = bn // chunk
     packed = "i32" if obytes == 2 else "i64"
     c_types = ""
     c_views = f"      %sc = tile.arena_view [{c_off}] : !tileC"
@@ -818,7 +828,7 @@ module attributes {{gpu.container_module}} {{
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if store_chunks and i > 0 and pair == 0:
-            emit_chunk_store(w, j - 1, bm, chunk, buffers, ring)
+            emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk)
         if ring and pair == 0:
             # Buffer j % N is free once at most N - 1 chunk stores (the
             # ones after its last) are still reading. Every consumer thread
@@ -847,7 +857,8 @@ module attributes {{gpu.container_module}} {{
         %w{v}{x} = vector.extract %b{v}{x}[0] : {packed} from vector<1x{packed}>
         memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
-        emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last=True)
+        emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
+                         last=True)
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -917,8 +928,9 @@ module attributes {{gpu.container_module}} {{
         stores = "\n".join(
             f"""          %cn{j} = arith.constant {j * chunk} : index
           %n0_{j} = arith.addi %n0, %cn{j} : index
-          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {chunk}], %sc{j}[0, 0] [{bm}, {chunk}]{reduce} : !C, !tileCs"""
-            for j in range(chunks))
+          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], %sc{j}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
+            for j in range(chunks)
+            for width in [last_chunk if j == chunks - 1 else chunk])
     store = f"""        %storer = arith.cmpi eq, %tid, %cwg : index
         scf.if %storer {{
 {stores}
@@ -1013,9 +1025,10 @@ module attributes {{gpu.container_module}} {{
 
 
 
-def emit_chunk_store(w, j, bm, chunk, buffers, ring, last=False):
+def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False):
     """The persistent cooperative epilogue's store of C chunk j (--store-
-    chunks) from buffer j % `buffers`: the consumers' writes of it made
+    chunks; `width` of its `chunk` columns, fewer in a last chunk that BN
+    does not fill) from buffer j % `buffers`: the consumers' writes of it made
     visible to the async proxy, then its TMA store by the storing thread.
     The last chunk's closes the tile's bulk group; in a ring of buffers
     (`ring`) each chunk's store is a group of its own, which the ring waits
@@ -1025,7 +1038,7 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, last=False):
         scf.if %storer {{
           %cn{j} = arith.constant {j * chunk} : index
           %n0_{j} = arith.addi %n0, %cn{j} : index
-          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {chunk}], %sc{j % buffers}[0, 0] [{bm}, {chunk}] : !C, !tileCs""")
+          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], %sc{j % buffers}[0, 0] [{bm}, {width}] : !C, !tileCs""")
     if last and not ring:
         w("          tile.bulk_commit_group")
     w("        }")
@@ -1268,6 +1281,46 @@ def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
 %fewer_waves = arith.cmpi ult, %time_narrow, %time_wide : index"""
 
 
+def width_rule(sms, candidates, wide=BN):
+    """%width_best: the index of the tile width whose tiles finish first,
+    tile::schedule::chooseTileWidth over `candidates` ((columns, rate in
+    percent) after the `wide` one at 100; index 0 is `wide`): the least
+    waves (ceil(tiles / SMs)) x columns / rate, compared as
+    waves(a) x columns(a) x rate(b) < waves(b) x columns(b) x rate(a),
+    a tie keeping the earlier candidate. %tiles and %rows are the entries'
+    counts of 128 x `wide` tiles and of 128-row tile rows."""
+    lines = [f"%wr_sms = arith.constant {sms} : index",
+             f"%wr_sms1 = arith.constant {sms - 1} : index",
+             "%wr_up0 = arith.addi %tiles, %wr_sms1 : index",
+             "%wr_waves0 = arith.divui %wr_up0, %wr_sms : index",
+             f"%wr_cols0 = arith.constant {wide} : index",
+             "%wr_time0 = arith.muli %wr_waves0, %wr_cols0 : index",
+             "%wr_rate0 = arith.constant 100 : index",
+             "%wr_best0 = arith.constant 0 : index"]
+    best, time, rate = "%wr_best0", "%wr_time0", "%wr_rate0"
+    for i, (columns, percent) in enumerate(candidates, 1):
+        lines += [
+            f"%wr_cols{i} = arith.constant {columns} : index",
+            f"%wr_cols{i}_1 = arith.constant {columns - 1} : index",
+            f"%wr_n{i} = arith.addi %N, %wr_cols{i}_1 : index",
+            f"%wr_across{i} = arith.divui %wr_n{i}, %wr_cols{i} : index",
+            f"%wr_tiles{i} = arith.muli %rows, %wr_across{i} : index",
+            f"%wr_up{i} = arith.addi %wr_tiles{i}, %wr_sms1 : index",
+            f"%wr_waves{i} = arith.divui %wr_up{i}, %wr_sms : index",
+            f"%wr_t{i} = arith.muli %wr_waves{i}, %wr_cols{i} : index",
+            f"%wr_r{i} = arith.constant {percent} : index",
+            f"%wr_lhs{i} = arith.muli %wr_t{i}, {rate} : index",
+            f"%wr_rhs{i} = arith.muli {time}, %wr_r{i} : index",
+            f"%wr_wins{i} = arith.cmpi ult, %wr_lhs{i}, %wr_rhs{i} : index",
+            f"%wr_i{i} = arith.constant {i} : index",
+            f"%wr_best{i} = arith.select %wr_wins{i}, %wr_i{i}, {best} : index",
+            f"%wr_time{i} = arith.select %wr_wins{i}, %wr_t{i}, {time} : index",
+            f"%wr_rate{i} = arith.select %wr_wins{i}, %wr_r{i}, {rate} : index"]
+        best, time, rate = f"%wr_best{i}", f"%wr_time{i}", f"%wr_rate{i}"
+    lines.append(f"%width_best = arith.addi {best}, %c0 : index")
+    return "\n".join(lines)
+
+
 # The kernels of --choose, each with the rule that picks it (tried in order,
 # the last taken otherwise); measured on the H200 (docs/gemm.md): a 64-row
 # tile where M fills at most one 128-row tile (one consumer warpgroup; 64
@@ -1346,6 +1399,16 @@ RING_BUFFERS = 2
 # columns against 7 of 256) at 559 and 625 TFLOP/s, and 3000 x 5000 x 2000
 # (5 waves against 4) at 616 and 627: rates of 86 and 92 percent.
 RING_NARROW_RATE = 90
+# The clustered bf16 chooser's widths (with --by-waves), after 128 x 256:
+# tiles whose count fills whole waves where 256 leaves the last one mostly
+# idle, as cuBLAS does (round 71: 3000 x 5000 x 2000 in 152-column tiles,
+# three whole waves). 232 and 224 columns, each with the 256 kernel's ring
+# (four 128-byte chunks, the last narrower), then 128 x 192, each with its
+# main loop's rate in percent of the 256 one's. Measured on an H100 (round
+# 73, docs/gemm.md): 3000 x 5000 x 2000 656 TFLOP/s at 232 columns (528
+# tiles, 4 whole waves) against 622 at 256, 5000^3 658 at 224 (920 tiles,
+# 6.97 waves) against 606: rates of about 95 percent.
+RING_WIDTHS = ((232, 95), (224, 95), (NARROW_BN, RING_NARROW_RATE))
 # The stream-K kernel's register split (--stream-k, also in --choose): the
 # producer warpgroup down to 40, the consumers up to 232. Measured on the
 # H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
@@ -1410,10 +1473,26 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
              rule)
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
+        if ring and by_waves:
+            # The widths rule instead of the two-width one: each width's
+            # kernel where its tiles finish first (width_rule).
+            widths = []
+            for columns, _ in RING_WIDTHS:
+                if columns == NARROW_BN:
+                    name, kwargs, _ = next(c for c in choices
+                                           if c[2] == "fewer_waves")
+                else:
+                    name = f"_n{columns}"
+                    kwargs = dict(clustered, **ring, bn=columns)
+                widths.append((name, kwargs, f"width_{columns}"))
+            at = next(i for i, c in enumerate(choices)
+                      if c[2] == "fewer_waves")
+            choices = choices[:at] + tuple(widths) + choices[at + 1:]
         single = ((ONE_WAVE_NARROW_CHOICE,) if by_waves else ()) + (
             ONE_WAVE_CHOICE,)
         at = next(i for i, c in enumerate(choices)
-                  if c[2] in ("fewer_waves", None))
+                  if c[2] in ("fewer_waves", None)
+                  or c[2].startswith("width_"))
         choices = (choices[:at] + tuple(
             (name, dict(kwargs, registers=CLUSTER_REGISTERS,
                         **(ring if rule == "one_wave" else {})), rule)
@@ -1522,12 +1601,20 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     }
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
+    conditions["width_choice"] = width_rule(sms, RING_WIDTHS)
+    for i, (columns, _) in enumerate(RING_WIDTHS, 1):
+        conditions[f"width_{columns}"] = (
+            f"%width_{columns}_i = arith.constant {i} : index\n"
+            f"%width_{columns} = arith.cmpi eq, %width_best, "
+            f"%width_{columns}_i : index")
     # The rules a rule's condition reads, computed first where no enclosing
     # rule computed them (the rules after it, in its else branch, see them).
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
-                "m64n64_split": ("m64_count",)}
+                "m64n64_split": ("m64_count",),
+                **{f"width_{columns}": ("width_choice",)
+                   for columns, _ in RING_WIDTHS}}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):

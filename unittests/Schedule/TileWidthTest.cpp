@@ -3,6 +3,8 @@
 #include "tile/Schedule/TileWidth.h"
 #include <gtest/gtest.h>
 
+#include <utility>
+
 using namespace tile::schedule;
 
 namespace {
@@ -52,6 +54,37 @@ TEST(TileWidth, AFasterWideKernelKeepsItsWaves) {
   EXPECT_EQ(chooseTileWidth(3000, 5000, 128, kSMs, ring), 0u);
   // 300 x 14336: 2 waves either way (168 and 225 tiles): the narrower.
   EXPECT_EQ(chooseTileWidth(300, 14336, 128, kSMs, ring), 1u);
+}
+
+TEST(TileWidth, ClusteredChooserWidths) {
+  // The clustered bf16 chooser's widths (gen_gemm.py RING_WIDTHS): 256,
+  // then 232 and 224 at 95 %, 192 at 90 %.
+  const std::vector<TileWidth> widths = {
+      {256, 100}, {232, 95}, {224, 95}, {192, 90}};
+  // 3000 x 5000: 528 tiles of 232 fill 4 whole waves (928 / 0.95 = 977)
+  // where 480 of 256 run 4 with the last a third idle (1024).
+  EXPECT_EQ(chooseTileWidth(3000, 5000, 128, kSMs, widths), 1u);
+  EXPECT_EQ(tileWaves(3000, 5000, 128, 232, kSMs), 4);
+  // 5000^3: 920 tiles of 224 (6.97 waves, 1568 / 0.95 = 1651) against 800
+  // of 256 (6.06, run as 7: 1792) and 880 of 232 (1709).
+  EXPECT_EQ(chooseTileWidth(5000, 5000, 128, kSMs, widths), 2u);
+  EXPECT_EQ(tileWaves(5000, 5000, 128, 224, kSMs), 7);
+  EXPECT_EQ(chooseTileWidth(5000, 3000, 128, kSMs, widths), 1u);
+  EXPECT_EQ(chooseTileWidth(2500, 10000, 128, kSMs, widths), 2u);
+  // 300 x 14336: 2 waves of every width; the narrowest's, 384 / 0.9 = 427,
+  // against 512.
+  EXPECT_EQ(chooseTileWidth(300, 14336, 128, kSMs, widths), 3u);
+  // Where 256's waves are full, it stays.
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4096, 4096},
+                      {4000, 4000},
+                      {8192, 8192},
+                      {4096, 14336},
+                      {14336, 4096},
+                      {2048, 2048},
+                      {16384, 1024},
+                      {6144, 6144},
+                      {0, 4096}})
+    EXPECT_EQ(chooseTileWidth(m, n, 128, kSMs, widths), 0u) << m << "x" << n;
 }
 
 TEST(TileWidth, TiesKeepTheEarlierCandidate) {

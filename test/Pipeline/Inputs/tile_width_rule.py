@@ -3,7 +3,8 @@
 written, on the entries' counts of 128-row tile rows and 128 x 256 tiles,
 and prints each problem's width for FileCheck: the choices
 tile::schedule::chooseTileWidth makes (unittests/Schedule/TileWidthTest.cpp),
-with the chooser's rate for the 128 x 192 main loop."""
+with the chooser's rate for the 128 x 192 main loop; then the clustered
+bf16 chooser's widths rule (width_rule over RING_WIDTHS)."""
 
 import os
 import sys
@@ -27,3 +28,19 @@ for M, N in SHAPES:
     print(f"{M}x{N}: {narrow if env['%fewer_waves'] else wide} "
           f"(waves {env['%waves_wide']} of {wide}, "
           f"{env['%waves_narrow']} of {narrow})")
+
+# The clustered bf16 chooser's widths rule (width_rule over RING_WIDTHS):
+# the index of the width whose tiles finish first, as chooseTileWidth picks
+# among 256 at 100 % and RING_WIDTHS.
+widths = [wide] + [columns for columns, _ in gen_gemm.RING_WIDTHS]
+print("widths " + ", ".join(f"{c} at {r}" for c, r in
+                            [(wide, 100)] + list(gen_gemm.RING_WIDTHS)))
+for M, N in SHAPES + [(5000, 3000), (2500, 10000), (300, 14336)]:
+    rows = -(-M // 128)
+    env = run(gen_gemm.width_rule(132, gen_gemm.RING_WIDTHS),
+              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // wide),
+               "%c0": 0})
+    waves = [env["%wr_waves0"]] + [env[f"%wr_waves{i}"] for i in
+                                   range(1, len(widths))]
+    print(f"{M}x{N}: {widths[env['%width_best']]} (waves "
+          + ", ".join(f"{w} of {c}" for w, c in zip(waves, widths)) + ")")
