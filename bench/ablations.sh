@@ -22,16 +22,16 @@ cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
 out_dir=.gpu/ablations
-ATTENTION="--head-dim 128"
+ATTENTION="--head-dim 128 --first-pv zero"
 GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 GEMM+=";bf16out_persistent_swz_c2:--persistent --bf16-out --swizzle-c --cluster 2"
 SHAPES=3000x5000x2000,8192x4096x14336,2048x2048x2048,8192x8192x8192
 
 # The ablated modules (name:generator flags:ablate.py flags), built like the
 # others into the same folders.
-ABLATED_ATTENTION="attention_d128_abl_q8:--head-dim 128:--q-rows 8"
-ABLATED_ATTENTION+=";attention_d128_abl_noo:--head-dim 128:--no-o-store"
-ABLATED_ATTENTION+=";attention_d128_abl_notma:--head-dim 128:--no-o-tma"
+ABLATED_ATTENTION="attention_d128_abl_q8:--head-dim 128 --first-pv zero:--q-rows 8"
+ABLATED_ATTENTION+=";attention_d128_abl_noo:--head-dim 128 --first-pv zero:--no-o-store"
+ABLATED_ATTENTION+=";attention_d128_abl_notma:--head-dim 128 --first-pv zero:--no-o-tma"
 ABLATED_GEMM="bf16out_persistent_swz_c2_abl_noc:--persistent --bf16-out --swizzle-c --cluster 2:--no-c-store"
 ABLATED_GEMM+=";bf16out_persistent_swz_c2_abl_noshared:--persistent --bf16-out --swizzle-c --cluster 2:--no-shared-c"
 ABLATED_GEMM+=";bf16out_persistent_swz_c2_abl_notma:--persistent --bf16-out --swizzle-c --cluster 2:--no-tma-store"

@@ -20,7 +20,10 @@ measurement may use them.
   --no-o-tma    drops only the TMA store of O (and its commit): the stores
                 to shared memory, the fence and the barriers stay.
 
-  python3 examples/attention/gen_attention.py --name attention_d128_abl_q8 \\
+The module must hold one kernel: gen_attention.py's non-causal default
+holds two (--first-pv by-length), so pass --first-pv guard or zero.
+
+  python3 examples/attention/gen_attention.py --first-pv zero --name attention_d128_abl_q8 \\
       | python3 bench/Attention/ablate.py --q-rows 8 > q8.mlir
 """
 import argparse
@@ -36,7 +39,9 @@ def fewer_q_rows(text, rows):
         lambda m: f"{m.group(1)}[{rows}, {m.group(3)}]{m.group(4)}"
                   f"[1, 1, {rows}, {m.group(5)}]", text)
     if count != 1:
-        sys.exit(f"ablate.py: expected one copy of Q in tile_loads, found {count}")
+        sys.exit(f"ablate.py: expected one copy of Q in tile_loads, found {count}"
+                 " (one kernel per module: gen_attention.py --first-pv guard"
+                 " or zero)")
     return new
 
 

@@ -153,8 +153,11 @@ def max_error(x, ref):
 # (batch, heads, kv heads, seq): edge lengths, GQA; the last two have more
 # tiles than an H100 or H200 has SMs (216 and 320 of 128 query rows), so a
 # persistent kernel's CTAs take two or three tiles each.
+# (batch, heads, K/V heads, seq); 3000 (24 KV blocks) takes the non-causal
+# default's long-key kernel (--first-pv by-length), the others its short one.
 CHECK_SHAPES = [(1, 2, 2, 128), (2, 4, 2, 1000), (1, 1, 1, 1), (1, 3, 1, 257),
-                (2, 2, 2, 2048), (1, 4, 4, 300), (3, 8, 2, 1100), (4, 16, 4, 640)]
+                (2, 2, 2, 2048), (1, 4, 4, 300), (3, 8, 2, 1100), (4, 16, 4, 640),
+                (1, 4, 2, 3000)]
 
 
 def check(tiles, results, small=False):

@@ -1765,6 +1765,1753 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+    gpu.func @attention_d128_long(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %c32 = arith.constant 32 : index
+      %cbm = arith.constant 128 : index
+      %cbn = arith.constant 128 : index
+      %cbn1 = arith.constant 127 : index
+      %cwg = arith.constant 128 : index
+      %k0 = arith.constant 0 : index
+      %k16 = arith.constant 16 : index
+      %k32 = arith.constant 32 : index
+      %k48 = arith.constant 48 : index
+      %k64 = arith.constant 64 : index
+      %k80 = arith.constant 80 : index
+      %k96 = arith.constant 96 : index
+      %k112 = arith.constant 112 : index
+      %ccol0 = arith.constant 0 : index
+      %ccol1 = arith.constant 1 : index
+      %ccol8 = arith.constant 8 : index
+      %ccol9 = arith.constant 9 : index
+      %ccol16 = arith.constant 16 : index
+      %ccol17 = arith.constant 17 : index
+      %ccol24 = arith.constant 24 : index
+      %ccol25 = arith.constant 25 : index
+      %ccol32 = arith.constant 32 : index
+      %ccol33 = arith.constant 33 : index
+      %ccol40 = arith.constant 40 : index
+      %ccol41 = arith.constant 41 : index
+      %ccol48 = arith.constant 48 : index
+      %ccol49 = arith.constant 49 : index
+      %ccol56 = arith.constant 56 : index
+      %ccol57 = arith.constant 57 : index
+      %ccol64 = arith.constant 64 : index
+      %ccol65 = arith.constant 65 : index
+      %ccol72 = arith.constant 72 : index
+      %ccol73 = arith.constant 73 : index
+      %ccol80 = arith.constant 80 : index
+      %ccol81 = arith.constant 81 : index
+      %ccol88 = arith.constant 88 : index
+      %ccol89 = arith.constant 89 : index
+      %ccol96 = arith.constant 96 : index
+      %ccol97 = arith.constant 97 : index
+      %ccol104 = arith.constant 104 : index
+      %ccol105 = arith.constant 105 : index
+      %ccol112 = arith.constant 112 : index
+      %ccol113 = arith.constant 113 : index
+      %ccol120 = arith.constant 120 : index
+      %ccol121 = arith.constant 121 : index
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %fzero = arith.constant 0.0 : f32
+      %fone = arith.constant 1.0 : f32
+      %ninf = arith.constant 0xFF800000 : f32
+      %sl2 = arith.constant 0.12751743082459868 : f32
+      %ln2 = arith.constant 0.6931471805599453 : f32
+      %zero_s = llvm.mlir.zero : !accS
+      %zero_o = llvm.mlir.zero : !accO
+      %cstages = arith.constant 3 : index
+      %turn0 = arith.constant 3 : i32
+      %turn1 = arith.constant 4 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c6_i32 = arith.constant 6 : i32
+      %tid = gpu.thread_id x
+      // Persistent: the grid's CTAs walk the (query block, head, batch)
+      // tiles, CTA c taking tiles c, c + CTAs, c + 2 CTAs, ...
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %S = memref.dim %Q, %c2 : !Q
+      %H = memref.dim %Q, %c1 : !Q
+      %Skv = memref.dim %K, %c2 : !KV
+      %Hkv = memref.dim %K, %c1 : !KV
+      // Grouped-query attention: Q heads per K/V head.
+      %group = arith.divui %H, %Hkv : index
+      %B = memref.dim %Q, %c0 : !Q
+      %cbm1 = arith.constant 127 : index
+      %s_up = arith.addi %S, %cbm1 : index
+      %gx = arith.divui %s_up, %cbm : index
+      %gxh = arith.muli %gx, %H : index
+      %total = arith.muli %gxh, %B : index
+      // This CTA's share: ceil((total - cta) / CTAs) tiles, none past the
+      // last tile.
+      %some = arith.cmpi ult, %cta, %total : index
+      %left = arith.subi %total, %cta : index
+      %ctas1 = arith.subi %ctas, %c1 : index
+      %left_up = arith.addi %left, %ctas1 : index
+      %share = arith.divui %left_up, %ctas : index
+      %mine = arith.select %some, %share, %c0 : index
+      %cta32 = arith.index_cast %cta : index to i32
+      %ctas32 = arith.index_cast %ctas : index to i32
+      %gx32 = arith.index_cast %gx : index to i32
+      %H32 = arith.index_cast %H : index to i32
+      %group32 = arith.index_cast %group : index to i32
+      %skv_p = arith.addi %Skv, %cbn1 : index
+      %kv_blocks = arith.divui %skv_p, %cbn : index
+      %ntiles = arith.addi %kv_blocks, %c0 : index
+      // The thread's place in its warpgroup's accumulator fragments: rows
+      // 16 (warp) + lane / 4 and 8 below, columns 2 (lane % 4) + 8j + 0..1.
+      %local = arith.remui %tid, %cwg : index
+      %warp = arith.divui %local, %c32 : index
+      %lane = arith.remui %local, %c32 : index
+      %wrow = arith.muli %warp, %c16 : index
+      %lrow = arith.divui %lane, %c4 : index
+      %trow = arith.addi %wrow, %lrow : index
+      %lane4 = arith.remui %lane, %c4 : index
+      %tcol = arith.muli %lane4, %c2 : index
+      %sq = tile.arena_view [0] : !tileQ
+      %sk = tile.arena_view [32768] : !stagesKV
+      %sv = tile.arena_view [131072] : !stagesKV
+      tile.pipeline (%ntiles) tiles(%mine) stages(%sk, %sv : !stagesKV, !stagesKV)
+          iter_args(%zero_o, %ninf, %ninf, %fzero, %fzero, %zero_s, %fone, %fone : !accO, f32, f32, f32, f32, !accS, f32, f32)
+          attributes {consumers = 2 : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>,
+                      producer_registers = 24 : i64, consumer_registers = 240 : i64} tile_loads {
+      ^bb0(%t: index):
+        // The tile's Q rows, once per tile (the pipeline's tile barriers).
+        %t32 = arith.index_cast %t : index to i32
+        %t_stride = arith.muli %t32, %ctas32 : i32
+        %t_lin = arith.addi %cta32, %t_stride : i32
+        %qb32 = arith.remui %t_lin, %gx32 : i32
+        %t_bh = arith.divui %t_lin, %gx32 : i32
+        %h32 = arith.remui %t_bh, %H32 : i32
+        %b32 = arith.divui %t_bh, %H32 : i32
+        %qb = arith.index_castui %qb32 : i32 to index
+        %h = arith.index_castui %h32 : i32 to index
+        %b = arith.index_castui %b32 : i32 to index
+        %m0 = arith.muli %qb, %cbm : index
+        tile.copy_async %sq[0, 0] [128, 128], %Q[%b, %h, %m0, 0] [1, 1, 128, 128] : !tileQ, !Q
+        tile.yield
+      } produce {
+      ^bb0(%t: index, %kt: index, %kst: !tileKV, %vst: !tileKV):
+        // The tile's batch and K/V head (computed once per tile; its query block, unused here, folds away).
+        %t32 = arith.index_cast %t : index to i32
+        %t_stride = arith.muli %t32, %ctas32 : i32
+        %t_lin = arith.addi %cta32, %t_stride : i32
+        %qb32 = arith.remui %t_lin, %gx32 : i32
+        %t_bh = arith.divui %t_lin, %gx32 : i32
+        %h32 = arith.remui %t_bh, %H32 : i32
+        %b32 = arith.divui %t_bh, %H32 : i32
+        %qb = arith.index_castui %qb32 : i32 to index
+        %h = arith.index_castui %h32 : i32 to index
+        %b = arith.index_castui %b32 : i32 to index
+        %m0 = arith.muli %qb, %cbm : index
+        %hkv32 = arith.divui %h32, %group32 : i32
+        %hkv = arith.index_castui %hkv32 : i32 to index
+        %kv0 = arith.muli %kt, %cbn : index
+        tile.copy_async %kst[0, 0] [128, 128], %K[%b, %hkv, %kv0, 0] [1, 1, 128, 128] : !tileKV, !KV
+        tile.copy_async %vst[0, 0] [128, 128], %V[%b, %hkv, %kv0, 0] [1, 1, 128, 128] : !tileKV, !KV
+        tile.yield
+      } consume {
+      ^bb0(%t: index, %kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32, %p_prev: !accS, %alpha_a: f32, %alpha_b: f32):
+        %row0 = arith.muli %cidx, %c64 : index
+        %cidx_i32 = arith.index_cast %cidx : index to i32
+        %first_consumer = arith.cmpi eq, %cidx, %c0 : index
+        %second = arith.cmpi eq, %cidx, %c1 : index
+        %c0_first = arith.cmpi eq, %kt, %c0 : index
+        %c1_first = arith.andi %c0_first, %second : i1
+        %first_tile = arith.cmpi eq, %t, %c0 : index
+        %c1_start = arith.andi %c1_first, %first_tile : i1
+        scf.if %c1_start {
+          nvvm.barrier.arrive id = %turn0 number_of_threads = %c256_i32
+        }
+        %my_turn = arith.addi %turn0, %cidx_i32 : i32
+        nvvm.barrier id = %my_turn number_of_threads = %c256_i32
+        %o_pin1 = tile.wgmma_fence_operand %o : !accO
+        %ov2 = llvm.extractvalue %o_pin1[0] : !accO
+        %ov3 = arith.mulf %ov2, %alpha_a : f32
+        %o4 = llvm.insertvalue %ov3, %o_pin1[0] : !accO
+        %ov5 = llvm.extractvalue %o_pin1[1] : !accO
+        %ov6 = arith.mulf %ov5, %alpha_a : f32
+        %o7 = llvm.insertvalue %ov6, %o4[1] : !accO
+        %ov8 = llvm.extractvalue %o_pin1[2] : !accO
+        %ov9 = arith.mulf %ov8, %alpha_b : f32
+        %o10 = llvm.insertvalue %ov9, %o7[2] : !accO
+        %ov11 = llvm.extractvalue %o_pin1[3] : !accO
+        %ov12 = arith.mulf %ov11, %alpha_b : f32
+        %o13 = llvm.insertvalue %ov12, %o10[3] : !accO
+        %ov14 = llvm.extractvalue %o_pin1[4] : !accO
+        %ov15 = arith.mulf %ov14, %alpha_a : f32
+        %o16 = llvm.insertvalue %ov15, %o13[4] : !accO
+        %ov17 = llvm.extractvalue %o_pin1[5] : !accO
+        %ov18 = arith.mulf %ov17, %alpha_a : f32
+        %o19 = llvm.insertvalue %ov18, %o16[5] : !accO
+        %ov20 = llvm.extractvalue %o_pin1[6] : !accO
+        %ov21 = arith.mulf %ov20, %alpha_b : f32
+        %o22 = llvm.insertvalue %ov21, %o19[6] : !accO
+        %ov23 = llvm.extractvalue %o_pin1[7] : !accO
+        %ov24 = arith.mulf %ov23, %alpha_b : f32
+        %o25 = llvm.insertvalue %ov24, %o22[7] : !accO
+        %ov26 = llvm.extractvalue %o_pin1[8] : !accO
+        %ov27 = arith.mulf %ov26, %alpha_a : f32
+        %o28 = llvm.insertvalue %ov27, %o25[8] : !accO
+        %ov29 = llvm.extractvalue %o_pin1[9] : !accO
+        %ov30 = arith.mulf %ov29, %alpha_a : f32
+        %o31 = llvm.insertvalue %ov30, %o28[9] : !accO
+        %ov32 = llvm.extractvalue %o_pin1[10] : !accO
+        %ov33 = arith.mulf %ov32, %alpha_b : f32
+        %o34 = llvm.insertvalue %ov33, %o31[10] : !accO
+        %ov35 = llvm.extractvalue %o_pin1[11] : !accO
+        %ov36 = arith.mulf %ov35, %alpha_b : f32
+        %o37 = llvm.insertvalue %ov36, %o34[11] : !accO
+        %ov38 = llvm.extractvalue %o_pin1[12] : !accO
+        %ov39 = arith.mulf %ov38, %alpha_a : f32
+        %o40 = llvm.insertvalue %ov39, %o37[12] : !accO
+        %ov41 = llvm.extractvalue %o_pin1[13] : !accO
+        %ov42 = arith.mulf %ov41, %alpha_a : f32
+        %o43 = llvm.insertvalue %ov42, %o40[13] : !accO
+        %ov44 = llvm.extractvalue %o_pin1[14] : !accO
+        %ov45 = arith.mulf %ov44, %alpha_b : f32
+        %o46 = llvm.insertvalue %ov45, %o43[14] : !accO
+        %ov47 = llvm.extractvalue %o_pin1[15] : !accO
+        %ov48 = arith.mulf %ov47, %alpha_b : f32
+        %o49 = llvm.insertvalue %ov48, %o46[15] : !accO
+        %ov50 = llvm.extractvalue %o_pin1[16] : !accO
+        %ov51 = arith.mulf %ov50, %alpha_a : f32
+        %o52 = llvm.insertvalue %ov51, %o49[16] : !accO
+        %ov53 = llvm.extractvalue %o_pin1[17] : !accO
+        %ov54 = arith.mulf %ov53, %alpha_a : f32
+        %o55 = llvm.insertvalue %ov54, %o52[17] : !accO
+        %ov56 = llvm.extractvalue %o_pin1[18] : !accO
+        %ov57 = arith.mulf %ov56, %alpha_b : f32
+        %o58 = llvm.insertvalue %ov57, %o55[18] : !accO
+        %ov59 = llvm.extractvalue %o_pin1[19] : !accO
+        %ov60 = arith.mulf %ov59, %alpha_b : f32
+        %o61 = llvm.insertvalue %ov60, %o58[19] : !accO
+        %ov62 = llvm.extractvalue %o_pin1[20] : !accO
+        %ov63 = arith.mulf %ov62, %alpha_a : f32
+        %o64 = llvm.insertvalue %ov63, %o61[20] : !accO
+        %ov65 = llvm.extractvalue %o_pin1[21] : !accO
+        %ov66 = arith.mulf %ov65, %alpha_a : f32
+        %o67 = llvm.insertvalue %ov66, %o64[21] : !accO
+        %ov68 = llvm.extractvalue %o_pin1[22] : !accO
+        %ov69 = arith.mulf %ov68, %alpha_b : f32
+        %o70 = llvm.insertvalue %ov69, %o67[22] : !accO
+        %ov71 = llvm.extractvalue %o_pin1[23] : !accO
+        %ov72 = arith.mulf %ov71, %alpha_b : f32
+        %o73 = llvm.insertvalue %ov72, %o70[23] : !accO
+        %ov74 = llvm.extractvalue %o_pin1[24] : !accO
+        %ov75 = arith.mulf %ov74, %alpha_a : f32
+        %o76 = llvm.insertvalue %ov75, %o73[24] : !accO
+        %ov77 = llvm.extractvalue %o_pin1[25] : !accO
+        %ov78 = arith.mulf %ov77, %alpha_a : f32
+        %o79 = llvm.insertvalue %ov78, %o76[25] : !accO
+        %ov80 = llvm.extractvalue %o_pin1[26] : !accO
+        %ov81 = arith.mulf %ov80, %alpha_b : f32
+        %o82 = llvm.insertvalue %ov81, %o79[26] : !accO
+        %ov83 = llvm.extractvalue %o_pin1[27] : !accO
+        %ov84 = arith.mulf %ov83, %alpha_b : f32
+        %o85 = llvm.insertvalue %ov84, %o82[27] : !accO
+        %ov86 = llvm.extractvalue %o_pin1[28] : !accO
+        %ov87 = arith.mulf %ov86, %alpha_a : f32
+        %o88 = llvm.insertvalue %ov87, %o85[28] : !accO
+        %ov89 = llvm.extractvalue %o_pin1[29] : !accO
+        %ov90 = arith.mulf %ov89, %alpha_a : f32
+        %o91 = llvm.insertvalue %ov90, %o88[29] : !accO
+        %ov92 = llvm.extractvalue %o_pin1[30] : !accO
+        %ov93 = arith.mulf %ov92, %alpha_b : f32
+        %o94 = llvm.insertvalue %ov93, %o91[30] : !accO
+        %ov95 = llvm.extractvalue %o_pin1[31] : !accO
+        %ov96 = arith.mulf %ov95, %alpha_b : f32
+        %o97 = llvm.insertvalue %ov96, %o94[31] : !accO
+        %ov98 = llvm.extractvalue %o_pin1[32] : !accO
+        %ov99 = arith.mulf %ov98, %alpha_a : f32
+        %o100 = llvm.insertvalue %ov99, %o97[32] : !accO
+        %ov101 = llvm.extractvalue %o_pin1[33] : !accO
+        %ov102 = arith.mulf %ov101, %alpha_a : f32
+        %o103 = llvm.insertvalue %ov102, %o100[33] : !accO
+        %ov104 = llvm.extractvalue %o_pin1[34] : !accO
+        %ov105 = arith.mulf %ov104, %alpha_b : f32
+        %o106 = llvm.insertvalue %ov105, %o103[34] : !accO
+        %ov107 = llvm.extractvalue %o_pin1[35] : !accO
+        %ov108 = arith.mulf %ov107, %alpha_b : f32
+        %o109 = llvm.insertvalue %ov108, %o106[35] : !accO
+        %ov110 = llvm.extractvalue %o_pin1[36] : !accO
+        %ov111 = arith.mulf %ov110, %alpha_a : f32
+        %o112 = llvm.insertvalue %ov111, %o109[36] : !accO
+        %ov113 = llvm.extractvalue %o_pin1[37] : !accO
+        %ov114 = arith.mulf %ov113, %alpha_a : f32
+        %o115 = llvm.insertvalue %ov114, %o112[37] : !accO
+        %ov116 = llvm.extractvalue %o_pin1[38] : !accO
+        %ov117 = arith.mulf %ov116, %alpha_b : f32
+        %o118 = llvm.insertvalue %ov117, %o115[38] : !accO
+        %ov119 = llvm.extractvalue %o_pin1[39] : !accO
+        %ov120 = arith.mulf %ov119, %alpha_b : f32
+        %o121 = llvm.insertvalue %ov120, %o118[39] : !accO
+        %ov122 = llvm.extractvalue %o_pin1[40] : !accO
+        %ov123 = arith.mulf %ov122, %alpha_a : f32
+        %o124 = llvm.insertvalue %ov123, %o121[40] : !accO
+        %ov125 = llvm.extractvalue %o_pin1[41] : !accO
+        %ov126 = arith.mulf %ov125, %alpha_a : f32
+        %o127 = llvm.insertvalue %ov126, %o124[41] : !accO
+        %ov128 = llvm.extractvalue %o_pin1[42] : !accO
+        %ov129 = arith.mulf %ov128, %alpha_b : f32
+        %o130 = llvm.insertvalue %ov129, %o127[42] : !accO
+        %ov131 = llvm.extractvalue %o_pin1[43] : !accO
+        %ov132 = arith.mulf %ov131, %alpha_b : f32
+        %o133 = llvm.insertvalue %ov132, %o130[43] : !accO
+        %ov134 = llvm.extractvalue %o_pin1[44] : !accO
+        %ov135 = arith.mulf %ov134, %alpha_a : f32
+        %o136 = llvm.insertvalue %ov135, %o133[44] : !accO
+        %ov137 = llvm.extractvalue %o_pin1[45] : !accO
+        %ov138 = arith.mulf %ov137, %alpha_a : f32
+        %o139 = llvm.insertvalue %ov138, %o136[45] : !accO
+        %ov140 = llvm.extractvalue %o_pin1[46] : !accO
+        %ov141 = arith.mulf %ov140, %alpha_b : f32
+        %o142 = llvm.insertvalue %ov141, %o139[46] : !accO
+        %ov143 = llvm.extractvalue %o_pin1[47] : !accO
+        %ov144 = arith.mulf %ov143, %alpha_b : f32
+        %o145 = llvm.insertvalue %ov144, %o142[47] : !accO
+        %ov146 = llvm.extractvalue %o_pin1[48] : !accO
+        %ov147 = arith.mulf %ov146, %alpha_a : f32
+        %o148 = llvm.insertvalue %ov147, %o145[48] : !accO
+        %ov149 = llvm.extractvalue %o_pin1[49] : !accO
+        %ov150 = arith.mulf %ov149, %alpha_a : f32
+        %o151 = llvm.insertvalue %ov150, %o148[49] : !accO
+        %ov152 = llvm.extractvalue %o_pin1[50] : !accO
+        %ov153 = arith.mulf %ov152, %alpha_b : f32
+        %o154 = llvm.insertvalue %ov153, %o151[50] : !accO
+        %ov155 = llvm.extractvalue %o_pin1[51] : !accO
+        %ov156 = arith.mulf %ov155, %alpha_b : f32
+        %o157 = llvm.insertvalue %ov156, %o154[51] : !accO
+        %ov158 = llvm.extractvalue %o_pin1[52] : !accO
+        %ov159 = arith.mulf %ov158, %alpha_a : f32
+        %o160 = llvm.insertvalue %ov159, %o157[52] : !accO
+        %ov161 = llvm.extractvalue %o_pin1[53] : !accO
+        %ov162 = arith.mulf %ov161, %alpha_a : f32
+        %o163 = llvm.insertvalue %ov162, %o160[53] : !accO
+        %ov164 = llvm.extractvalue %o_pin1[54] : !accO
+        %ov165 = arith.mulf %ov164, %alpha_b : f32
+        %o166 = llvm.insertvalue %ov165, %o163[54] : !accO
+        %ov167 = llvm.extractvalue %o_pin1[55] : !accO
+        %ov168 = arith.mulf %ov167, %alpha_b : f32
+        %o169 = llvm.insertvalue %ov168, %o166[55] : !accO
+        %ov170 = llvm.extractvalue %o_pin1[56] : !accO
+        %ov171 = arith.mulf %ov170, %alpha_a : f32
+        %o172 = llvm.insertvalue %ov171, %o169[56] : !accO
+        %ov173 = llvm.extractvalue %o_pin1[57] : !accO
+        %ov174 = arith.mulf %ov173, %alpha_a : f32
+        %o175 = llvm.insertvalue %ov174, %o172[57] : !accO
+        %ov176 = llvm.extractvalue %o_pin1[58] : !accO
+        %ov177 = arith.mulf %ov176, %alpha_b : f32
+        %o178 = llvm.insertvalue %ov177, %o175[58] : !accO
+        %ov179 = llvm.extractvalue %o_pin1[59] : !accO
+        %ov180 = arith.mulf %ov179, %alpha_b : f32
+        %o181 = llvm.insertvalue %ov180, %o178[59] : !accO
+        %ov182 = llvm.extractvalue %o_pin1[60] : !accO
+        %ov183 = arith.mulf %ov182, %alpha_a : f32
+        %o184 = llvm.insertvalue %ov183, %o181[60] : !accO
+        %ov185 = llvm.extractvalue %o_pin1[61] : !accO
+        %ov186 = arith.mulf %ov185, %alpha_a : f32
+        %o187 = llvm.insertvalue %ov186, %o184[61] : !accO
+        %ov188 = llvm.extractvalue %o_pin1[62] : !accO
+        %ov189 = arith.mulf %ov188, %alpha_b : f32
+        %o190 = llvm.insertvalue %ov189, %o187[62] : !accO
+        %ov191 = llvm.extractvalue %o_pin1[63] : !accO
+        %ov192 = arith.mulf %ov191, %alpha_b : f32
+        %o193 = llvm.insertvalue %ov192, %o190[63] : !accO
+        %o_scaled = tile.wgmma_fence_operand %o193 : !accO
+        %s_in194 = tile.wgmma_fence_operand %zero_s : !accS
+        nvvm.wgmma.fence.aligned
+        %dq195 = tile.wgmma_descriptor %sq[%row0, %k0] {rows = 64, k = 16} : !tileQ -> i64
+        %dk196 = tile.wgmma_descriptor %ks[%c0, %k0] {rows = 128, k = 16} : !tileKV -> i64
+        %s197 = nvvm.wgmma.mma_async %dq195, %dk196, %s_in194, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq198 = tile.wgmma_descriptor %sq[%row0, %k16] {rows = 64, k = 16} : !tileQ -> i64
+        %dk199 = tile.wgmma_descriptor %ks[%c0, %k16] {rows = 128, k = 16} : !tileKV -> i64
+        %s200 = nvvm.wgmma.mma_async %dq198, %dk199, %s197, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq201 = tile.wgmma_descriptor %sq[%row0, %k32] {rows = 64, k = 16} : !tileQ -> i64
+        %dk202 = tile.wgmma_descriptor %ks[%c0, %k32] {rows = 128, k = 16} : !tileKV -> i64
+        %s203 = nvvm.wgmma.mma_async %dq201, %dk202, %s200, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq204 = tile.wgmma_descriptor %sq[%row0, %k48] {rows = 64, k = 16} : !tileQ -> i64
+        %dk205 = tile.wgmma_descriptor %ks[%c0, %k48] {rows = 128, k = 16} : !tileKV -> i64
+        %s206 = nvvm.wgmma.mma_async %dq204, %dk205, %s203, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq207 = tile.wgmma_descriptor %sq[%row0, %k64] {rows = 64, k = 16} : !tileQ -> i64
+        %dk208 = tile.wgmma_descriptor %ks[%c0, %k64] {rows = 128, k = 16} : !tileKV -> i64
+        %s209 = nvvm.wgmma.mma_async %dq207, %dk208, %s206, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq210 = tile.wgmma_descriptor %sq[%row0, %k80] {rows = 64, k = 16} : !tileQ -> i64
+        %dk211 = tile.wgmma_descriptor %ks[%c0, %k80] {rows = 128, k = 16} : !tileKV -> i64
+        %s212 = nvvm.wgmma.mma_async %dq210, %dk211, %s209, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq213 = tile.wgmma_descriptor %sq[%row0, %k96] {rows = 64, k = 16} : !tileQ -> i64
+        %dk214 = tile.wgmma_descriptor %ks[%c0, %k96] {rows = 128, k = 16} : !tileKV -> i64
+        %s215 = nvvm.wgmma.mma_async %dq213, %dk214, %s212, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        %dq216 = tile.wgmma_descriptor %sq[%row0, %k112] {rows = 64, k = 16} : !tileQ -> i64
+        %dk217 = tile.wgmma_descriptor %ks[%c0, %k112] {rows = 128, k = 16} : !tileKV -> i64
+        %s218 = nvvm.wgmma.mma_async %dq216, %dk217, %s215, #nvvm.shape<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>] : !accS -> !accS
+        nvvm.wgmma.commit.group.sync.aligned
+        %has_prev = arith.cmpi ugt, %kt, %c0 : index
+        %vprev_now = tile.held_stage 0
+        %vprev_back = tile.held_stage 1
+        %vprev_slot = arith.select %has_prev, %vprev_back, %vprev_now : index
+        %vprev = tile.stage %sv[%vprev_slot] : !stagesKV -> !tileKV
+        %pf0 = tile.wgmma_a_fragment %p_prev[0] : !accS -> vector<8xbf16>
+        %pf1 = tile.wgmma_a_fragment %p_prev[1] : !accS -> vector<8xbf16>
+        %pf2 = tile.wgmma_a_fragment %p_prev[2] : !accS -> vector<8xbf16>
+        %pf3 = tile.wgmma_a_fragment %p_prev[3] : !accS -> vector<8xbf16>
+        %pf4 = tile.wgmma_a_fragment %p_prev[4] : !accS -> vector<8xbf16>
+        %pf5 = tile.wgmma_a_fragment %p_prev[5] : !accS -> vector<8xbf16>
+        %pf6 = tile.wgmma_a_fragment %p_prev[6] : !accS -> vector<8xbf16>
+        %pf7 = tile.wgmma_a_fragment %p_prev[7] : !accS -> vector<8xbf16>
+        nvvm.wgmma.fence.aligned
+        %dv219 = tile.wgmma_descriptor %vprev[%k0, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o220 = tile.wgmma_register_a %pf0, %dv219, %o_scaled {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv221 = tile.wgmma_descriptor %vprev[%k16, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o222 = tile.wgmma_register_a %pf1, %dv221, %o220 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv223 = tile.wgmma_descriptor %vprev[%k32, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o224 = tile.wgmma_register_a %pf2, %dv223, %o222 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv225 = tile.wgmma_descriptor %vprev[%k48, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o226 = tile.wgmma_register_a %pf3, %dv225, %o224 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv227 = tile.wgmma_descriptor %vprev[%k64, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o228 = tile.wgmma_register_a %pf4, %dv227, %o226 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv229 = tile.wgmma_descriptor %vprev[%k80, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o230 = tile.wgmma_register_a %pf5, %dv229, %o228 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv231 = tile.wgmma_descriptor %vprev[%k96, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o232 = tile.wgmma_register_a %pf6, %dv231, %o230 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        %dv233 = tile.wgmma_descriptor %vprev[%k112, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+        %o234 = tile.wgmma_register_a %pf7, %dv233, %o232 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+        nvvm.wgmma.commit.group.sync.aligned
+        %other_turn = arith.subi %turn1, %cidx_i32 : i32
+        %kt_next = arith.addi %kt, %c1 : index
+        %not_last = arith.cmpi ult, %kt_next, %ntiles : index
+        %t_next = arith.addi %t, %c1 : index
+        %more_tiles = arith.cmpi ult, %t_next, %mine : index
+        %not_done = arith.ori %not_last, %more_tiles : i1
+        %hand_over = arith.ori %not_done, %first_consumer : i1
+        scf.if %hand_over {
+          nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32
+        }
+        nvvm.wgmma.wait.group.sync.aligned 1
+        tile.release_tile_loads
+        %kt_last = arith.subi %ntiles, %c1 : index
+        %s_last = arith.cmpi eq, %kt, %kt_last : index
+        scf.if %s_last {
+          %s_done_c = arith.index_cast %cidx : index to i32
+          %s_done_bar = arith.addi %s_done_c, %c5_i32 : i32
+          nvvm.barrier.arrive id = %s_done_bar number_of_threads = %c256_i32
+        }
+        %s_done235 = tile.wgmma_fence_operand %s218 : !accS
+        %n0 = arith.muli %kt, %cbn : index
+        %kv_end = arith.addi %n0, %cbn : index
+        %edge = arith.cmpi ugt, %kv_end, %Skv : index
+        %sv236 = llvm.extractvalue %s_done235[0] : !accS
+        %sv237 = llvm.extractvalue %s_done235[1] : !accS
+        %sv238 = llvm.extractvalue %s_done235[2] : !accS
+        %sv239 = llvm.extractvalue %s_done235[3] : !accS
+        %sv240 = llvm.extractvalue %s_done235[4] : !accS
+        %sv241 = llvm.extractvalue %s_done235[5] : !accS
+        %sv242 = llvm.extractvalue %s_done235[6] : !accS
+        %sv243 = llvm.extractvalue %s_done235[7] : !accS
+        %sv244 = llvm.extractvalue %s_done235[8] : !accS
+        %sv245 = llvm.extractvalue %s_done235[9] : !accS
+        %sv246 = llvm.extractvalue %s_done235[10] : !accS
+        %sv247 = llvm.extractvalue %s_done235[11] : !accS
+        %sv248 = llvm.extractvalue %s_done235[12] : !accS
+        %sv249 = llvm.extractvalue %s_done235[13] : !accS
+        %sv250 = llvm.extractvalue %s_done235[14] : !accS
+        %sv251 = llvm.extractvalue %s_done235[15] : !accS
+        %sv252 = llvm.extractvalue %s_done235[16] : !accS
+        %sv253 = llvm.extractvalue %s_done235[17] : !accS
+        %sv254 = llvm.extractvalue %s_done235[18] : !accS
+        %sv255 = llvm.extractvalue %s_done235[19] : !accS
+        %sv256 = llvm.extractvalue %s_done235[20] : !accS
+        %sv257 = llvm.extractvalue %s_done235[21] : !accS
+        %sv258 = llvm.extractvalue %s_done235[22] : !accS
+        %sv259 = llvm.extractvalue %s_done235[23] : !accS
+        %sv260 = llvm.extractvalue %s_done235[24] : !accS
+        %sv261 = llvm.extractvalue %s_done235[25] : !accS
+        %sv262 = llvm.extractvalue %s_done235[26] : !accS
+        %sv263 = llvm.extractvalue %s_done235[27] : !accS
+        %sv264 = llvm.extractvalue %s_done235[28] : !accS
+        %sv265 = llvm.extractvalue %s_done235[29] : !accS
+        %sv266 = llvm.extractvalue %s_done235[30] : !accS
+        %sv267 = llvm.extractvalue %s_done235[31] : !accS
+        %sv268 = llvm.extractvalue %s_done235[32] : !accS
+        %sv269 = llvm.extractvalue %s_done235[33] : !accS
+        %sv270 = llvm.extractvalue %s_done235[34] : !accS
+        %sv271 = llvm.extractvalue %s_done235[35] : !accS
+        %sv272 = llvm.extractvalue %s_done235[36] : !accS
+        %sv273 = llvm.extractvalue %s_done235[37] : !accS
+        %sv274 = llvm.extractvalue %s_done235[38] : !accS
+        %sv275 = llvm.extractvalue %s_done235[39] : !accS
+        %sv276 = llvm.extractvalue %s_done235[40] : !accS
+        %sv277 = llvm.extractvalue %s_done235[41] : !accS
+        %sv278 = llvm.extractvalue %s_done235[42] : !accS
+        %sv279 = llvm.extractvalue %s_done235[43] : !accS
+        %sv280 = llvm.extractvalue %s_done235[44] : !accS
+        %sv281 = llvm.extractvalue %s_done235[45] : !accS
+        %sv282 = llvm.extractvalue %s_done235[46] : !accS
+        %sv283 = llvm.extractvalue %s_done235[47] : !accS
+        %sv284 = llvm.extractvalue %s_done235[48] : !accS
+        %sv285 = llvm.extractvalue %s_done235[49] : !accS
+        %sv286 = llvm.extractvalue %s_done235[50] : !accS
+        %sv287 = llvm.extractvalue %s_done235[51] : !accS
+        %sv288 = llvm.extractvalue %s_done235[52] : !accS
+        %sv289 = llvm.extractvalue %s_done235[53] : !accS
+        %sv290 = llvm.extractvalue %s_done235[54] : !accS
+        %sv291 = llvm.extractvalue %s_done235[55] : !accS
+        %sv292 = llvm.extractvalue %s_done235[56] : !accS
+        %sv293 = llvm.extractvalue %s_done235[57] : !accS
+        %sv294 = llvm.extractvalue %s_done235[58] : !accS
+        %sv295 = llvm.extractvalue %s_done235[59] : !accS
+        %sv296 = llvm.extractvalue %s_done235[60] : !accS
+        %sv297 = llvm.extractvalue %s_done235[61] : !accS
+        %sv298 = llvm.extractvalue %s_done235[62] : !accS
+        %sv299 = llvm.extractvalue %s_done235[63] : !accS
+        %sm300:64 = scf.if %edge -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+          %kvc0 = arith.addi %n0, %tcol : index
+        %kvc301 = arith.addi %kvc0, %ccol0 : index
+        %ok302 = arith.cmpi ult, %kvc301, %Skv : index
+        %mv303 = arith.select %ok302, %sv236, %ninf : f32
+        %kvc304 = arith.addi %kvc0, %ccol1 : index
+        %ok305 = arith.cmpi ult, %kvc304, %Skv : index
+        %mv306 = arith.select %ok305, %sv237, %ninf : f32
+        %kvc307 = arith.addi %kvc0, %ccol0 : index
+        %ok308 = arith.cmpi ult, %kvc307, %Skv : index
+        %mv309 = arith.select %ok308, %sv238, %ninf : f32
+        %kvc310 = arith.addi %kvc0, %ccol1 : index
+        %ok311 = arith.cmpi ult, %kvc310, %Skv : index
+        %mv312 = arith.select %ok311, %sv239, %ninf : f32
+        %kvc313 = arith.addi %kvc0, %ccol8 : index
+        %ok314 = arith.cmpi ult, %kvc313, %Skv : index
+        %mv315 = arith.select %ok314, %sv240, %ninf : f32
+        %kvc316 = arith.addi %kvc0, %ccol9 : index
+        %ok317 = arith.cmpi ult, %kvc316, %Skv : index
+        %mv318 = arith.select %ok317, %sv241, %ninf : f32
+        %kvc319 = arith.addi %kvc0, %ccol8 : index
+        %ok320 = arith.cmpi ult, %kvc319, %Skv : index
+        %mv321 = arith.select %ok320, %sv242, %ninf : f32
+        %kvc322 = arith.addi %kvc0, %ccol9 : index
+        %ok323 = arith.cmpi ult, %kvc322, %Skv : index
+        %mv324 = arith.select %ok323, %sv243, %ninf : f32
+        %kvc325 = arith.addi %kvc0, %ccol16 : index
+        %ok326 = arith.cmpi ult, %kvc325, %Skv : index
+        %mv327 = arith.select %ok326, %sv244, %ninf : f32
+        %kvc328 = arith.addi %kvc0, %ccol17 : index
+        %ok329 = arith.cmpi ult, %kvc328, %Skv : index
+        %mv330 = arith.select %ok329, %sv245, %ninf : f32
+        %kvc331 = arith.addi %kvc0, %ccol16 : index
+        %ok332 = arith.cmpi ult, %kvc331, %Skv : index
+        %mv333 = arith.select %ok332, %sv246, %ninf : f32
+        %kvc334 = arith.addi %kvc0, %ccol17 : index
+        %ok335 = arith.cmpi ult, %kvc334, %Skv : index
+        %mv336 = arith.select %ok335, %sv247, %ninf : f32
+        %kvc337 = arith.addi %kvc0, %ccol24 : index
+        %ok338 = arith.cmpi ult, %kvc337, %Skv : index
+        %mv339 = arith.select %ok338, %sv248, %ninf : f32
+        %kvc340 = arith.addi %kvc0, %ccol25 : index
+        %ok341 = arith.cmpi ult, %kvc340, %Skv : index
+        %mv342 = arith.select %ok341, %sv249, %ninf : f32
+        %kvc343 = arith.addi %kvc0, %ccol24 : index
+        %ok344 = arith.cmpi ult, %kvc343, %Skv : index
+        %mv345 = arith.select %ok344, %sv250, %ninf : f32
+        %kvc346 = arith.addi %kvc0, %ccol25 : index
+        %ok347 = arith.cmpi ult, %kvc346, %Skv : index
+        %mv348 = arith.select %ok347, %sv251, %ninf : f32
+        %kvc349 = arith.addi %kvc0, %ccol32 : index
+        %ok350 = arith.cmpi ult, %kvc349, %Skv : index
+        %mv351 = arith.select %ok350, %sv252, %ninf : f32
+        %kvc352 = arith.addi %kvc0, %ccol33 : index
+        %ok353 = arith.cmpi ult, %kvc352, %Skv : index
+        %mv354 = arith.select %ok353, %sv253, %ninf : f32
+        %kvc355 = arith.addi %kvc0, %ccol32 : index
+        %ok356 = arith.cmpi ult, %kvc355, %Skv : index
+        %mv357 = arith.select %ok356, %sv254, %ninf : f32
+        %kvc358 = arith.addi %kvc0, %ccol33 : index
+        %ok359 = arith.cmpi ult, %kvc358, %Skv : index
+        %mv360 = arith.select %ok359, %sv255, %ninf : f32
+        %kvc361 = arith.addi %kvc0, %ccol40 : index
+        %ok362 = arith.cmpi ult, %kvc361, %Skv : index
+        %mv363 = arith.select %ok362, %sv256, %ninf : f32
+        %kvc364 = arith.addi %kvc0, %ccol41 : index
+        %ok365 = arith.cmpi ult, %kvc364, %Skv : index
+        %mv366 = arith.select %ok365, %sv257, %ninf : f32
+        %kvc367 = arith.addi %kvc0, %ccol40 : index
+        %ok368 = arith.cmpi ult, %kvc367, %Skv : index
+        %mv369 = arith.select %ok368, %sv258, %ninf : f32
+        %kvc370 = arith.addi %kvc0, %ccol41 : index
+        %ok371 = arith.cmpi ult, %kvc370, %Skv : index
+        %mv372 = arith.select %ok371, %sv259, %ninf : f32
+        %kvc373 = arith.addi %kvc0, %ccol48 : index
+        %ok374 = arith.cmpi ult, %kvc373, %Skv : index
+        %mv375 = arith.select %ok374, %sv260, %ninf : f32
+        %kvc376 = arith.addi %kvc0, %ccol49 : index
+        %ok377 = arith.cmpi ult, %kvc376, %Skv : index
+        %mv378 = arith.select %ok377, %sv261, %ninf : f32
+        %kvc379 = arith.addi %kvc0, %ccol48 : index
+        %ok380 = arith.cmpi ult, %kvc379, %Skv : index
+        %mv381 = arith.select %ok380, %sv262, %ninf : f32
+        %kvc382 = arith.addi %kvc0, %ccol49 : index
+        %ok383 = arith.cmpi ult, %kvc382, %Skv : index
+        %mv384 = arith.select %ok383, %sv263, %ninf : f32
+        %kvc385 = arith.addi %kvc0, %ccol56 : index
+        %ok386 = arith.cmpi ult, %kvc385, %Skv : index
+        %mv387 = arith.select %ok386, %sv264, %ninf : f32
+        %kvc388 = arith.addi %kvc0, %ccol57 : index
+        %ok389 = arith.cmpi ult, %kvc388, %Skv : index
+        %mv390 = arith.select %ok389, %sv265, %ninf : f32
+        %kvc391 = arith.addi %kvc0, %ccol56 : index
+        %ok392 = arith.cmpi ult, %kvc391, %Skv : index
+        %mv393 = arith.select %ok392, %sv266, %ninf : f32
+        %kvc394 = arith.addi %kvc0, %ccol57 : index
+        %ok395 = arith.cmpi ult, %kvc394, %Skv : index
+        %mv396 = arith.select %ok395, %sv267, %ninf : f32
+        %kvc397 = arith.addi %kvc0, %ccol64 : index
+        %ok398 = arith.cmpi ult, %kvc397, %Skv : index
+        %mv399 = arith.select %ok398, %sv268, %ninf : f32
+        %kvc400 = arith.addi %kvc0, %ccol65 : index
+        %ok401 = arith.cmpi ult, %kvc400, %Skv : index
+        %mv402 = arith.select %ok401, %sv269, %ninf : f32
+        %kvc403 = arith.addi %kvc0, %ccol64 : index
+        %ok404 = arith.cmpi ult, %kvc403, %Skv : index
+        %mv405 = arith.select %ok404, %sv270, %ninf : f32
+        %kvc406 = arith.addi %kvc0, %ccol65 : index
+        %ok407 = arith.cmpi ult, %kvc406, %Skv : index
+        %mv408 = arith.select %ok407, %sv271, %ninf : f32
+        %kvc409 = arith.addi %kvc0, %ccol72 : index
+        %ok410 = arith.cmpi ult, %kvc409, %Skv : index
+        %mv411 = arith.select %ok410, %sv272, %ninf : f32
+        %kvc412 = arith.addi %kvc0, %ccol73 : index
+        %ok413 = arith.cmpi ult, %kvc412, %Skv : index
+        %mv414 = arith.select %ok413, %sv273, %ninf : f32
+        %kvc415 = arith.addi %kvc0, %ccol72 : index
+        %ok416 = arith.cmpi ult, %kvc415, %Skv : index
+        %mv417 = arith.select %ok416, %sv274, %ninf : f32
+        %kvc418 = arith.addi %kvc0, %ccol73 : index
+        %ok419 = arith.cmpi ult, %kvc418, %Skv : index
+        %mv420 = arith.select %ok419, %sv275, %ninf : f32
+        %kvc421 = arith.addi %kvc0, %ccol80 : index
+        %ok422 = arith.cmpi ult, %kvc421, %Skv : index
+        %mv423 = arith.select %ok422, %sv276, %ninf : f32
+        %kvc424 = arith.addi %kvc0, %ccol81 : index
+        %ok425 = arith.cmpi ult, %kvc424, %Skv : index
+        %mv426 = arith.select %ok425, %sv277, %ninf : f32
+        %kvc427 = arith.addi %kvc0, %ccol80 : index
+        %ok428 = arith.cmpi ult, %kvc427, %Skv : index
+        %mv429 = arith.select %ok428, %sv278, %ninf : f32
+        %kvc430 = arith.addi %kvc0, %ccol81 : index
+        %ok431 = arith.cmpi ult, %kvc430, %Skv : index
+        %mv432 = arith.select %ok431, %sv279, %ninf : f32
+        %kvc433 = arith.addi %kvc0, %ccol88 : index
+        %ok434 = arith.cmpi ult, %kvc433, %Skv : index
+        %mv435 = arith.select %ok434, %sv280, %ninf : f32
+        %kvc436 = arith.addi %kvc0, %ccol89 : index
+        %ok437 = arith.cmpi ult, %kvc436, %Skv : index
+        %mv438 = arith.select %ok437, %sv281, %ninf : f32
+        %kvc439 = arith.addi %kvc0, %ccol88 : index
+        %ok440 = arith.cmpi ult, %kvc439, %Skv : index
+        %mv441 = arith.select %ok440, %sv282, %ninf : f32
+        %kvc442 = arith.addi %kvc0, %ccol89 : index
+        %ok443 = arith.cmpi ult, %kvc442, %Skv : index
+        %mv444 = arith.select %ok443, %sv283, %ninf : f32
+        %kvc445 = arith.addi %kvc0, %ccol96 : index
+        %ok446 = arith.cmpi ult, %kvc445, %Skv : index
+        %mv447 = arith.select %ok446, %sv284, %ninf : f32
+        %kvc448 = arith.addi %kvc0, %ccol97 : index
+        %ok449 = arith.cmpi ult, %kvc448, %Skv : index
+        %mv450 = arith.select %ok449, %sv285, %ninf : f32
+        %kvc451 = arith.addi %kvc0, %ccol96 : index
+        %ok452 = arith.cmpi ult, %kvc451, %Skv : index
+        %mv453 = arith.select %ok452, %sv286, %ninf : f32
+        %kvc454 = arith.addi %kvc0, %ccol97 : index
+        %ok455 = arith.cmpi ult, %kvc454, %Skv : index
+        %mv456 = arith.select %ok455, %sv287, %ninf : f32
+        %kvc457 = arith.addi %kvc0, %ccol104 : index
+        %ok458 = arith.cmpi ult, %kvc457, %Skv : index
+        %mv459 = arith.select %ok458, %sv288, %ninf : f32
+        %kvc460 = arith.addi %kvc0, %ccol105 : index
+        %ok461 = arith.cmpi ult, %kvc460, %Skv : index
+        %mv462 = arith.select %ok461, %sv289, %ninf : f32
+        %kvc463 = arith.addi %kvc0, %ccol104 : index
+        %ok464 = arith.cmpi ult, %kvc463, %Skv : index
+        %mv465 = arith.select %ok464, %sv290, %ninf : f32
+        %kvc466 = arith.addi %kvc0, %ccol105 : index
+        %ok467 = arith.cmpi ult, %kvc466, %Skv : index
+        %mv468 = arith.select %ok467, %sv291, %ninf : f32
+        %kvc469 = arith.addi %kvc0, %ccol112 : index
+        %ok470 = arith.cmpi ult, %kvc469, %Skv : index
+        %mv471 = arith.select %ok470, %sv292, %ninf : f32
+        %kvc472 = arith.addi %kvc0, %ccol113 : index
+        %ok473 = arith.cmpi ult, %kvc472, %Skv : index
+        %mv474 = arith.select %ok473, %sv293, %ninf : f32
+        %kvc475 = arith.addi %kvc0, %ccol112 : index
+        %ok476 = arith.cmpi ult, %kvc475, %Skv : index
+        %mv477 = arith.select %ok476, %sv294, %ninf : f32
+        %kvc478 = arith.addi %kvc0, %ccol113 : index
+        %ok479 = arith.cmpi ult, %kvc478, %Skv : index
+        %mv480 = arith.select %ok479, %sv295, %ninf : f32
+        %kvc481 = arith.addi %kvc0, %ccol120 : index
+        %ok482 = arith.cmpi ult, %kvc481, %Skv : index
+        %mv483 = arith.select %ok482, %sv296, %ninf : f32
+        %kvc484 = arith.addi %kvc0, %ccol121 : index
+        %ok485 = arith.cmpi ult, %kvc484, %Skv : index
+        %mv486 = arith.select %ok485, %sv297, %ninf : f32
+        %kvc487 = arith.addi %kvc0, %ccol120 : index
+        %ok488 = arith.cmpi ult, %kvc487, %Skv : index
+        %mv489 = arith.select %ok488, %sv298, %ninf : f32
+        %kvc490 = arith.addi %kvc0, %ccol121 : index
+        %ok491 = arith.cmpi ult, %kvc490, %Skv : index
+        %mv492 = arith.select %ok491, %sv299, %ninf : f32
+          scf.yield %mv303, %mv306, %mv309, %mv312, %mv315, %mv318, %mv321, %mv324, %mv327, %mv330, %mv333, %mv336, %mv339, %mv342, %mv345, %mv348, %mv351, %mv354, %mv357, %mv360, %mv363, %mv366, %mv369, %mv372, %mv375, %mv378, %mv381, %mv384, %mv387, %mv390, %mv393, %mv396, %mv399, %mv402, %mv405, %mv408, %mv411, %mv414, %mv417, %mv420, %mv423, %mv426, %mv429, %mv432, %mv435, %mv438, %mv441, %mv444, %mv447, %mv450, %mv453, %mv456, %mv459, %mv462, %mv465, %mv468, %mv471, %mv474, %mv477, %mv480, %mv483, %mv486, %mv489, %mv492 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
+        } else {
+          scf.yield %sv236, %sv237, %sv238, %sv239, %sv240, %sv241, %sv242, %sv243, %sv244, %sv245, %sv246, %sv247, %sv248, %sv249, %sv250, %sv251, %sv252, %sv253, %sv254, %sv255, %sv256, %sv257, %sv258, %sv259, %sv260, %sv261, %sv262, %sv263, %sv264, %sv265, %sv266, %sv267, %sv268, %sv269, %sv270, %sv271, %sv272, %sv273, %sv274, %sv275, %sv276, %sv277, %sv278, %sv279, %sv280, %sv281, %sv282, %sv283, %sv284, %sv285, %sv286, %sv287, %sv288, %sv289, %sv290, %sv291, %sv292, %sv293, %sv294, %sv295, %sv296, %sv297, %sv298, %sv299 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
+        }
+        %r493 = arith.maxnumf %sm300#0, %sm300#1 : f32
+        %r494 = arith.maxnumf %sm300#4, %sm300#5 : f32
+        %r495 = arith.maxnumf %sm300#8, %sm300#9 : f32
+        %r496 = arith.maxnumf %sm300#12, %sm300#13 : f32
+        %r497 = arith.maxnumf %sm300#16, %sm300#17 : f32
+        %r498 = arith.maxnumf %sm300#20, %sm300#21 : f32
+        %r499 = arith.maxnumf %sm300#24, %sm300#25 : f32
+        %r500 = arith.maxnumf %sm300#28, %sm300#29 : f32
+        %r501 = arith.maxnumf %sm300#32, %sm300#33 : f32
+        %r502 = arith.maxnumf %sm300#36, %sm300#37 : f32
+        %r503 = arith.maxnumf %sm300#40, %sm300#41 : f32
+        %r504 = arith.maxnumf %sm300#44, %sm300#45 : f32
+        %r505 = arith.maxnumf %sm300#48, %sm300#49 : f32
+        %r506 = arith.maxnumf %sm300#52, %sm300#53 : f32
+        %r507 = arith.maxnumf %sm300#56, %sm300#57 : f32
+        %r508 = arith.maxnumf %sm300#60, %sm300#61 : f32
+        %r509 = arith.maxnumf %r493, %r494 : f32
+        %r510 = arith.maxnumf %r495, %r496 : f32
+        %r511 = arith.maxnumf %r497, %r498 : f32
+        %r512 = arith.maxnumf %r499, %r500 : f32
+        %r513 = arith.maxnumf %r501, %r502 : f32
+        %r514 = arith.maxnumf %r503, %r504 : f32
+        %r515 = arith.maxnumf %r505, %r506 : f32
+        %r516 = arith.maxnumf %r507, %r508 : f32
+        %r517 = arith.maxnumf %r509, %r510 : f32
+        %r518 = arith.maxnumf %r511, %r512 : f32
+        %r519 = arith.maxnumf %r513, %r514 : f32
+        %r520 = arith.maxnumf %r515, %r516 : f32
+        %r521 = arith.maxnumf %r517, %r518 : f32
+        %r522 = arith.maxnumf %r519, %r520 : f32
+        %r523 = arith.maxnumf %r521, %r522 : f32
+        %sh524, %sh524_ok = gpu.shuffle xor %r523, %c1_i32, %c32_i32 : f32
+        %r525 = arith.maxnumf %r523, %sh524 : f32
+        %sh526, %sh526_ok = gpu.shuffle xor %r525, %c2_i32, %c32_i32 : f32
+        %r527 = arith.maxnumf %r525, %sh526 : f32
+        %m528 = arith.maxnumf %m_a, %r527 : f32
+        %isinf529 = arith.cmpf oeq, %m528, %ninf : f32
+        %ms530 = arith.mulf %m528, %sl2 : f32
+        %ms531 = arith.select %isinf529, %fzero, %ms530 : f32
+        %os532 = arith.mulf %m_a, %sl2 : f32
+        %df533 = arith.subf %os532, %ms531 : f32
+        %alpha534 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%df533) : (f32) -> f32
+        %nms535 = arith.negf %ms531 : f32
+        %r536 = arith.maxnumf %sm300#2, %sm300#3 : f32
+        %r537 = arith.maxnumf %sm300#6, %sm300#7 : f32
+        %r538 = arith.maxnumf %sm300#10, %sm300#11 : f32
+        %r539 = arith.maxnumf %sm300#14, %sm300#15 : f32
+        %r540 = arith.maxnumf %sm300#18, %sm300#19 : f32
+        %r541 = arith.maxnumf %sm300#22, %sm300#23 : f32
+        %r542 = arith.maxnumf %sm300#26, %sm300#27 : f32
+        %r543 = arith.maxnumf %sm300#30, %sm300#31 : f32
+        %r544 = arith.maxnumf %sm300#34, %sm300#35 : f32
+        %r545 = arith.maxnumf %sm300#38, %sm300#39 : f32
+        %r546 = arith.maxnumf %sm300#42, %sm300#43 : f32
+        %r547 = arith.maxnumf %sm300#46, %sm300#47 : f32
+        %r548 = arith.maxnumf %sm300#50, %sm300#51 : f32
+        %r549 = arith.maxnumf %sm300#54, %sm300#55 : f32
+        %r550 = arith.maxnumf %sm300#58, %sm300#59 : f32
+        %r551 = arith.maxnumf %sm300#62, %sm300#63 : f32
+        %r552 = arith.maxnumf %r536, %r537 : f32
+        %r553 = arith.maxnumf %r538, %r539 : f32
+        %r554 = arith.maxnumf %r540, %r541 : f32
+        %r555 = arith.maxnumf %r542, %r543 : f32
+        %r556 = arith.maxnumf %r544, %r545 : f32
+        %r557 = arith.maxnumf %r546, %r547 : f32
+        %r558 = arith.maxnumf %r548, %r549 : f32
+        %r559 = arith.maxnumf %r550, %r551 : f32
+        %r560 = arith.maxnumf %r552, %r553 : f32
+        %r561 = arith.maxnumf %r554, %r555 : f32
+        %r562 = arith.maxnumf %r556, %r557 : f32
+        %r563 = arith.maxnumf %r558, %r559 : f32
+        %r564 = arith.maxnumf %r560, %r561 : f32
+        %r565 = arith.maxnumf %r562, %r563 : f32
+        %r566 = arith.maxnumf %r564, %r565 : f32
+        %sh567, %sh567_ok = gpu.shuffle xor %r566, %c1_i32, %c32_i32 : f32
+        %r568 = arith.maxnumf %r566, %sh567 : f32
+        %sh569, %sh569_ok = gpu.shuffle xor %r568, %c2_i32, %c32_i32 : f32
+        %r570 = arith.maxnumf %r568, %sh569 : f32
+        %m571 = arith.maxnumf %m_b, %r570 : f32
+        %isinf572 = arith.cmpf oeq, %m571, %ninf : f32
+        %ms573 = arith.mulf %m571, %sl2 : f32
+        %ms574 = arith.select %isinf572, %fzero, %ms573 : f32
+        %os575 = arith.mulf %m_b, %sl2 : f32
+        %df576 = arith.subf %os575, %ms574 : f32
+        %alpha577 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%df576) : (f32) -> f32
+        %nms578 = arith.negf %ms574 : f32
+        %x579 = llvm.intr.fma(%sm300#0, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p580 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x579) : (f32) -> f32
+        %x581 = llvm.intr.fma(%sm300#1, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p582 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x581) : (f32) -> f32
+        %x583 = llvm.intr.fma(%sm300#2, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p584 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x583) : (f32) -> f32
+        %x585 = llvm.intr.fma(%sm300#3, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p586 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x585) : (f32) -> f32
+        %x587 = llvm.intr.fma(%sm300#4, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p588 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x587) : (f32) -> f32
+        %x589 = llvm.intr.fma(%sm300#5, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p590 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x589) : (f32) -> f32
+        %x591 = llvm.intr.fma(%sm300#6, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p592 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x591) : (f32) -> f32
+        %x593 = llvm.intr.fma(%sm300#7, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p594 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x593) : (f32) -> f32
+        %x595 = llvm.intr.fma(%sm300#8, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p596 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x595) : (f32) -> f32
+        %x597 = llvm.intr.fma(%sm300#9, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p598 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x597) : (f32) -> f32
+        %x599 = llvm.intr.fma(%sm300#10, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p600 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x599) : (f32) -> f32
+        %x601 = llvm.intr.fma(%sm300#11, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p602 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x601) : (f32) -> f32
+        %x603 = llvm.intr.fma(%sm300#12, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p604 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x603) : (f32) -> f32
+        %x605 = llvm.intr.fma(%sm300#13, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p606 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x605) : (f32) -> f32
+        %x607 = llvm.intr.fma(%sm300#14, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p608 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x607) : (f32) -> f32
+        %x609 = llvm.intr.fma(%sm300#15, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p610 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x609) : (f32) -> f32
+        %x611 = llvm.intr.fma(%sm300#16, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p612 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x611) : (f32) -> f32
+        %x613 = llvm.intr.fma(%sm300#17, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p614 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x613) : (f32) -> f32
+        %x615 = llvm.intr.fma(%sm300#18, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p616 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x615) : (f32) -> f32
+        %x617 = llvm.intr.fma(%sm300#19, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p618 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x617) : (f32) -> f32
+        %x619 = llvm.intr.fma(%sm300#20, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p620 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x619) : (f32) -> f32
+        %x621 = llvm.intr.fma(%sm300#21, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p622 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x621) : (f32) -> f32
+        %x623 = llvm.intr.fma(%sm300#22, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p624 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x623) : (f32) -> f32
+        %x625 = llvm.intr.fma(%sm300#23, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p626 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x625) : (f32) -> f32
+        %x627 = llvm.intr.fma(%sm300#24, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p628 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x627) : (f32) -> f32
+        %x629 = llvm.intr.fma(%sm300#25, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p630 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x629) : (f32) -> f32
+        %x631 = llvm.intr.fma(%sm300#26, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p632 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x631) : (f32) -> f32
+        %x633 = llvm.intr.fma(%sm300#27, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p634 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x633) : (f32) -> f32
+        %x635 = llvm.intr.fma(%sm300#28, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p636 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x635) : (f32) -> f32
+        %x637 = llvm.intr.fma(%sm300#29, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p638 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x637) : (f32) -> f32
+        %x639 = llvm.intr.fma(%sm300#30, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p640 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x639) : (f32) -> f32
+        %x641 = llvm.intr.fma(%sm300#31, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p642 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x641) : (f32) -> f32
+        %x643 = llvm.intr.fma(%sm300#32, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p644 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x643) : (f32) -> f32
+        %x645 = llvm.intr.fma(%sm300#33, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p646 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x645) : (f32) -> f32
+        %x647 = llvm.intr.fma(%sm300#34, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p648 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x647) : (f32) -> f32
+        %x649 = llvm.intr.fma(%sm300#35, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p650 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x649) : (f32) -> f32
+        %x651 = llvm.intr.fma(%sm300#36, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p652 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x651) : (f32) -> f32
+        %x653 = llvm.intr.fma(%sm300#37, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p654 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x653) : (f32) -> f32
+        %x655 = llvm.intr.fma(%sm300#38, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p656 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x655) : (f32) -> f32
+        %x657 = llvm.intr.fma(%sm300#39, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p658 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x657) : (f32) -> f32
+        %x659 = llvm.intr.fma(%sm300#40, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p660 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x659) : (f32) -> f32
+        %x661 = llvm.intr.fma(%sm300#41, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p662 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x661) : (f32) -> f32
+        %x663 = llvm.intr.fma(%sm300#42, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p664 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x663) : (f32) -> f32
+        %x665 = llvm.intr.fma(%sm300#43, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p666 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x665) : (f32) -> f32
+        %x667 = llvm.intr.fma(%sm300#44, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p668 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x667) : (f32) -> f32
+        %x669 = llvm.intr.fma(%sm300#45, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p670 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x669) : (f32) -> f32
+        %x671 = llvm.intr.fma(%sm300#46, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p672 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x671) : (f32) -> f32
+        %x673 = llvm.intr.fma(%sm300#47, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p674 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x673) : (f32) -> f32
+        %x675 = llvm.intr.fma(%sm300#48, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p676 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x675) : (f32) -> f32
+        %x677 = llvm.intr.fma(%sm300#49, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p678 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x677) : (f32) -> f32
+        %x679 = llvm.intr.fma(%sm300#50, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p680 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x679) : (f32) -> f32
+        %x681 = llvm.intr.fma(%sm300#51, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p682 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x681) : (f32) -> f32
+        %x683 = llvm.intr.fma(%sm300#52, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p684 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x683) : (f32) -> f32
+        %x685 = llvm.intr.fma(%sm300#53, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p686 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x685) : (f32) -> f32
+        %x687 = llvm.intr.fma(%sm300#54, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p688 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x687) : (f32) -> f32
+        %x689 = llvm.intr.fma(%sm300#55, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p690 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x689) : (f32) -> f32
+        %x691 = llvm.intr.fma(%sm300#56, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p692 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x691) : (f32) -> f32
+        %x693 = llvm.intr.fma(%sm300#57, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p694 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x693) : (f32) -> f32
+        %x695 = llvm.intr.fma(%sm300#58, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p696 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x695) : (f32) -> f32
+        %x697 = llvm.intr.fma(%sm300#59, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p698 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x697) : (f32) -> f32
+        %x699 = llvm.intr.fma(%sm300#60, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p700 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x699) : (f32) -> f32
+        %x701 = llvm.intr.fma(%sm300#61, %sl2, %nms535) : (f32, f32, f32) -> f32
+        %p702 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x701) : (f32) -> f32
+        %x703 = llvm.intr.fma(%sm300#62, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p704 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x703) : (f32) -> f32
+        %x705 = llvm.intr.fma(%sm300#63, %sl2, %nms578) : (f32, f32, f32) -> f32
+        %p706 = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%x705) : (f32) -> f32
+        %r707 = arith.addf %p580, %p582 : f32
+        %r708 = arith.addf %p588, %p590 : f32
+        %r709 = arith.addf %p596, %p598 : f32
+        %r710 = arith.addf %p604, %p606 : f32
+        %r711 = arith.addf %p612, %p614 : f32
+        %r712 = arith.addf %p620, %p622 : f32
+        %r713 = arith.addf %p628, %p630 : f32
+        %r714 = arith.addf %p636, %p638 : f32
+        %r715 = arith.addf %p644, %p646 : f32
+        %r716 = arith.addf %p652, %p654 : f32
+        %r717 = arith.addf %p660, %p662 : f32
+        %r718 = arith.addf %p668, %p670 : f32
+        %r719 = arith.addf %p676, %p678 : f32
+        %r720 = arith.addf %p684, %p686 : f32
+        %r721 = arith.addf %p692, %p694 : f32
+        %r722 = arith.addf %p700, %p702 : f32
+        %r723 = arith.addf %r707, %r708 : f32
+        %r724 = arith.addf %r709, %r710 : f32
+        %r725 = arith.addf %r711, %r712 : f32
+        %r726 = arith.addf %r713, %r714 : f32
+        %r727 = arith.addf %r715, %r716 : f32
+        %r728 = arith.addf %r717, %r718 : f32
+        %r729 = arith.addf %r719, %r720 : f32
+        %r730 = arith.addf %r721, %r722 : f32
+        %r731 = arith.addf %r723, %r724 : f32
+        %r732 = arith.addf %r725, %r726 : f32
+        %r733 = arith.addf %r727, %r728 : f32
+        %r734 = arith.addf %r729, %r730 : f32
+        %r735 = arith.addf %r731, %r732 : f32
+        %r736 = arith.addf %r733, %r734 : f32
+        %r737 = arith.addf %r735, %r736 : f32
+        %ls738 = arith.mulf %l_a, %alpha534 : f32
+        %l739 = arith.addf %ls738, %r737 : f32
+        %r740 = arith.addf %p584, %p586 : f32
+        %r741 = arith.addf %p592, %p594 : f32
+        %r742 = arith.addf %p600, %p602 : f32
+        %r743 = arith.addf %p608, %p610 : f32
+        %r744 = arith.addf %p616, %p618 : f32
+        %r745 = arith.addf %p624, %p626 : f32
+        %r746 = arith.addf %p632, %p634 : f32
+        %r747 = arith.addf %p640, %p642 : f32
+        %r748 = arith.addf %p648, %p650 : f32
+        %r749 = arith.addf %p656, %p658 : f32
+        %r750 = arith.addf %p664, %p666 : f32
+        %r751 = arith.addf %p672, %p674 : f32
+        %r752 = arith.addf %p680, %p682 : f32
+        %r753 = arith.addf %p688, %p690 : f32
+        %r754 = arith.addf %p696, %p698 : f32
+        %r755 = arith.addf %p704, %p706 : f32
+        %r756 = arith.addf %r740, %r741 : f32
+        %r757 = arith.addf %r742, %r743 : f32
+        %r758 = arith.addf %r744, %r745 : f32
+        %r759 = arith.addf %r746, %r747 : f32
+        %r760 = arith.addf %r748, %r749 : f32
+        %r761 = arith.addf %r750, %r751 : f32
+        %r762 = arith.addf %r752, %r753 : f32
+        %r763 = arith.addf %r754, %r755 : f32
+        %r764 = arith.addf %r756, %r757 : f32
+        %r765 = arith.addf %r758, %r759 : f32
+        %r766 = arith.addf %r760, %r761 : f32
+        %r767 = arith.addf %r762, %r763 : f32
+        %r768 = arith.addf %r764, %r765 : f32
+        %r769 = arith.addf %r766, %r767 : f32
+        %r770 = arith.addf %r768, %r769 : f32
+        %ls771 = arith.mulf %l_b, %alpha577 : f32
+        %l772 = arith.addf %ls771, %r770 : f32
+        %ps773 = llvm.mlir.poison : !accS
+        %ps774 = llvm.insertvalue %p580, %ps773[0] : !accS
+        %ps775 = llvm.insertvalue %p582, %ps774[1] : !accS
+        %ps776 = llvm.insertvalue %p584, %ps775[2] : !accS
+        %ps777 = llvm.insertvalue %p586, %ps776[3] : !accS
+        %ps778 = llvm.insertvalue %p588, %ps777[4] : !accS
+        %ps779 = llvm.insertvalue %p590, %ps778[5] : !accS
+        %ps780 = llvm.insertvalue %p592, %ps779[6] : !accS
+        %ps781 = llvm.insertvalue %p594, %ps780[7] : !accS
+        %ps782 = llvm.insertvalue %p596, %ps781[8] : !accS
+        %ps783 = llvm.insertvalue %p598, %ps782[9] : !accS
+        %ps784 = llvm.insertvalue %p600, %ps783[10] : !accS
+        %ps785 = llvm.insertvalue %p602, %ps784[11] : !accS
+        %ps786 = llvm.insertvalue %p604, %ps785[12] : !accS
+        %ps787 = llvm.insertvalue %p606, %ps786[13] : !accS
+        %ps788 = llvm.insertvalue %p608, %ps787[14] : !accS
+        %ps789 = llvm.insertvalue %p610, %ps788[15] : !accS
+        %ps790 = llvm.insertvalue %p612, %ps789[16] : !accS
+        %ps791 = llvm.insertvalue %p614, %ps790[17] : !accS
+        %ps792 = llvm.insertvalue %p616, %ps791[18] : !accS
+        %ps793 = llvm.insertvalue %p618, %ps792[19] : !accS
+        %ps794 = llvm.insertvalue %p620, %ps793[20] : !accS
+        %ps795 = llvm.insertvalue %p622, %ps794[21] : !accS
+        %ps796 = llvm.insertvalue %p624, %ps795[22] : !accS
+        %ps797 = llvm.insertvalue %p626, %ps796[23] : !accS
+        %ps798 = llvm.insertvalue %p628, %ps797[24] : !accS
+        %ps799 = llvm.insertvalue %p630, %ps798[25] : !accS
+        %ps800 = llvm.insertvalue %p632, %ps799[26] : !accS
+        %ps801 = llvm.insertvalue %p634, %ps800[27] : !accS
+        %ps802 = llvm.insertvalue %p636, %ps801[28] : !accS
+        %ps803 = llvm.insertvalue %p638, %ps802[29] : !accS
+        %ps804 = llvm.insertvalue %p640, %ps803[30] : !accS
+        %ps805 = llvm.insertvalue %p642, %ps804[31] : !accS
+        %ps806 = llvm.insertvalue %p644, %ps805[32] : !accS
+        %ps807 = llvm.insertvalue %p646, %ps806[33] : !accS
+        %ps808 = llvm.insertvalue %p648, %ps807[34] : !accS
+        %ps809 = llvm.insertvalue %p650, %ps808[35] : !accS
+        %ps810 = llvm.insertvalue %p652, %ps809[36] : !accS
+        %ps811 = llvm.insertvalue %p654, %ps810[37] : !accS
+        %ps812 = llvm.insertvalue %p656, %ps811[38] : !accS
+        %ps813 = llvm.insertvalue %p658, %ps812[39] : !accS
+        %ps814 = llvm.insertvalue %p660, %ps813[40] : !accS
+        %ps815 = llvm.insertvalue %p662, %ps814[41] : !accS
+        %ps816 = llvm.insertvalue %p664, %ps815[42] : !accS
+        %ps817 = llvm.insertvalue %p666, %ps816[43] : !accS
+        %ps818 = llvm.insertvalue %p668, %ps817[44] : !accS
+        %ps819 = llvm.insertvalue %p670, %ps818[45] : !accS
+        %ps820 = llvm.insertvalue %p672, %ps819[46] : !accS
+        %ps821 = llvm.insertvalue %p674, %ps820[47] : !accS
+        %ps822 = llvm.insertvalue %p676, %ps821[48] : !accS
+        %ps823 = llvm.insertvalue %p678, %ps822[49] : !accS
+        %ps824 = llvm.insertvalue %p680, %ps823[50] : !accS
+        %ps825 = llvm.insertvalue %p682, %ps824[51] : !accS
+        %ps826 = llvm.insertvalue %p684, %ps825[52] : !accS
+        %ps827 = llvm.insertvalue %p686, %ps826[53] : !accS
+        %ps828 = llvm.insertvalue %p688, %ps827[54] : !accS
+        %ps829 = llvm.insertvalue %p690, %ps828[55] : !accS
+        %ps830 = llvm.insertvalue %p692, %ps829[56] : !accS
+        %ps831 = llvm.insertvalue %p694, %ps830[57] : !accS
+        %ps832 = llvm.insertvalue %p696, %ps831[58] : !accS
+        %ps833 = llvm.insertvalue %p698, %ps832[59] : !accS
+        %ps834 = llvm.insertvalue %p700, %ps833[60] : !accS
+        %ps835 = llvm.insertvalue %p702, %ps834[61] : !accS
+        %ps836 = llvm.insertvalue %p704, %ps835[62] : !accS
+        %ps837 = llvm.insertvalue %p706, %ps836[63] : !accS
+        %p_done838 = tile.wgmma_fence_operand %ps837 : !accS
+        nvvm.wgmma.wait.group.sync.aligned 0
+        %held839 = tile.wgmma_fence_operand %pf0 : vector<8xbf16>
+        %held840 = tile.wgmma_fence_operand %pf1 : vector<8xbf16>
+        %held841 = tile.wgmma_fence_operand %pf2 : vector<8xbf16>
+        %held842 = tile.wgmma_fence_operand %pf3 : vector<8xbf16>
+        %held843 = tile.wgmma_fence_operand %pf4 : vector<8xbf16>
+        %held844 = tile.wgmma_fence_operand %pf5 : vector<8xbf16>
+        %held845 = tile.wgmma_fence_operand %pf6 : vector<8xbf16>
+        %held846 = tile.wgmma_fence_operand %pf7 : vector<8xbf16>
+        %o_done847 = tile.wgmma_fence_operand %o234 : !accO
+        tile.yield %o_done847, %m528, %m571, %l739, %l772, %p_done838, %alpha534, %alpha577 : !accO, f32, f32, f32, f32, !accS, f32, f32
+      } epilogue {
+      ^bb0(%t: index, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32, %p_prev: !accS, %alpha_a: f32, %alpha_b: f32):
+        %row0 = arith.muli %cidx, %c64 : index
+        %t32 = arith.index_cast %t : index to i32
+        %t_stride = arith.muli %t32, %ctas32 : i32
+        %t_lin = arith.addi %cta32, %t_stride : i32
+        %qb32 = arith.remui %t_lin, %gx32 : i32
+        %t_bh = arith.divui %t_lin, %gx32 : i32
+        %h32 = arith.remui %t_bh, %H32 : i32
+        %b32 = arith.divui %t_bh, %H32 : i32
+        %qb = arith.index_castui %qb32 : i32 to index
+        %h = arith.index_castui %h32 : i32 to index
+        %b = arith.index_castui %b32 : i32 to index
+        %m0 = arith.muli %qb, %cbm : index
+        %has_any = arith.cmpi ugt, %ntiles, %c0 : index
+        %last_slot = tile.held_stage 1
+        %o_fin = scf.if %has_any -> (!accO) {
+          %vlast = tile.stage %sv[%last_slot] : !stagesKV -> !tileKV
+          %pl0 = tile.wgmma_a_fragment %p_prev[0] : !accS -> vector<8xbf16>
+          %pl1 = tile.wgmma_a_fragment %p_prev[1] : !accS -> vector<8xbf16>
+          %pl2 = tile.wgmma_a_fragment %p_prev[2] : !accS -> vector<8xbf16>
+          %pl3 = tile.wgmma_a_fragment %p_prev[3] : !accS -> vector<8xbf16>
+          %pl4 = tile.wgmma_a_fragment %p_prev[4] : !accS -> vector<8xbf16>
+          %pl5 = tile.wgmma_a_fragment %p_prev[5] : !accS -> vector<8xbf16>
+          %pl6 = tile.wgmma_a_fragment %p_prev[6] : !accS -> vector<8xbf16>
+          %pl7 = tile.wgmma_a_fragment %p_prev[7] : !accS -> vector<8xbf16>
+          %o_pin = tile.wgmma_fence_operand %o : !accO
+          %ov848 = llvm.extractvalue %o_pin[0] : !accO
+          %ov849 = arith.mulf %ov848, %alpha_a : f32
+          %o850 = llvm.insertvalue %ov849, %o_pin[0] : !accO
+          %ov851 = llvm.extractvalue %o_pin[1] : !accO
+          %ov852 = arith.mulf %ov851, %alpha_a : f32
+          %o853 = llvm.insertvalue %ov852, %o850[1] : !accO
+          %ov854 = llvm.extractvalue %o_pin[2] : !accO
+          %ov855 = arith.mulf %ov854, %alpha_b : f32
+          %o856 = llvm.insertvalue %ov855, %o853[2] : !accO
+          %ov857 = llvm.extractvalue %o_pin[3] : !accO
+          %ov858 = arith.mulf %ov857, %alpha_b : f32
+          %o859 = llvm.insertvalue %ov858, %o856[3] : !accO
+          %ov860 = llvm.extractvalue %o_pin[4] : !accO
+          %ov861 = arith.mulf %ov860, %alpha_a : f32
+          %o862 = llvm.insertvalue %ov861, %o859[4] : !accO
+          %ov863 = llvm.extractvalue %o_pin[5] : !accO
+          %ov864 = arith.mulf %ov863, %alpha_a : f32
+          %o865 = llvm.insertvalue %ov864, %o862[5] : !accO
+          %ov866 = llvm.extractvalue %o_pin[6] : !accO
+          %ov867 = arith.mulf %ov866, %alpha_b : f32
+          %o868 = llvm.insertvalue %ov867, %o865[6] : !accO
+          %ov869 = llvm.extractvalue %o_pin[7] : !accO
+          %ov870 = arith.mulf %ov869, %alpha_b : f32
+          %o871 = llvm.insertvalue %ov870, %o868[7] : !accO
+          %ov872 = llvm.extractvalue %o_pin[8] : !accO
+          %ov873 = arith.mulf %ov872, %alpha_a : f32
+          %o874 = llvm.insertvalue %ov873, %o871[8] : !accO
+          %ov875 = llvm.extractvalue %o_pin[9] : !accO
+          %ov876 = arith.mulf %ov875, %alpha_a : f32
+          %o877 = llvm.insertvalue %ov876, %o874[9] : !accO
+          %ov878 = llvm.extractvalue %o_pin[10] : !accO
+          %ov879 = arith.mulf %ov878, %alpha_b : f32
+          %o880 = llvm.insertvalue %ov879, %o877[10] : !accO
+          %ov881 = llvm.extractvalue %o_pin[11] : !accO
+          %ov882 = arith.mulf %ov881, %alpha_b : f32
+          %o883 = llvm.insertvalue %ov882, %o880[11] : !accO
+          %ov884 = llvm.extractvalue %o_pin[12] : !accO
+          %ov885 = arith.mulf %ov884, %alpha_a : f32
+          %o886 = llvm.insertvalue %ov885, %o883[12] : !accO
+          %ov887 = llvm.extractvalue %o_pin[13] : !accO
+          %ov888 = arith.mulf %ov887, %alpha_a : f32
+          %o889 = llvm.insertvalue %ov888, %o886[13] : !accO
+          %ov890 = llvm.extractvalue %o_pin[14] : !accO
+          %ov891 = arith.mulf %ov890, %alpha_b : f32
+          %o892 = llvm.insertvalue %ov891, %o889[14] : !accO
+          %ov893 = llvm.extractvalue %o_pin[15] : !accO
+          %ov894 = arith.mulf %ov893, %alpha_b : f32
+          %o895 = llvm.insertvalue %ov894, %o892[15] : !accO
+          %ov896 = llvm.extractvalue %o_pin[16] : !accO
+          %ov897 = arith.mulf %ov896, %alpha_a : f32
+          %o898 = llvm.insertvalue %ov897, %o895[16] : !accO
+          %ov899 = llvm.extractvalue %o_pin[17] : !accO
+          %ov900 = arith.mulf %ov899, %alpha_a : f32
+          %o901 = llvm.insertvalue %ov900, %o898[17] : !accO
+          %ov902 = llvm.extractvalue %o_pin[18] : !accO
+          %ov903 = arith.mulf %ov902, %alpha_b : f32
+          %o904 = llvm.insertvalue %ov903, %o901[18] : !accO
+          %ov905 = llvm.extractvalue %o_pin[19] : !accO
+          %ov906 = arith.mulf %ov905, %alpha_b : f32
+          %o907 = llvm.insertvalue %ov906, %o904[19] : !accO
+          %ov908 = llvm.extractvalue %o_pin[20] : !accO
+          %ov909 = arith.mulf %ov908, %alpha_a : f32
+          %o910 = llvm.insertvalue %ov909, %o907[20] : !accO
+          %ov911 = llvm.extractvalue %o_pin[21] : !accO
+          %ov912 = arith.mulf %ov911, %alpha_a : f32
+          %o913 = llvm.insertvalue %ov912, %o910[21] : !accO
+          %ov914 = llvm.extractvalue %o_pin[22] : !accO
+          %ov915 = arith.mulf %ov914, %alpha_b : f32
+          %o916 = llvm.insertvalue %ov915, %o913[22] : !accO
+          %ov917 = llvm.extractvalue %o_pin[23] : !accO
+          %ov918 = arith.mulf %ov917, %alpha_b : f32
+          %o919 = llvm.insertvalue %ov918, %o916[23] : !accO
+          %ov920 = llvm.extractvalue %o_pin[24] : !accO
+          %ov921 = arith.mulf %ov920, %alpha_a : f32
+          %o922 = llvm.insertvalue %ov921, %o919[24] : !accO
+          %ov923 = llvm.extractvalue %o_pin[25] : !accO
+          %ov924 = arith.mulf %ov923, %alpha_a : f32
+          %o925 = llvm.insertvalue %ov924, %o922[25] : !accO
+          %ov926 = llvm.extractvalue %o_pin[26] : !accO
+          %ov927 = arith.mulf %ov926, %alpha_b : f32
+          %o928 = llvm.insertvalue %ov927, %o925[26] : !accO
+          %ov929 = llvm.extractvalue %o_pin[27] : !accO
+          %ov930 = arith.mulf %ov929, %alpha_b : f32
+          %o931 = llvm.insertvalue %ov930, %o928[27] : !accO
+          %ov932 = llvm.extractvalue %o_pin[28] : !accO
+          %ov933 = arith.mulf %ov932, %alpha_a : f32
+          %o934 = llvm.insertvalue %ov933, %o931[28] : !accO
+          %ov935 = llvm.extractvalue %o_pin[29] : !accO
+          %ov936 = arith.mulf %ov935, %alpha_a : f32
+          %o937 = llvm.insertvalue %ov936, %o934[29] : !accO
+          %ov938 = llvm.extractvalue %o_pin[30] : !accO
+          %ov939 = arith.mulf %ov938, %alpha_b : f32
+          %o940 = llvm.insertvalue %ov939, %o937[30] : !accO
+          %ov941 = llvm.extractvalue %o_pin[31] : !accO
+          %ov942 = arith.mulf %ov941, %alpha_b : f32
+          %o943 = llvm.insertvalue %ov942, %o940[31] : !accO
+          %ov944 = llvm.extractvalue %o_pin[32] : !accO
+          %ov945 = arith.mulf %ov944, %alpha_a : f32
+          %o946 = llvm.insertvalue %ov945, %o943[32] : !accO
+          %ov947 = llvm.extractvalue %o_pin[33] : !accO
+          %ov948 = arith.mulf %ov947, %alpha_a : f32
+          %o949 = llvm.insertvalue %ov948, %o946[33] : !accO
+          %ov950 = llvm.extractvalue %o_pin[34] : !accO
+          %ov951 = arith.mulf %ov950, %alpha_b : f32
+          %o952 = llvm.insertvalue %ov951, %o949[34] : !accO
+          %ov953 = llvm.extractvalue %o_pin[35] : !accO
+          %ov954 = arith.mulf %ov953, %alpha_b : f32
+          %o955 = llvm.insertvalue %ov954, %o952[35] : !accO
+          %ov956 = llvm.extractvalue %o_pin[36] : !accO
+          %ov957 = arith.mulf %ov956, %alpha_a : f32
+          %o958 = llvm.insertvalue %ov957, %o955[36] : !accO
+          %ov959 = llvm.extractvalue %o_pin[37] : !accO
+          %ov960 = arith.mulf %ov959, %alpha_a : f32
+          %o961 = llvm.insertvalue %ov960, %o958[37] : !accO
+          %ov962 = llvm.extractvalue %o_pin[38] : !accO
+          %ov963 = arith.mulf %ov962, %alpha_b : f32
+          %o964 = llvm.insertvalue %ov963, %o961[38] : !accO
+          %ov965 = llvm.extractvalue %o_pin[39] : !accO
+          %ov966 = arith.mulf %ov965, %alpha_b : f32
+          %o967 = llvm.insertvalue %ov966, %o964[39] : !accO
+          %ov968 = llvm.extractvalue %o_pin[40] : !accO
+          %ov969 = arith.mulf %ov968, %alpha_a : f32
+          %o970 = llvm.insertvalue %ov969, %o967[40] : !accO
+          %ov971 = llvm.extractvalue %o_pin[41] : !accO
+          %ov972 = arith.mulf %ov971, %alpha_a : f32
+          %o973 = llvm.insertvalue %ov972, %o970[41] : !accO
+          %ov974 = llvm.extractvalue %o_pin[42] : !accO
+          %ov975 = arith.mulf %ov974, %alpha_b : f32
+          %o976 = llvm.insertvalue %ov975, %o973[42] : !accO
+          %ov977 = llvm.extractvalue %o_pin[43] : !accO
+          %ov978 = arith.mulf %ov977, %alpha_b : f32
+          %o979 = llvm.insertvalue %ov978, %o976[43] : !accO
+          %ov980 = llvm.extractvalue %o_pin[44] : !accO
+          %ov981 = arith.mulf %ov980, %alpha_a : f32
+          %o982 = llvm.insertvalue %ov981, %o979[44] : !accO
+          %ov983 = llvm.extractvalue %o_pin[45] : !accO
+          %ov984 = arith.mulf %ov983, %alpha_a : f32
+          %o985 = llvm.insertvalue %ov984, %o982[45] : !accO
+          %ov986 = llvm.extractvalue %o_pin[46] : !accO
+          %ov987 = arith.mulf %ov986, %alpha_b : f32
+          %o988 = llvm.insertvalue %ov987, %o985[46] : !accO
+          %ov989 = llvm.extractvalue %o_pin[47] : !accO
+          %ov990 = arith.mulf %ov989, %alpha_b : f32
+          %o991 = llvm.insertvalue %ov990, %o988[47] : !accO
+          %ov992 = llvm.extractvalue %o_pin[48] : !accO
+          %ov993 = arith.mulf %ov992, %alpha_a : f32
+          %o994 = llvm.insertvalue %ov993, %o991[48] : !accO
+          %ov995 = llvm.extractvalue %o_pin[49] : !accO
+          %ov996 = arith.mulf %ov995, %alpha_a : f32
+          %o997 = llvm.insertvalue %ov996, %o994[49] : !accO
+          %ov998 = llvm.extractvalue %o_pin[50] : !accO
+          %ov999 = arith.mulf %ov998, %alpha_b : f32
+          %o1000 = llvm.insertvalue %ov999, %o997[50] : !accO
+          %ov1001 = llvm.extractvalue %o_pin[51] : !accO
+          %ov1002 = arith.mulf %ov1001, %alpha_b : f32
+          %o1003 = llvm.insertvalue %ov1002, %o1000[51] : !accO
+          %ov1004 = llvm.extractvalue %o_pin[52] : !accO
+          %ov1005 = arith.mulf %ov1004, %alpha_a : f32
+          %o1006 = llvm.insertvalue %ov1005, %o1003[52] : !accO
+          %ov1007 = llvm.extractvalue %o_pin[53] : !accO
+          %ov1008 = arith.mulf %ov1007, %alpha_a : f32
+          %o1009 = llvm.insertvalue %ov1008, %o1006[53] : !accO
+          %ov1010 = llvm.extractvalue %o_pin[54] : !accO
+          %ov1011 = arith.mulf %ov1010, %alpha_b : f32
+          %o1012 = llvm.insertvalue %ov1011, %o1009[54] : !accO
+          %ov1013 = llvm.extractvalue %o_pin[55] : !accO
+          %ov1014 = arith.mulf %ov1013, %alpha_b : f32
+          %o1015 = llvm.insertvalue %ov1014, %o1012[55] : !accO
+          %ov1016 = llvm.extractvalue %o_pin[56] : !accO
+          %ov1017 = arith.mulf %ov1016, %alpha_a : f32
+          %o1018 = llvm.insertvalue %ov1017, %o1015[56] : !accO
+          %ov1019 = llvm.extractvalue %o_pin[57] : !accO
+          %ov1020 = arith.mulf %ov1019, %alpha_a : f32
+          %o1021 = llvm.insertvalue %ov1020, %o1018[57] : !accO
+          %ov1022 = llvm.extractvalue %o_pin[58] : !accO
+          %ov1023 = arith.mulf %ov1022, %alpha_b : f32
+          %o1024 = llvm.insertvalue %ov1023, %o1021[58] : !accO
+          %ov1025 = llvm.extractvalue %o_pin[59] : !accO
+          %ov1026 = arith.mulf %ov1025, %alpha_b : f32
+          %o1027 = llvm.insertvalue %ov1026, %o1024[59] : !accO
+          %ov1028 = llvm.extractvalue %o_pin[60] : !accO
+          %ov1029 = arith.mulf %ov1028, %alpha_a : f32
+          %o1030 = llvm.insertvalue %ov1029, %o1027[60] : !accO
+          %ov1031 = llvm.extractvalue %o_pin[61] : !accO
+          %ov1032 = arith.mulf %ov1031, %alpha_a : f32
+          %o1033 = llvm.insertvalue %ov1032, %o1030[61] : !accO
+          %ov1034 = llvm.extractvalue %o_pin[62] : !accO
+          %ov1035 = arith.mulf %ov1034, %alpha_b : f32
+          %o1036 = llvm.insertvalue %ov1035, %o1033[62] : !accO
+          %ov1037 = llvm.extractvalue %o_pin[63] : !accO
+          %ov1038 = arith.mulf %ov1037, %alpha_b : f32
+          %o1039 = llvm.insertvalue %ov1038, %o1036[63] : !accO
+          nvvm.wgmma.fence.aligned
+          %dv1040 = tile.wgmma_descriptor %vlast[%k0, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1041 = tile.wgmma_register_a %pl0, %dv1040, %o1039 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1042 = tile.wgmma_descriptor %vlast[%k16, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1043 = tile.wgmma_register_a %pl1, %dv1042, %o1041 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1044 = tile.wgmma_descriptor %vlast[%k32, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1045 = tile.wgmma_register_a %pl2, %dv1044, %o1043 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1046 = tile.wgmma_descriptor %vlast[%k48, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1047 = tile.wgmma_register_a %pl3, %dv1046, %o1045 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1048 = tile.wgmma_descriptor %vlast[%k64, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1049 = tile.wgmma_register_a %pl4, %dv1048, %o1047 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1050 = tile.wgmma_descriptor %vlast[%k80, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1051 = tile.wgmma_register_a %pl5, %dv1050, %o1049 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1052 = tile.wgmma_descriptor %vlast[%k96, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1053 = tile.wgmma_register_a %pl6, %dv1052, %o1051 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          %dv1054 = tile.wgmma_descriptor %vlast[%k112, %c0] {rows = 128, k = 16, major = #tile.wgmma_major<mn>} : !tileKV -> i64
+          %o1055 = tile.wgmma_register_a %pl7, %dv1054, %o1053 {b_major = #tile.wgmma_major<mn>} : vector<8xbf16>, !accO
+          nvvm.wgmma.commit.group.sync.aligned
+          nvvm.wgmma.wait.group.sync.aligned 0
+          %held_last0 = tile.wgmma_fence_operand %pl0 : vector<8xbf16>
+          %held_last1 = tile.wgmma_fence_operand %pl1 : vector<8xbf16>
+          %held_last2 = tile.wgmma_fence_operand %pl2 : vector<8xbf16>
+          %held_last3 = tile.wgmma_fence_operand %pl3 : vector<8xbf16>
+          %held_last4 = tile.wgmma_fence_operand %pl4 : vector<8xbf16>
+          %held_last5 = tile.wgmma_fence_operand %pl5 : vector<8xbf16>
+          %held_last6 = tile.wgmma_fence_operand %pl6 : vector<8xbf16>
+          %held_last7 = tile.wgmma_fence_operand %pl7 : vector<8xbf16>
+          %o_last = tile.wgmma_fence_operand %o1055 : !accO
+          scf.yield %o_last : !accO
+        } else {
+          scf.yield %o : !accO
+        }
+        %sh1056, %sh1056_ok = gpu.shuffle xor %l_a, %c1_i32, %c32_i32 : f32
+        %r1057 = arith.addf %l_a, %sh1056 : f32
+        %sh1058, %sh1058_ok = gpu.shuffle xor %r1057, %c2_i32, %c32_i32 : f32
+        %r1059 = arith.addf %r1057, %sh1058 : f32
+        %pos1060 = arith.cmpf ogt, %r1059, %fzero : f32
+        %inv1061 = arith.divf %fone, %r1059 : f32
+        %inv1062 = arith.select %pos1060, %inv1061, %fzero : f32
+        %lg1063 = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%r1059) : (f32) -> f32
+        %ms1064 = arith.mulf %m_a, %sl2 : f32
+        %ls1065 = arith.addf %ms1064, %lg1063 : f32
+        %lse1066 = arith.mulf %ls1065, %ln2 : f32
+        %sh1067, %sh1067_ok = gpu.shuffle xor %l_b, %c1_i32, %c32_i32 : f32
+        %r1068 = arith.addf %l_b, %sh1067 : f32
+        %sh1069, %sh1069_ok = gpu.shuffle xor %r1068, %c2_i32, %c32_i32 : f32
+        %r1070 = arith.addf %r1068, %sh1069 : f32
+        %pos1071 = arith.cmpf ogt, %r1070, %fzero : f32
+        %inv1072 = arith.divf %fone, %r1070 : f32
+        %inv1073 = arith.select %pos1071, %inv1072, %fzero : f32
+        %lg1074 = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%r1070) : (f32) -> f32
+        %ms1075 = arith.mulf %m_b, %sl2 : f32
+        %ls1076 = arith.addf %ms1075, %lg1074 : f32
+        %lse1077 = arith.mulf %ls1076, %ln2 : f32
+        %o_slot = arith.select %has_any, %last_slot, %c0 : index
+        %so = tile.stage %sk[%o_slot] : !stagesKV -> !tileKV
+        %skp = tile.arena_view [32768] : !stagesKVp
+        %sop = tile.stage %skp[%o_slot] : !stagesKVp -> !tileKVp
+        scf.if %has_any {
+          %o_other_c = arith.index_cast %cidx : index to i32
+          %o_other_bar = arith.subi %c6_i32, %o_other_c : i32
+          nvvm.barrier id = %o_other_bar number_of_threads = %c256_i32
+        }
+        %srow_a0 = arith.addi %row0, %trow : index
+        %srow_b0 = arith.addi %srow_a0, %c8 : index
+        %t_bound = arith.addi %t, %c4 : index
+        %lane4_tile = arith.minui %lane4, %t_bound : index
+        %cpair0 = arith.constant 0 : index
+        %cpair4 = arith.constant 4 : index
+        %cpair8 = arith.constant 8 : index
+        %cpair12 = arith.constant 12 : index
+        %cpair16 = arith.constant 16 : index
+        %cpair20 = arith.constant 20 : index
+        %cpair24 = arith.constant 24 : index
+        %cpair28 = arith.constant 28 : index
+        %cpair32 = arith.constant 32 : index
+        %cpair36 = arith.constant 36 : index
+        %cpair40 = arith.constant 40 : index
+        %cpair44 = arith.constant 44 : index
+        %cpair48 = arith.constant 48 : index
+        %cpair52 = arith.constant 52 : index
+        %cpair56 = arith.constant 56 : index
+        %cpair60 = arith.constant 60 : index
+        %ov1078 = llvm.extractvalue %o_fin[0] : !accO
+        %on1079 = arith.mulf %ov1078, %inv1062 : f32
+        %ot1080 = arith.truncf %on1079 : f32 to bf16
+        %ov1081 = llvm.extractvalue %o_fin[1] : !accO
+        %on1082 = arith.mulf %ov1081, %inv1062 : f32
+        %ot1083 = arith.truncf %on1082 : f32 to bf16
+        %op1084 = vector.from_elements %ot1080, %ot1083 : vector<2xbf16>
+        %ob1085 = vector.bitcast %op1084 : vector<2xbf16> to vector<1xi32>
+        %ow1086 = vector.extract %ob1085[0] : i32 from vector<1xi32>
+        %oc1087 = arith.addi %lane4_tile, %cpair0 : index
+        memref.store %ow1086, %sop[%srow_a0, %oc1087] : !tileKVp
+        %ov1088 = llvm.extractvalue %o_fin[2] : !accO
+        %on1089 = arith.mulf %ov1088, %inv1073 : f32
+        %ot1090 = arith.truncf %on1089 : f32 to bf16
+        %ov1091 = llvm.extractvalue %o_fin[3] : !accO
+        %on1092 = arith.mulf %ov1091, %inv1073 : f32
+        %ot1093 = arith.truncf %on1092 : f32 to bf16
+        %op1094 = vector.from_elements %ot1090, %ot1093 : vector<2xbf16>
+        %ob1095 = vector.bitcast %op1094 : vector<2xbf16> to vector<1xi32>
+        %ow1096 = vector.extract %ob1095[0] : i32 from vector<1xi32>
+        %oc1097 = arith.addi %lane4_tile, %cpair0 : index
+        memref.store %ow1096, %sop[%srow_b0, %oc1097] : !tileKVp
+        %ov1098 = llvm.extractvalue %o_fin[4] : !accO
+        %on1099 = arith.mulf %ov1098, %inv1062 : f32
+        %ot1100 = arith.truncf %on1099 : f32 to bf16
+        %ov1101 = llvm.extractvalue %o_fin[5] : !accO
+        %on1102 = arith.mulf %ov1101, %inv1062 : f32
+        %ot1103 = arith.truncf %on1102 : f32 to bf16
+        %op1104 = vector.from_elements %ot1100, %ot1103 : vector<2xbf16>
+        %ob1105 = vector.bitcast %op1104 : vector<2xbf16> to vector<1xi32>
+        %ow1106 = vector.extract %ob1105[0] : i32 from vector<1xi32>
+        %oc1107 = arith.addi %lane4_tile, %cpair4 : index
+        memref.store %ow1106, %sop[%srow_a0, %oc1107] : !tileKVp
+        %ov1108 = llvm.extractvalue %o_fin[6] : !accO
+        %on1109 = arith.mulf %ov1108, %inv1073 : f32
+        %ot1110 = arith.truncf %on1109 : f32 to bf16
+        %ov1111 = llvm.extractvalue %o_fin[7] : !accO
+        %on1112 = arith.mulf %ov1111, %inv1073 : f32
+        %ot1113 = arith.truncf %on1112 : f32 to bf16
+        %op1114 = vector.from_elements %ot1110, %ot1113 : vector<2xbf16>
+        %ob1115 = vector.bitcast %op1114 : vector<2xbf16> to vector<1xi32>
+        %ow1116 = vector.extract %ob1115[0] : i32 from vector<1xi32>
+        %oc1117 = arith.addi %lane4_tile, %cpair4 : index
+        memref.store %ow1116, %sop[%srow_b0, %oc1117] : !tileKVp
+        %ov1118 = llvm.extractvalue %o_fin[8] : !accO
+        %on1119 = arith.mulf %ov1118, %inv1062 : f32
+        %ot1120 = arith.truncf %on1119 : f32 to bf16
+        %ov1121 = llvm.extractvalue %o_fin[9] : !accO
+        %on1122 = arith.mulf %ov1121, %inv1062 : f32
+        %ot1123 = arith.truncf %on1122 : f32 to bf16
+        %op1124 = vector.from_elements %ot1120, %ot1123 : vector<2xbf16>
+        %ob1125 = vector.bitcast %op1124 : vector<2xbf16> to vector<1xi32>
+        %ow1126 = vector.extract %ob1125[0] : i32 from vector<1xi32>
+        %oc1127 = arith.addi %lane4_tile, %cpair8 : index
+        memref.store %ow1126, %sop[%srow_a0, %oc1127] : !tileKVp
+        %ov1128 = llvm.extractvalue %o_fin[10] : !accO
+        %on1129 = arith.mulf %ov1128, %inv1073 : f32
+        %ot1130 = arith.truncf %on1129 : f32 to bf16
+        %ov1131 = llvm.extractvalue %o_fin[11] : !accO
+        %on1132 = arith.mulf %ov1131, %inv1073 : f32
+        %ot1133 = arith.truncf %on1132 : f32 to bf16
+        %op1134 = vector.from_elements %ot1130, %ot1133 : vector<2xbf16>
+        %ob1135 = vector.bitcast %op1134 : vector<2xbf16> to vector<1xi32>
+        %ow1136 = vector.extract %ob1135[0] : i32 from vector<1xi32>
+        %oc1137 = arith.addi %lane4_tile, %cpair8 : index
+        memref.store %ow1136, %sop[%srow_b0, %oc1137] : !tileKVp
+        %ov1138 = llvm.extractvalue %o_fin[12] : !accO
+        %on1139 = arith.mulf %ov1138, %inv1062 : f32
+        %ot1140 = arith.truncf %on1139 : f32 to bf16
+        %ov1141 = llvm.extractvalue %o_fin[13] : !accO
+        %on1142 = arith.mulf %ov1141, %inv1062 : f32
+        %ot1143 = arith.truncf %on1142 : f32 to bf16
+        %op1144 = vector.from_elements %ot1140, %ot1143 : vector<2xbf16>
+        %ob1145 = vector.bitcast %op1144 : vector<2xbf16> to vector<1xi32>
+        %ow1146 = vector.extract %ob1145[0] : i32 from vector<1xi32>
+        %oc1147 = arith.addi %lane4_tile, %cpair12 : index
+        memref.store %ow1146, %sop[%srow_a0, %oc1147] : !tileKVp
+        %ov1148 = llvm.extractvalue %o_fin[14] : !accO
+        %on1149 = arith.mulf %ov1148, %inv1073 : f32
+        %ot1150 = arith.truncf %on1149 : f32 to bf16
+        %ov1151 = llvm.extractvalue %o_fin[15] : !accO
+        %on1152 = arith.mulf %ov1151, %inv1073 : f32
+        %ot1153 = arith.truncf %on1152 : f32 to bf16
+        %op1154 = vector.from_elements %ot1150, %ot1153 : vector<2xbf16>
+        %ob1155 = vector.bitcast %op1154 : vector<2xbf16> to vector<1xi32>
+        %ow1156 = vector.extract %ob1155[0] : i32 from vector<1xi32>
+        %oc1157 = arith.addi %lane4_tile, %cpair12 : index
+        memref.store %ow1156, %sop[%srow_b0, %oc1157] : !tileKVp
+        %ov1158 = llvm.extractvalue %o_fin[16] : !accO
+        %on1159 = arith.mulf %ov1158, %inv1062 : f32
+        %ot1160 = arith.truncf %on1159 : f32 to bf16
+        %ov1161 = llvm.extractvalue %o_fin[17] : !accO
+        %on1162 = arith.mulf %ov1161, %inv1062 : f32
+        %ot1163 = arith.truncf %on1162 : f32 to bf16
+        %op1164 = vector.from_elements %ot1160, %ot1163 : vector<2xbf16>
+        %ob1165 = vector.bitcast %op1164 : vector<2xbf16> to vector<1xi32>
+        %ow1166 = vector.extract %ob1165[0] : i32 from vector<1xi32>
+        %oc1167 = arith.addi %lane4_tile, %cpair16 : index
+        memref.store %ow1166, %sop[%srow_a0, %oc1167] : !tileKVp
+        %ov1168 = llvm.extractvalue %o_fin[18] : !accO
+        %on1169 = arith.mulf %ov1168, %inv1073 : f32
+        %ot1170 = arith.truncf %on1169 : f32 to bf16
+        %ov1171 = llvm.extractvalue %o_fin[19] : !accO
+        %on1172 = arith.mulf %ov1171, %inv1073 : f32
+        %ot1173 = arith.truncf %on1172 : f32 to bf16
+        %op1174 = vector.from_elements %ot1170, %ot1173 : vector<2xbf16>
+        %ob1175 = vector.bitcast %op1174 : vector<2xbf16> to vector<1xi32>
+        %ow1176 = vector.extract %ob1175[0] : i32 from vector<1xi32>
+        %oc1177 = arith.addi %lane4_tile, %cpair16 : index
+        memref.store %ow1176, %sop[%srow_b0, %oc1177] : !tileKVp
+        %ov1178 = llvm.extractvalue %o_fin[20] : !accO
+        %on1179 = arith.mulf %ov1178, %inv1062 : f32
+        %ot1180 = arith.truncf %on1179 : f32 to bf16
+        %ov1181 = llvm.extractvalue %o_fin[21] : !accO
+        %on1182 = arith.mulf %ov1181, %inv1062 : f32
+        %ot1183 = arith.truncf %on1182 : f32 to bf16
+        %op1184 = vector.from_elements %ot1180, %ot1183 : vector<2xbf16>
+        %ob1185 = vector.bitcast %op1184 : vector<2xbf16> to vector<1xi32>
+        %ow1186 = vector.extract %ob1185[0] : i32 from vector<1xi32>
+        %oc1187 = arith.addi %lane4_tile, %cpair20 : index
+        memref.store %ow1186, %sop[%srow_a0, %oc1187] : !tileKVp
+        %ov1188 = llvm.extractvalue %o_fin[22] : !accO
+        %on1189 = arith.mulf %ov1188, %inv1073 : f32
+        %ot1190 = arith.truncf %on1189 : f32 to bf16
+        %ov1191 = llvm.extractvalue %o_fin[23] : !accO
+        %on1192 = arith.mulf %ov1191, %inv1073 : f32
+        %ot1193 = arith.truncf %on1192 : f32 to bf16
+        %op1194 = vector.from_elements %ot1190, %ot1193 : vector<2xbf16>
+        %ob1195 = vector.bitcast %op1194 : vector<2xbf16> to vector<1xi32>
+        %ow1196 = vector.extract %ob1195[0] : i32 from vector<1xi32>
+        %oc1197 = arith.addi %lane4_tile, %cpair20 : index
+        memref.store %ow1196, %sop[%srow_b0, %oc1197] : !tileKVp
+        %ov1198 = llvm.extractvalue %o_fin[24] : !accO
+        %on1199 = arith.mulf %ov1198, %inv1062 : f32
+        %ot1200 = arith.truncf %on1199 : f32 to bf16
+        %ov1201 = llvm.extractvalue %o_fin[25] : !accO
+        %on1202 = arith.mulf %ov1201, %inv1062 : f32
+        %ot1203 = arith.truncf %on1202 : f32 to bf16
+        %op1204 = vector.from_elements %ot1200, %ot1203 : vector<2xbf16>
+        %ob1205 = vector.bitcast %op1204 : vector<2xbf16> to vector<1xi32>
+        %ow1206 = vector.extract %ob1205[0] : i32 from vector<1xi32>
+        %oc1207 = arith.addi %lane4_tile, %cpair24 : index
+        memref.store %ow1206, %sop[%srow_a0, %oc1207] : !tileKVp
+        %ov1208 = llvm.extractvalue %o_fin[26] : !accO
+        %on1209 = arith.mulf %ov1208, %inv1073 : f32
+        %ot1210 = arith.truncf %on1209 : f32 to bf16
+        %ov1211 = llvm.extractvalue %o_fin[27] : !accO
+        %on1212 = arith.mulf %ov1211, %inv1073 : f32
+        %ot1213 = arith.truncf %on1212 : f32 to bf16
+        %op1214 = vector.from_elements %ot1210, %ot1213 : vector<2xbf16>
+        %ob1215 = vector.bitcast %op1214 : vector<2xbf16> to vector<1xi32>
+        %ow1216 = vector.extract %ob1215[0] : i32 from vector<1xi32>
+        %oc1217 = arith.addi %lane4_tile, %cpair24 : index
+        memref.store %ow1216, %sop[%srow_b0, %oc1217] : !tileKVp
+        %ov1218 = llvm.extractvalue %o_fin[28] : !accO
+        %on1219 = arith.mulf %ov1218, %inv1062 : f32
+        %ot1220 = arith.truncf %on1219 : f32 to bf16
+        %ov1221 = llvm.extractvalue %o_fin[29] : !accO
+        %on1222 = arith.mulf %ov1221, %inv1062 : f32
+        %ot1223 = arith.truncf %on1222 : f32 to bf16
+        %op1224 = vector.from_elements %ot1220, %ot1223 : vector<2xbf16>
+        %ob1225 = vector.bitcast %op1224 : vector<2xbf16> to vector<1xi32>
+        %ow1226 = vector.extract %ob1225[0] : i32 from vector<1xi32>
+        %oc1227 = arith.addi %lane4_tile, %cpair28 : index
+        memref.store %ow1226, %sop[%srow_a0, %oc1227] : !tileKVp
+        %ov1228 = llvm.extractvalue %o_fin[30] : !accO
+        %on1229 = arith.mulf %ov1228, %inv1073 : f32
+        %ot1230 = arith.truncf %on1229 : f32 to bf16
+        %ov1231 = llvm.extractvalue %o_fin[31] : !accO
+        %on1232 = arith.mulf %ov1231, %inv1073 : f32
+        %ot1233 = arith.truncf %on1232 : f32 to bf16
+        %op1234 = vector.from_elements %ot1230, %ot1233 : vector<2xbf16>
+        %ob1235 = vector.bitcast %op1234 : vector<2xbf16> to vector<1xi32>
+        %ow1236 = vector.extract %ob1235[0] : i32 from vector<1xi32>
+        %oc1237 = arith.addi %lane4_tile, %cpair28 : index
+        memref.store %ow1236, %sop[%srow_b0, %oc1237] : !tileKVp
+        %ov1238 = llvm.extractvalue %o_fin[32] : !accO
+        %on1239 = arith.mulf %ov1238, %inv1062 : f32
+        %ot1240 = arith.truncf %on1239 : f32 to bf16
+        %ov1241 = llvm.extractvalue %o_fin[33] : !accO
+        %on1242 = arith.mulf %ov1241, %inv1062 : f32
+        %ot1243 = arith.truncf %on1242 : f32 to bf16
+        %op1244 = vector.from_elements %ot1240, %ot1243 : vector<2xbf16>
+        %ob1245 = vector.bitcast %op1244 : vector<2xbf16> to vector<1xi32>
+        %ow1246 = vector.extract %ob1245[0] : i32 from vector<1xi32>
+        %oc1247 = arith.addi %lane4_tile, %cpair32 : index
+        memref.store %ow1246, %sop[%srow_a0, %oc1247] : !tileKVp
+        %ov1248 = llvm.extractvalue %o_fin[34] : !accO
+        %on1249 = arith.mulf %ov1248, %inv1073 : f32
+        %ot1250 = arith.truncf %on1249 : f32 to bf16
+        %ov1251 = llvm.extractvalue %o_fin[35] : !accO
+        %on1252 = arith.mulf %ov1251, %inv1073 : f32
+        %ot1253 = arith.truncf %on1252 : f32 to bf16
+        %op1254 = vector.from_elements %ot1250, %ot1253 : vector<2xbf16>
+        %ob1255 = vector.bitcast %op1254 : vector<2xbf16> to vector<1xi32>
+        %ow1256 = vector.extract %ob1255[0] : i32 from vector<1xi32>
+        %oc1257 = arith.addi %lane4_tile, %cpair32 : index
+        memref.store %ow1256, %sop[%srow_b0, %oc1257] : !tileKVp
+        %ov1258 = llvm.extractvalue %o_fin[36] : !accO
+        %on1259 = arith.mulf %ov1258, %inv1062 : f32
+        %ot1260 = arith.truncf %on1259 : f32 to bf16
+        %ov1261 = llvm.extractvalue %o_fin[37] : !accO
+        %on1262 = arith.mulf %ov1261, %inv1062 : f32
+        %ot1263 = arith.truncf %on1262 : f32 to bf16
+        %op1264 = vector.from_elements %ot1260, %ot1263 : vector<2xbf16>
+        %ob1265 = vector.bitcast %op1264 : vector<2xbf16> to vector<1xi32>
+        %ow1266 = vector.extract %ob1265[0] : i32 from vector<1xi32>
+        %oc1267 = arith.addi %lane4_tile, %cpair36 : index
+        memref.store %ow1266, %sop[%srow_a0, %oc1267] : !tileKVp
+        %ov1268 = llvm.extractvalue %o_fin[38] : !accO
+        %on1269 = arith.mulf %ov1268, %inv1073 : f32
+        %ot1270 = arith.truncf %on1269 : f32 to bf16
+        %ov1271 = llvm.extractvalue %o_fin[39] : !accO
+        %on1272 = arith.mulf %ov1271, %inv1073 : f32
+        %ot1273 = arith.truncf %on1272 : f32 to bf16
+        %op1274 = vector.from_elements %ot1270, %ot1273 : vector<2xbf16>
+        %ob1275 = vector.bitcast %op1274 : vector<2xbf16> to vector<1xi32>
+        %ow1276 = vector.extract %ob1275[0] : i32 from vector<1xi32>
+        %oc1277 = arith.addi %lane4_tile, %cpair36 : index
+        memref.store %ow1276, %sop[%srow_b0, %oc1277] : !tileKVp
+        %ov1278 = llvm.extractvalue %o_fin[40] : !accO
+        %on1279 = arith.mulf %ov1278, %inv1062 : f32
+        %ot1280 = arith.truncf %on1279 : f32 to bf16
+        %ov1281 = llvm.extractvalue %o_fin[41] : !accO
+        %on1282 = arith.mulf %ov1281, %inv1062 : f32
+        %ot1283 = arith.truncf %on1282 : f32 to bf16
+        %op1284 = vector.from_elements %ot1280, %ot1283 : vector<2xbf16>
+        %ob1285 = vector.bitcast %op1284 : vector<2xbf16> to vector<1xi32>
+        %ow1286 = vector.extract %ob1285[0] : i32 from vector<1xi32>
+        %oc1287 = arith.addi %lane4_tile, %cpair40 : index
+        memref.store %ow1286, %sop[%srow_a0, %oc1287] : !tileKVp
+        %ov1288 = llvm.extractvalue %o_fin[42] : !accO
+        %on1289 = arith.mulf %ov1288, %inv1073 : f32
+        %ot1290 = arith.truncf %on1289 : f32 to bf16
+        %ov1291 = llvm.extractvalue %o_fin[43] : !accO
+        %on1292 = arith.mulf %ov1291, %inv1073 : f32
+        %ot1293 = arith.truncf %on1292 : f32 to bf16
+        %op1294 = vector.from_elements %ot1290, %ot1293 : vector<2xbf16>
+        %ob1295 = vector.bitcast %op1294 : vector<2xbf16> to vector<1xi32>
+        %ow1296 = vector.extract %ob1295[0] : i32 from vector<1xi32>
+        %oc1297 = arith.addi %lane4_tile, %cpair40 : index
+        memref.store %ow1296, %sop[%srow_b0, %oc1297] : !tileKVp
+        %ov1298 = llvm.extractvalue %o_fin[44] : !accO
+        %on1299 = arith.mulf %ov1298, %inv1062 : f32
+        %ot1300 = arith.truncf %on1299 : f32 to bf16
+        %ov1301 = llvm.extractvalue %o_fin[45] : !accO
+        %on1302 = arith.mulf %ov1301, %inv1062 : f32
+        %ot1303 = arith.truncf %on1302 : f32 to bf16
+        %op1304 = vector.from_elements %ot1300, %ot1303 : vector<2xbf16>
+        %ob1305 = vector.bitcast %op1304 : vector<2xbf16> to vector<1xi32>
+        %ow1306 = vector.extract %ob1305[0] : i32 from vector<1xi32>
+        %oc1307 = arith.addi %lane4_tile, %cpair44 : index
+        memref.store %ow1306, %sop[%srow_a0, %oc1307] : !tileKVp
+        %ov1308 = llvm.extractvalue %o_fin[46] : !accO
+        %on1309 = arith.mulf %ov1308, %inv1073 : f32
+        %ot1310 = arith.truncf %on1309 : f32 to bf16
+        %ov1311 = llvm.extractvalue %o_fin[47] : !accO
+        %on1312 = arith.mulf %ov1311, %inv1073 : f32
+        %ot1313 = arith.truncf %on1312 : f32 to bf16
+        %op1314 = vector.from_elements %ot1310, %ot1313 : vector<2xbf16>
+        %ob1315 = vector.bitcast %op1314 : vector<2xbf16> to vector<1xi32>
+        %ow1316 = vector.extract %ob1315[0] : i32 from vector<1xi32>
+        %oc1317 = arith.addi %lane4_tile, %cpair44 : index
+        memref.store %ow1316, %sop[%srow_b0, %oc1317] : !tileKVp
+        %ov1318 = llvm.extractvalue %o_fin[48] : !accO
+        %on1319 = arith.mulf %ov1318, %inv1062 : f32
+        %ot1320 = arith.truncf %on1319 : f32 to bf16
+        %ov1321 = llvm.extractvalue %o_fin[49] : !accO
+        %on1322 = arith.mulf %ov1321, %inv1062 : f32
+        %ot1323 = arith.truncf %on1322 : f32 to bf16
+        %op1324 = vector.from_elements %ot1320, %ot1323 : vector<2xbf16>
+        %ob1325 = vector.bitcast %op1324 : vector<2xbf16> to vector<1xi32>
+        %ow1326 = vector.extract %ob1325[0] : i32 from vector<1xi32>
+        %oc1327 = arith.addi %lane4_tile, %cpair48 : index
+        memref.store %ow1326, %sop[%srow_a0, %oc1327] : !tileKVp
+        %ov1328 = llvm.extractvalue %o_fin[50] : !accO
+        %on1329 = arith.mulf %ov1328, %inv1073 : f32
+        %ot1330 = arith.truncf %on1329 : f32 to bf16
+        %ov1331 = llvm.extractvalue %o_fin[51] : !accO
+        %on1332 = arith.mulf %ov1331, %inv1073 : f32
+        %ot1333 = arith.truncf %on1332 : f32 to bf16
+        %op1334 = vector.from_elements %ot1330, %ot1333 : vector<2xbf16>
+        %ob1335 = vector.bitcast %op1334 : vector<2xbf16> to vector<1xi32>
+        %ow1336 = vector.extract %ob1335[0] : i32 from vector<1xi32>
+        %oc1337 = arith.addi %lane4_tile, %cpair48 : index
+        memref.store %ow1336, %sop[%srow_b0, %oc1337] : !tileKVp
+        %ov1338 = llvm.extractvalue %o_fin[52] : !accO
+        %on1339 = arith.mulf %ov1338, %inv1062 : f32
+        %ot1340 = arith.truncf %on1339 : f32 to bf16
+        %ov1341 = llvm.extractvalue %o_fin[53] : !accO
+        %on1342 = arith.mulf %ov1341, %inv1062 : f32
+        %ot1343 = arith.truncf %on1342 : f32 to bf16
+        %op1344 = vector.from_elements %ot1340, %ot1343 : vector<2xbf16>
+        %ob1345 = vector.bitcast %op1344 : vector<2xbf16> to vector<1xi32>
+        %ow1346 = vector.extract %ob1345[0] : i32 from vector<1xi32>
+        %oc1347 = arith.addi %lane4_tile, %cpair52 : index
+        memref.store %ow1346, %sop[%srow_a0, %oc1347] : !tileKVp
+        %ov1348 = llvm.extractvalue %o_fin[54] : !accO
+        %on1349 = arith.mulf %ov1348, %inv1073 : f32
+        %ot1350 = arith.truncf %on1349 : f32 to bf16
+        %ov1351 = llvm.extractvalue %o_fin[55] : !accO
+        %on1352 = arith.mulf %ov1351, %inv1073 : f32
+        %ot1353 = arith.truncf %on1352 : f32 to bf16
+        %op1354 = vector.from_elements %ot1350, %ot1353 : vector<2xbf16>
+        %ob1355 = vector.bitcast %op1354 : vector<2xbf16> to vector<1xi32>
+        %ow1356 = vector.extract %ob1355[0] : i32 from vector<1xi32>
+        %oc1357 = arith.addi %lane4_tile, %cpair52 : index
+        memref.store %ow1356, %sop[%srow_b0, %oc1357] : !tileKVp
+        %ov1358 = llvm.extractvalue %o_fin[56] : !accO
+        %on1359 = arith.mulf %ov1358, %inv1062 : f32
+        %ot1360 = arith.truncf %on1359 : f32 to bf16
+        %ov1361 = llvm.extractvalue %o_fin[57] : !accO
+        %on1362 = arith.mulf %ov1361, %inv1062 : f32
+        %ot1363 = arith.truncf %on1362 : f32 to bf16
+        %op1364 = vector.from_elements %ot1360, %ot1363 : vector<2xbf16>
+        %ob1365 = vector.bitcast %op1364 : vector<2xbf16> to vector<1xi32>
+        %ow1366 = vector.extract %ob1365[0] : i32 from vector<1xi32>
+        %oc1367 = arith.addi %lane4_tile, %cpair56 : index
+        memref.store %ow1366, %sop[%srow_a0, %oc1367] : !tileKVp
+        %ov1368 = llvm.extractvalue %o_fin[58] : !accO
+        %on1369 = arith.mulf %ov1368, %inv1073 : f32
+        %ot1370 = arith.truncf %on1369 : f32 to bf16
+        %ov1371 = llvm.extractvalue %o_fin[59] : !accO
+        %on1372 = arith.mulf %ov1371, %inv1073 : f32
+        %ot1373 = arith.truncf %on1372 : f32 to bf16
+        %op1374 = vector.from_elements %ot1370, %ot1373 : vector<2xbf16>
+        %ob1375 = vector.bitcast %op1374 : vector<2xbf16> to vector<1xi32>
+        %ow1376 = vector.extract %ob1375[0] : i32 from vector<1xi32>
+        %oc1377 = arith.addi %lane4_tile, %cpair56 : index
+        memref.store %ow1376, %sop[%srow_b0, %oc1377] : !tileKVp
+        %ov1378 = llvm.extractvalue %o_fin[60] : !accO
+        %on1379 = arith.mulf %ov1378, %inv1062 : f32
+        %ot1380 = arith.truncf %on1379 : f32 to bf16
+        %ov1381 = llvm.extractvalue %o_fin[61] : !accO
+        %on1382 = arith.mulf %ov1381, %inv1062 : f32
+        %ot1383 = arith.truncf %on1382 : f32 to bf16
+        %op1384 = vector.from_elements %ot1380, %ot1383 : vector<2xbf16>
+        %ob1385 = vector.bitcast %op1384 : vector<2xbf16> to vector<1xi32>
+        %ow1386 = vector.extract %ob1385[0] : i32 from vector<1xi32>
+        %oc1387 = arith.addi %lane4_tile, %cpair60 : index
+        memref.store %ow1386, %sop[%srow_a0, %oc1387] : !tileKVp
+        %ov1388 = llvm.extractvalue %o_fin[62] : !accO
+        %on1389 = arith.mulf %ov1388, %inv1073 : f32
+        %ot1390 = arith.truncf %on1389 : f32 to bf16
+        %ov1391 = llvm.extractvalue %o_fin[63] : !accO
+        %on1392 = arith.mulf %ov1391, %inv1073 : f32
+        %ot1393 = arith.truncf %on1392 : f32 to bf16
+        %op1394 = vector.from_elements %ot1390, %ot1393 : vector<2xbf16>
+        %ob1395 = vector.bitcast %op1394 : vector<2xbf16> to vector<1xi32>
+        %ow1396 = vector.extract %ob1395[0] : i32 from vector<1xi32>
+        %oc1397 = arith.addi %lane4_tile, %cpair60 : index
+        memref.store %ow1396, %sop[%srow_b0, %oc1397] : !tileKVp
+        // Generic-proxy writes, then the TMA (async proxy) reads them;
+        // named barrier 1 + consumer over its 128 threads.
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        %cidx_e32 = arith.index_cast %cidx : index to i32
+        %bar_id = arith.addi %cidx_e32, %c1_i32 : i32
+        nvvm.barrier id = %bar_id number_of_threads = %c128_i32
+        %mrow = arith.addi %m0, %row0 : index
+        %storer = arith.cmpi eq, %local, %c0 : index
+        scf.if %storer {
+          tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, 128], %so[%row0, 0] [64, 128] : !O, !tileKV
+          tile.bulk_commit_group
+        }
+        %quad_lead = arith.cmpi eq, %lane4, %c0 : index
+        %qrow_ea = arith.addi %mrow, %trow : index
+        %in1398 = arith.cmpi ult, %qrow_ea, %S : index
+        %w1399 = arith.andi %quad_lead, %in1398 : i1
+        scf.if %w1399 {
+          memref.store %lse1066, %L[%b, %h, %qrow_ea] : !L
+        }
+        %qrow_eb = arith.addi %qrow_ea, %c8 : index
+        %in1400 = arith.cmpi ult, %qrow_eb, %S : index
+        %w1401 = arith.andi %quad_lead, %in1400 : i1
+        scf.if %w1401 {
+          memref.store %lse1077, %L[%b, %h, %qrow_eb] : !L
+        }
+        tile.yield
+      }
+      gpu.return
+    }
   }
 
   // Launched on `stream` (no synchronisation).
@@ -1787,10 +3534,27 @@ module attributes {gpu.container_module} {
     %fill = arith.minui %tiles, %sms : index
     // At least one CTA (the kernel takes no tile where there is none).
     %ctas = arith.maxui %fill, %c1 : index
-    %done = gpu.launch_func async [%stream] @attention_d128_kernels::@attention_d128
-        blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+    // The tile's first P V guarded (short keys) or a zero P (long).
+    %Skv = memref.dim %K, %c2 : !KV
+    %cbn1 = arith.constant 127 : index
+    %cbn = arith.constant 128 : index
+    %skv_up = arith.addi %Skv, %cbn1 : index
+    %kv_blocks = arith.divui %skv_up, %cbn : index
+    %guard_blocks = arith.constant 16 : index
+    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index
+    %done = scf.if %short -> (!gpu.async.token) {
+      %short_done = gpu.launch_func async [%stream] @attention_d128_kernels::@attention_d128
+          blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+      scf.yield %short_done : !gpu.async.token
+    } else {
+      %long_done = gpu.launch_func async [%stream] @attention_d128_kernels::@attention_d128_long
+          blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+      scf.yield %long_done : !gpu.async.token
+    }
     return %done : !gpu.async.token
   }
 
@@ -1814,10 +3578,25 @@ module attributes {gpu.container_module} {
     %fill = arith.minui %tiles, %sms : index
     // At least one CTA (the kernel takes no tile where there is none).
     %ctas = arith.maxui %fill, %c1 : index
-    gpu.launch_func @attention_d128_kernels::@attention_d128
-        blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+    // The tile's first P V guarded (short keys) or a zero P (long).
+    %Skv = memref.dim %K, %c2 : !KV
+    %cbn1 = arith.constant 127 : index
+    %cbn = arith.constant 128 : index
+    %skv_up = arith.addi %Skv, %cbn1 : index
+    %kv_blocks = arith.divui %skv_up, %cbn : index
+    %guard_blocks = arith.constant 16 : index
+    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index
+    scf.if %short {
+      gpu.launch_func @attention_d128_kernels::@attention_d128
+          blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+    } else {
+      gpu.launch_func @attention_d128_kernels::@attention_d128_long
+          blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)
+    }
     return
   }
 }

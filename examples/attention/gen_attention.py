@@ -576,7 +576,18 @@ def emit_epilogue(e, a):
     e.line("tile.yield")
 
 
-def generate(a):
+# --first-pv by-length (the non-causal overlapped kernels' default): the
+# guarded kernel where the keys are at most this many 128-row blocks, the
+# zero-P one beyond (rounds 66-75, docs/attention.md).
+FIRST_PV_GUARD_BLOCKS = 16
+
+
+def generate(a, long_kernel=None):
+    """The module of kernel `a.name` and its host entries. With
+    `long_kernel` (the text of a second gpu.func of the same arguments, its
+    name `a.name` + "_long"), the module holds both and the entries launch
+    the first where the keys fill at most FIRST_PV_GUARD_BLOCKS blocks, the
+    second beyond."""
     d, el, causal, stages = a.head_dim, a.dtype, a.causal, a.stages
     panels = d // 64
     name = a.name
@@ -792,9 +803,11 @@ def generate(a):
     b("gpu.return")
     out.append(body.text())
     w("    }")
+    if long_kernel:
+        w(long_kernel)
     w("  }")
     w("")
-    emit_host(w, a, name, smem)
+    emit_host(w, a, name, smem, f"{name}_long" if long_kernel else None)
     out[-1] = "}"
     return "\n".join(out) + "\n"
 
@@ -819,10 +832,11 @@ def emit_q_once(b, d):
     b("}")
 
 
-def emit_host(w, a, name, smem):
+def emit_host(w, a, name, smem, long_name=None):
     """The host entries: the launch of one CTA per query block and (batch,
     head), or, persistent, one per SM (at most one per tile, causal one per
-    unit of two tiles)."""
+    unit of two tiles). With `long_name`, kernel `name` where the keys fill
+    at most FIRST_PV_GUARD_BLOCKS blocks, `long_name` beyond."""
     for asyn in (True, False):
         fn = f"{name}_async" if asyn else name
         sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
@@ -855,13 +869,38 @@ def emit_host(w, a, name, smem):
             w("    // At least one CTA (the kernel takes no tile where there is none).")
             w("    %ctas = arith.maxui %fill, %c1 : index")
             grid = "%ctas, %c1, %c1"
-        launch = (f"gpu.launch_func async [%stream] @{name}_kernels::@{name}" if asyn
-                  else f"gpu.launch_func @{name}_kernels::@{name}")
-        res = "%done = " if asyn else ""
-        w(f"    {res}{launch}")
-        w(f"        blocks in ({grid}) threads in (%threads, %c1, %c1)")
-        w("        dynamic_shared_memory_size %smem")
-        w("        args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)")
+        def launch(kernel, indent, res):
+            head = (f"gpu.launch_func async [%stream] @{name}_kernels::@{kernel}"
+                    if asyn else f"gpu.launch_func @{name}_kernels::@{kernel}")
+            w(f"{indent}{res}{head}")
+            w(f"{indent}    blocks in ({grid}) threads in (%threads, %c1, %c1)")
+            w(f"{indent}    dynamic_shared_memory_size %smem")
+            w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)")
+        if long_name:
+            w("    // The tile's first P V guarded (short keys) or a zero P (long).")
+            w("    %Skv = memref.dim %K, %c2 : !KV")
+            w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
+            w(f"    %cbn = arith.constant {a.block_n} : index")
+            w("    %skv_up = arith.addi %Skv, %cbn1 : index")
+            w("    %kv_blocks = arith.divui %skv_up, %cbn : index")
+            w(f"    %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
+            w("    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
+            if asyn:
+                w("    %done = scf.if %short -> (!gpu.async.token) {")
+                launch(name, "      ", "%short_done = ")
+                w("      scf.yield %short_done : !gpu.async.token")
+                w("    } else {")
+                launch(long_name, "      ", "%long_done = ")
+                w("      scf.yield %long_done : !gpu.async.token")
+                w("    }")
+            else:
+                w("    scf.if %short {")
+                launch(name, "      ", "")
+                w("    } else {")
+                launch(long_name, "      ", "")
+                w("    }")
+        else:
+            launch(name, "    ", "%done = " if asyn else "")
         w("    return %done : !gpu.async.token" if asyn else "    return")
         w("  }")
         w("")
@@ -941,11 +980,14 @@ def main():
                         "loads) or before the epilogue (epilogue; auto: "
                         "last-s for the non-causal ones)")
     p.add_argument("--first-pv", dest="first_pv", default="auto",
-                   choices=("auto", "guard", "zero"),
+                   choices=("auto", "guard", "zero", "by-length"),
                    help="overlapped kernels: the tile's first block has no "
                         "previous P; guard: its P V wgmmas carry a guard "
                         "predicate and are not issued; zero: they multiply "
-                        "a zero P by the block's own V (auto: guard)")
+                        "a zero P by the block's own V; by-length: a kernel "
+                        "of each, the guarded one where the keys fill at "
+                        f"most {FIRST_PV_GUARD_BLOCKS} blocks (auto: guard "
+                        "causal, by-length otherwise)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1016,12 +1058,14 @@ def main():
                 "(it needs the overlap)")
     # The guard skips a wgmma group per tile (1 / (2n + 1) of a tile's wgmma
     # work at n KV blocks), but ptxas injects a warpgroup.arrive before each
-    # guarded wgmma (C7519), in every block. Measured side by side on an
-    # H100 (rounds 66, 67 and 69, docs/attention.md), head_dim 128: causal,
-    # 1.00-1.03x the zero P at every length; non-causal, +2-3.5 % at 512 and
-    # 1k, +0.7-1.9 % at 2k (where the kernel is closest to cuDNN), -3 to
-    # +0.7 % from 4k (mean -0.8 %). Every overlapped kernel takes it.
-    first_pv_default = "guard"
+    # guarded wgmma (C7519), in every block: the gain is per tile, the cost
+    # per block. Measured side by side on an H100 (rounds 66, 67, 69 and 75,
+    # docs/attention.md), head_dim 128: causal, 1.00-1.03x the zero P at
+    # every length; non-causal, +2-6.5 % at 512 and 1k, +0.7-1.9 % at 2k,
+    # and from 4k -0.5 to -1.6 % (one round -9.8 % at 8k). So the causal
+    # kernels take the guard and the non-causal ones both kernels, the
+    # guarded one up to 2k keys (by-length).
+    first_pv_default = "guard" if a.causal or not a.overlap else "by-length"
     if a.first_pv != "auto" and not a.overlap:
         p.error(f"--first-pv {a.first_pv}: the overlapped kernels' first "
                 "block (the serial kernel's P V reads the block's own P)")
@@ -1042,8 +1086,21 @@ def main():
                   f"{'' if a.prefetch_q == prefetch_default else ('_prefetch_q' if a.prefetch_q else '_no_prefetch_q')}"
                   f"{'' if a.q_last_s == q_default else ('_q_last_s' if a.q_last_s else '_q_at_epilogue')}"
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
-                  f"{'' if a.first_pv == first_pv_default else f'_{a.first_pv}_first_pv'}"
+                  f"{'' if a.first_pv == first_pv_default else '_' + a.first_pv.replace('-', '_') + '_first_pv'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
+    if a.first_pv == "by-length":
+        # The zero-P kernel for long keys, named <name>_long, in the same
+        # module as the guarded one.
+        long_args = argparse.Namespace(**vars(a))
+        long_args.first_pv = "zero"
+        long_args.name = f"{a.name}_long"
+        lines = generate(long_args).splitlines()
+        start = lines.index(next(line for line in lines if line.startswith(
+            f"    gpu.func @{long_args.name}(")))
+        end = lines.index("    }", start)
+        a.first_pv = "guard"
+        print(generate(a, "\n".join(lines[start:end + 1])), end="")
+        return
     print(generate(a), end="")
 
 
