@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The GPU check of the clustered bf16 chooser with the widths rule
-# (gen_gemm.py RING_WIDTHS: 128 x 232 and 128 x 224 tiles where their
-# count fills whole waves and 128 x 256 leaves the last one mostly idle,
-# then 128 x 192), side by side with the chooser before it (the generator
+# The GPU check of the clustered bf16 chooser with the shapes rule
+# (gen_gemm.py RING_SHAPES: 128 x 232, 128 x 224 and 192 x 192 tiles where
+# their count fills whole waves and 128 x 256 leaves the last one mostly
+# idle, then 128 x 192; round 74 ran its first form, the widths alone),
+# side by side with the chooser before it (the generator
 # of git revision BASE, default 2ea788a) over the suite and more odd
 # shapes, cuBLAS alternating, exact on the check shapes first.
 #

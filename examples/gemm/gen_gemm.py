@@ -1281,44 +1281,58 @@ def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
 %fewer_waves = arith.cmpi ult, %time_narrow, %time_wide : index"""
 
 
-def width_rule(sms, candidates, wide=BN):
-    """%width_best: the index of the tile width whose tiles finish first,
-    tile::schedule::chooseTileWidth over `candidates` ((columns, rate in
-    percent) after the `wide` one at 100; index 0 is `wide`): the least
-    waves (ceil(tiles / SMs)) x columns / rate, compared as
-    waves(a) x columns(a) x rate(b) < waves(b) x columns(b) x rate(a),
-    a tie keeping the earlier candidate. %tiles and %rows are the entries'
-    counts of 128 x `wide` tiles and of 128-row tile rows."""
-    lines = [f"%wr_sms = arith.constant {sms} : index",
-             f"%wr_sms1 = arith.constant {sms - 1} : index",
-             "%wr_up0 = arith.addi %tiles, %wr_sms1 : index",
-             "%wr_waves0 = arith.divui %wr_up0, %wr_sms : index",
-             f"%wr_cols0 = arith.constant {wide} : index",
-             "%wr_time0 = arith.muli %wr_waves0, %wr_cols0 : index",
-             "%wr_rate0 = arith.constant 100 : index",
-             "%wr_best0 = arith.constant 0 : index"]
-    best, time, rate = "%wr_best0", "%wr_time0", "%wr_rate0"
-    for i, (columns, percent) in enumerate(candidates, 1):
+def shape_rule(sms, candidates, wide=BN):
+    """%shape_best: the index of the tile shape whose tiles finish first,
+    tile::schedule::chooseTileShape over `candidates` ((rows, columns, rate
+    in percent) after 128 x `wide` at 100; index 0 is 128 x `wide`): the
+    least waves (ceil(tiles / SMs)) x rows x columns / rate, compared as
+    time(a) x rate(b) < time(b) x rate(a), a tie keeping the earlier
+    candidate. %tiles and %rows are the entries' counts of 128 x `wide`
+    tiles and of 128-row tile rows; %M and %N the problem's."""
+    lines = [f"%sr_sms = arith.constant {sms} : index",
+             f"%sr_sms1 = arith.constant {sms - 1} : index",
+             "%sr_up0 = arith.addi %tiles, %sr_sms1 : index",
+             "%sr_waves0 = arith.divui %sr_up0, %sr_sms : index",
+             f"%sr_area0 = arith.constant {BM * wide} : index",
+             "%sr_time0 = arith.muli %sr_waves0, %sr_area0 : index",
+             "%sr_rate0 = arith.constant 100 : index",
+             "%sr_best0 = arith.constant 0 : index"]
+    best, time, rate = "%sr_best0", "%sr_time0", "%sr_rate0"
+    for i, (rows, columns, percent) in enumerate(candidates, 1):
+        if rows == BM:
+            lines.append(f"%sr_down{i} = arith.addi %rows, %c0 : index")
+        else:
+            lines += [f"%sr_bm{i} = arith.constant {rows} : index",
+                      f"%sr_bm{i}_1 = arith.constant {rows - 1} : index",
+                      f"%sr_m{i} = arith.addi %M, %sr_bm{i}_1 : index",
+                      f"%sr_down{i} = arith.divui %sr_m{i}, %sr_bm{i} : index"]
         lines += [
-            f"%wr_cols{i} = arith.constant {columns} : index",
-            f"%wr_cols{i}_1 = arith.constant {columns - 1} : index",
-            f"%wr_n{i} = arith.addi %N, %wr_cols{i}_1 : index",
-            f"%wr_across{i} = arith.divui %wr_n{i}, %wr_cols{i} : index",
-            f"%wr_tiles{i} = arith.muli %rows, %wr_across{i} : index",
-            f"%wr_up{i} = arith.addi %wr_tiles{i}, %wr_sms1 : index",
-            f"%wr_waves{i} = arith.divui %wr_up{i}, %wr_sms : index",
-            f"%wr_t{i} = arith.muli %wr_waves{i}, %wr_cols{i} : index",
-            f"%wr_r{i} = arith.constant {percent} : index",
-            f"%wr_lhs{i} = arith.muli %wr_t{i}, {rate} : index",
-            f"%wr_rhs{i} = arith.muli {time}, %wr_r{i} : index",
-            f"%wr_wins{i} = arith.cmpi ult, %wr_lhs{i}, %wr_rhs{i} : index",
-            f"%wr_i{i} = arith.constant {i} : index",
-            f"%wr_best{i} = arith.select %wr_wins{i}, %wr_i{i}, {best} : index",
-            f"%wr_time{i} = arith.select %wr_wins{i}, %wr_t{i}, {time} : index",
-            f"%wr_rate{i} = arith.select %wr_wins{i}, %wr_r{i}, {rate} : index"]
-        best, time, rate = f"%wr_best{i}", f"%wr_time{i}", f"%wr_rate{i}"
-    lines.append(f"%width_best = arith.addi {best}, %c0 : index")
+            f"%sr_bn{i} = arith.constant {columns} : index",
+            f"%sr_bn{i}_1 = arith.constant {columns - 1} : index",
+            f"%sr_n{i} = arith.addi %N, %sr_bn{i}_1 : index",
+            f"%sr_across{i} = arith.divui %sr_n{i}, %sr_bn{i} : index",
+            f"%sr_tiles{i} = arith.muli %sr_down{i}, %sr_across{i} : index",
+            f"%sr_up{i} = arith.addi %sr_tiles{i}, %sr_sms1 : index",
+            f"%sr_waves{i} = arith.divui %sr_up{i}, %sr_sms : index",
+            f"%sr_area{i} = arith.constant {rows * columns} : index",
+            f"%sr_t{i} = arith.muli %sr_waves{i}, %sr_area{i} : index",
+            f"%sr_r{i} = arith.constant {percent} : index",
+            f"%sr_lhs{i} = arith.muli %sr_t{i}, {rate} : index",
+            f"%sr_rhs{i} = arith.muli {time}, %sr_r{i} : index",
+            f"%sr_wins{i} = arith.cmpi ult, %sr_lhs{i}, %sr_rhs{i} : index",
+            f"%sr_i{i} = arith.constant {i} : index",
+            f"%sr_best{i} = arith.select %sr_wins{i}, %sr_i{i}, {best} : index",
+            f"%sr_time{i} = arith.select %sr_wins{i}, %sr_t{i}, {time} : index",
+            f"%sr_rate{i} = arith.select %sr_wins{i}, %sr_r{i}, {rate} : index"]
+        best, time, rate = f"%sr_best{i}", f"%sr_time{i}", f"%sr_rate{i}"
+    lines.append(f"%shape_best = arith.addi {best}, %c0 : index")
     return "\n".join(lines)
+
+
+def shape_name(rows, columns):
+    """The rule and kernel names of a tile shape of the shapes rule."""
+    return f"shape_{rows}x{columns}", (f"_n{columns}" if rows == BM
+                                       else f"_m{rows}n{columns}")
 
 
 # The kernels of --choose, each with the rule that picks it (tried in order,
@@ -1399,16 +1413,25 @@ RING_BUFFERS = 2
 # columns against 7 of 256) at 559 and 625 TFLOP/s, and 3000 x 5000 x 2000
 # (5 waves against 4) at 616 and 627: rates of 86 and 92 percent.
 RING_NARROW_RATE = 90
-# The clustered bf16 chooser's widths (with --by-waves), after 128 x 256:
-# tiles whose count fills whole waves where 256 leaves the last one mostly
-# idle, as cuBLAS does (round 71: 3000 x 5000 x 2000 in 152-column tiles,
-# three whole waves). 232 and 224 columns, each with the 256 kernel's ring
-# (four 128-byte chunks, the last narrower), then 128 x 192, each with its
-# main loop's rate in percent of the 256 one's. Measured on an H100 (round
-# 73, docs/gemm.md): 3000 x 5000 x 2000 656 TFLOP/s at 232 columns (528
-# tiles, 4 whole waves) against 622 at 256, 5000^3 658 at 224 (920 tiles,
-# 6.97 waves) against 606: rates of about 95 percent.
-RING_WIDTHS = ((232, 95), (224, 95), (NARROW_BN, RING_NARROW_RATE))
+# The clustered bf16 chooser's tile shapes (with --by-waves), after 128 x
+# 256: tiles whose count fills whole waves where 128 x 256 leaves the last
+# one mostly idle, as cuBLAS does (rounds 71 and 75: 3000 x 5000 x 2000 in
+# 152 x 256 tiles, 3000^3 in 192 x 192, each in whole waves). (rows,
+# columns, main loop rate in percent of the 128 x 256 one's): 128 x 232 and
+# 128 x 224, each with the 256 kernel's ring (four 128-byte chunks, the
+# last narrower); 192 x 192 (three consumer warpgroups at 152 registers, 4
+# stages, C through one chunk buffer); then 128 x 192. Measured on an H100
+# (rounds 73 and 78, docs/gemm.md): 3000 x 5000 x 2000 656 TFLOP/s at 128 x
+# 232 (528 tiles, 4 whole waves) against 622 at 128 x 256, 5000^3 658 at
+# 128 x 224 (920 tiles, 6.97 waves) against 606: rates of about 95 %;
+# 3000^3 645 at 192 x 192 (256 tiles, 2 waves) against the chooser's 576,
+# 6144^3 745 against 740 (both 8 or 9 full waves): a rate near 100 %,
+# taken as 97.
+RING_SHAPES = ((BM, 232, 95), (BM, 224, 95), (192, 192, 97),
+               (BM, NARROW_BN, RING_NARROW_RATE))
+# The 192-row kernel's register split: four warpgroups share the 64K
+# registers (40 + 3 x 152 per thread, 128 threads each).
+M192_REGISTERS = (40, 152)
 # The stream-K kernel's register split (--stream-k, also in --choose): the
 # producer warpgroup down to 40, the consumers up to 232. Measured on the
 # H200 (round 22b, docs/gemm.md): 3-13% faster than without on all six
@@ -1474,25 +1497,30 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             if rule in (None, "fewer_waves") else (name, kwargs, rule)
             for name, kwargs, rule in choices)
         if ring and by_waves:
-            # The widths rule instead of the two-width one: each width's
-            # kernel where its tiles finish first (width_rule).
-            widths = []
-            for columns, _ in RING_WIDTHS:
-                if columns == NARROW_BN:
+            # The shapes rule instead of the two-width one: each shape's
+            # kernel where its tiles finish first (shape_rule).
+            shapes = []
+            for rows, columns, _ in RING_SHAPES:
+                rule, name = shape_name(rows, columns)
+                if (rows, columns) == (BM, NARROW_BN):
                     name, kwargs, _ = next(c for c in choices
                                            if c[2] == "fewer_waves")
-                else:
-                    name = f"_n{columns}"
+                elif rows == BM:
                     kwargs = dict(clustered, **ring, bn=columns)
-                widths.append((name, kwargs, f"width_{columns}"))
+                else:
+                    kwargs = dict(clustered, bm=rows, bn=columns,
+                                  registers=M192_REGISTERS,
+                                  stages=RING_STAGES, store_chunks=True,
+                                  c_buffers=1)
+                shapes.append((name, kwargs, rule))
             at = next(i for i, c in enumerate(choices)
                       if c[2] == "fewer_waves")
-            choices = choices[:at] + tuple(widths) + choices[at + 1:]
+            choices = choices[:at] + tuple(shapes) + choices[at + 1:]
         single = ((ONE_WAVE_NARROW_CHOICE,) if by_waves else ()) + (
             ONE_WAVE_CHOICE,)
         at = next(i for i, c in enumerate(choices)
                   if c[2] in ("fewer_waves", None)
-                  or c[2].startswith("width_"))
+                  or c[2].startswith("shape_"))
         choices = (choices[:at] + tuple(
             (name, dict(kwargs, registers=CLUSTER_REGISTERS,
                         **(ring if rule == "one_wave" else {})), rule)
@@ -1601,20 +1629,20 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     }
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
-    conditions["width_choice"] = width_rule(sms, RING_WIDTHS)
-    for i, (columns, _) in enumerate(RING_WIDTHS, 1):
-        conditions[f"width_{columns}"] = (
-            f"%width_{columns}_i = arith.constant {i} : index\n"
-            f"%width_{columns} = arith.cmpi eq, %width_best, "
-            f"%width_{columns}_i : index")
+    conditions["shape_choice"] = shape_rule(sms, RING_SHAPES)
+    for i, (rows, columns, _) in enumerate(RING_SHAPES, 1):
+        rule = shape_name(rows, columns)[0]
+        conditions[rule] = (
+            f"%{rule}_i = arith.constant {i} : index\n"
+            f"%{rule} = arith.cmpi eq, %shape_best, %{rule}_i : index")
     # The rules a rule's condition reads, computed first where no enclosing
     # rule computed them (the rules after it, in its else branch, see them).
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
                 "m64n64_split": ("m64_count",),
-                **{f"width_{columns}": ("width_choice",)
-                   for columns, _ in RING_WIDTHS}}
+                **{shape_name(rows, columns)[0]: ("shape_choice",)
+                   for rows, columns, _ in RING_SHAPES}}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered, is_async):

@@ -24,4 +24,19 @@ std::size_t chooseTileWidth(int64_t m, int64_t n, int64_t rows, int64_t ctas,
   return best;
 }
 
+std::size_t chooseTileShape(int64_t m, int64_t n, int64_t ctas,
+                            const std::vector<TileShape> &candidates) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < candidates.size(); ++i) {
+    const TileShape &a = candidates[i], &b = candidates[best];
+    int64_t timeA =
+        tileWaves(m, n, a.rows, a.columns, ctas) * a.rows * a.columns;
+    int64_t timeB =
+        tileWaves(m, n, b.rows, b.columns, ctas) * b.rows * b.columns;
+    if (timeA * b.ratePercent < timeB * a.ratePercent)
+      best = i;
+  }
+  return best;
+}
+
 } // namespace tile::schedule

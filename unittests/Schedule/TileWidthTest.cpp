@@ -87,6 +87,51 @@ TEST(TileWidth, ClusteredChooserWidths) {
     EXPECT_EQ(chooseTileWidth(m, n, 128, kSMs, widths), 0u) << m << "x" << n;
 }
 
+TEST(TileWidth, ClusteredChooserShapes) {
+  // The clustered bf16 chooser's tiles (gen_gemm.py RING_SHAPES): 128 x 256,
+  // then 128 x 232 and 128 x 224 at 95 %, 192 x 192 at 97 %, 128 x 192 at
+  // 90 %.
+  const std::vector<TileShape> shapes = {{128, 256, 100},
+                                         {128, 232, 95},
+                                         {128, 224, 95},
+                                         {192, 192, 97},
+                                         {128, 192, 90}};
+  // 3000^3: 256 tiles of 192 x 192 in 2 waves (73728 / 0.97) against 288 of
+  // 128 x 256 in 3 (98304) and 384 of 128 x 192 in 3 (73728 / 0.9).
+  EXPECT_EQ(chooseTileShape(3000, 3000, kSMs, shapes), 3u);
+  EXPECT_EQ(tileWaves(3000, 3000, 192, 192, kSMs), 2);
+  // The widths of ClusteredChooserWidths stay where 192 rows gain nothing:
+  // 3000 x 5000 (192 x 192: 16 x 27 = 432 tiles, 4 waves of 1.125 the
+  // work), 5000^3 (27 x 27 = 729, 6 waves: 6.75 against 224's 6.125).
+  EXPECT_EQ(chooseTileShape(3000, 5000, kSMs, shapes), 1u);
+  EXPECT_EQ(chooseTileShape(5000, 5000, kSMs, shapes), 2u);
+  EXPECT_EQ(chooseTileShape(300, 14336, kSMs, shapes), 4u);
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{4096, 4096},
+                      {4000, 4000},
+                      {8192, 8192},
+                      {4096, 14336},
+                      {14336, 4096},
+                      {2048, 2048},
+                      {16384, 1024},
+                      {6144, 6144},
+                      {0, 4096}})
+    EXPECT_EQ(chooseTileShape(m, n, kSMs, shapes), 0u) << m << "x" << n;
+  // With one height the choice is chooseTileWidth's.
+  const std::vector<TileWidth> widths = {
+      {256, 100}, {232, 95}, {224, 95}, {192, 90}};
+  const std::vector<TileShape> sameRows = {
+      {128, 256, 100}, {128, 232, 95}, {128, 224, 95}, {128, 192, 90}};
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{3000, 5000},
+                      {5000, 5000},
+                      {3000, 3000},
+                      {300, 14336},
+                      {8192, 8192}})
+    EXPECT_EQ(chooseTileShape(m, n, kSMs, sameRows),
+              chooseTileWidth(m, n, 128, kSMs, widths))
+        << m << "x" << n;
+  EXPECT_EQ(chooseTileShape(4096, 4096, kSMs, {}), 0u);
+}
+
 TEST(TileWidth, TiesKeepTheEarlierCandidate) {
   // 6144^3: 9 waves x 256 = 12 x 192 = 2304; at equal rates, a tie.
   EXPECT_EQ(chooseTileWidth(6144, 6144, 128, kSMs, {{256, 100}, {192, 100}}),

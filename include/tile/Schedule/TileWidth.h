@@ -43,6 +43,23 @@ int64_t tileWaves(int64_t m, int64_t n, int64_t rows, int64_t columns,
 std::size_t chooseTileWidth(int64_t m, int64_t n, int64_t rows, int64_t ctas,
                             const std::vector<TileWidth> &candidates);
 
+/// A candidate tile of `rows` x `columns` and its main loop's rate, in
+/// percent of the first candidate's.
+struct TileShape {
+  int64_t rows = 0;
+  int64_t columns = 0;
+  int64_t ratePercent = 100;
+};
+
+/// The same choice over tiles that differ in height as well: the least
+/// waves x rows x columns x 100 / ratePercent, compared as chooseTileWidth
+/// compares (a tie keeps the earlier candidate; 0 for no candidates). Where
+/// every candidate has the same rows, the choice is chooseTileWidth's.
+/// 3000 x 3000 has 288 tiles of 128 x 256 (2.2 waves, run as 3) but 256 of
+/// 192 x 192 (1.9: two waves of 1.125 the work each).
+std::size_t chooseTileShape(int64_t m, int64_t n, int64_t ctas,
+                            const std::vector<TileShape> &candidates);
+
 } // namespace tile::schedule
 
 #endif // TILE_SCHEDULE_TILEWIDTH_H

@@ -19,7 +19,7 @@ from index_arith import LINE, evaluate  # noqa: E402
 SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
           (3000, 5000), (8192, 8192), (256, 8192), (100, 8192), (40, 4096),
           (300, 14336), (256, 4096), (512, 2048), (256, 2048), (128, 4096),
-          (320, 4096), (384, 4096), (192, 8192)]
+          (320, 4096), (384, 4096), (192, 8192), (3000, 3000)]
 # With --split-k: problems M x N x K, K deciding whether shares are long
 # enough (the workspace always holds them).
 SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),

@@ -4,7 +4,7 @@ written, on the entries' counts of 128-row tile rows and 128 x 256 tiles,
 and prints each problem's width for FileCheck: the choices
 tile::schedule::chooseTileWidth makes (unittests/Schedule/TileWidthTest.cpp),
 with the chooser's rate for the 128 x 192 main loop; then the clustered
-bf16 chooser's widths rule (width_rule over RING_WIDTHS)."""
+bf16 chooser's shapes rule (shape_rule over RING_SHAPES)."""
 
 import os
 import sys
@@ -29,18 +29,20 @@ for M, N in SHAPES:
           f"(waves {env['%waves_wide']} of {wide}, "
           f"{env['%waves_narrow']} of {narrow})")
 
-# The clustered bf16 chooser's widths rule (width_rule over RING_WIDTHS):
-# the index of the width whose tiles finish first, as chooseTileWidth picks
-# among 256 at 100 % and RING_WIDTHS.
-widths = [wide] + [columns for columns, _ in gen_gemm.RING_WIDTHS]
-print("widths " + ", ".join(f"{c} at {r}" for c, r in
-                            [(wide, 100)] + list(gen_gemm.RING_WIDTHS)))
-for M, N in SHAPES + [(5000, 3000), (2500, 10000), (300, 14336)]:
+# The clustered bf16 chooser's shapes rule (shape_rule over RING_SHAPES):
+# the tile shape whose tiles finish first, as chooseTileShape picks among
+# 128 x 256 at 100 % and RING_SHAPES.
+shapes = [(128, wide, 100)] + list(gen_gemm.RING_SHAPES)
+print("shapes " + ", ".join(f"{r}x{c} at {p}" for r, c, p in shapes))
+for M, N in SHAPES + [(5000, 3000), (2500, 10000), (300, 14336),
+                      (3000, 3000), (7000, 7000)]:
     rows = -(-M // 128)
-    env = run(gen_gemm.width_rule(132, gen_gemm.RING_WIDTHS),
-              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // wide),
-               "%c0": 0})
-    waves = [env["%wr_waves0"]] + [env[f"%wr_waves{i}"] for i in
-                                   range(1, len(widths))]
-    print(f"{M}x{N}: {widths[env['%width_best']]} (waves "
-          + ", ".join(f"{w} of {c}" for w, c in zip(waves, widths)) + ")")
+    env = run(gen_gemm.shape_rule(132, gen_gemm.RING_SHAPES),
+              {"%M": M, "%N": N, "%rows": rows,
+               "%tiles": rows * -(-N // wide), "%c0": 0})
+    waves = [env["%sr_waves0"]] + [env[f"%sr_waves{i}"] for i in
+                                   range(1, len(shapes))]
+    r, c, _ = shapes[env["%shape_best"]]
+    print(f"{M}x{N}: {r}x{c} (waves "
+          + ", ".join(f"{w} of {r}x{c}" for w, (r, c, _) in zip(waves, shapes))
+          + ")")
