@@ -53,6 +53,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+from order import round_order  # noqa: E402
 from timing import event_ms  # noqa: E402
 
 TOL_O = 2e-2  # bf16 output (2^-9 relative) plus P rounded to bf16 for P V
@@ -298,10 +299,11 @@ def run_mosaic(seqs, results):
 
 def time_alternating(contenders, rounds, flops):
     """Each (name, call) of `contenders` timed in `rounds` rounds that
-    alternate them: {name: {"ms", "tflops", "rounds_ms"}}, the median round."""
+    alternate them, each round starting one contender later (round_order):
+    {name: {"ms", "tflops", "rounds_ms"}}, the median round."""
     times = {n: [] for n, _ in contenders}
-    for _ in range(rounds):
-        for n, fn in contenders:
+    for r in range(rounds):
+        for n, fn in round_order(contenders, r):
             times[n].append(event_ms(fn, warm=3))
     timed = {}
     for n, rounds_ms in times.items():

@@ -31,6 +31,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
+from order import round_order  # noqa: E402
 from timing import event_ms  # noqa: E402
 
 TOL = 1e-4
@@ -390,10 +391,12 @@ def main():
         if run_tma:
             contenders.append(("triton_tma", run_tma))
         # Rounds alternate the contenders so clocks and temperature treat
-        # them alike; each result is the median over all rounds.
+        # them alike, each starting one contender later (round_order: a
+        # place in the round moves a time); each result is the median over
+        # all rounds.
         times = {n: [] for n, _ in contenders}
-        for _ in range(ROUNDS):
-            for n, fn in contenders:
+        for r in range(ROUNDS):
+            for n, fn in round_order(contenders, r):
                 times[n].append(event_ms(fn, warm=5, hide_host=True))
         for t in tiles:
             t.status()

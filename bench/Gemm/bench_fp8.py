@@ -27,6 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
+from order import round_order  # noqa: E402
 from timing import event_ms  # noqa: E402
 from bench import Workspace, copy_tbps, least_bytes, takes_workspace  # noqa: E402
 
@@ -161,8 +162,8 @@ def main():
             print(f"  {M}x{N}x{K}: cuBLASLt declines ({e}); ours only")
             peers = []
         times = {n: [] for n, _ in contenders}
-        for _ in range(ROUNDS):
-            for n, fn in contenders:
+        for r in range(ROUNDS):
+            for n, fn in round_order(contenders, r):
                 times[n].append(event_ms(fn, warm=5, hide_host=True))
         for t in kernels:
             t.status()
