@@ -13,15 +13,12 @@ int64_t tileWaves(int64_t m, int64_t n, int64_t rows, int64_t columns,
 
 std::size_t chooseTileWidth(int64_t m, int64_t n, int64_t rows, int64_t ctas,
                             const std::vector<TileWidth> &candidates) {
-  std::size_t best = 0;
-  for (std::size_t i = 1; i < candidates.size(); ++i) {
-    const TileWidth &a = candidates[i], &b = candidates[best];
-    int64_t timeA = tileWaves(m, n, rows, a.columns, ctas) * a.columns;
-    int64_t timeB = tileWaves(m, n, rows, b.columns, ctas) * b.columns;
-    if (timeA * b.ratePercent < timeB * a.ratePercent)
-      best = i;
-  }
-  return best;
+  // Tiles of one height: the shapes' choice, every time scaled by `rows`.
+  std::vector<TileShape> shapes;
+  shapes.reserve(candidates.size());
+  for (const TileWidth &width : candidates)
+    shapes.push_back({rows, width.columns, width.ratePercent});
+  return chooseTileShape(m, n, ctas, shapes);
 }
 
 std::size_t chooseTileShape(int64_t m, int64_t n, int64_t ctas,

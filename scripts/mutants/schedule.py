@@ -53,11 +53,11 @@ MUTANTS = [
       "if (timeA < timeB)",
       "the narrower tile's slower main loop is ignored: it is taken where "
       "its waves are as long as the wide tile's",
-      function="chooseTileWidth", tests=["gtest:TileScheduleTests"]),
+      function="chooseTileShape", tests=["gtest:TileScheduleTests"]),
     M("tw-tie", "TileWidth.cpp",
       "if (timeA * b.ratePercent < timeB * a.ratePercent)",
       "if (timeA * b.ratePercent <= timeB * a.ratePercent)",
       "a tie goes to the later candidate: the choice depends on the order "
       "of equally fast widths",
-      function="chooseTileWidth", tests=["gtest:TileScheduleTests"]),
+      function="chooseTileShape", tests=["gtest:TileScheduleTests"]),
 ]
