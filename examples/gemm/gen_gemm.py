@@ -926,11 +926,9 @@ module attributes {{gpu.container_module}} {{
     stores = f"""          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC"""
     if swizzle_c:
         stores = "\n".join(
-            f"""          %cn{j} = arith.constant {j * chunk} : index
-          %n0_{j} = arith.addi %n0, %cn{j} : index
-          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], %sc{j}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
-            for j in range(chunks)
-            for width in [last_chunk if j == chunks - 1 else chunk])
+            chunk_store(j, bm, chunk, last_chunk if j == chunks - 1 else chunk,
+                        f"%sc{j}", reduce)
+            for j in range(chunks))
     store = f"""        %storer = arith.cmpi eq, %tid, %cwg : index
         scf.if %storer {{
 {stores}
@@ -1025,6 +1023,15 @@ module attributes {{gpu.container_module}} {{
 
 
 
+def chunk_store(j, bm, chunk, width, buffer, reduce=""):
+    """The TMA store of C chunk j (columns j x `chunk` on, `width` of them:
+    fewer in a last chunk that BN does not fill) from `buffer`, as lines of
+    the storing thread's branch."""
+    return f"""          %cn{j} = arith.constant {j * chunk} : index
+          %n0_{j} = arith.addi %n0, %cn{j} : index
+          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], {buffer}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
+
+
 def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False):
     """The persistent cooperative epilogue's store of C chunk j (--store-
     chunks; `width` of its `chunk` columns, fewer in a last chunk that BN
@@ -1036,9 +1043,7 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False):
     w(f"""        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads
         scf.if %storer {{
-          %cn{j} = arith.constant {j * chunk} : index
-          %n0_{j} = arith.addi %n0, %cn{j} : index
-          tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], %sc{j % buffers}[0, 0] [{bm}, {width}] : !C, !tileCs""")
+{chunk_store(j, bm, chunk, width, f"%sc{j % buffers}")}""")
     if last and not ring:
         w("          tile.bulk_commit_group")
     w("        }")
@@ -1257,38 +1262,24 @@ NARROW_STAGES = 4
 NARROW_RATE = 97
 
 
-def fewer_waves_rule(sms, narrow=NARROW_BN, wide=BN, rate=NARROW_RATE):
-    """%fewer_waves: 128 x `narrow` tiles finish before the 128 x `wide`
-    ones (%tiles of them over %rows tile rows, as the entries count them),
-    by tile::schedule::chooseTileWidth: waves (ceil(tiles / SMs)) times the
-    width, over the width's main loop rate (`rate` percent for the narrow
-    one, 100 for the wide)."""
-    return f"""%c_narrow = arith.constant {narrow} : index
-%c_narrow1 = arith.constant {narrow - 1} : index
-%n_narrow = arith.addi %N, %c_narrow1 : index
-%cols_narrow = arith.divui %n_narrow, %c_narrow : index
-%tiles_narrow = arith.muli %rows, %cols_narrow : index
-%sms_w = arith.constant {sms} : index
-%sms_w1 = arith.constant {sms - 1} : index
-%up_wide = arith.addi %tiles, %sms_w1 : index
-%waves_wide = arith.divui %up_wide, %sms_w : index
-%up_narrow = arith.addi %tiles_narrow, %sms_w1 : index
-%waves_narrow = arith.divui %up_narrow, %sms_w : index
-%weight_wide = arith.constant {wide * rate} : index
-%weight_narrow = arith.constant {narrow * 100} : index
-%time_wide = arith.muli %waves_wide, %weight_wide : index
-%time_narrow = arith.muli %waves_narrow, %weight_narrow : index
-%fewer_waves = arith.cmpi ult, %time_narrow, %time_wide : index"""
+def fewer_waves_rule(sms, narrow=NARROW_BN, rate=NARROW_RATE):
+    """%fewer_waves: 128 x `narrow` tiles finish before the 128 x 256 ones,
+    the shapes rule (shape_rule) over the two, the narrow one at `rate`
+    percent (tile::schedule::chooseTileWidth)."""
+    return (shape_rule(sms, [(BM, narrow, rate)], prefix="fw") +
+            "\n%fewer_waves = arith.cmpi ne, %fw_best, %c0 : index")
 
 
-def shape_rule(sms, candidates, wide=BN):
-    """%shape_best: the index of the tile shape whose tiles finish first,
+def shape_rule(sms, candidates, wide=BN, prefix="sr"):
+    """%`prefix`_best: the index of the tile shape whose tiles finish first,
     tile::schedule::chooseTileShape over `candidates` ((rows, columns, rate
     in percent) after 128 x `wide` at 100; index 0 is 128 x `wide`): the
     least waves (ceil(tiles / SMs)) x rows x columns / rate, compared as
     time(a) x rate(b) < time(b) x rate(a), a tie keeping the earlier
     candidate. %tiles and %rows are the entries' counts of 128 x `wide`
-    tiles and of 128-row tile rows; %M and %N the problem's."""
+    tiles and of 128-row tile rows; %M and %N the problem's. Every value
+    it defines starts with %`prefix`_, so that two rules can share an
+    entry."""
     lines = [f"%sr_sms = arith.constant {sms} : index",
              f"%sr_sms1 = arith.constant {sms - 1} : index",
              "%sr_up0 = arith.addi %tiles, %sr_sms1 : index",
@@ -1325,8 +1316,8 @@ def shape_rule(sms, candidates, wide=BN):
             f"%sr_time{i} = arith.select %sr_wins{i}, %sr_t{i}, {time} : index",
             f"%sr_rate{i} = arith.select %sr_wins{i}, %sr_r{i}, {rate} : index"]
         best, time, rate = f"%sr_best{i}", f"%sr_time{i}", f"%sr_rate{i}"
-    lines.append(f"%shape_best = arith.addi {best}, %c0 : index")
-    return "\n".join(lines)
+    lines.append(f"%sr_best = arith.addi {best}, %c0 : index")
+    return "\n".join(lines).replace("%sr_", f"%{prefix}_")
 
 
 def shape_name(rows, columns):
@@ -1634,7 +1625,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         rule = shape_name(rows, columns)[0]
         conditions[rule] = (
             f"%{rule}_i = arith.constant {i} : index\n"
-            f"%{rule} = arith.cmpi eq, %shape_best, %{rule}_i : index")
+            f"%{rule} = arith.cmpi eq, %sr_best, %{rule}_i : index")
     # The rules a rule's condition reads, computed first where no enclosing
     # rule computed them (the rules after it, in its else branch, see them).
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),

@@ -24,10 +24,11 @@ print(f"rate {gen_gemm.NARROW_RATE}")
 for M, N in SHAPES:
     rows = -(-M // 128)
     env = run(gen_gemm.fewer_waves_rule(132),
-              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // wide)})
+              {"%N": N, "%rows": rows, "%tiles": rows * -(-N // wide),
+               "%c0": 0})
     print(f"{M}x{N}: {narrow if env['%fewer_waves'] else wide} "
-          f"(waves {env['%waves_wide']} of {wide}, "
-          f"{env['%waves_narrow']} of {narrow})")
+          f"(waves {env['%fw_waves0']} of {wide}, "
+          f"{env['%fw_waves1']} of {narrow})")
 
 # The clustered bf16 chooser's shapes rule (shape_rule over RING_SHAPES):
 # the tile shape whose tiles finish first, as chooseTileShape picks among
@@ -42,7 +43,7 @@ for M, N in SHAPES + [(5000, 3000), (2500, 10000), (300, 14336),
                "%tiles": rows * -(-N // wide), "%c0": 0})
     waves = [env["%sr_waves0"]] + [env[f"%sr_waves{i}"] for i in
                                    range(1, len(shapes))]
-    r, c, _ = shapes[env["%shape_best"]]
+    r, c, _ = shapes[env["%sr_best"]]
     print(f"{M}x{N}: {r}x{c} (waves "
           + ", ".join(f"{w} of {r}x{c}" for w, (r, c, _) in zip(waves, shapes))
           + ")")
