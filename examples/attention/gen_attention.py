@@ -192,9 +192,11 @@ def emit_consume(e, a):
         # exact zeros. No branch: a branch would move the accumulator's
         # registers while the wgmma writes them, and ptxas would serialize
         # every wgmma. (A branch around the wgmmas alone, fence and commit
-        # outside, assembles, but ran slower than the guard in round 67.)
-        e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
+        # outside, assembles; round 67 timed it 1-2 % below the guard, but
+        # in the first place of every round, which costs up to 7 %.)
         issue = "%has_prev" if a.first_pv == "guard" else None
+        if issue or not a.kv_lag:
+            e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
         if a.kv_lag:
             # read_lags = [0, 1]: the pipeline hands consume V of block
             # max(k - 1, 0) (%vs), waited for on V's own barrier.
@@ -1059,12 +1061,12 @@ def main():
     # The guard skips a wgmma group per tile (1 / (2n + 1) of a tile's wgmma
     # work at n KV blocks), but ptxas injects a warpgroup.arrive before each
     # guarded wgmma (C7519), in every block: the gain is per tile, the cost
-    # per block. Measured side by side on an H100 (rounds 66, 67, 69 and 75,
-    # docs/attention.md), head_dim 128: causal, 1.00-1.03x the zero P at
-    # every length; non-causal, +2-6.5 % at 512 and 1k, +0.7-1.9 % at 2k,
-    # and from 4k -0.5 to -1.6 % (one round -9.8 % at 8k). So the causal
-    # kernels take the guard and the non-causal ones both kernels, the
-    # guarded one up to 2k keys (by-length).
+    # per block. Measured on an H100 (docs/attention.md), head_dim 128:
+    # causal, 1.00-1.03x the zero P at every length (rounds 66, 67, 75,
+    # 76); non-causal, with the rounds' order controlled (round 77), 1.031 /
+    # 1.018 / 1.007 at 512-2k and 0.998 / 0.990 / 0.995 at 4k-16k. So the
+    # causal kernels take the guard and the non-causal ones both kernels,
+    # the guarded one up to 2k keys (by-length).
     first_pv_default = "guard" if a.causal or not a.overlap else "by-length"
     if a.first_pv != "auto" and not a.overlap:
         p.error(f"--first-pv {a.first_pv}: the overlapped kernels' first "
@@ -1095,8 +1097,8 @@ def main():
         long_args.first_pv = "zero"
         long_args.name = f"{a.name}_long"
         lines = generate(long_args).splitlines()
-        start = lines.index(next(line for line in lines if line.startswith(
-            f"    gpu.func @{long_args.name}(")))
+        start = next(i for i, line in enumerate(lines) if line.startswith(
+            f"    gpu.func @{long_args.name}("))
         end = lines.index("    }", start)
         a.first_pv = "guard"
         print(generate(a, "\n".join(lines[start:end + 1])), end="")
