@@ -3,6 +3,8 @@ import statistics
 
 import torch
 
+from order import round_order
+
 
 # Cycles the GPU spins before the timed calls (torch.cuda._sleep), so the
 # host queues all of them while it waits: about 2 ms at the H200's clock.
@@ -30,3 +32,15 @@ def event_ms(fn, reps=20, warm=3, hide_host=False):
         e.record()
     torch.cuda.synchronize()
     return statistics.median(s.elapsed_time(e) for s, e in ev)
+
+
+def alternate(contenders, rounds, **timing):
+    """{name: [ms per round]} of the (name, call) `contenders` timed in
+    `rounds` rounds that alternate them (so clocks and temperature treat
+    them alike), each round starting one contender later (round_order: a
+    place in the round moves a time); `timing` goes to event_ms."""
+    times = {n: [] for n, _ in contenders}
+    for r in range(rounds):
+        for n, fn in round_order(contenders, r):
+            times[n].append(event_ms(fn, **timing))
+    return times

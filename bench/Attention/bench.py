@@ -53,8 +53,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
-from order import round_order  # noqa: E402
-from timing import event_ms  # noqa: E402
+from timing import alternate  # noqa: E402
 
 TOL_O = 2e-2  # bf16 output (2^-9 relative) plus P rounded to bf16 for P V
 TOL_L = 2e-3  # f32 log-sum-exp from approximate exp2/lg2
@@ -151,11 +150,11 @@ def max_error(x, ref):
     return float("inf") if math.isnan(err) else err
 
 
-# (batch, heads, kv heads, seq): edge lengths, GQA; the last two have more
-# tiles than an H100 or H200 has SMs (216 and 320 of 128 query rows), so a
-# persistent kernel's CTAs take two or three tiles each.
-# (batch, heads, K/V heads, seq); 3000 (24 KV blocks) takes the non-causal
-# default's long-key kernel (--first-pv by-length), the others its short one.
+# (batch, heads, kv heads, seq): edge lengths, GQA; (3, 8, 2, 1100) and (4,
+# 16, 4, 640) have more tiles than an H100 or H200 has SMs (216 and 320 of
+# 128 query rows), so a persistent kernel's CTAs take two or three tiles
+# each; 3000 keys (24 KV blocks) take the non-causal default's long-key
+# kernel (--first-pv by-length), the others its short one.
 CHECK_SHAPES = [(1, 2, 2, 128), (2, 4, 2, 1000), (1, 1, 1, 1), (1, 3, 1, 257),
                 (2, 2, 2, 2048), (1, 4, 4, 300), (3, 8, 2, 1100), (4, 16, 4, 640),
                 (1, 4, 2, 3000)]
@@ -298,13 +297,10 @@ def run_mosaic(seqs, results):
 
 
 def time_alternating(contenders, rounds, flops):
-    """Each (name, call) of `contenders` timed in `rounds` rounds that
-    alternate them, each round starting one contender later (round_order):
-    {name: {"ms", "tflops", "rounds_ms"}}, the median round."""
-    times = {n: [] for n, _ in contenders}
-    for r in range(rounds):
-        for n, fn in round_order(contenders, r):
-            times[n].append(event_ms(fn, warm=3))
+    """Each (name, call) of `contenders` timed in `rounds` alternating rounds
+    (timing.alternate): {name: {"ms", "tflops", "rounds_ms"}}, the median
+    round."""
+    times = alternate(contenders, rounds, warm=3)
     timed = {}
     for n, rounds_ms in times.items():
         ms = statistics.median(rounds_ms)

@@ -31,8 +31,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
-from order import round_order  # noqa: E402
-from timing import event_ms  # noqa: E402
+from timing import alternate, event_ms  # noqa: E402
 
 TOL = 1e-4
 # bf16 output (gemm_bf16out*.so, torch.matmul): rounding is 2^-9 relative.
@@ -390,14 +389,8 @@ def main():
             pass
         if run_tma:
             contenders.append(("triton_tma", run_tma))
-        # Rounds alternate the contenders so clocks and temperature treat
-        # them alike, each starting one contender later (round_order: a
-        # place in the round moves a time); each result is the median over
-        # all rounds.
-        times = {n: [] for n, _ in contenders}
-        for r in range(ROUNDS):
-            for n, fn in round_order(contenders, r):
-                times[n].append(event_ms(fn, warm=5, hide_host=True))
+        # Each result is the median over all the alternating rounds.
+        times = alternate(contenders, ROUNDS, warm=5, hide_host=True)
         for t in tiles:
             t.status()
         for n in times:

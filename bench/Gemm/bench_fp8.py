@@ -27,8 +27,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
-from order import round_order  # noqa: E402
-from timing import event_ms  # noqa: E402
+from timing import alternate  # noqa: E402
 from bench import Workspace, copy_tbps, least_bytes, takes_workspace  # noqa: E402
 
 TOL = 1e-2
@@ -161,10 +160,7 @@ def main():
             # torch._scaled_mm takes dimensions divisible by 16 only.
             print(f"  {M}x{N}x{K}: cuBLASLt declines ({e}); ours only")
             peers = []
-        times = {n: [] for n, _ in contenders}
-        for r in range(ROUNDS):
-            for n, fn in round_order(contenders, r):
-                times[n].append(event_ms(fn, warm=5, hide_host=True))
+        times = alternate(contenders, ROUNDS, warm=5, hide_host=True)
         for t in kernels:
             t.status()
         ref = reference(A, Bt, sa, sb)

@@ -14,7 +14,7 @@ Check: per group against an f32 reference (bf16 inputs widened to f32, TF32
 off): max |C_g - ref_g| <= TOL * max |ref_g|; output rows outside every group
 must keep their NaN fill. Timing: CUDA events around each call on one
 stream, warm-up then the median of 20 calls per round, 3 rounds alternating
-the contenders; TFLOP/s = 2 sum_g M_g N K / time.
+the contenders (each round starting one later, timing.alternate); TFLOP/s = 2 sum_g M_g N K / time.
 
     python3 bench/GroupedGemm/bench.py [--dir .gpu/grouped_gemm] [--json OUT]
                                        [--check-only]
@@ -31,7 +31,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from memrefs import memref  # noqa: E402
-from timing import event_ms  # noqa: E402
+from timing import alternate  # noqa: E402
 
 TOL = 8e-3  # bf16 output: rounding is 2^-9 relative (bench/Gemm's TOL_BF16)
 ROUNDS = 3
@@ -224,10 +224,7 @@ def main():
             for a, b, c in pieces:
                 torch.mm(a, b, out=c)
         contenders.append(("loop", loop))
-        times = {n: [] for n, _ in contenders}
-        for _ in range(ROUNDS):
-            for n, fn in contenders:
-                times[n].append(event_ms(fn, warm=5))
+        times = alternate(contenders, ROUNDS, warm=5)
         for t in tiles:
             t.status()
         for n in times:
