@@ -22,12 +22,8 @@ RING="--store-chunks --c-buffers 2"
 GEMM="bf16out_persistent_c2:$BF16;bf16out_persistent_c2_ring4:$BF16 $RING --stages 4"
 GEMM+=";bf16out_persistent_c2_ring3:$BF16 $RING"
 GEMM+=";fp8_persistent:$FP8;fp8_persistent_ring4:$FP8 $RING --stages 4"
-SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,2048x2048x2048,4096x4096x4096
-SHAPES+=,8192x8192x8192,4096x14336x4096,16384x1024x4096,8192x4096x14336
-FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
-
 run_gemm() {
-  round_gemm "${1:?output folder}" "$out_dir" "$SHAPES" "$FP8_SHAPES"
+  round_gemm "${1:?output folder}" "$out_dir" "$EPILOGUE_SHAPES" "$EPILOGUE_FP8_SHAPES"
 }
 
 round_main "$@"

@@ -9,6 +9,12 @@
 #                      defined run_attention and run_gemm)
 #   step NAME COMMAND...
 
+# The shapes of the epilogue rounds (bench/store-chunks.sh, bench/c-ring.sh):
+# the multi-wave suite shapes, and FP8's.
+EPILOGUE_SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,2048x2048x2048,4096x4096x4096
+EPILOGUE_SHAPES+=,8192x8192x8192,4096x14336x4096,16384x1024x4096,8192x4096x14336
+EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
+
 # Compiles DIR/NAME.mlir into DIR/NAME.so, with DIR's runtime beside it.
 round_compile() {
   local dir=$1 name=$2

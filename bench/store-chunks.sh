@@ -24,12 +24,8 @@ CHOOSE_FP8="--choose --fp8 --persistent --swizzle-c --by-waves"
 GEMM="bf16out_choose_persistent_c2:$CHOOSE_BF16"
 GEMM+=";bf16out_choose_persistent_c2_chunks:$CHOOSE_BF16 --store-chunks"
 GEMM+=";fp8_choose_persistent:$CHOOSE_FP8;fp8_choose_persistent_chunks:$CHOOSE_FP8 --store-chunks"
-SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,2048x2048x2048,4096x4096x4096
-SHAPES+=,8192x8192x8192,4096x14336x4096,16384x1024x4096,8192x4096x14336
-FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
-
 run_gemm() {
-  round_gemm "${1:?output folder}" "$out_dir" "$SHAPES" "$FP8_SHAPES"
+  round_gemm "${1:?output folder}" "$out_dir" "$EPILOGUE_SHAPES" "$EPILOGUE_FP8_SHAPES"
 }
 
 round_main "$@"
