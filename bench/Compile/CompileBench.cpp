@@ -89,7 +89,13 @@ int main(int argc, char **argv) {
         llvm::errs() << argv[i] + 11 << ": cannot read\n";
         return 2;
       }
-      pipelineText = (*text)->getBuffer().trim().str();
+      // The passes of the module's pipeline: as `--dump-pass-pipeline`
+      // prints it, the text names its anchor, which parsed into this
+      // module's pass manager would nest a second module and run nothing.
+      StringRef passes = (*text)->getBuffer().trim();
+      if (passes.consume_front("builtin.module(") && passes.consume_back(")"))
+        passes = passes.trim();
+      pipelineText = passes.str();
     } else
       files.push_back(argv[i]);
   }

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Sustained GEMM runs with the card's clock and power sampled: a tile GEMM
+kernel and cuBLAS (torch.matmul, bf16 out) each launched back to back for
+SECONDS per shape, alternating (ours, cuBLAS, ours, cuBLAS), while
+nvidia-smi samples the SM clock, the power draw and the active clock-event
+reasons every 50 ms. Prints per run the TFLOP/s over the run (CUDA events)
+and the median clock and power of the samples taken during it, so that a
+kernel slower on one card than on another can be told apart from a card
+that runs it at a lower clock:
+
+    python3 bench/Gemm/clocks.py --dir DIR --lib gemm_X.so --shapes MxNxK,...
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+
+QUERY = "timestamp,clocks.sm,power.draw,clocks_event_reasons.active"
+
+
+def sampler(path):
+    return subprocess.Popen(
+        ["nvidia-smi", f"--query-gpu={QUERY}", "--format=csv,noheader,nounits",
+         "-lms", "50"], stdout=open(path, "w"), stderr=subprocess.DEVNULL)
+
+
+def samples(path, start, end):
+    """(clock MHz, power W, reasons) of the samples between two
+    time.time() stamps."""
+    rows = []
+    for line in open(path):
+        f = [x.strip() for x in line.split(",")]
+        if len(f) < 4:
+            continue
+        try:
+            t = time.mktime(time.strptime(f[0].split(".")[0],
+                                          "%Y/%m/%d %H:%M:%S"))
+            t += float("0." + f[0].split(".")[1]) if "." in f[0] else 0.0
+            rows.append((t, float(f[1]), float(f[2]), f[3]))
+        except ValueError:
+            continue
+    return [(c, p, r) for t, c, p, r in rows if start <= t <= end]
+
+
+def sustained(fn, seconds):
+    """TFLOP/s-ready milliseconds per call over about SECONDS of back-to-back
+    calls, and the wall-clock span they ran in."""
+    for _ in range(5):
+        fn()
+    torch.cuda.synchronize()
+    t0 = time.time()
+    begin, end = torch.cuda.Event(True), torch.cuda.Event(True)
+    calls = 0
+    begin.record()
+    while time.time() - t0 < seconds:
+        for _ in range(10):
+            fn()
+        calls += 10
+        if calls % 100 == 0:
+            torch.cuda.synchronize()
+    end.record()
+    torch.cuda.synchronize()
+    return begin.elapsed_time(end) / calls, t0, time.time()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--lib", required=True)
+    ap.add_argument("--shapes", required=True)
+    ap.add_argument("--seconds", type=float, default=3.0)
+    a = ap.parse_args()
+    tile = bench.Tile(a.dir, a.lib)
+    log = tempfile.mktemp(suffix=".csv")
+    proc = sampler(log)
+    time.sleep(0.5)
+    print("device", torch.cuda.get_device_name(), flush=True)
+    try:
+        for shape in a.shapes.split(","):
+            M, N, K = (int(d) for d in shape.split("x"))
+            A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
+            Bt = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
+            Cout = tile.output(M, N)
+            ours = tile.prepare(A, Bt, Cout)
+            ref = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+
+            def cublas():
+                torch.matmul(A, Bt.t(), out=ref)
+
+            runs = []
+            for rnd in range(2):
+                for name, fn in (("tile", ours), ("cublas", cublas)):
+                    ms, t0, t1 = sustained(fn, a.seconds)
+                    runs.append((rnd, name, ms, t0, t1))
+            tile.status()
+            err = bench.error(Cout, ref.float())
+            time.sleep(0.3)
+            for rnd, name, ms, t0, t1 in runs:
+                s = samples(log, t0 + 0.2, t1)
+                clock = statistics.median(c for c, _, _ in s) if s else 0
+                power = statistics.median(p for _, p, _ in s) if s else 0
+                reasons = sorted({r for _, _, r in s})
+                tflops = 2 * M * N * K / (ms * 1e-3) / 1e12
+                print(f"{shape} round {rnd} {name:6s} {tflops:6.0f} TFLOP/s "
+                      f"sm {clock:5.0f} MHz power {power:5.0f} W "
+                      f"samples {len(s)} reasons {','.join(reasons)}",
+                      flush=True)
+            print(f"{shape}: error {err:.1e}", flush=True)
+    finally:
+        proc.terminate()
+
+
+if __name__ == "__main__":
+    main()
