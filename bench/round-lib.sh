@@ -15,11 +15,13 @@ EPILOGUE_SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,2048x2048x2048,4096
 EPILOGUE_SHAPES+=,8192x8192x8192,4096x14336x4096,16384x1024x4096,8192x4096x14336
 EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 
-# Compiles DIR/NAME.mlir into DIR/NAME.so, with DIR's runtime beside it.
+# Compiles DIR/NAME.mlir into DIR/NAME.so, with DIR's runtime beside it
+# (and tile-compile's flags in TILE_COMPILE_FLAGS, if any).
 round_compile() {
   local dir=$1 name=$2
-  "${TILE_BUILD:-build}/bin/tile-compile" "$dir/$name.mlir" -o "$dir/$name.so" \
-    --runtime-dir "$dir"
+  # shellcheck disable=SC2086
+  "${TILE_BUILD:-build}/bin/tile-compile" ${TILE_COMPILE_FLAGS:-} "$dir/$name.mlir" \
+    -o "$dir/$name.so" --runtime-dir "$dir"
 }
 
 # Builds each attention variant (gen_attention.py flags, ';'-separated) into

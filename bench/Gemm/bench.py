@@ -30,6 +30,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from gemm_abi import output_is_bf16  # noqa: E402
 from memrefs import memref  # noqa: E402
 from timing import alternate, event_ms  # noqa: E402
 
@@ -103,8 +104,9 @@ class Tile:
         self.name = lib
         self.lib = C.CDLL(os.path.join(folder, lib))
         self.fn = self.lib._mlir_ciface_gemm_async
-        # gen_gemm.py --bf16-out: C is bf16 and alpha (f32) follows it.
-        self.bf16_out = lib.startswith("gemm_bf16out")
+        # gen_gemm.py --bf16-out: C is bf16 and alpha (f32) follows it. The
+        # module beside the library says which; without one, the name does.
+        self.bf16_out = output_is_bf16(folder, lib)
         # Split-K with bf16 output (--split-k, also in --choose) and
         # stream-K: the workspace (partials, counters) follows alpha.
         self.workspace = (Workspace() if self.bf16_out and takes_workspace(lib)

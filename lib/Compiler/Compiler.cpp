@@ -114,6 +114,7 @@ mlir::tile::lowerModule(ModuleOp module, const CompilerOptions &options,
   pipeline.toolkit = options.toolkit;
   pipeline.verifyAsync = options.verifyAsync;
   pipeline.convertUpstreamCopies = options.convertUpstreamCopies;
+  pipeline.prefetchTensorMaps = options.prefetchTensorMaps;
   buildTileGPUPipeline(pm, pipeline);
   // Verifying between passes is a third of the pipeline's time; the passes'
   // own invariants are covered by tile-opt's tests, so verify once at the end.

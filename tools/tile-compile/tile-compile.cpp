@@ -75,6 +75,11 @@ cl::opt<bool> convertUpstreamCopies(
     cl::desc("Turn global <-> shared memref.copy and linalg.copy inside "
              "kernels into CTA-wide tile.copy (tile-convert-upstream-copies)"),
     cl::init(false), cl::cat(toolCategory));
+cl::opt<bool> prefetchTensorMaps(
+    "prefetch-tensor-maps",
+    cl::desc("Prefetch each kernel's tensor maps at its entry "
+             "(prefetch.tensormap)"),
+    cl::init(false), cl::cat(toolCategory));
 cl::opt<bool> keepTemps("keep-temps", cl::desc("Keep the temporary object"),
                         cl::init(false), cl::cat(toolCategory));
 } // namespace
@@ -159,6 +164,7 @@ int main(int argc, char **argv) {
   options.verifyEach = verifyEach;
   options.verifyAsync = verifyAsync;
   options.convertUpstreamCopies = convertUpstreamCopies;
+  options.prefetchTensorMaps = prefetchTensorMaps;
   options.keepTemps = keepTemps;
 
   // The handler reports the parser's and the passes' diagnostics with their

@@ -51,6 +51,9 @@ struct CompilerOptions {
   /// Convert global <-> shared memref.copy and linalg.copy inside kernels
   /// into CTA-wide tile.copy first (tile-convert-upstream-copies).
   bool convertUpstreamCopies = false;
+  /// Prefetch each kernel's tensor maps at its entry (prefetch.tensormap),
+  /// so that a CTA's first TMA copy does not wait for its descriptor.
+  bool prefetchTensorMaps = false;
   /// Keep the temporary object of a shared library.
   bool keepTemps = false;
   /// Also keep the PTX of every kernel module (`CompileProducts::ptx`).
