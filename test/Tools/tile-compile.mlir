@@ -8,6 +8,14 @@
 // RUN: llvm-readelf -S %t.o | FileCheck %s --check-prefix=SECTIONS
 // RUN: not tile-compile %s --emit=llvm -o /dev/null 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tile-compile %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// --prefetch-tensor-maps reaches the kernel lowering: each kernel prefetches
+// its tensor map at entry; without it, none does.
+// RUN: tile-compile %tile_src_root/examples/copy_async_tma.mlir --emit=llvm -o /dev/null --prefetch-tensor-maps --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=PREFETCH
+// RUN: tile-compile %tile_src_root/examples/copy_async_tma.mlir --emit=llvm -o /dev/null --mlir-print-ir-after-all 2>&1 | FileCheck %s --check-prefix=NOPREFETCH
+// PREFETCH: IR Dump After TileKernelToLLVM
+// PREFETCH: llvm.func @copy_async_kernel({{.*}}%arg14: !llvm.ptr {{{.*}}nvvm.grid_constant}
+// PREFETCH: nvvm.prefetch tensormap, %arg14 : !llvm.ptr
+// NOPREFETCH-NOT: nvvm.prefetch
 
 // CHECK-DAG: @llvm.global_ctors = appending global
 // CHECK-DAG: call ptr @mgpuModuleLoad(ptr @{{.*}}, i64 {{[0-9]+}})
