@@ -3,7 +3,7 @@
 # everything is present it returns at once without touching apt.
 set -e
 PACKAGES="cmake ninja-build ccache libmlir-22-dev mlir-22-tools llvm-22-dev \
-llvm-22-tools clang-22 lld-22 clang-format-22 libgtest-dev libbenchmark-dev \
+llvm-22-tools clang-22 lld-22 clang-format-22 libgtest-dev libbenchmark-dev libjemalloc-dev \
 python3-pytest python3-venv libclang-rt-22-dev \
 llvm-22 python3-torch librsvg2-bin"
 

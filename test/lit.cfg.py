@@ -45,6 +45,10 @@ if sanitized:
 # generous bound, ten times larger under the sanitizers.
 config.substitutions.append(("%chain_seconds", "20" if sanitized else "2"))
 
+# The tools link jemalloc where the build found it (TILE_TOOLS_JEMALLOC).
+if config.tile_tool_allocator:
+    config.available_features.add("tools-jemalloc")
+
 # ptxas checks run only where the CUDA toolkit is installed.
 ptxas = os.path.join(config.cuda_dir, "bin", "ptxas")
 if os.path.exists(ptxas):
