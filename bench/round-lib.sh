@@ -15,6 +15,23 @@ EPILOGUE_SHAPES=3000x5000x2000,4000x4000x4000,5000x5000x5000,2048x2048x2048,4096
 EPILOGUE_SHAPES+=,8192x8192x8192,4096x14336x4096,16384x1024x4096,8192x4096x14336
 EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 
+# The kernels the issues' targets are measured on (bench/acceptance.sh):
+# the head_dim 128 attention defaults, causal and not, the clustered bf16
+# GEMM chooser and the FP8 chooser.
+TARGET_ATTENTION="--head-dim 128;--head-dim 128 --causal"
+TARGET_GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
+TARGET_GEMM+=";fp8_choose_persistent:--choose --fp8 --persistent --swizzle-c --by-waves"
+
+# The targets' measurements of the kernels of DIR into OUT: the GEMMs over
+# bench.py's and bench_fp8.py's own suites (cuBLAS and cuBLASLt
+# alternating), the attention kernels side by side with cuDNN.
+round_targets() {
+  local out=$1 dir=$2
+  round_gemm "$out" "$dir" "" ""
+  round_attention "$out" "$dir/attention" 300 --side-by-side
+  grep -h "FAIL\|SUMMARY\|d=128" "$out"/attention.log | head -30 || true
+}
+
 # Compiles DIR/NAME.mlir into DIR/NAME.so, with DIR's runtime beside it
 # (and tile-compile's flags in TILE_COMPILE_FLAGS, if any).
 round_compile() {

@@ -279,6 +279,15 @@ def inputs(M, N, K, seed):
     return A, Bt
 
 
+def tool_problem(tile, shape, seed=0):
+    """For the one-library tools (profile.py, clocks.py): shape "MxNxK" as
+    (M, N, K), its inputs, `tile`'s output buffer and its prepared call."""
+    M, N, K = (int(d) for d in shape.split("x"))
+    A, Bt = inputs(M, N, K, seed)
+    Cout = tile.output(M, N)
+    return (M, N, K), A, Bt, Cout, tile.prepare(A, Bt, Cout)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dir", default=".gpu/gemm")

@@ -79,17 +79,14 @@ def main():
     ap.add_argument("--seconds", type=float, default=3.0)
     a = ap.parse_args()
     tile = bench.Tile(a.dir, a.lib)
-    log = tempfile.mktemp(suffix=".csv")
+    with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as f:
+        log = f.name
     proc = sampler(log)
     time.sleep(0.5)
     print("device", torch.cuda.get_device_name(), flush=True)
     try:
         for shape in a.shapes.split(","):
-            M, N, K = (int(d) for d in shape.split("x"))
-            A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-            Bt = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
-            Cout = tile.output(M, N)
-            ours = tile.prepare(A, Bt, Cout)
+            (M, N, K), A, Bt, Cout, ours = bench.tool_problem(tile, shape)
             ref = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
 
             def cublas():
@@ -116,6 +113,7 @@ def main():
             print(f"{shape}: error {err:.1e}", flush=True)
     finally:
         proc.terminate()
+        os.unlink(log)
 
 
 if __name__ == "__main__":

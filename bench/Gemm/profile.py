@@ -29,11 +29,7 @@ def main():
     a = ap.parse_args()
     tile = bench.Tile(a.dir, a.lib)
     for shape in a.shapes.split(","):
-        M, N, K = (int(d) for d in shape.split("x"))
-        A = torch.randn(M, K, device="cuda", dtype=torch.bfloat16)
-        Bt = torch.randn(N, K, device="cuda", dtype=torch.bfloat16)
-        Cout = tile.output(M, N)
-        run = tile.prepare(A, Bt, Cout)
+        _, A, Bt, Cout, run = bench.tool_problem(tile, shape)
         for _ in range(a.warm + 1):
             run()
         tile.status()
