@@ -1279,7 +1279,7 @@ def shape_rule(sms, candidates, wide=BN, prefix="sr"):
     candidate. %tiles and %rows are the entries' counts of 128 x `wide`
     tiles and of 128-row tile rows; %M and %N the problem's. Every value
     it defines starts with %`prefix`_, so that two rules can share an
-    entry."""
+    entry; the last comparison's select is %`prefix`_best itself."""
     lines = [f"%sr_sms = arith.constant {sms} : index",
              f"%sr_sms1 = arith.constant {sms - 1} : index",
              "%sr_up0 = arith.addi %tiles, %sr_sms1 : index",
@@ -1290,19 +1290,20 @@ def shape_rule(sms, candidates, wide=BN, prefix="sr"):
              "%sr_best0 = arith.constant 0 : index"]
     best, time, rate = "%sr_best0", "%sr_time0", "%sr_rate0"
     for i, (rows, columns, percent) in enumerate(candidates, 1):
-        if rows == BM:
-            lines.append(f"%sr_down{i} = arith.addi %rows, %c0 : index")
-        else:
+        last = i == len(candidates)
+        down = "%rows"
+        if rows != BM:
+            down = f"%sr_down{i}"
             lines += [f"%sr_bm{i} = arith.constant {rows} : index",
                       f"%sr_bm{i}_1 = arith.constant {rows - 1} : index",
                       f"%sr_m{i} = arith.addi %M, %sr_bm{i}_1 : index",
-                      f"%sr_down{i} = arith.divui %sr_m{i}, %sr_bm{i} : index"]
+                      f"{down} = arith.divui %sr_m{i}, %sr_bm{i} : index"]
         lines += [
             f"%sr_bn{i} = arith.constant {columns} : index",
             f"%sr_bn{i}_1 = arith.constant {columns - 1} : index",
             f"%sr_n{i} = arith.addi %N, %sr_bn{i}_1 : index",
             f"%sr_across{i} = arith.divui %sr_n{i}, %sr_bn{i} : index",
-            f"%sr_tiles{i} = arith.muli %sr_down{i}, %sr_across{i} : index",
+            f"%sr_tiles{i} = arith.muli {down}, %sr_across{i} : index",
             f"%sr_up{i} = arith.addi %sr_tiles{i}, %sr_sms1 : index",
             f"%sr_waves{i} = arith.divui %sr_up{i}, %sr_sms : index",
             f"%sr_area{i} = arith.constant {rows * columns} : index",
@@ -1312,11 +1313,16 @@ def shape_rule(sms, candidates, wide=BN, prefix="sr"):
             f"%sr_rhs{i} = arith.muli {time}, %sr_r{i} : index",
             f"%sr_wins{i} = arith.cmpi ult, %sr_lhs{i}, %sr_rhs{i} : index",
             f"%sr_i{i} = arith.constant {i} : index",
-            f"%sr_best{i} = arith.select %sr_wins{i}, %sr_i{i}, {best} : index",
-            f"%sr_time{i} = arith.select %sr_wins{i}, %sr_t{i}, {time} : index",
-            f"%sr_rate{i} = arith.select %sr_wins{i}, %sr_r{i}, {rate} : index"]
+            f"%sr_best{'' if last else i} = arith.select %sr_wins{i}, "
+            f"%sr_i{i}, {best} : index"]
+        if not last:
+            # The time and rate to beat; the last candidate's are not read.
+            lines += [
+                f"%sr_time{i} = arith.select %sr_wins{i}, %sr_t{i}, {time} : index",
+                f"%sr_rate{i} = arith.select %sr_wins{i}, %sr_r{i}, {rate} : index"]
         best, time, rate = f"%sr_best{i}", f"%sr_time{i}", f"%sr_rate{i}"
-    lines.append(f"%sr_best = arith.addi {best}, %c0 : index")
+    if not candidates:
+        lines[-1] = "%sr_best = arith.constant 0 : index"
     return "\n".join(lines).replace("%sr_", f"%{prefix}_")
 
 
@@ -1490,12 +1496,13 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if ring and by_waves:
             # The shapes rule instead of the two-width one: each shape's
             # kernel where its tiles finish first (shape_rule).
+            at = next(i for i, c in enumerate(choices)
+                      if c[2] == "fewer_waves")
             shapes = []
             for rows, columns, _ in RING_SHAPES:
                 rule, name = shape_name(rows, columns)
                 if (rows, columns) == (BM, NARROW_BN):
-                    name, kwargs, _ = next(c for c in choices
-                                           if c[2] == "fewer_waves")
+                    name, kwargs, _ = choices[at]
                 elif rows == BM:
                     kwargs = dict(clustered, **ring, bn=columns)
                 else:
@@ -1504,8 +1511,6 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                                   stages=RING_STAGES, store_chunks=True,
                                   c_buffers=1)
                 shapes.append((name, kwargs, rule))
-            at = next(i for i, c in enumerate(choices)
-                      if c[2] == "fewer_waves")
             choices = choices[:at] + tuple(shapes) + choices[at + 1:]
         single = ((ONE_WAVE_NARROW_CHOICE,) if by_waves else ()) + (
             ONE_WAVE_CHOICE,)
