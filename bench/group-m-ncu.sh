@@ -19,19 +19,24 @@ GEMM=""
 for g in $GROUPS_M; do GEMM+="${GEMM:+;}bf16out_ring_g$g:$RING --group-m $g"; done
 SHAPES=14336x4096x4096,4096x14336x4096,6144x6144x6144
 
+# Nsight Compute over profile.py's calls of library LIB on SHAPES, the
+# kernels that match REGEX, into LOG.
+ncu_profile() {
+  local regex=$1 lib=$2 log=$3
+  timeout 150 ncu --clock-control none -k "regex:$regex" \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    python3 bench/Gemm/profile.py --dir "$out_dir/gemm" --lib "$lib" \
+    --shapes "$SHAPES" --warm 0 > "$log" 2>&1
+}
+
 run_gemm() {
   local out=${1:?output folder} g
   mkdir -p "$out"
   for g in $GROUPS_M; do
-    step "ncu g$g" timeout 150 ncu --clock-control none -k regex:gemm \
-      --section SpeedOfLight --section MemoryWorkloadAnalysis \
-      python3 bench/Gemm/profile.py --dir "$out_dir/gemm" --lib "gemm_bf16out_ring_g$g.so" \
-      --shapes "$SHAPES" --warm 0 > "$out/ncu-g$g.log" 2>&1
+    step "ncu g$g" ncu_profile gemm "gemm_bf16out_ring_g$g.so" "$out/ncu-g$g.log"
   done
-  step "ncu cublas" timeout 150 ncu --clock-control none -k 'regex:nvjet|xmma|sm90' \
-    --section SpeedOfLight --section MemoryWorkloadAnalysis \
-    python3 bench/Gemm/profile.py --dir "$out_dir/gemm" --lib gemm_bf16out_ring_g8.so \
-    --shapes "$SHAPES" --warm 0 > "$out/ncu-cublas.log" 2>&1
+  step "ncu cublas" ncu_profile 'nvjet|xmma|sm90' gemm_bf16out_ring_g8.so \
+    "$out/ncu-cublas.log"
   local f
   for f in "$out"/ncu-*.log; do
     echo "== $(basename "$f" .log)"

@@ -89,13 +89,7 @@ int main(int argc, char **argv) {
         llvm::errs() << argv[i] + 11 << ": cannot read\n";
         return 2;
       }
-      // The passes of the module's pipeline: as `--dump-pass-pipeline`
-      // prints it, the text names its anchor, which parsed into this
-      // module's pass manager would nest a second module and run nothing.
-      StringRef passes = (*text)->getBuffer().trim();
-      if (passes.consume_front("builtin.module(") && passes.consume_back(")"))
-        passes = passes.trim();
-      pipelineText = passes.str();
+      pipelineText = (*text)->getBuffer().trim().str();
     } else
       files.push_back(argv[i]);
   }
@@ -135,13 +129,21 @@ int main(int argc, char **argv) {
         if (op->getName().getStringRef() == "tile.copy_async")
           ++copies;
       });
-      PassManager pm(&ctx);
+      PassManager pm(&ctx, ModuleOp::getOperationName());
       pm.enableVerifier(verify);
       tile::TileGPUPipelineOptions options;
       options.format = "none";
       options.deviceOnly = deviceOnly;
       if (pipelineText.empty()) {
         tile::buildTileGPUPipeline(pm, options);
+      } else if (FailureOr<OpPassManager> anchored =
+                     parsePassPipeline(pipelineText, llvm::nulls());
+                 succeeded(anchored) &&
+                 anchored->getOpAnchorName() == pm.getOpAnchorName()) {
+        // The pipeline as `--dump-pass-pipeline` prints it: the module's
+        // passes (parsed into `pm`, the anchor would nest a second module,
+        // which runs nothing).
+        static_cast<OpPassManager &>(pm) = std::move(*anchored);
       } else if (failed(parsePassPipeline(pipelineText, pm, llvm::errs()))) {
         llvm::errs() << "bench-compile: the pipeline does not parse\n";
         return 2;

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime
 
 import torch
 
@@ -34,25 +35,21 @@ def sampler(path):
 
 def samples(path, start, end):
     """(clock MHz, power W, reasons) of the samples between two
-    time.time() stamps."""
+    time.time() stamps (nvidia-smi stamps them in local time)."""
     rows = []
     for line in open(path):
         f = [x.strip() for x in line.split(",")]
-        if len(f) < 4:
-            continue
         try:
-            t = time.mktime(time.strptime(f[0].split(".")[0],
-                                          "%Y/%m/%d %H:%M:%S"))
-            t += float("0." + f[0].split(".")[1]) if "." in f[0] else 0.0
+            t = datetime.strptime(f[0], "%Y/%m/%d %H:%M:%S.%f").timestamp()
             rows.append((t, float(f[1]), float(f[2]), f[3]))
-        except ValueError:
-            continue
+        except (ValueError, IndexError):
+            continue  # a partly written last line
     return [(c, p, r) for t, c, p, r in rows if start <= t <= end]
 
 
 def sustained(fn, seconds):
-    """TFLOP/s-ready milliseconds per call over about SECONDS of back-to-back
-    calls, and the wall-clock span they ran in."""
+    """Milliseconds per call over about `seconds` of back-to-back calls
+    (CUDA events), and the wall-clock span they ran in."""
     for _ in range(5):
         fn()
     torch.cuda.synchronize()
