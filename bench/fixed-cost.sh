@@ -17,7 +17,8 @@ cd "$root"
 source bench/round-lib.sh
 out_dir=.gpu/fixed-cost
 ATTENTION=""
-GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
+# The clustered bf16 chooser: the first of the targets' GEMMs (round-lib.sh).
+GEMM=${TARGET_GEMM%%;*}
 SHAPES=2048x2048x64,2048x2048x256,2048x2048x1024,2048x2048x2048,2048x2048x4096
 SHAPES+=,2048x2048x8192,4096x4096x64,4096x4096x512
 
