@@ -501,7 +501,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
-         store_chunks=False, c_buffers=None):
+         store_chunks=False, c_buffers=None, stagger=0):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -525,6 +525,12 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                              and not stream_k and split_k == 1):
         raise ValueError("--store-chunks is a persistent cooperative kernel's "
                          "epilogue with --swizzle-c (no split-K or stream-K)")
+    if stagger and not (store_chunks and bm == 128 and cluster <= 2
+                        and protocol == "pipeline"
+                        and 1 <= stagger <= stages - 2):
+        raise ValueError("--stagger L: the consumers of a persistent 128-row "
+                         "kernel with --store-chunks apart by L k-steps, "
+                         f"1 to stages - 2 ({stages - 2})")
     if c_buffers is not None and not (store_chunks and 1 <= c_buffers):
         raise ValueError("--c-buffers N (at least 1) rings the chunks of "
                          "--store-chunks through N buffers")
@@ -749,7 +755,7 @@ module attributes {{gpu.container_module}} {{
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
                            "%accum_part" if workspace else "%accum",
-                           stream_k, pingpong)
+                           stream_k, pingpong, stagger)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -770,6 +776,15 @@ module attributes {{gpu.container_module}} {{
             f"""        %sc{j} = tile.stage %scs{j}[%cidx] : !slotsCs -> !tileCs
         %scp{j} = tile.stage %scps{j}[%cidx] : !slotsCp -> !tileCp"""
             for j in range(chunks))
+    elif stagger:
+        # Apart: each consumer writes and stores its own 64 rows, with its
+        # own named barrier (1 + its index) and storing thread.
+        c_group = f"""        %cidx32 = arith.index_cast %cidx : index to i32
+        %c1_i32 = arith.constant 1 : i32
+        %c_bar = arith.addi %cidx32, %c1_i32 : i32
+        %c_threads = arith.constant {WG} : i32
+        %storer = arith.cmpi eq, %local, %c0 : index
+        %upper = arith.cmpi eq, %cidx, %c0 : index"""
     else:
         c_group = f"""        %c_bar = arith.constant 1 : i32
         %c_threads = arith.constant {WG * consumers} : i32
@@ -828,7 +843,8 @@ module attributes {{gpu.container_module}} {{
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if store_chunks and i > 0 and pair == 0:
-            emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk)
+            emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
+                             halves=bool(stagger))
         if ring and pair == 0:
             # Buffer j % N is free once at most N - 1 chunk stores (the
             # ones after its last) are still reading. Every consumer thread
@@ -858,7 +874,7 @@ module attributes {{gpu.container_module}} {{
         memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
-                         last=True)
+                         last=True, halves=bool(stagger))
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -950,8 +966,8 @@ module attributes {{gpu.container_module}} {{
         tile.bulk_wait_group 0
       }
 """
-        if pingpong:
-            # Each consumer's first thread stored its own tiles.
+        if pingpong or stagger:
+            # Each consumer's first thread stored its own tiles (or rows).
             drain = """      %last_first = arith.cmpi eq, %local, %c0 : index
       %last_consumer = arith.cmpi uge, %tid, %cwg : index
       %last_storer = arith.andi %last_first, %last_consumer : i1
@@ -1032,7 +1048,23 @@ def chunk_store(j, bm, chunk, width, buffer, reduce=""):
           tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], {buffer}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
 
 
-def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False):
+def half_chunk_store(j, chunk, width, buffer):
+    """The TMA store of C chunk j's 64 rows of this consumer (--stagger: the
+    upper rows from consumer 0, the lower from consumer 1), as lines of its
+    storing thread's branch."""
+    box = f"[64, {width}]"
+    return f"""          %cn{j} = arith.constant {j * chunk} : index
+          %n0_{j} = arith.addi %n0, %cn{j} : index
+          scf.if %upper {{
+            tile.copy_async %C[%m0, %n0_{j}] {box}, {buffer}[0, 0] {box} : !C, !tileCs
+          }} else {{
+            %m0_{j}_low = arith.addi %m0, %c64 : index
+            tile.copy_async %C[%m0_{j}_low, %n0_{j}] {box}, {buffer}[64, 0] {box} : !C, !tileCs
+          }}"""
+
+
+def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
+                     halves=False):
     """The persistent cooperative epilogue's store of C chunk j (--store-
     chunks; `width` of its `chunk` columns, fewer in a last chunk that BN
     does not fill) from buffer j % `buffers`: the consumers' writes of it made
@@ -1043,7 +1075,8 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False):
     w(f"""        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads
         scf.if %storer {{
-{chunk_store(j, bm, chunk, width, f"%sc{j % buffers}")}""")
+{(half_chunk_store(j, chunk, width, f"%sc{j % buffers}") if halves
+  else chunk_store(j, bm, chunk, width, f"%sc{j % buffers}"))}""")
     if last and not ring:
         w("          tile.bulk_commit_group")
     w("        }")
@@ -1177,7 +1210,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
                        group_m=GROUP_M, accum="%accum", stream_k=False,
-                       pingpong=False):
+                       pingpong=False, stagger=0):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
     gives each work tile its k-steps (the iterations region). With
@@ -1236,16 +1269,56 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                      for h, tag in enumerate(tags)))
     else:
         w("        %row0 = arith.muli %cidx, %c64 : index")
+    if stagger:
+        w(STAGGER_START)
     w("        nvvm.wgmma.fence.aligned")
     last = [emit_mma_steps(w, bn, ksteps, " " * 8, fp8,
                            row=f"%row0{tag}", tag=tag, b_descriptors=h == 0)
             for h, tag in enumerate(tags)]
-    w(f"""        nvvm.wgmma.commit.group.sync.aligned
-        tile.yield {", ".join(last)} : {acc_types}
+    w("        nvvm.wgmma.commit.group.sync.aligned")
+    if stagger:
+        w(STAGGER_LEAD.format(lag=stagger))
+    w(f"""        tile.yield {", ".join(last)} : {acc_types}
       }} epilogue {{
       ^bb0({targ}%cidx: index, {accum_args}):
         %row0 = {"arith.constant 0" if pingpong else "arith.muli %cidx, %c64"} : index""")
 
+# --stagger L: the two consumers of a tile apart by L k-steps, so that one's
+# epilogue runs while the other still issues wgmmas. Consumer 1 starts a
+# tile once consumer 0 has issued its first L + 1 k-steps (or all, where
+# the tile has fewer), barrier 3; consumer 0 starts the next tile once
+# consumer 1 has started this one, barrier 4, so the barriers' phases
+# alternate however far either runs ahead.
+STAGGER_START = """        // Apart: consumer 1 starts a tile after consumer 0's first k-steps
+        // of it, consumer 0 the next tile after consumer 1 started this one.
+        %pair_threads = arith.constant 256 : i32
+        %lag_bar = arith.constant 3 : i32
+        %started_bar = arith.constant 4 : i32
+        %lead = arith.cmpi eq, %cidx, %c0 : index
+        %first_k = arith.cmpi eq, %kt, %c0 : index
+        scf.if %first_k {
+          scf.if %lead {
+            %later = arith.cmpi ugt, %t, %c0 : index
+            scf.if %later {
+              nvvm.barrier id = %started_bar number_of_threads = %pair_threads
+            }
+          } else {
+            nvvm.barrier id = %lag_bar number_of_threads = %pair_threads
+            %t_next = arith.addi %t, %c1 : index
+            %more = arith.cmpi ult, %t_next, %mine : index
+            scf.if %more {
+              nvvm.barrier.arrive id = %started_bar number_of_threads = %pair_threads
+            }
+          }
+        }"""
+STAGGER_LEAD = """        %lag_max = arith.constant {lag} : index
+        %ktiles_1 = arith.subi %ktiles, %c1 : index
+        %lag_k = arith.minui %lag_max, %ktiles_1 : index
+        %at_lag = arith.cmpi eq, %kt, %lag_k : index
+        %lead_at_lag = arith.andi %lead, %at_lag : i1
+        scf.if %lead_at_lag {{
+          nvvm.barrier.arrive id = %lag_bar number_of_threads = %pair_threads
+        }}"""
 SMS = 132  # SMs of an H100 or H200 SXM
 # --pingpong: a consumer holds a whole 128 x 128 tile's accumulator (128 f32
 # per thread), which needs the consumers' registers raised.
@@ -1819,6 +1892,11 @@ def main():
                     help="with --store-chunks: the chunks take turns in N "
                          "chunk buffers (128 bytes of each row) instead of "
                          "a whole C tile, which leaves room for more stages")
+    ap.add_argument("--stagger", type=int, default=0, metavar="L",
+                    help="persistent 128-row kernels with --store-chunks: "
+                         "the two consumers L k-steps apart, each storing "
+                         "its own 64 rows, so their epilogues do not "
+                         "coincide")
     ap.add_argument("--pingpong", action="store_true",
                     help="with --persistent, bf16 or FP8 output and "
                          "--swizzle-c: the two consumer warpgroups take the "
@@ -1873,7 +1951,7 @@ def main():
                     persistent=args.persistent, sms=args.sms,
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
-                    c_buffers=args.c_buffers)
+                    c_buffers=args.c_buffers, stagger=args.stagger)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")
