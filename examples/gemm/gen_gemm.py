@@ -501,7 +501,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
-         store_chunks=False, c_buffers=None, stagger=0):
+         store_chunks=False, c_buffers=None, stagger=0, alpha_one=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -838,10 +838,36 @@ module attributes {{gpu.container_module}} {{
         # Each chunk stored as soon as it is written: its TMA store runs
         # while the consumers write the next chunks.
         w(work_tile(" " * 8, group_m, cluster))
+    # With alpha_one, each chunk's values are written by one of two branches:
+    # scaled by alpha, or as they are where alpha is 1 (128 multiplies per
+    # thread and tile fewer).
+    branch = alpha_one and bf16_out and swizzle_c
+    common, scaled, unscaled = [], [], []
+
+    def flush_chunk():
+        if common:
+            w("\n".join(common))
+        if branch:
+            w("        scf.if %alpha_is_one {")
+            w("\n".join("  " + line for line in unscaled))
+            w("        } else {")
+            w("\n".join("  " + line for line in scaled))
+            w("        }")
+        else:
+            w("\n".join(scaled))
+        common.clear()
+        scaled.clear()
+        unscaled.clear()
+
+    if branch:
+        w("""        %one_f32 = arith.constant 1.0 : f32
+        %alpha_is_one = arith.cmpf oeq, %alpha, %one_f32 : f32""")
     for i in range(bn // 8) if swizzle_c else ():
         # Columns 8i + 2(l%4) + 0..1: the pair (l%4) + (8i % chunk) / 2 of
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
+        if i > 0 and pair == 0:
+            flush_chunk()
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
                              halves=bool(stagger))
@@ -852,26 +878,37 @@ module attributes {{gpu.container_module}} {{
             # tile-verify-async sees the wait on each thread's path.
             w(f"""        tile.bulk_wait_group {c_buffers - 1} {{read}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
-        w(f"""        %cp{i} = arith.constant {pair} : index
-        %pc{i} = arith.addi {lcol}, %cp{i} : index""")
+        (common if branch else scaled).extend(f"""        %cp{i} = arith.constant {pair} : index
+        %pc{i} = arith.addi {lcol}, %cp{i} : index""".splitlines())
         for tag, r0, r1 in blocks:
             for h, row in ((0, r0), (1, r1)):
                 v, x = 4 * i + 2 * h, tag
+                target = f"%scp{j % buffers if swizzle_c else j}[{row}, %pc{i}]"
                 if bf16_out:
-                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+                    scaled.extend(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
         %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
         %s{v}{x} = arith.mulf %v{v}{x}, %alpha : f32
         %s{v + 1}{x} = arith.mulf %v{v + 1}{x}, %alpha : f32
         %h{v}{x} = arith.truncf %s{v}{x} : f32 to bf16
         %h{v + 1}{x} = arith.truncf %s{v + 1}{x} : f32 to bf16
-        %p{v}{x} = vector.from_elements %h{v}{x}, %h{v + 1}{x} : vector<2xbf16>""")
+        %p{v}{x} = vector.from_elements %h{v}{x}, %h{v + 1}{x} : vector<2xbf16>""".splitlines())
+                    unscaled.extend(f"""        %u{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+        %u{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
+        %uh{v}{x} = arith.truncf %u{v}{x} : f32 to bf16
+        %uh{v + 1}{x} = arith.truncf %u{v + 1}{x} : f32 to bf16
+        %up{v}{x} = vector.from_elements %uh{v}{x}, %uh{v + 1}{x} : vector<2xbf16>
+        %ub{v}{x} = vector.bitcast %up{v}{x} : vector<2xbf16> to vector<1x{packed}>
+        %uw{v}{x} = vector.extract %ub{v}{x}[0] : {packed} from vector<1x{packed}>
+        memref.store %uw{v}{x}, {target} : !tileCp""".splitlines())
                 else:
-                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+                    scaled.extend(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
         %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
-        %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""")
-                w(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
+        %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""".splitlines())
+                scaled.extend(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
         %w{v}{x} = vector.extract %b{v}{x}[0] : {packed} from vector<1x{packed}>
-        memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
+        memref.store %w{v}{x}, {target} : !tileCp""".splitlines())
+    if scaled:
+        flush_chunk()
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
                          last=True, halves=bool(stagger))
@@ -1897,6 +1934,9 @@ def main():
                          "the two consumers L k-steps apart, each storing "
                          "its own 64 rows, so their epilogues do not "
                          "coincide")
+    ap.add_argument("--alpha-one", dest="alpha_one", action="store_true",
+                    help="--swizzle-c with bf16 output: the epilogue "
+                         "skips the scaling where alpha is 1")
     ap.add_argument("--pingpong", action="store_true",
                     help="with --persistent, bf16 or FP8 output and "
                          "--swizzle-c: the two consumer warpgroups take the "
@@ -1927,7 +1967,7 @@ def main():
                  "kernels: use --persistent --swizzle-c")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
-                                    "swizzle_c", "store_chunks")
+                                    "swizzle_c", "store_chunks", "alpha_one")
                   if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
@@ -1951,7 +1991,8 @@ def main():
                     persistent=args.persistent, sms=args.sms,
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
-                    c_buffers=args.c_buffers, stagger=args.stagger)
+                    c_buffers=args.c_buffers, stagger=args.stagger,
+                    alpha_one=args.alpha_one)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

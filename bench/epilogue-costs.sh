@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
-# The GPU check of the GEMM kernels' last wait: each storing thread waits
-# at the end of the kernel until its TMA stores have been written
-# (`tile.bulk_wait_group 0`) or only read from shared memory (`{read}`, what
-# the CTA's exit needs). The clustered bf16 chooser both ways, cuBLAS
-# alternating, exact on the check shapes first. Then Nsight Compute's
+# The GPU check of two per-tile and per-CTA costs of the GEMM epilogue:
+# the kernels' last wait (each storing thread waits at the end of the
+# kernel until its TMA stores have been written, `tile.bulk_wait_group 0`,
+# or only read from shared memory, `{read}`, what the CTA's exit needs) and
+# the scaling by alpha where alpha is 1 (gen_gemm.py --alpha-one). The
+# clustered bf16 chooser each way, cuBLAS alternating, exact on the check
+# shapes first. Then Nsight Compute's
 # count of the shared and global stores of both kernels and of cuBLAS's at
 # 4096 x 4096 x 512 (four tiles per CTA, where ours is 1.8 us behind) and
 # 2048^3 (one): whether cuBLAS writes C through shared memory as ours does.
 #
-#   bench/drain-read.sh build     # CPU machine with the MLIR build: .gpu/drain-read/
-#   bench/drain-read.sh gemm OUT  # GPU machine, from .gpu/drain-read/
+#   bench/epilogue-costs.sh build     # CPU machine with the MLIR build: .gpu/epilogue-costs/
+#   bench/epilogue-costs.sh gemm OUT  # GPU machine, from .gpu/epilogue-costs/
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
-out_dir=.gpu/drain-read
+out_dir=.gpu/epilogue-costs
 ATTENTION=""
 GEMM=${TARGET_GEMM%%;*}
+GEMM+=";${GEMM%%:*}_a1:${GEMM#*:} --alpha-one"
 SHAPES=2048x2048x64,2048x2048x2048,4096x4096x512,3000x5000x2000,4000x4000x4000
 SHAPES+=,4096x4096x4096,8192x8192x8192,256x8192x8192
 
@@ -41,12 +44,13 @@ run_gemm() {
 
 if [ "${1:-}" = build ]; then
   round_main build
-  # The same module with every full wait (the kernels' last) a read wait.
+  # The same modules with every full wait (the kernels' last) a read wait.
   dir=$out_dir/gemm
-  sed 's/^\( *tile.bulk_wait_group 0\)$/\1 {read}/' \
-    "$dir/gemm_bf16out_choose_persistent_c2.mlir" > "$dir/gemm_bf16out_choose_persistent_c2_rd.mlir"
-  grep -c "bulk_wait_group 0 {read}" "$dir/gemm_bf16out_choose_persistent_c2_rd.mlir"
-  round_compile "$dir" gemm_bf16out_choose_persistent_c2_rd
+  for name in gemm_bf16out_choose_persistent_c2 gemm_bf16out_choose_persistent_c2_a1; do
+    sed 's/^\( *tile.bulk_wait_group 0\)$/\1 {read}/' "$dir/$name.mlir" > "$dir/${name}_rd.mlir"
+    grep -c "bulk_wait_group 0 {read}" "$dir/${name}_rd.mlir"
+    round_compile "$dir" "${name}_rd"
+  done
   exit 0
 fi
 round_main "$@"
