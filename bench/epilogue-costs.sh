@@ -3,7 +3,8 @@
 # the kernels' last wait (each storing thread waits at the end of the
 # kernel until its TMA stores have been written, `tile.bulk_wait_group 0`,
 # or only read from shared memory, `{read}`, what the CTA's exit needs) and
-# the scaling by alpha where alpha is 1 (gen_gemm.py --alpha-one). The
+# the scaling by alpha where alpha is 1 (gen_gemm.py --alpha-one), and C
+# written 16 x 16 blocks at a time by stmatrix (--stmatrix). The
 # clustered bf16 chooser each way, cuBLAS alternating, exact on the check
 # shapes first. Then Nsight Compute's
 # count of the shared and global stores of both kernels and of cuBLAS's at
@@ -19,8 +20,11 @@ cd "$root"
 source bench/round-lib.sh
 out_dir=.gpu/epilogue-costs
 ATTENTION=""
-GEMM=${TARGET_GEMM%%;*}
-GEMM+=";${GEMM%%:*}_a1:${GEMM#*:} --alpha-one"
+BASE=${TARGET_GEMM%%;*}
+NAME=${BASE%%:*}
+FLAGS=${BASE#*:}
+GEMM="$BASE;${NAME}_a1:$FLAGS --alpha-one;${NAME}_sm:$FLAGS --stmatrix"
+GEMM+=";${NAME}_a1_sm:$FLAGS --alpha-one --stmatrix"
 SHAPES=2048x2048x64,2048x2048x2048,4096x4096x512,3000x5000x2000,4000x4000x4000
 SHAPES+=,4096x4096x4096,8192x8192x8192,256x8192x8192
 

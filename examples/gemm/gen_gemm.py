@@ -501,7 +501,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
-         store_chunks=False, c_buffers=None, stagger=0, alpha_one=False):
+         store_chunks=False, c_buffers=None, stagger=0, alpha_one=False,
+         stmatrix=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -531,6 +532,10 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         raise ValueError("--stagger L: the consumers of a persistent 128-row "
                          "kernel with --store-chunks apart by L k-steps, "
                          f"1 to stages - 2 ({stages - 2})")
+    # --stmatrix applies where C goes through swizzled bf16 chunks from a
+    # cooperative persistent kernel (in --choose, those of its kernels).
+    stmatrix = stmatrix and persistent and swizzle_c and not pingpong and (
+        bf16_out or fp8)
     if c_buffers is not None and not (store_chunks and 1 <= c_buffers):
         raise ValueError("--c-buffers N (at least 1) rings the chunks of "
                          "--store-chunks through N buffers")
@@ -859,6 +864,12 @@ module attributes {{gpu.container_module}} {{
         scaled.clear()
         unscaled.clear()
 
+    if stmatrix:
+        # The warp's first row, through the tile index (the minimum is
+        # always the row) for the reason of %lcol_tile above.
+        w("""        %c128_t = arith.constant 128 : index
+        %wrow_bound = arith.addi %t, %c128_t : index
+        %wrow_tile = arith.minui %r0a, %wrow_bound : index""")
     if branch:
         w("""        %one_f32 = arith.constant 1.0 : f32
         %alpha_is_one = arith.cmpf oeq, %alpha, %one_f32 : f32""")
@@ -868,6 +879,13 @@ module attributes {{gpu.container_module}} {{
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if i > 0 and pair == 0:
             flush_chunk()
+        if stmatrix and i % 2 == 1 and i < bn // 8 - (bn // 8) % 2:
+            continue  # stored with column group i - 1
+        if stmatrix and i % 2 == 0 and i + 1 < bn // 8:
+            emit_fragment_store(common if branch else scaled, scaled,
+                                unscaled, i, f"%sc{j % buffers}",
+                                8 * i % chunk, branch)
+            continue
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
                              halves=bool(stagger))
@@ -1083,6 +1101,31 @@ def chunk_store(j, bm, chunk, width, buffer, reduce=""):
     return f"""          %cn{j} = arith.constant {j * chunk} : index
           %n0_{j} = arith.addi %n0, %cn{j} : index
           tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], {buffer}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
+
+
+def emit_fragment_store(common, scaled, unscaled, i, buffer, col, branch):
+    """--stmatrix: column groups i and i + 1 (accumulator values 4i ..
+    4i + 7, the 16 x 16 block of each warp) rounded to bf16, scaled by
+    alpha (and, with `branch`, as they are), and stored to `buffer` at the
+    warp's first row and column `col` by one tile.wgmma_store_fragment."""
+    common.append(f"        %fc{i} = arith.constant {col} : index")
+    values = range(4 * i, 4 * i + 8)
+    lines = [f"        %v{v} = llvm.extractvalue %accum[{v}] : !acc" for v in values]
+    lines += [f"        %s{v} = arith.mulf %v{v}, %alpha : f32" for v in values]
+    lines += [f"        %h{v} = arith.truncf %s{v} : f32 to bf16" for v in values]
+    lines.append(f"        %f{i} = vector.from_elements "
+                 + ", ".join(f"%h{v}" for v in values) + " : vector<8xbf16>")
+    lines.append(f"        tile.wgmma_store_fragment %f{i}, {buffer}[%wrow_tile, %fc{i}]"
+                 " : vector<8xbf16>, !tileCs")
+    scaled.extend(lines)
+    if branch:
+        lines = [f"        %u{v} = llvm.extractvalue %accum[{v}] : !acc" for v in values]
+        lines += [f"        %uh{v} = arith.truncf %u{v} : f32 to bf16" for v in values]
+        lines.append(f"        %uf{i} = vector.from_elements "
+                     + ", ".join(f"%uh{v}" for v in values) + " : vector<8xbf16>")
+        lines.append(f"        tile.wgmma_store_fragment %uf{i}, {buffer}[%wrow_tile, %fc{i}]"
+                     " : vector<8xbf16>, !tileCs")
+        unscaled.extend(lines)
 
 
 def half_chunk_store(j, chunk, width, buffer):
@@ -1937,6 +1980,10 @@ def main():
     ap.add_argument("--alpha-one", dest="alpha_one", action="store_true",
                     help="--swizzle-c with bf16 output: the epilogue "
                          "skips the scaling where alpha is 1")
+    ap.add_argument("--stmatrix", action="store_true",
+                    help="--persistent --swizzle-c: the epilogue writes C "
+                         "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
+                         "stmatrix) instead of 32-bit stores")
     ap.add_argument("--pingpong", action="store_true",
                     help="with --persistent, bf16 or FP8 output and "
                          "--swizzle-c: the two consumer warpgroups take the "
@@ -1967,7 +2014,8 @@ def main():
                  "kernels: use --persistent --swizzle-c")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
-                                    "swizzle_c", "store_chunks", "alpha_one")
+                                    "swizzle_c", "store_chunks", "alpha_one",
+                                    "stmatrix")
                   if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
@@ -1979,6 +2027,12 @@ def main():
         except ValueError as error:
             ap.error(str(error))
         return
+    if args.stmatrix and not (args.persistent and args.swizzle_c
+                              and not args.pingpong
+                              and (args.bf16_out or args.fp8)):
+        ap.error("--stmatrix writes the swizzled bf16 C chunks of a "
+                 "persistent cooperative kernel (--persistent --swizzle-c "
+                 "with --bf16-out or --fp8)")
     if args.persistent and (args.split_k > 1 or args.protocol != "pipeline"):
         ap.error("--persistent is a tile.pipeline kernel (no --split-k or "
                  "handwritten protocol)")
@@ -1992,7 +2046,7 @@ def main():
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
-                    alpha_one=args.alpha_one)
+                    alpha_one=args.alpha_one, stmatrix=args.stmatrix)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

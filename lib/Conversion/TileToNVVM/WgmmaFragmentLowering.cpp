@@ -4,6 +4,8 @@
 // 8-element f16/bf16 vector (LLVM selects cvt.rn.bf16x2.f32 pairs).
 // tile.wgmma_register_a: the register-A form of wgmma.mma_async as inline
 // PTX; NVVM's wgmma op reads A from shared memory only.
+// tile.wgmma_store_fragment: a warp's 16 x 16 block of fragments to shared
+// memory with one stmatrix.x4 (each lane's row address through the layout).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -121,6 +124,46 @@ struct WgmmaRegisterALowering
   }
 };
 
+/// Lane l stores row l % 8 of matrix l / 8; the matrices are the fragment's
+/// registers in order: rows 0-7 and 8-15 of columns 0-7, then of 8-15.
+struct WgmmaStoreFragmentLowering
+    : public ConvertOpToLLVMPattern<WgmmaStoreFragmentOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaStoreFragmentOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t v) {
+      return LLVM::ConstantOp::create(rewriter, loc, i64, v);
+    };
+    Value lane32 =
+        NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+    Value lane = LLVM::ZExtOp::create(rewriter, loc, i64, lane32);
+    Value rowInMatrix = LLVM::AndOp::create(rewriter, loc, lane, constant(7));
+    Value matrix = LLVM::LShrOp::create(rewriter, loc, lane, constant(3));
+    Value lower = LLVM::AndOp::create(rewriter, loc, matrix, constant(1));
+    Value rowInBlock = LLVM::AddOp::create(
+        rewriter, loc, rowInMatrix,
+        LLVM::ShlOp::create(rewriter, loc, lower, constant(3)));
+    Value right = LLVM::LShrOp::create(rewriter, loc, lane, constant(4));
+    Value colInBlock = LLVM::ShlOp::create(rewriter, loc, right, constant(3));
+    Value row =
+        LLVM::AddOp::create(rewriter, loc, adaptor.getRow(), rowInBlock);
+    Value col =
+        LLVM::AddOp::create(rewriter, loc, adaptor.getCol(), colInBlock);
+    Value addr = emitLayoutElementAddress(rewriter, loc, adaptor.getBuffer(),
+                                          op.getBuffer().getType(), {row, col});
+    SmallVector<Value> registers =
+        fragmentRegisters(rewriter, loc, adaptor.getFragment());
+    rewriter.replaceOpWithNewOp<NVVM::StMatrixOp>(
+        op, addr, registers, NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(getContext(), 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    return success();
+  }
+};
+
 /// An empty inline-assembly statement that reads and writes every 32-bit
 /// register of the value: the registers stay the value's up to here.
 struct WgmmaFenceOperandLowering
@@ -167,5 +210,6 @@ struct WgmmaFenceOperandLowering
 void mlir::tile::populateWgmmaFragmentLoweringPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<WgmmaAFragmentLowering, WgmmaRegisterALowering,
-               WgmmaFenceOperandLowering>(converter);
+               WgmmaFenceOperandLowering, WgmmaStoreFragmentLowering>(
+      converter);
 }

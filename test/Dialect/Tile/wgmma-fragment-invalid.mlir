@@ -120,3 +120,83 @@ func.func @guard_not_i1(%a: vector<8xbf16>, %b: i64, %o: !acc8, %issue: i32) -> 
   %r = tile.wgmma_register_a %a, %b, %o if %issue : vector<8xbf16>, !acc8
   return %r : !acc8
 }
+
+// -----
+
+// tile.wgmma_store_fragment: the buffer is 2-D, shared, of the fragment's
+// element type.
+!G = memref<128x64xbf16>
+func.func @store_fragment_global(%f: vector<8xbf16>, %c: !G, %r: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{wgmma-fragment: the buffer has type 'memref<128x64xbf16>'; a fragment of 'bf16' is stored to a 2-D shared buffer of 'bf16'}}
+  tile.wgmma_store_fragment %f, %c[%r, %c0] : vector<8xbf16>, !G
+  return
+}
+
+// -----
+
+!H = memref<128x64xf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @store_fragment_element(%f: vector<8xbf16>, %r: index) kernel {
+    %t = tile.arena_view [0] : !H
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{wgmma-fragment: the buffer has type 'memref<128x64xf16, #tile.layout<(128, 64), swizzle = 128B>, #gpu.address_space<workgroup>>'; a fragment of 'bf16' is stored to a 2-D shared buffer of 'bf16'}}
+    tile.wgmma_store_fragment %f, %t[%r, %c0] : vector<8xbf16>, !H
+    gpu.return
+  }
+}
+
+// -----
+
+// A shared buffer without a #tile.layout: stmatrix addresses its rows
+// through the layout.
+!S = memref<128x64xbf16, #gpu.address_space<workgroup>>
+func.func @store_fragment_plain(%f: vector<8xbf16>, %c: !S, %r: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{wgmma-fragment: the buffer has type 'memref<128x64xbf16, #gpu.address_space<workgroup>>'; stmatrix addresses its rows through a #tile.layout}}
+  tile.wgmma_store_fragment %f, %c[%r, %c0] : vector<8xbf16>, !S
+  return
+}
+
+// -----
+
+// Eight consecutive elements of a row are not one 16-byte unit of a
+// column-major tile.
+!T = memref<64x64xbf16, #tile.layout<(64, 64) : (1, 64)>, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @store_fragment_column_major(%f: vector<8xbf16>, %r: index) kernel {
+    %t = tile.arena_view [0] : !T
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{wgmma-fragment: the buffer's layout keeps 1 consecutive elements of a row together; stmatrix writes 8 (16 bytes) at once}}
+    tile.wgmma_store_fragment %f, %t[%r, %c0] : vector<8xbf16>, !T
+    gpu.return
+  }
+}
+
+// -----
+
+// A column not known to be a multiple of 8.
+!T = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1), swizzle = 128B>, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @store_fragment_column(%f: vector<8xbf16>, %r: index) kernel {
+    %t = tile.arena_view [0] : !T
+    %c4 = arith.constant 4 : index
+    // expected-error @+1 {{wgmma-fragment: the column index is a known multiple of 4 only; stmatrix rows start at multiples of 8 columns}}
+    tile.wgmma_store_fragment %f, %t[%r, %c4] : vector<8xbf16>, !T
+    gpu.return
+  }
+}
+
+// -----
+
+// A buffer 8-byte aligned: each lane's row is one 16-byte access.
+!P = memref<128x64xbf16, #tile.layout<(128, 64) : (64, 1)>, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @store_fragment_alignment(%f: vector<8xbf16>, %r: index) kernel {
+    %t = tile.arena_view [8] : !P
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{wgmma-fragment: the buffer starts 8-byte aligned; stmatrix rows are 16-byte accesses}}
+    tile.wgmma_store_fragment %f, %t[%r, %c0] : vector<8xbf16>, !P
+    gpu.return
+  }
+}

@@ -6,8 +6,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "tile/Dialect/Tile/IR/CopyRequest.h"
+#include "tile/Dialect/Tile/IR/DivisorAnalysis.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
+#include "tile/Dialect/Tile/IR/TileTypeUtils.h"
+#include "tile/Layout/Layout.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -51,6 +55,44 @@ LogicalResult WgmmaAFragmentOp::verify() {
     diag << " is outside 0.." << n / 16 - 1 << ":";
   return diag << " the accumulator holds N = " << n << " columns (" << *values
               << " f32)";
+}
+
+// stmatrix writes each lane's eight elements of a row as one 16-byte access:
+// the buffer must keep them together at a 16-byte-aligned address.
+LogicalResult WgmmaStoreFragmentOp::verify() {
+  MemRefType type = getBuffer().getType();
+  Type elem = getFragment().getType().getElementType();
+  if (type.getRank() != 2 || type.getElementType() != elem ||
+      getMemorySpaceKind(type) != MemorySpaceKind::Shared)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the buffer has type " << type << "; a fragment of " << elem
+           << " is stored to a 2-D shared buffer of " << elem;
+  std::string error;
+  std::optional<::tile::GroupedLayout> grouped =
+      isa<LayoutAttr>(type.getLayout()) ? getGroupedLayout(type, &error)
+                                        : std::nullopt;
+  if (!grouped)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the buffer has type " << type
+           << "; stmatrix addresses its rows through a #tile.layout"
+           << (error.empty() ? "" : " (" + error + ")");
+  int64_t width = ::tile::vectorWidth(*grouped, 8);
+  if (width < 8)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the buffer's layout keeps " << width
+           << " consecutive elements of a row together; stmatrix writes 8 "
+              "(16 bytes) at once";
+  int64_t divisor = getKnownDivisor(getCol());
+  if (divisor % 8 != 0)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the column index is a known multiple of " << divisor
+           << " only; stmatrix rows start at multiples of 8 columns";
+  int64_t align = getSharedBaseAlignment(getBuffer());
+  if (align % 16 != 0)
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "the buffer starts " << align
+           << "-byte aligned; stmatrix rows are 16-byte accesses";
+  return success();
 }
 
 int64_t WgmmaRegisterAOp::getN() {

@@ -518,6 +518,44 @@ def Tile_WgmmaAFragmentOp : Tile_Op<"wgmma_a_fragment", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_WgmmaStoreFragmentOp : Tile_Op<"wgmma_store_fragment"> {
+  let summary = "A warp's 16 x 16 block of A fragments stored to shared "
+                "memory (stmatrix)";
+  let description = [{
+    Stores the 16 x 16 block that the warp's fragments `%fragment` hold (the
+    layout of `tile.wgmma_a_fragment`: lane `l` holds rows `l / 4` and
+    `l / 4 + 8`, columns `2 (l % 4)`, `+ 1`, `+ 8` and `+ 9` of the block) at
+    rows `%row` .. `%row + 15` and columns `%col` .. `%col + 15` of the 2-D
+    shared buffer `%buffer`, as one `stmatrix.sync.aligned.m8n8.x4` of the
+    warp: four 32-bit registers and one 16-byte row address per lane (lane
+    `l` addresses row `l % 8 + 8 ((l / 8) % 2)`, columns from
+    `8 (l / 16)`), instead of eight 32-bit stores per lane.
+
+    This is a GEMM epilogue's register-to-shared step: the f32 accumulator
+    of a wgmma, rounded to f16 or bf16 16 columns at a time
+    (`tile.wgmma_a_fragment`), written at the swizzled addresses from which
+    the C tile's TMA store reads.
+
+    Every lane of the warp passes the same `%row` and `%col` (the op is
+    warp-collective, as `stmatrix` is). The buffer is 2-D, in shared memory,
+    of the fragment's element type, with a `#tile.layout` that keeps eight
+    consecutive elements of a row in one 16-byte unit (any swizzle of 32 to
+    128 bytes does), and `%col` a known multiple of 8
+    (`wgmma-fragment`).
+
+    ```mlir
+    %f = tile.wgmma_a_fragment %acc[0] : !acc -> vector<8xbf16>
+    tile.wgmma_store_fragment %f, %c[%row, %c0] : vector<8xbf16>, !tileC
+    ```
+  }];
+  let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$fragment,
+                       Arg<AnyMemRef, "", [MemWrite]>:$buffer, Index:$row,
+                       Index:$col);
+  let assemblyFormat = "$fragment `,` $buffer `[` $row `,` $col `]` attr-dict "
+                       "`:` type($fragment) `,` type($buffer)";
+  let hasVerifier = 1;
+}
+
 def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
     AllTypesMatch<["accumulator", "result"]>]> {
   let summary = "wgmma.mma_async with matrix A in registers";
