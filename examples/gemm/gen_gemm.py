@@ -867,8 +867,8 @@ module attributes {{gpu.container_module}} {{
     if stmatrix:
         # The warp's first row, through the tile index (the minimum is
         # always the row) for the reason of %lcol_tile above.
-        w("""        %c128_t = arith.constant 128 : index
-        %wrow_bound = arith.addi %t, %c128_t : index
+        w(f"""        %cbm_t = arith.constant {bm} : index
+        %wrow_bound = arith.addi %t, %cbm_t : index
         %wrow_tile = arith.minui %r0a, %wrow_bound : index""")
     if branch:
         w("""        %one_f32 = arith.constant 1.0 : f32
