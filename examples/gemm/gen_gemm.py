@@ -533,9 +533,11 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                          "kernel with --store-chunks apart by L k-steps, "
                          f"1 to stages - 2 ({stages - 2})")
     # --stmatrix applies where C goes through swizzled bf16 chunks from a
-    # cooperative persistent kernel (in --choose, those of its kernels).
+    # cooperative persistent kernel of 64 or 128 rows (in --choose, those of
+    # its kernels): the 192-row kernel's consumers, at 152 registers, spill
+    # with it (its fallback version, 16 bytes).
     stmatrix = stmatrix and persistent and swizzle_c and not pingpong and (
-        bf16_out or fp8)
+        bf16_out or fp8) and bm <= 128
     if c_buffers is not None and not (store_chunks and 1 <= c_buffers):
         raise ValueError("--c-buffers N (at least 1) rings the chunks of "
                          "--store-chunks through N buffers")
@@ -2028,11 +2030,11 @@ def main():
             ap.error(str(error))
         return
     if args.stmatrix and not (args.persistent and args.swizzle_c
-                              and not args.pingpong
+                              and not args.pingpong and args.bm <= 128
                               and (args.bf16_out or args.fp8)):
         ap.error("--stmatrix writes the swizzled bf16 C chunks of a "
-                 "persistent cooperative kernel (--persistent --swizzle-c "
-                 "with --bf16-out or --fp8)")
+                 "persistent cooperative kernel of 64 or 128 rows "
+                 "(--persistent --swizzle-c with --bf16-out or --fp8)")
     if args.persistent and (args.split_k > 1 or args.protocol != "pipeline"):
         ap.error("--persistent is a tile.pipeline kernel (no --split-k or "
                  "handwritten protocol)")
