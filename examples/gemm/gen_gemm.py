@@ -881,13 +881,6 @@ module attributes {{gpu.container_module}} {{
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if i > 0 and pair == 0:
             flush_chunk()
-        if stmatrix and i % 2 == 1 and i < bn // 8 - (bn // 8) % 2:
-            continue  # stored with column group i - 1
-        if stmatrix and i % 2 == 0 and i + 1 < bn // 8:
-            emit_fragment_store(common if branch else scaled, scaled,
-                                unscaled, i, f"%sc{j % buffers}",
-                                8 * i % chunk, branch)
-            continue
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
                              halves=bool(stagger))
@@ -898,6 +891,13 @@ module attributes {{gpu.container_module}} {{
             # tile-verify-async sees the wait on each thread's path.
             w(f"""        tile.bulk_wait_group {c_buffers - 1} {{read}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
+        if stmatrix and i % 2 == 1 and i < bn // 8 - (bn // 8) % 2:
+            continue  # stored with column group i - 1
+        if stmatrix and i % 2 == 0 and i + 1 < bn // 8:
+            emit_fragment_store(common if branch else scaled, scaled,
+                                unscaled, i, f"%sc{j % buffers}",
+                                8 * i % chunk, branch)
+            continue
         (common if branch else scaled).extend(f"""        %cp{i} = arith.constant {pair} : index
         %pc{i} = arith.addi {lcol}, %cp{i} : index""".splitlines())
         for tag, r0, r1 in blocks:
