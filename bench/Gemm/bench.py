@@ -47,7 +47,15 @@ CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000)
                 (256, 512, 1000), (200, 1000, 3000), (129, 520, 1544),
                 # stream-K (--stream-k): 135 tiles on 132 CTAs (every tile
                 # shared, shares of 16/132 over a tile), 3 k-steps a tile
-                (1152, 3840, 1000), (2000, 4000, 136)]
+                (1152, 3840, 1000), (2000, 4000, 136),
+                # one per kernel of the clustered bf16 chooser (--choose
+                # --bf16-out --persistent --swizzle-c --by-waves --cluster 2),
+                # edge tiles and a K tail in each: gemm_single, gemm_n224,
+                # gemm_n232, gemm_single_n192, gemm_n192, gemm_n128,
+                # gemm_m192n192, gemm
+                (2000, 2000, 200), (5000, 5000, 130), (3000, 5000, 200),
+                (384, 8192, 136), (300, 14336, 72), (256, 8192, 136),
+                (3000, 3000, 200), (1000, 8192, 200)]
 # The suite: squares, LLM projection and MLP shapes (and transposes), small
 # M against 8192 x 8192, odd sizes.
 BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),

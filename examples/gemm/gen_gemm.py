@@ -773,25 +773,22 @@ module attributes {{gpu.container_module}} {{
     # The threads that write a C tile, their named barrier and the thread
     # that stores it: the consumers together, or in turns each consumer
     # alone (barrier 1 + its index) with its C tile.
-    if pingpong:
-        c_group = f"""        %cidx32 = arith.index_cast %cidx : index to i32
+    own_group = f"""        %cidx32 = arith.index_cast %cidx : index to i32
         %c1_i32 = arith.constant 1 : i32
         %c_bar = arith.addi %cidx32, %c1_i32 : i32
         %c_threads = arith.constant {WG} : i32
         %storer = arith.cmpi eq, %local, %c0 : index
-""" + "\n".join(
+"""
+    if pingpong:
+        c_group = own_group + "\n".join(
             f"""        %sc{j} = tile.stage %scs{j}[%cidx] : !slotsCs -> !tileCs
         %scp{j} = tile.stage %scps{j}[%cidx] : !slotsCp -> !tileCp"""
             for j in range(chunks))
     elif stagger:
         # Apart: each consumer writes and stores its own 64 rows, with its
         # own named barrier (1 + its index) and storing thread.
-        c_group = f"""        %cidx32 = arith.index_cast %cidx : index to i32
-        %c1_i32 = arith.constant 1 : i32
-        %c_bar = arith.addi %cidx32, %c1_i32 : i32
-        %c_threads = arith.constant {WG} : i32
-        %storer = arith.cmpi eq, %local, %c0 : index
-        %upper = arith.cmpi eq, %cidx, %c0 : index"""
+        c_group = own_group + \
+            "        %upper = arith.cmpi eq, %cidx, %c0 : index"
     else:
         c_group = f"""        %c_bar = arith.constant 1 : i32
         %c_threads = arith.constant {WG * consumers} : i32

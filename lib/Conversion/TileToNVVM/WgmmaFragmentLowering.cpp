@@ -137,8 +137,7 @@ struct WgmmaStoreFragmentLowering
     auto constant = [&](int64_t v) {
       return LLVM::ConstantOp::create(rewriter, loc, i64, v);
     };
-    Value lane32 =
-        NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
+    Value lane32 = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
     Value lane = LLVM::ZExtOp::create(rewriter, loc, i64, lane32);
     Value rowInMatrix = LLVM::AndOp::create(rewriter, loc, lane, constant(7));
     Value matrix = LLVM::LShrOp::create(rewriter, loc, lane, constant(3));
