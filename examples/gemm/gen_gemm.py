@@ -1102,29 +1102,34 @@ def chunk_store(j, bm, chunk, width, buffer, reduce=""):
           tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], {buffer}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
 
 
-def emit_fragment_store(common, scaled, unscaled, i, buffer, col, branch):
-    """--stmatrix: column groups i and i + 1 (accumulator values 4i ..
-    4i + 7, the 16 x 16 block of each warp) rounded to bf16, scaled by
-    alpha (and, with `branch`, as they are), and stored to `buffer` at the
-    warp's first row and column `col` by one tile.wgmma_store_fragment."""
-    common.append(f"        %fc{i} = arith.constant {col} : index")
+def fragment_store_lines(i, buffer, prefix, scale):
+    """One 16 x 16 block's lines (--stmatrix): accumulator values 4i ..
+    4i + 7 (column groups i and i + 1), scaled by alpha where `scale`,
+    rounded to bf16 and stored by tile.wgmma_store_fragment; SSA names
+    start with `prefix`."""
     values = range(4 * i, 4 * i + 8)
-    lines = [f"        %v{v} = llvm.extractvalue %accum[{v}] : !acc" for v in values]
-    lines += [f"        %s{v} = arith.mulf %v{v}, %alpha : f32" for v in values]
-    lines += [f"        %h{v} = arith.truncf %s{v} : f32 to bf16" for v in values]
-    lines.append(f"        %f{i} = vector.from_elements "
-                 + ", ".join(f"%h{v}" for v in values) + " : vector<8xbf16>")
-    lines.append(f"        tile.wgmma_store_fragment %f{i}, {buffer}[%wrow_tile, %fc{i}]"
+    v, h = f"%{prefix}v", f"%{prefix}h"
+    lines = [f"        {v}{k} = llvm.extractvalue %accum[{k}] : !acc" for k in values]
+    source = v
+    if scale:
+        lines += [f"        %{prefix}s{k} = arith.mulf {v}{k}, %alpha : f32" for k in values]
+        source = f"%{prefix}s"
+    lines += [f"        {h}{k} = arith.truncf {source}{k} : f32 to bf16" for k in values]
+    lines.append(f"        %{prefix}f{i} = vector.from_elements "
+                 + ", ".join(f"{h}{k}" for k in values) + " : vector<8xbf16>")
+    lines.append(f"        tile.wgmma_store_fragment %{prefix}f{i}, {buffer}[%wrow_tile, %fc{i}]"
                  " : vector<8xbf16>, !tileCs")
-    scaled.extend(lines)
+    return lines
+
+
+def emit_fragment_store(common, scaled, unscaled, i, buffer, col, branch):
+    """--stmatrix: the warp's 16 x 16 block of column groups i and i + 1,
+    stored to `buffer` at the warp's first row and column `col`: scaled by
+    alpha, and with `branch` also as it is (--alpha-one's other branch)."""
+    common.append(f"        %fc{i} = arith.constant {col} : index")
+    scaled.extend(fragment_store_lines(i, buffer, "", scale=True))
     if branch:
-        lines = [f"        %u{v} = llvm.extractvalue %accum[{v}] : !acc" for v in values]
-        lines += [f"        %uh{v} = arith.truncf %u{v} : f32 to bf16" for v in values]
-        lines.append(f"        %uf{i} = vector.from_elements "
-                     + ", ".join(f"%uh{v}" for v in values) + " : vector<8xbf16>")
-        lines.append(f"        tile.wgmma_store_fragment %uf{i}, {buffer}[%wrow_tile, %fc{i}]"
-                     " : vector<8xbf16>, !tileCs")
-        unscaled.extend(lines)
+        unscaled.extend(fragment_store_lines(i, buffer, "u", scale=False))
 
 
 def half_chunk_store(j, chunk, width, buffer):
