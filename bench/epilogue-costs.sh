@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# The GPU check of two per-tile and per-CTA costs of the GEMM epilogue:
-# the kernels' last wait (each storing thread waits at the end of the
-# kernel until its TMA stores have been written, `tile.bulk_wait_group 0`,
-# or only read from shared memory, `{read}`, what the CTA's exit needs) and
-# the scaling by alpha where alpha is 1 (gen_gemm.py --alpha-one), and C
-# written 16 x 16 blocks at a time by stmatrix (--stmatrix). The
-# clustered bf16 chooser each way, cuBLAS alternating, exact on the check
-# shapes first. Then Nsight Compute's
+# The GPU check of the GEMM epilogue's costs: the kernels' last wait (each
+# storing thread waits at the end of the kernel until its TMA stores have
+# been written, `tile.bulk_wait_group 0`, or only read from shared memory,
+# `{read}`, what the CTA's exit needs), the clustered bf16 chooser both
+# ways, cuBLAS alternating, exact on the check shapes first. (Round 88 ran
+# it with --alpha-one, since removed, and --stmatrix, which
+# bench/stmatrix.sh measures now.) Then Nsight Compute's
 # count of the shared and global stores of both kernels and of cuBLAS's at
 # 4096 x 4096 x 512 (four tiles per CTA, where ours is 1.8 us behind) and
 # 2048^3 (one): whether cuBLAS writes C through shared memory as ours does.
@@ -20,11 +19,8 @@ cd "$root"
 source bench/round-lib.sh
 out_dir=.gpu/epilogue-costs
 ATTENTION=""
-BASE=${TARGET_GEMM%%;*}
-NAME=${BASE%%:*}
-FLAGS=${BASE#*:}
-GEMM="$BASE;${NAME}_a1:$FLAGS --alpha-one;${NAME}_sm:$FLAGS --stmatrix"
-GEMM+=";${NAME}_a1_sm:$FLAGS --alpha-one --stmatrix"
+GEMM=${TARGET_GEMM%%;*}
+NAME=gemm_${GEMM%%:*}
 SHAPES=2048x2048x64,2048x2048x2048,4096x4096x512,3000x5000x2000,4000x4000x4000
 SHAPES+=,4096x4096x4096,8192x8192x8192,256x8192x8192
 
@@ -40,7 +36,7 @@ run_gemm() {
   step "ncu stores" timeout 150 ncu --clock-control none -k 'regex:gemm|nvjet|xmma|sm90' \
     --metrics "$STORE_METRICS" --section LaunchStats --section WarpStateStats --section SpeedOfLight \
     python3 bench/Gemm/profile.py --dir "$out_dir/gemm" \
-    --lib gemm_bf16out_choose_persistent_c2.so --shapes 4096x4096x512,2048x2048x2048 \
+    --lib "$NAME.so" --shapes 4096x4096x512,2048x2048x2048 \
     --warm 0 > "$out/ncu-stores.log" 2>&1
   grep -E "^  [a-z_]+.*\(|relative max error|Duration|duration|shared_st|global_st|op_st|bytes_write|op_write|inst_executed.sum|cycles_active|Grid Size|Cluster Size|Registers|Shared Memory Config|Stall|Warp Cycles|SM Frequency|Compute \(SM\) Throughput|Memory Throughput" \
     "$out/ncu-stores.log" | head -80 || true
@@ -48,13 +44,11 @@ run_gemm() {
 
 if [ "${1:-}" = build ]; then
   round_main build
-  # The same modules with every full wait (the kernels' last) a read wait.
+  # The same module with every full wait (the kernels' last) a read wait.
   dir=$out_dir/gemm
-  for name in gemm_bf16out_choose_persistent_c2 gemm_bf16out_choose_persistent_c2_a1; do
-    sed 's/^\( *tile.bulk_wait_group 0\)$/\1 {read}/' "$dir/$name.mlir" > "$dir/${name}_rd.mlir"
-    grep -c "bulk_wait_group 0 {read}" "$dir/${name}_rd.mlir"
-    round_compile "$dir" "${name}_rd"
-  done
+  sed 's/^\( *tile.bulk_wait_group 0\)$/\1 {read}/' "$dir/$NAME.mlir" > "$dir/${NAME}_rd.mlir"
+  grep -c "bulk_wait_group 0 {read}" "$dir/${NAME}_rd.mlir"
+  round_compile "$dir" "${NAME}_rd"
   exit 0
 fi
 round_main "$@"

@@ -501,8 +501,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
-         store_chunks=False, c_buffers=None, stagger=0, alpha_one=False,
-         stmatrix=False):
+         store_chunks=False, c_buffers=None, stagger=0, stmatrix=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -842,42 +841,16 @@ module attributes {{gpu.container_module}} {{
         # Each chunk stored as soon as it is written: its TMA store runs
         # while the consumers write the next chunks.
         w(work_tile(" " * 8, group_m, cluster))
-    # With alpha_one, each chunk's values are written by one of two branches:
-    # scaled by alpha, or as they are where alpha is 1 (128 multiplies per
-    # thread and tile fewer).
-    branch = alpha_one and bf16_out and swizzle_c
-    common, scaled, unscaled = [], [], []
-
-    def flush_chunk():
-        if common:
-            w("\n".join(common))
-        if branch:
-            w("        scf.if %alpha_is_one {")
-            w("\n".join("  " + line for line in unscaled))
-            w("        } else {")
-            w("\n".join("  " + line for line in scaled))
-            w("        }")
-        else:
-            w("\n".join(scaled))
-        common.clear()
-        scaled.clear()
-        unscaled.clear()
-
     if stmatrix:
         # The warp's first row, through the tile index (the minimum is
         # always the row) for the reason of %lcol_tile above.
         w(f"""        %cbm_t = arith.constant {bm} : index
         %wrow_bound = arith.addi %t, %cbm_t : index
         %wrow_tile = arith.minui %r0a, %wrow_bound : index""")
-    if branch:
-        w("""        %one_f32 = arith.constant 1.0 : f32
-        %alpha_is_one = arith.cmpf oeq, %alpha, %one_f32 : f32""")
     for i in range(bn // 8) if swizzle_c else ():
         # Columns 8i + 2(l%4) + 0..1: the pair (l%4) + (8i % chunk) / 2 of
         # chunk 8i / chunk.
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
-        if i > 0 and pair == 0:
-            flush_chunk()
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
                              halves=bool(stagger))
@@ -888,44 +861,32 @@ module attributes {{gpu.container_module}} {{
             # tile-verify-async sees the wait on each thread's path.
             w(f"""        tile.bulk_wait_group {c_buffers - 1} {{read}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
-        if stmatrix and i % 2 == 1 and i < bn // 8 - (bn // 8) % 2:
+        if stmatrix and i % 2 == 1:
             continue  # stored with column group i - 1
-        if stmatrix and i % 2 == 0 and i + 1 < bn // 8:
-            emit_fragment_store(common if branch else scaled, scaled,
-                                unscaled, i, f"%sc{j % buffers}",
-                                8 * i % chunk, branch)
+        if stmatrix and i + 1 < bn // 8:
+            # Column groups i and i + 1: the warp's 16 x 16 block.
+            w(fragment_store(i, f"%sc{j % buffers}", 8 * i % chunk))
             continue
-        (common if branch else scaled).extend(f"""        %cp{i} = arith.constant {pair} : index
-        %pc{i} = arith.addi {lcol}, %cp{i} : index""".splitlines())
+        w(f"""        %cp{i} = arith.constant {pair} : index
+        %pc{i} = arith.addi {lcol}, %cp{i} : index""")
         for tag, r0, r1 in blocks:
             for h, row in ((0, r0), (1, r1)):
                 v, x = 4 * i + 2 * h, tag
-                target = f"%scp{j % buffers if swizzle_c else j}[{row}, %pc{i}]"
                 if bf16_out:
-                    scaled.extend(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
         %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
         %s{v}{x} = arith.mulf %v{v}{x}, %alpha : f32
         %s{v + 1}{x} = arith.mulf %v{v + 1}{x}, %alpha : f32
         %h{v}{x} = arith.truncf %s{v}{x} : f32 to bf16
         %h{v + 1}{x} = arith.truncf %s{v + 1}{x} : f32 to bf16
-        %p{v}{x} = vector.from_elements %h{v}{x}, %h{v + 1}{x} : vector<2xbf16>""".splitlines())
-                    unscaled.extend(f"""        %u{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
-        %u{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
-        %uh{v}{x} = arith.truncf %u{v}{x} : f32 to bf16
-        %uh{v + 1}{x} = arith.truncf %u{v + 1}{x} : f32 to bf16
-        %up{v}{x} = vector.from_elements %uh{v}{x}, %uh{v + 1}{x} : vector<2xbf16>
-        %ub{v}{x} = vector.bitcast %up{v}{x} : vector<2xbf16> to vector<1x{packed}>
-        %uw{v}{x} = vector.extract %ub{v}{x}[0] : {packed} from vector<1x{packed}>
-        memref.store %uw{v}{x}, {target} : !tileCp""".splitlines())
+        %p{v}{x} = vector.from_elements %h{v}{x}, %h{v + 1}{x} : vector<2xbf16>""")
                 else:
-                    scaled.extend(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
+                    w(f"""        %v{v}{x} = llvm.extractvalue %accum{x}[{v}] : !acc
         %v{v + 1}{x} = llvm.extractvalue %accum{x}[{v + 1}] : !acc
-        %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""".splitlines())
-                scaled.extend(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
+        %p{v}{x} = vector.from_elements %v{v}{x}, %v{v + 1}{x} : vector<2x{out_elem}>""")
+                w(f"""        %b{v}{x} = vector.bitcast %p{v}{x} : vector<2x{out_elem}> to vector<1x{packed}>
         %w{v}{x} = vector.extract %b{v}{x}[0] : {packed} from vector<1x{packed}>
-        memref.store %w{v}{x}, {target} : !tileCp""".splitlines())
-    if scaled:
-        flush_chunk()
+        memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
                          last=True, halves=bool(stagger))
@@ -1102,34 +1063,21 @@ def chunk_store(j, bm, chunk, width, buffer, reduce=""):
           tile.copy_async %C[%m0, %n0_{j}] [{bm}, {width}], {buffer}[0, 0] [{bm}, {width}]{reduce} : !C, !tileCs"""
 
 
-def fragment_store_lines(i, buffer, prefix, scale):
-    """One 16 x 16 block's lines (--stmatrix): accumulator values 4i ..
-    4i + 7 (column groups i and i + 1), scaled by alpha where `scale`,
-    rounded to bf16 and stored by tile.wgmma_store_fragment; SSA names
-    start with `prefix`."""
+def fragment_store(i, buffer, col):
+    """--stmatrix: the warp's 16 x 16 block of column groups i and i + 1
+    (accumulator values 4i .. 4i + 7), scaled by alpha, rounded to bf16 and
+    stored by one tile.wgmma_store_fragment to `buffer` at the warp's first
+    row and column `col`."""
     values = range(4 * i, 4 * i + 8)
-    v, h = f"%{prefix}v", f"%{prefix}h"
-    lines = [f"        {v}{k} = llvm.extractvalue %accum[{k}] : !acc" for k in values]
-    source = v
-    if scale:
-        lines += [f"        %{prefix}s{k} = arith.mulf {v}{k}, %alpha : f32" for k in values]
-        source = f"%{prefix}s"
-    lines += [f"        {h}{k} = arith.truncf {source}{k} : f32 to bf16" for k in values]
-    lines.append(f"        %{prefix}f{i} = vector.from_elements "
-                 + ", ".join(f"{h}{k}" for k in values) + " : vector<8xbf16>")
-    lines.append(f"        tile.wgmma_store_fragment %{prefix}f{i}, {buffer}[%wrow_tile, %fc{i}]"
+    lines = [f"        %fc{i} = arith.constant {col} : index"]
+    lines += [f"        %v{k} = llvm.extractvalue %accum[{k}] : !acc" for k in values]
+    lines += [f"        %s{k} = arith.mulf %v{k}, %alpha : f32" for k in values]
+    lines += [f"        %h{k} = arith.truncf %s{k} : f32 to bf16" for k in values]
+    lines.append(f"        %f{i} = vector.from_elements "
+                 + ", ".join(f"%h{k}" for k in values) + " : vector<8xbf16>")
+    lines.append(f"        tile.wgmma_store_fragment %f{i}, {buffer}[%wrow_tile, %fc{i}]"
                  " : vector<8xbf16>, !tileCs")
-    return lines
-
-
-def emit_fragment_store(common, scaled, unscaled, i, buffer, col, branch):
-    """--stmatrix: the warp's 16 x 16 block of column groups i and i + 1,
-    stored to `buffer` at the warp's first row and column `col`: scaled by
-    alpha, and with `branch` also as it is (--alpha-one's other branch)."""
-    common.append(f"        %fc{i} = arith.constant {col} : index")
-    scaled.extend(fragment_store_lines(i, buffer, "", scale=True))
-    if branch:
-        unscaled.extend(fragment_store_lines(i, buffer, "u", scale=False))
+    return "\n".join(lines)
 
 
 def half_chunk_store(j, chunk, width, buffer):
@@ -1335,6 +1283,8 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     acc_args = ", ".join(f"%acc{'_in' if pingpong else '0'}{tag}: !acc"
                          for tag in tags)
     accum_args = ", ".join(f"{accum}{tag}: !acc" for tag in tags)
+    if stagger:
+        w(STAGGER_SETUP.format(lag=stagger).rstrip("\n"))
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
       tile.pipeline {count}{tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args({zeros} : {acc_types})
@@ -1361,7 +1311,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
             for h, tag in enumerate(tags)]
     w("        nvvm.wgmma.commit.group.sync.aligned")
     if stagger:
-        w(STAGGER_LEAD.format(lag=stagger))
+        w(STAGGER_LEAD)
     w(f"""        tile.yield {", ".join(last)} : {acc_types}
       }} epilogue {{
       ^bb0({targ}%cidx: index, {accum_args}):
@@ -1373,11 +1323,16 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
 # the tile has fewer), barrier 3; consumer 0 starts the next tile once
 # consumer 1 has started this one, barrier 4, so the barriers' phases
 # alternate however far either runs ahead.
+# The barriers and the lead's k-step, once before the pipeline.
+STAGGER_SETUP = """      %pair_threads = arith.constant 256 : i32
+      %lag_bar = arith.constant 3 : i32
+      %started_bar = arith.constant 4 : i32
+      %lag_max = arith.constant {lag} : index
+      %ktiles_1 = arith.subi %ktiles, %c1 : index
+      %lag_k = arith.minui %lag_max, %ktiles_1 : index
+"""
 STAGGER_START = """        // Apart: consumer 1 starts a tile after consumer 0's first k-steps
         // of it, consumer 0 the next tile after consumer 1 started this one.
-        %pair_threads = arith.constant 256 : i32
-        %lag_bar = arith.constant 3 : i32
-        %started_bar = arith.constant 4 : i32
         %lead = arith.cmpi eq, %cidx, %c0 : index
         %first_k = arith.cmpi eq, %kt, %c0 : index
         scf.if %first_k {
@@ -1395,14 +1350,11 @@ STAGGER_START = """        // Apart: consumer 1 starts a tile after consumer 0's
             }
           }
         }"""
-STAGGER_LEAD = """        %lag_max = arith.constant {lag} : index
-        %ktiles_1 = arith.subi %ktiles, %c1 : index
-        %lag_k = arith.minui %lag_max, %ktiles_1 : index
-        %at_lag = arith.cmpi eq, %kt, %lag_k : index
+STAGGER_LEAD = """        %at_lag = arith.cmpi eq, %kt, %lag_k : index
         %lead_at_lag = arith.andi %lead, %at_lag : i1
-        scf.if %lead_at_lag {{
+        scf.if %lead_at_lag {
           nvvm.barrier.arrive id = %lag_bar number_of_threads = %pair_threads
-        }}"""
+        }"""
 SMS = 132  # SMs of an H100 or H200 SXM
 # --pingpong: a consumer holds a whole 128 x 128 tile's accumulator (128 f32
 # per thread), which needs the consumers' registers raised.
@@ -1981,9 +1933,6 @@ def main():
                          "the two consumers L k-steps apart, each storing "
                          "its own 64 rows, so their epilogues do not "
                          "coincide")
-    ap.add_argument("--alpha-one", dest="alpha_one", action="store_true",
-                    help="--swizzle-c with bf16 output: the epilogue "
-                         "skips the scaling where alpha is 1")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
@@ -2018,8 +1967,7 @@ def main():
                  "kernels: use --persistent --swizzle-c")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
-                                    "swizzle_c", "store_chunks", "alpha_one",
-                                    "stmatrix")
+                                    "swizzle_c", "store_chunks", "stmatrix")
                   if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
@@ -2050,7 +1998,7 @@ def main():
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
-                    alpha_one=args.alpha_one, stmatrix=args.stmatrix)
+                    stmatrix=args.stmatrix)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

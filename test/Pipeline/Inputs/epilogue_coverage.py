@@ -13,8 +13,7 @@ writes a warp's 16 x 16 block by its definition in TileOps.td; a
 tile.copy_async from a C buffer to %C reads the buffer at that line.
 Prints `ok: BM x BN, N elements stored once` or the first difference.
 
-    epilogue_coverage.py FLAGS...   (the generator's flags; ALPHA_IS_ONE=1
-                                     takes --alpha-one's unscaled branch)"""
+    epilogue_coverage.py FLAGS...   (the generator's flags)"""
 
 import os
 import re
@@ -180,13 +179,8 @@ def main():
                 t.env[name] = [t.value(a) for a in operands(rest)]
             elif op == "vector.extract":
                 t.env[name] = t.value(rest.split("[")[0].strip())
-            elif op == "arith.cmpf":
-                # --alpha-one's test: the branch for alpha = 1 where
-                # ALPHA_IS_ONE is set, the scaled one otherwise.
-                t.env[name] = int(os.environ.get("ALPHA_IS_ONE", "0") == "1")
-            elif op == "memref.load" or (op == "arith.constant"
-                                         and rest.endswith(": f32")):
-                t.env[name] = 0  # a scale or alpha: the tokens ignore it
+            elif op == "memref.load":
+                t.env[name] = 0  # FP8's scales: the tokens ignore them
             elif op in ("arith.index_cast", "arith.index_castui"):
                 t.env[name] = t.value(rest.split(" : ")[0])
             else:
