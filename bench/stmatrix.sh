@@ -15,7 +15,7 @@ source bench/round-lib.sh
 out_dir=.gpu/stmatrix
 ATTENTION=""
 BF16=${TARGET_GEMM%%;*}
-FP8=${TARGET_GEMM#*;}
+FP8="fp8_choose_persistent:--choose --fp8 --persistent --swizzle-c --by-waves"
 GEMM="$BF16;${BF16%%:*}_sm:${BF16#*:} --stmatrix;$FP8;${FP8%%:*}_sm:${FP8#*:} --stmatrix"
 
 run_gemm() {

@@ -501,7 +501,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
-         store_chunks=False, c_buffers=None, stagger=0, stmatrix=False):
+         store_chunks=False, c_buffers=None, stagger=0, stmatrix=False,
+         own_rows=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -531,6 +532,11 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         raise ValueError("--stagger L: the consumers of a persistent 128-row "
                          "kernel with --store-chunks apart by L k-steps, "
                          f"1 to stages - 2 ({stages - 2})")
+    # --own-rows applies where the two consumers of a 128-row tile store C
+    # chunk by chunk (in --choose, those of its kernels); --stagger implies
+    # it.
+    halves = bool(stagger) or (own_rows and store_chunks and bm == 128
+                               and not pingpong)
     # --stmatrix applies where C goes through swizzled bf16 chunks from a
     # cooperative persistent kernel of 64 or 128 rows (in --choose, those of
     # its kernels): the 192-row kernel's consumers, at 152 registers, spill
@@ -783,9 +789,9 @@ module attributes {{gpu.container_module}} {{
             f"""        %sc{j} = tile.stage %scs{j}[%cidx] : !slotsCs -> !tileCs
         %scp{j} = tile.stage %scps{j}[%cidx] : !slotsCp -> !tileCp"""
             for j in range(chunks))
-    elif stagger:
-        # Apart: each consumer writes and stores its own 64 rows, with its
-        # own named barrier (1 + its index) and storing thread.
+    elif halves:
+        # Each consumer writes and stores its own 64 rows, with its own
+        # named barrier (1 + its index) and storing thread.
         c_group = own_group + \
             "        %upper = arith.cmpi eq, %cidx, %c0 : index"
     else:
@@ -853,7 +859,7 @@ module attributes {{gpu.container_module}} {{
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
-                             halves=bool(stagger))
+                             halves=halves)
         if ring and pair == 0:
             # Buffer j % N is free once at most N - 1 chunk stores (the
             # ones after its last) are still reading. Every consumer thread
@@ -889,7 +895,7 @@ module attributes {{gpu.container_module}} {{
         memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
-                         last=True, halves=bool(stagger))
+                         last=True, halves=halves)
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -981,7 +987,7 @@ module attributes {{gpu.container_module}} {{
         tile.bulk_wait_group 0
       }
 """
-        if pingpong or stagger:
+        if pingpong or halves:
             # Each consumer's first thread stored its own tiles (or rows).
             drain = """      %last_first = arith.cmpi eq, %local, %c0 : index
       %last_consumer = arith.cmpi uge, %tid, %cwg : index
@@ -1081,7 +1087,7 @@ def fragment_store(i, buffer, col):
 
 
 def half_chunk_store(j, chunk, width, buffer):
-    """The TMA store of C chunk j's 64 rows of this consumer (--stagger: the
+    """The TMA store of C chunk j's 64 rows of this consumer (--own-rows: the
     upper rows from consumer 0, the lower from consumer 1), as lines of its
     storing thread's branch."""
     box = f"[64, {width}]"
@@ -1672,6 +1678,16 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("split_k", 1) > 1,
                          options.get("stream_k", False),
                          options.get("cluster", 1)))
+    if cluster > 1:
+        # A multicast load has no per-thread version, so its tensor map's
+        # guards are the clustered kernels' launch preconditions
+        # (docs/dynamic-shapes.md): where Bt's rows or base are not 16-byte
+        # aligned (or a size is out of the TMA's range), the unclustered
+        # persistent 128 x 256 kernel runs instead, its fallback version
+        # taking what TMA cannot.
+        single = next(entry for entry in launches if entry[0] == "_single")
+        at = next(i for i, entry in enumerate(launches) if entry[-1] > 1)
+        launches.insert(at, ("_single", "unicast_only") + single[2:])
     fp8 = common.get("fp8", False)
     extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
              ", %alpha: f32" if common.get("bf16_out") else "")
@@ -1732,6 +1748,22 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
     }
+    # The multicast B load's guards (Bt row-major: its row stride is K).
+    conditions["unicast_only"] = f"""%bt_k = memref.dim %Bt, %c1 : !Bt
+%bt_ptr = memref.extract_aligned_pointer_as_index %Bt : !Bt -> index
+%bt_esize = arith.constant {1 if common.get("fp8") else 2} : index
+%bt_row = arith.muli %bt_k, %bt_esize : index
+%bt_bits = arith.ori %bt_ptr, %bt_row : index
+%c15_bt = arith.constant 15 : index
+%bt_low = arith.andi %bt_bits, %c15_bt : index
+%bt_unaligned = arith.cmpi ne, %bt_low, %c0 : index
+%bt_no_k = arith.cmpi eq, %bt_k, %c0 : index
+%tma_dim_max = arith.constant 4294967296 : index
+%bt_long_k = arith.cmpi ugt, %bt_k, %tma_dim_max : index
+%bt_long_n = arith.cmpi ugt, %N, %tma_dim_max : index
+%bt_k_out = arith.ori %bt_no_k, %bt_long_k : i1
+%bt_out = arith.ori %bt_k_out, %bt_long_n : i1
+%unicast_only = arith.ori %bt_unaligned, %bt_out : i1"""
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
     conditions["shape_choice"] = shape_rule(sms, RING_SHAPES)
@@ -1839,7 +1871,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                     if v is True)
     out = [f"// Generated by examples/gemm/gen_gemm.py --choose{flags}: a "
            "kernel per tile shape",
-           "// (" + ", ".join(f"{bm}x{bn}" for _, _, bm, bn, *_ in launches)
+           "// (" + ", ".join(f"{bm}x{bn}" for _, rule, bm, bn, *_ in launches
+                              if rule != "unicast_only")
            + "), the entries pick one per problem. See docs/gemm.md.", ""]
     out += heads + ["", "module attributes {gpu.container_module} {",
                     "  gpu.module @gemm_kernels {"]
@@ -1933,6 +1966,12 @@ def main():
                          "the two consumers L k-steps apart, each storing "
                          "its own 64 rows, so their epilogues do not "
                          "coincide")
+    ap.add_argument("--own-rows", dest="own_rows", action="store_true",
+                    help="persistent 128-row kernels with --store-chunks: "
+                         "each consumer writes and stores its own 64 rows "
+                         "of every C chunk (its own named barrier and "
+                         "storing thread), so neither waits for the other "
+                         "in the epilogue")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
@@ -1967,7 +2006,8 @@ def main():
                  "kernels: use --persistent --swizzle-c")
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
-                                    "swizzle_c", "store_chunks", "stmatrix")
+                                    "swizzle_c", "store_chunks", "stmatrix",
+                                    "own_rows")
                   if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
@@ -1985,6 +2025,11 @@ def main():
         ap.error("--stmatrix writes the swizzled bf16 C chunks of a "
                  "persistent cooperative kernel of 64 or 128 rows "
                  "(--persistent --swizzle-c with --bf16-out or --fp8)")
+    if args.own_rows and not (args.store_chunks and args.bm == 128
+                              and not args.pingpong):
+        ap.error("--own-rows splits the C chunks of a persistent 128-row "
+                 "cooperative kernel between its consumers (--store-chunks, "
+                 "--bm 128)")
     if args.persistent and (args.split_k > 1 or args.protocol != "pipeline"):
         ap.error("--persistent is a tile.pipeline kernel (no --split-k or "
                  "handwritten protocol)")
@@ -1998,7 +2043,7 @@ def main():
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
-                    stmatrix=args.stmatrix)
+                    stmatrix=args.stmatrix, own_rows=args.own_rows)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

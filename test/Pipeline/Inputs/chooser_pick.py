@@ -25,6 +25,13 @@ SHAPES = [(384, 8192), (2048, 2048), (512, 8192), (5000, 5000),
 SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),
                 (256, 2048, 8192), (128, 2048, 512), (128, 4096, 4096),
                 (64, 8192, 8192), (256, 4096, 8192), (512, 4096, 8192)]
+# With --cluster: problems M x N x K and Bt's address, whose rows (K
+# elements) or base are not 16-byte aligned, or are: the multicast B load's
+# guards decide between the clustered kernels and the unclustered one.
+ALIGN_SHAPES = [(5000, 5000, 136, 0), (5000, 5000, 130, 0),
+                (5000, 5000, 4100, 0), (5000, 5000, 4096, 8),
+                (3000, 5000, 2000, 0), (3000, 5000, 2001, 0),
+                (5000, 5000, 0, 0), (300, 14336, 130, 0)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
@@ -39,11 +46,12 @@ def entry_lines(module):
     return [l.strip() for l in lines[start + 1:]]
 
 
-def pick(lines, M, N, K=8192):
-    """The kernel the entry launches for M x N x K, with its count of
-    shares where the grid's z is one."""
+def pick(lines, M, N, K=8192, bt_address=0):
+    """The kernel the entry launches for M x N x K (Bt at `bt_address`),
+    with its count of shares where the grid's z is one."""
     env = {}
-    dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K,
+    dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K, ("%Bt", 1): K,
+            ("%Bt", "address"): bt_address,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     i = 0
     while True:
@@ -87,3 +95,7 @@ if "--split-k" in sys.argv:
 else:
     for M, N in SHAPES:
         print(f"{M}x{N}: {pick(lines, M, N)}")
+if "--cluster" in sys.argv and "--split-k" not in sys.argv:
+    for M, N, K, address in ALIGN_SHAPES:
+        print(f"{M}x{N}x{K} Bt at {address}: "
+              f"{pick(lines, M, N, K, address)}")

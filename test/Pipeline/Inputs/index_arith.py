@@ -25,7 +25,8 @@ PREDICATES = {"ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
 def evaluate(op, args, lookup, dims):
     """The value of index op `op` on operands `args` (SSA names, read with
     `lookup`; `dims` maps (buffer, dimension) to a size for memref.dim), or
-    None for an op the caller evaluates itself."""
+    None for an op the caller evaluates itself. A buffer's address, for
+    memref.extract_aligned_pointer_as_index, is dims[(buffer, "address")]."""
     if op == "arith.constant":
         return int(args[0])
     if op in BINARY:
@@ -36,6 +37,8 @@ def evaluate(op, args, lookup, dims):
         return lookup(args[1]) if lookup(args[0]) else lookup(args[2])
     if op == "memref.dim":
         return dims[(args[0], lookup(args[1]))]
+    if op == "memref.extract_aligned_pointer_as_index":
+        return dims[(args[0].split(" ")[0], "address")]
     return None
 
 
