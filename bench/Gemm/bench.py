@@ -69,6 +69,20 @@ BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),
                 (256, 8192, 8192), (4000, 4000, 4000), (3000, 5000, 2000)]
 
 
+def refused(kernel, shape, results):
+    """Whether the runtime refused `kernel`'s launch on `shape` (its guards
+    failed and it has no fallback version); if so, the check fails with the
+    runtime's message, not the whole run."""
+    try:
+        kernel.status()
+    except RuntimeError as e:
+        print(f"  FAIL {kernel.name} {'x'.join(map(str, shape))}: {e}")
+        results["check"].append({"lib": kernel.name, "shape": list(shape),
+                                 "error": str(e), "pass": False})
+        return True
+    return False
+
+
 class Workspace:
     """Split-K's workspace for one problem's output (kept for the last M x
     N): up to 4 f32 partials of every output tile and a counter per tile,
@@ -348,14 +362,8 @@ def main():
             Cout = t.output(M, N, float("nan"))
             t.prepare(A, Bt, Cout)()
             torch.cuda.synchronize()
-            try:
-                t.status()
-            except RuntimeError as e:
-                # A refused launch fails this check, not the whole run.
+            if refused(t, (M, N, K), results):
                 ok = False
-                print(f"  FAIL {t.name} {M}x{N}x{K}: {e}")
-                results["check"].append({"lib": t.name, "shape": [M, N, K],
-                                         "error": str(e), "pass": False})
                 continue
             err = error(Cout, ref)
             good = err <= t.tol
