@@ -502,7 +502,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
          store_chunks=False, c_buffers=None, stagger=0, stmatrix=False,
-         own_rows=False):
+         own_rows=False, in_flight=1):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -532,6 +532,9 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
         raise ValueError("--stagger L: the consumers of a persistent 128-row "
                          "kernel with --store-chunks apart by L k-steps, "
                          f"1 to stages - 2 ({stages - 2})")
+    if in_flight != 1 and protocol != "pipeline":
+        raise ValueError("--in-flight is the tile.pipeline's in_flight (the "
+                         "handwritten protocol keeps one group in flight)")
     # --own-rows applies where the two consumers of a 128-row tile store C
     # chunk by chunk (in --choose, those of its kernels); --stagger implies
     # it.
@@ -767,7 +770,7 @@ module attributes {{gpu.container_module}} {{
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
                            "%accum_part" if workspace else "%accum",
-                           stream_k, pingpong, stagger)
+                           stream_k, pingpong, stagger, in_flight)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -1248,7 +1251,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
                        group_m=GROUP_M, accum="%accum", stream_k=False,
-                       pingpong=False, stagger=0):
+                       pingpong=False, stagger=0, in_flight=1):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
     gives each work tile its k-steps (the iterations region). With
@@ -1294,7 +1297,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     w(f"""      %local = arith.remui %tid, %cwg : index
       %zero = llvm.mlir.zero : !acc
       tile.pipeline {count}{tiles} stages(%sa, %sb : !stagesA, !stagesB) iter_args({zeros} : {acc_types})
-          attributes {{consumers = {consumers} : i64, in_flight = 1 : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
+          attributes {{consumers = {consumers} : i64, in_flight = {in_flight} : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
         tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
@@ -1972,6 +1975,11 @@ def main():
                          "of every C chunk (its own named barrier and "
                          "storing thread), so neither waits for the other "
                          "in the epilogue")
+    ap.add_argument("--in-flight", dest="in_flight", type=int, default=1,
+                    choices=(0, 1), metavar="F",
+                    help="with the pipeline: the wgmma groups each consumer "
+                         "leaves pending at the end of a k-step (1; 0 waits "
+                         "for them, releasing the stage a k-step sooner)")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
@@ -2011,6 +2019,8 @@ def main():
                   if getattr(args, k)}
         if args.fp8:
             common["bk"] = args.bk or 128
+        if args.in_flight != 1:
+            common["in_flight"] = args.in_flight
         try:
             print(emit_chooser(common=common, split_k=args.split_k,
                                stream_k=args.stream_k,
@@ -2043,7 +2053,8 @@ def main():
                     swizzle_c=args.swizzle_c, stream_k=args.stream_k,
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
-                    stmatrix=args.stmatrix, own_rows=args.own_rows)
+                    stmatrix=args.stmatrix, own_rows=args.own_rows,
+                    in_flight=args.in_flight)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")
