@@ -518,10 +518,10 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # FP8's scale_a * scale_b) and rounded, half the output traffic.
     bf16_out = bf16_out or fp8
     if pingpong and not (persistent and bf16_out and swizzle_c
-                         and not stream_k and split_k == 1 and cluster == 1
+                         and not stream_k and split_k == 1
                          and protocol == "pipeline"):
-        raise ValueError("--pingpong is a persistent one-CTA tile.pipeline "
-                         "kernel with bf16 or FP8 output and --swizzle-c")
+        raise ValueError("--pingpong is a persistent tile.pipeline kernel "
+                         "with bf16 or FP8 output and --swizzle-c")
     if store_chunks and not (persistent and swizzle_c and not pingpong
                              and not stream_k and split_k == 1):
         raise ValueError("--store-chunks is a persistent cooperative kernel's "
