@@ -38,9 +38,6 @@ using ::tile::tma::RuntimeValue;
 /// A slot holds one tensor map, on a boundary of its size.
 static constexpr int64_t kSlotBytes = ::tile::tma::limits::kTensorMapBytes;
 
-static Value i64Constant(OpBuilder &b, Location loc, int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, b.getI64Type(), v);
-}
 static Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
   return LLVM::ConstantOp::create(b, loc, b.getI32Type(), v);
 }

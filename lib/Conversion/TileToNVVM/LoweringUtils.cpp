@@ -105,6 +105,10 @@ Value mlir::tile::emitSymExpr(OpBuilder &b, Location loc,
   return result;
 }
 
+Value mlir::tile::i64Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI64Type(), value);
+}
+
 Value mlir::tile::emitBytePtrAdd(OpBuilder &b, Location loc, Value base,
                                  Value byteOffset) {
   if (auto c = byteOffset.getDefiningOp<arith::ConstantOp>())

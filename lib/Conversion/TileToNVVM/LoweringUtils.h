@@ -52,6 +52,9 @@ Value getMBarrierPtr(OpBuilder &b, Location loc, Value convertedGroup,
 Value emitSymExpr(OpBuilder &b, Location loc, const ::tile::tma::SymExpr &expr,
                   ArrayRef<Value> symbols, Type type);
 
+/// An i64 `llvm.mlir.constant`.
+Value i64Constant(OpBuilder &b, Location loc, int64_t value);
+
 /// `base + byteOffset` as a byte GEP (offset of any integer type).
 Value emitBytePtrAdd(OpBuilder &b, Location loc, Value base, Value byteOffset);
 

@@ -124,8 +124,9 @@ struct WgmmaRegisterALowering
   }
 };
 
-/// Lane l stores row l % 8 of matrix l / 8; the matrices are the fragment's
-/// registers in order: rows 0-7 and 8-15 of columns 0-7, then of 8-15.
+/// Lane l gives the address of row l % 8 of matrix l / 8, the matrices
+/// being the fragment's registers in order (rows 0-7 and 8-15 of columns
+/// 0-7, then of 8-15): row l % 16 of the block, columns from 8 (l / 16).
 struct WgmmaStoreFragmentLowering
     : public ConvertOpToLLVMPattern<WgmmaStoreFragmentOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -133,20 +134,16 @@ struct WgmmaStoreFragmentLowering
   matchAndRewrite(WgmmaStoreFragmentOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i64 = rewriter.getI64Type();
-    auto constant = [&](int64_t v) {
-      return LLVM::ConstantOp::create(rewriter, loc, i64, v);
-    };
-    Value lane32 = NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type());
-    Value lane = LLVM::ZExtOp::create(rewriter, loc, i64, lane32);
-    Value rowInMatrix = LLVM::AndOp::create(rewriter, loc, lane, constant(7));
-    Value matrix = LLVM::LShrOp::create(rewriter, loc, lane, constant(3));
-    Value lower = LLVM::AndOp::create(rewriter, loc, matrix, constant(1));
-    Value rowInBlock = LLVM::AddOp::create(
-        rewriter, loc, rowInMatrix,
-        LLVM::ShlOp::create(rewriter, loc, lower, constant(3)));
-    Value right = LLVM::LShrOp::create(rewriter, loc, lane, constant(4));
-    Value colInBlock = LLVM::ShlOp::create(rewriter, loc, right, constant(3));
+    Value lane = LLVM::ZExtOp::create(
+        rewriter, loc, rewriter.getI64Type(),
+        NVVM::LaneIdOp::create(rewriter, loc, rewriter.getI32Type()));
+    Value rowInBlock = LLVM::AndOp::create(rewriter, loc, lane,
+                                           i64Constant(rewriter, loc, 15));
+    Value colInBlock = LLVM::LShrOp::create(
+        rewriter, loc,
+        LLVM::AndOp::create(rewriter, loc, lane,
+                            i64Constant(rewriter, loc, 16)),
+        i64Constant(rewriter, loc, 1));
     Value row =
         LLVM::AddOp::create(rewriter, loc, adaptor.getRow(), rowInBlock);
     Value col =

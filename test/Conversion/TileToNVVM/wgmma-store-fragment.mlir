@@ -1,23 +1,24 @@
 // tile.wgmma_store_fragment: one stmatrix.x4 of the warp, the fragment's
-// four 32-bit registers in order; lane l addresses row l % 8 + 8 ((l / 8) % 2)
-// and column 8 (l / 16) of the 16 x 16 block at [%row, 16], through the
-// buffer's 128-byte swizzle (the layout's address, as for memref.store).
+// four 32-bit registers in order; lane l addresses row l % 16 (row l % 8 of
+// matrix l / 8) and column 8 (l / 16) of the 16 x 16 block at [%row, 16],
+// through the buffer's 128-byte swizzle (the layout's address, as for
+// memref.store).
 // RUN: tile-opt %s --convert-tile-to-nvvm --canonicalize --cse | FileCheck %s
 
 // CHECK-LABEL: gpu.func @store_fragment
+// CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK-DAG: %[[C15:.*]] = llvm.mlir.constant(15 : i64) : i64
 // CHECK-DAG: %[[ARENA:.*]] = llvm.mlir.addressof @__tile_arena : !llvm.ptr<3>
 // CHECK-DAG: %[[ROW:.*]] = builtin.unrealized_conversion_cast %arg1 : index to i64
+// CHECK-DAG: %[[COL:.*]] = builtin.unrealized_conversion_cast %c16 : index to i64
 // CHECK: %[[LANE32:.*]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK: %[[LANE:.*]] = llvm.zext %[[LANE32]] : i32 to i64
-// CHECK: %[[IN:.*]] = llvm.and %[[LANE]], %[[C7:.*]] : i64
-// CHECK: %[[MAT:.*]] = llvm.lshr %[[LANE]], %[[C3:.*]] : i64
-// CHECK: %[[LOW:.*]] = llvm.and %[[MAT]], %[[C1:.*]] : i64
-// CHECK: %[[LOW8:.*]] = llvm.shl %[[LOW]], %[[C3]] : i64
-// CHECK: %[[RIB:.*]] = llvm.add %[[IN]], %[[LOW8]] : i64
-// CHECK: %[[RIGHT:.*]] = llvm.lshr %[[LANE]], %[[C4:.*]] : i64
-// CHECK: %[[CIB:.*]] = llvm.shl %[[RIGHT]], %[[C3]] : i64
+// CHECK: %[[RIB:.*]] = llvm.and %[[LANE]], %[[C15]] : i64
+// CHECK: %[[HALF:.*]] = llvm.and %[[LANE]], %[[C16]] : i64
+// CHECK: %[[CIB:.*]] = llvm.lshr %[[HALF]], %[[C1]] : i64
 // CHECK: %[[R:.*]] = llvm.add %[[ROW]], %[[RIB]] : i64
-// CHECK: %[[C:.*]] = llvm.add %[[C16:.*]], %[[CIB]] : i64
+// CHECK: %[[C:.*]] = llvm.add %[[COL]], %[[CIB]] : i64
 // Byte 2 (64 r + c), its 16-byte chunk XOR its 128-byte row.
 // CHECK: %[[RB:.*]] = arith.muli %[[R]], %c64_i64 : i64
 // CHECK-NEXT: %[[E:.*]] = arith.addi %[[RB]], %[[C]] : i64

@@ -528,8 +528,8 @@ def Tile_WgmmaStoreFragmentOp : Tile_Op<"wgmma_store_fragment"> {
     rows `%row` .. `%row + 15` and columns `%col` .. `%col + 15` of the 2-D
     shared buffer `%buffer`, as one `stmatrix.sync.aligned.m8n8.x4` of the
     warp: four 32-bit registers and one 16-byte row address per lane (lane
-    `l` addresses row `l % 8 + 8 ((l / 8) % 2)`, columns from
-    `8 (l / 16)`), instead of eight 32-bit stores per lane.
+    `l` addresses row `l % 16`, columns from `8 (l / 16)`), instead of
+    eight 32-bit stores per lane.
 
     This is a GEMM epilogue's register-to-shared step: the f32 accumulator
     of a wgmma, rounded to f16 or bf16 16 columns at a time
