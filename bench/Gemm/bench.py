@@ -57,8 +57,8 @@ CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000)
                 (384, 8192, 136), (300, 14336, 72), (256, 8192, 136),
                 (3000, 3000, 200), (1000, 8192, 200),
                 # rows of A and Bt of 260 and 72 bytes, not 16-byte
-                # aligned: the clustered chooser's unclustered kernel, its
-                # fallback version (a multicast load has none)
+                # aligned: the kernels' fallback versions (in the clustered
+                # ones, B's multicast load done per thread into both CTAs)
                 (5000, 5000, 130), (1200, 4400, 36)]
 # The suite: squares, LLM projection and MLP shapes (and transposes), small
 # M against 8192 x 8192, odd sizes.

@@ -1,9 +1,10 @@
 //===- SimtVariant.cpp - The `simt` copy variant's decision ---------------===//
 //
 // Any valid `tile.copy_async` can be copied element by element by the issuing
-// thread, except what only the TMA does (prefetch, the sm_100a forms,
-// multicast stores) and reductions without a per-element atomic. The
-// lowering (TileToNVVM's BuiltinLowerings.cpp) keeps the TMA completion
+// thread, except what only the TMA does (prefetch, the sm_100a forms) and
+// reductions without a per-element atomic. A multicast load's elements are
+// stored into each named CTA's shared memory through the cluster's window.
+// The lowering (TileToNVVM's BuiltinLowerings.cpp) keeps the TMA completion
 // contract.
 //
 //===----------------------------------------------------------------------===//
@@ -53,14 +54,6 @@ public:
               checkElementwiseReduce(toTmaReduceKind(*reduce),
                                      copy.getDst().getType().getElementType()))
         return PredicateResult::failure(*reason);
-      return PredicateResult::success();
-    });
-    addPredicate("multicast", [](Operation *op) {
-      if (cast<CopyAsyncOp>(op).getMulticastMask())
-        return PredicateResult::failure(
-            ::tile::Decline{::tile::RuleId::Multicast,
-                            "per-thread stores cannot reach other CTAs' shared "
-                            "memory"});
       return PredicateResult::success();
     });
   }

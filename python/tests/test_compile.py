@@ -335,12 +335,16 @@ def test_pipeline_compiles():
     # The cluster kernels ask for clusters of 2 and multicast.
     assert ".reqnctapercluster 2, 1, 1" in module.ptx
     assert "multicast::cluster" in module.ptx
+    # The guarded cluster kernels' fallback versions multicast per thread,
+    # through the cluster's shared window.
+    assert "st.shared::cluster" in module.ptx
     assert {"run_sw_s1", "run_sw_s1_async", "run_ws1_c2_s2",
             "run_ws1_c2_s2_async", "run_ranged_ws1_s1",
-            "run_ranged_ws2_s4_async"} <= set(module.entries)
-    # 9 one-CTA kernels, 6 ranged ones (an iterations region) and 4 cluster
-    # kernels, two entries each.
-    assert len(module.entries) == 38
+            "run_ranged_ws2_s4_async", "run_ws1_c2_guarded_s2"} <= set(
+                module.entries)
+    # 9 one-CTA kernels, 6 ranged ones (an iterations region), 4 cluster
+    # kernels and 4 guarded ones, two entries each.
+    assert len(module.entries) == 46
 
 
 def test_pipeline_misuse_rule():

@@ -232,12 +232,23 @@ MUTANTS = [
       "simt NaN-fill loads fill zeros",
       function="SimtCopyLowering::rewrite"),
     M("simt-membar-gpu", "BuiltinLowerings.cpp",
-      "NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::CTA);",
-      "NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);",
+      ": NVVM::MemScopeKind::CTA);",
+      ": NVVM::MemScopeKind::GPU);",
       "GPU-scope instead of CTA-scope fence",
       function="SimtCopyLowering::rewrite",
       equivalent="a GPU-scope fence orders at least what the CTA-scope fence "
       "orders; it is only slower"),
+    M("simt-multicast-local", "BuiltinLowerings.cpp",
+      "toCta.dstCta = cta;", "toCta.dstCta = Value();",
+      "a per-thread multicast load fills only the issuing CTA's stage, and "
+      "its peers' barriers complete over data never written",
+      function="SimtCopyLowering::rewrite"),
+    M("simt-multicast-own-barrier", "BuiltinLowerings.cpp",
+      "MBarrierCompleteTxOp::create(rewriter, loc, remote, bytes,",
+      "MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes,",
+      "a per-thread multicast load completes the issuing CTA's barrier once "
+      "per CTA and its peers' never (they wait forever)",
+      function="SimtCopyLowering::rewrite"),
     # ---- the collective variant ---------------------------------------------
     M("coll-warpgroup-width", "BuiltinLowerings.cpp",
       "int64_t width = scope == CopyScope::Warp ? 32 : 128;",

@@ -12,13 +12,13 @@ func.func @tma_only(%g: memref<32x64xf16>, %t: memref<64x32xf16, #tile.layout<(6
 
 // -----
 
-// Every variant declines: a transposed multicast (TMA) cannot be done
-// per thread either (other CTAs' shared memory).
-!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
-func.func @none(%g: memref<32x64xf16>, %t: memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, %bar: !bars, %c0: index, %m: i16) {
-  // expected-error-re @+1 {{no dispatch variant can lower this copy: [tma] elementwise: {{.*}}; [simt] multicast: per-thread stores cannot reach other CTAs' shared memory}}
-  tile.copy_async %t[0, 0] [64, 32], %g[0, 0] [64, 32] barrier(%bar[%c0]) multicast(%m)
-      : memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>, memref<32x64xf16>, !bars
+// Every variant declines: a transposed max-reduce store (TMA reads and
+// writes the innermost dimension contiguously; per-element atomics have no
+// floating-point max).
+func.func @none(%g: memref<64x32xf16>, %t: memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>) {
+  // expected-error-re @+1 {{no dispatch variant can lower this copy: [tma] elementwise: {{.*}}; [simt] reduce-type: per-element atomics have no max for floating-point elements}}
+  tile.copy_async %g[0, 0] [64, 32], %t[0, 0] [64, 32] {reduce = "max"}
+      : memref<64x32xf16>, memref<64x32xf16, #tile.layout<(64, 32) : (1, 64)>, #gpu.address_space<workgroup>>
   return
 }
 

@@ -1,11 +1,12 @@
-//===- ClusterEntryTest.cpp - A guarded kernel without a fallback ---------===//
+//===- ClusterEntryTest.cpp - A guarded cluster kernel's two versions -----===//
 //
 // unittests/Runtime/Inputs/cluster_pipeline.mlir compiled by tile-compile: a
 // tile.pipeline across a cluster of 2 whose multicast load reads a tensor of
-// run-time rows. Its plan's guards (1 <= rows <= 2^32, a 16-byte aligned
-// base) have no fallback (no other variant multicasts), so the entry launches
-// the cluster where they hold and, where one fails, launches nothing and
-// records the guard (on the fake driver).
+// run-time rows. Where its plan's guards (1 <= rows <= 2^32, a 16-byte
+// aligned base) hold, the entry launches the kernel with its map; where one
+// fails, the fallback version (the multicast done per thread through the
+// cluster's shared window), in the same clusters and without a map (on the
+// fake driver).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,21 +61,22 @@ TEST_F(ClusterEntry, GuardsHoldLaunchesOneClusterOfTwo) {
   EXPECT_EQ(fake().lastEncodeDims[1], 64u);
 }
 
-TEST_F(ClusterEntry, NoRowsRefusesTheLaunchNamingTheGuard) {
-  EXPECT_EQ(call(0, data.data()), TILE_ERROR_INVALID_VALUE);
-  EXPECT_EQ(launches(), 0);
+TEST_F(ClusterEntry, NoRowsLaunchesTheFallbackInClustersOfTwo) {
+  EXPECT_EQ(call(0, data.data()), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().launchExCalls, 1);
+  EXPECT_EQ(launches(), 1);
   EXPECT_EQ(fake().encodeCalls, 0);
-  EXPECT_STREQ(tileRuntimeLastError(),
-               "@shared_rows: launch of @kernels::@shared_rows: guard failed "
-               "(global-dim: 1 <= size[0] <= 4294967296) and the kernel has "
-               "no fallback version; nothing was launched");
+  EXPECT_EQ(std::string(fake().lastFunctionName), "shared_rows_fallback");
+  EXPECT_EQ(fake().grid[0], 2u);
+  EXPECT_EQ(fake().cluster[0], 2u);
+  EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 1);
+  EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_GUARDED), 0);
 }
 
-TEST_F(ClusterEntry, MisalignedBaseRefusesTheLaunchNamingTheGuard) {
-  EXPECT_EQ(call(64, data.data() + 1), TILE_ERROR_INVALID_VALUE);
-  EXPECT_EQ(launches(), 0);
-  EXPECT_STREQ(tileRuntimeLastError(),
-               "@shared_rows: launch of @kernels::@shared_rows: guard failed "
-               "(global-align: address % 16 == 0) and the kernel has no "
-               "fallback version; nothing was launched");
+TEST_F(ClusterEntry, MisalignedBaseLaunchesTheFallback) {
+  EXPECT_EQ(call(64, data.data() + 1), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(launches(), 1);
+  EXPECT_EQ(std::string(fake().lastFunctionName), "shared_rows_fallback");
+  EXPECT_EQ(fake().cluster[0], 2u);
+  EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 1);
 }

@@ -9,7 +9,9 @@
 //               after fencing so that both the waiting threads and
 //               async-proxy readers (TMA stores, wgmma) see the data, so the
 //               caller's arrive.expect_tx / try_wait code works unchanged
-//               whichever variant ran;
+//               whichever variant ran; a multicast load stores into and
+//               completes each named CTA's buffer and barrier through the
+//               cluster's shared window (mapa), as the TMA's multicast does;
 //   collective  `tile.copy` split round-robin over the scope's threads
 //               (thread t moves elements t, t+n, t+2n, ...), synchronised at
 //               the end, so every thread of the scope sees the whole copy
@@ -24,6 +26,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "tile/Dialect/Tile/IR/ThreadIndex.h"
@@ -47,6 +50,29 @@ public:
   }
 };
 
+/// Runs `body` for each CTA rank (an i32) set in the 16-bit `mask`.
+static void forEachMaskedCta(ConversionPatternRewriter &rewriter, Location loc,
+                             Value mask, function_ref<void(Value cta)> body) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Type i32 = rewriter.getI32Type();
+  Value bits = arith::ExtUIOp::create(rewriter, loc, i32, mask);
+  auto i32Constant = [&](int64_t v) {
+    return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
+  };
+  auto loop = scf::ForOp::create(rewriter, loc, i32Constant(0), i32Constant(16),
+                                 i32Constant(1));
+  rewriter.setInsertionPointToStart(loop.getBody());
+  Value cta = loop.getInductionVar();
+  Value bit = arith::AndIOp::create(
+      rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, cta),
+      i32Constant(1));
+  Value set = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
+                                    bit, i32Constant(0));
+  auto ifOp = scf::IfOp::create(rewriter, loc, set, /*withElseRegion=*/false);
+  rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  body(cta);
+}
+
 class SimtCopyLowering : public CopyVariantLowering {
 public:
   LogicalResult rewrite(Operation *op, const VariantMatch *,
@@ -54,6 +80,7 @@ public:
                         const LLVMTypeConverter &converter) const override {
     auto copy = cast<CopyAsyncOp>(op);
     Location loc = copy.getLoc();
+    MLIRContext *ctx = op->getContext();
     auto [dst, src] = getElementwiseSides(copy, rewriter);
     ElementwiseOptions options;
     bool load = copy.isLoad();
@@ -63,24 +90,54 @@ public:
       options.reduce = toTmaReduceKind(*reduce);
     Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one, options);
+    // A multicast load: the elements are stored into every CTA the mask
+    // names (this one among them where it is set), through their windows in
+    // the cluster's shared memory, and each CTA's barrier is completed by
+    // this copy's bytes, as the TMA's multicast does.
+    Value mask = copy.getMulticastMask()
+                     ? rewriter.getRemappedValue(copy.getMulticastMask())
+                     : Value();
+    if (mask) {
+      forEachMaskedCta(rewriter, loc, mask, [&](Value cta) {
+        ElementwiseOptions toCta = options;
+        toCta.dstCta = cta;
+        emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one,
+                            toCta);
+      });
+    } else {
+      emitElementwiseCopy(rewriter, loc, converter, dst, src, zero, one,
+                          options);
+    }
 
     if (load) {
       // Make the generic-proxy writes visible to async-proxy readers and
-      // order them before the (relaxed) transaction completion.
+      // order them before the (relaxed) transaction completion: at cluster
+      // scope where they went to other CTAs.
       NVVM::FenceProxyOp::create(
           rewriter, loc,
-          NVVM::ProxyKindAttr::get(op->getContext(),
-                                   NVVM::ProxyKind::async_shared),
-          NVVM::SharedSpaceAttr::get(op->getContext(),
-                                     NVVM::SharedSpace::shared_cta));
-      NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::CTA);
+          NVVM::ProxyKindAttr::get(ctx, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(ctx,
+                                     mask ? NVVM::SharedSpace::shared_cluster
+                                          : NVVM::SharedSpace::shared_cta));
+      NVVM::MembarOp::create(rewriter, loc,
+                             mask ? NVVM::MemScopeKind::CLUSTER
+                                  : NVVM::MemScopeKind::CTA);
       Value mbar = getMBarrierPtr(rewriter, loc,
                                   rewriter.getRemappedValue(copy.getBarrier()),
                                   copy.getBarrierIndex());
       Value bytes = arith::ConstantIntOp::create(
           rewriter, loc, rewriter.getI32Type(), copy.getTransactionBytes());
-      NVVM::MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes);
+      if (mask) {
+        auto window = LLVM::LLVMPointerType::get(
+            ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
+        forEachMaskedCta(rewriter, loc, mask, [&](Value cta) {
+          Value remote = NVVM::MapaOp::create(rewriter, loc, window, mbar, cta);
+          NVVM::MBarrierCompleteTxOp::create(rewriter, loc, remote, bytes,
+                                             NVVM::MemScopeKind::CLUSTER);
+        });
+      } else {
+        NVVM::MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes);
+      }
     }
     rewriter.eraseOp(op);
     return success();

@@ -56,6 +56,10 @@ struct ElementwiseOptions {
   bool nanFill = false;
   /// Stores that combine with the destination (atomics).
   ::tile::tma::ReduceKind reduce = ::tile::tma::ReduceKind::None;
+  /// An i32 CTA rank in the cluster: the (shared) destination's element
+  /// addresses are mapped into that CTA's shared memory (`mapa`), so the
+  /// stores land in the peer's buffer at the same offsets (null: this CTA).
+  Value dstCta;
 };
 
 /// Emits `for e = first; e < count; e += step` copying element e of `src`

@@ -25,6 +25,35 @@ func.func @transposed_load(%g: memref<32x64xf16>, %t: !t, %bar: !bars, %c0: inde
   return
 }
 
+// A multicast load per thread: for each CTA the mask names (a loop over the
+// 16 bits), the elements are stored through that CTA's window in the
+// cluster's shared memory (mapa); then one proxy fence and a fence at
+// cluster scope, and each named CTA's barrier completed by this copy's bytes
+// at cluster scope, as the TMA's multicast completes them.
+// CHECK-LABEL: func.func @multicast_load
+func.func @multicast_load(%g: memref<32x64xf16>, %t: !t, %bar: !bars, %c0: index, %m: i16) {
+  // CHECK: %[[BITS:.*]] = arith.extui %{{.*}} : i16 to i32
+  // CHECK: %[[C16:.*]] = arith.constant 16 : i32
+  // CHECK: scf.for %[[CTA:.*]] = %{{.*}} to %[[C16]] step %{{.*}} : i32 {
+  // CHECK:   %[[SHIFTED:.*]] = arith.shrui %[[BITS]], %[[CTA]] : i32
+  // CHECK:   %[[BIT:.*]] = arith.andi %[[SHIFTED]], %{{.*}} : i32
+  // CHECK:   %[[SET:.*]] = arith.cmpi ne, %[[BIT]], %{{.*}} : i32
+  // CHECK:   scf.if %[[SET]] {
+  // CHECK:     scf.for
+  // CHECK:       %[[PEER:.*]] = nvvm.mapa %{{.*}}, %[[CTA]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK:       llvm.store %{{.*}}, %[[PEER]] : f16, !llvm.ptr<7>
+  // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cluster>}
+  // CHECK-NEXT: nvvm.memory.barrier <cluster>
+  // CHECK: %[[TX:.*]] = arith.constant 4096 : i32
+  // CHECK: scf.for %[[TO:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+  // CHECK:   scf.if
+  // CHECK:     %[[BAR:.*]] = nvvm.mapa %{{.*}}, %[[TO]] : !llvm.ptr<3> -> !llvm.ptr<7>
+  // CHECK:     nvvm.mbarrier.complete_tx %[[BAR]], %[[TX]] {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>, i32
+  tile.copy_async %t[0, 0] [64, 32], %g[0, 0] [64, 32] barrier(%bar[%c0]) multicast(%m)
+      : !t, memref<32x64xf16>, !bars
+  return
+}
+
 // NaN fill on the simt path.
 // CHECK-LABEL: func.func @nan_fill
 func.func @nan_fill(%g: memref<32x64xf16>, %t: !t, %bar: !bars, %c0: index) {

@@ -3,8 +3,12 @@
 exactly: for trip counts 0 .. S + 1 and 3S + 1, B's first 8n rows equal A's and
 the rows after them keep their NaN sentinel (the ranged kernels: the same
 rows, split over work tiles of growing length); for the cluster kernels, each
-CTA's rows hold the shared (multicast) and its private stages. Prints PASS/FAIL per kernel and
-trip count and a SUMMARY line; SKIP where there is no CUDA device.
+CTA's rows hold the shared (multicast) and its private stages, and the
+guarded ones run both versions: A and P 16-byte aligned (the TMA version) and
+4 bytes past that (the fallback version, the multicast done by one thread's
+stores into both CTAs), each launch's version checked through the runtime's
+counts. Prints PASS/FAIL per kernel and trip count and a SUMMARY line; SKIP
+where there is no CUDA device.
 
     python3 test/GPU/pipeline/check_pipeline.py --dir .gpu/pipeline
 """
@@ -67,33 +71,57 @@ def trip_counts(stages):
     return list(range(stages + 2)) + [3 * stages + 1]
 
 
-def check_cluster(lib, rt, torch, memref, name, stages, sync):
+def shifted_randn(torch, rows, cols, shift):
+    """A rows x cols tensor of random values whose data starts `shift`
+    elements past a 16-byte aligned allocation."""
+    flat = torch.randn(rows * cols + shift, device="cuda")
+    return flat[shift:].view(rows, cols)
+
+
+def check_cluster(lib, rt, torch, memref, name, stages, guarded, sync):
     """The cluster kernels: B's rows [16(2k + r), +8) equal A's shared rows
     [8k, +8) and the 8 rows after them P's rows [8(2k + r), +8), for both
     CTAs r and every k < n (n < MAX_TRIPS); the rows past 32n keep their NaN
-    sentinel. Returns (passed, failed)."""
-    rows, cols = gen_pipeline.ROWS, gen_pipeline.COLS
-    ctas = gen_pipeline.CLUSTER
+    sentinel. A guarded kernel runs with A and P aligned (its TMA version)
+    and misaligned (its fallback version). Returns (passed, failed)."""
     fn = entry(lib, name, sync, 3)
     passed = failed = 0
-    for n in trip_counts(stages):
-        A = torch.randn(gen_pipeline.A_ROWS, cols, device="cuda")
-        P = torch.randn(gen_pipeline.P_ROWS, cols, device="cuda")
-        B = torch.full((gen_pipeline.B_ROWS, cols), float("nan"),
-                       device="cuda")
-        want = torch.empty(n * ctas * 2 * rows, cols, device="cuda")
-        for k in range(n):
-            for r in range(ctas):
-                o = (ctas * k + r) * 2 * rows
-                want[o:o + rows] = A[k * rows:(k + 1) * rows]
-                p = (ctas * k + r) * rows
-                want[o + rows:o + 2 * rows] = P[p:p + rows]
-        good, why = run_and_compare(torch, rt, memref, fn, [A, P, B], n, want,
-                                    sync)
-        report(name, n, good, why)
-        passed += good
-        failed += not good
+    for shift, version in ((0, 0), (1, 1)) if guarded else ((0, None),):
+        for n in trip_counts(stages):
+            good, why = check_cluster_once(rt, torch, memref, fn, n, shift,
+                                           version, sync)
+            label = name + (" misaligned" if shift else "")
+            report(label, n, good, why)
+            passed += good
+            failed += not good
     return passed, failed
+
+
+def check_cluster_once(rt, torch, memref, fn, n, shift, version, sync):
+    """One call of a cluster kernel at trip count n, A and P `shift`
+    elements past alignment; where `version` is given, the launch must have
+    run that version (0: TMA, 1: fallback)."""
+    rows, cols = gen_pipeline.ROWS, gen_pipeline.COLS
+    ctas = gen_pipeline.CLUSTER
+    A = shifted_randn(torch, gen_pipeline.A_ROWS, cols, shift)
+    P = shifted_randn(torch, gen_pipeline.P_ROWS, cols, shift)
+    B = torch.full((gen_pipeline.B_ROWS, cols), float("nan"),
+                   device="cuda")
+    want = torch.empty(n * ctas * 2 * rows, cols, device="cuda")
+    for k in range(n):
+        for r in range(ctas):
+            o = (ctas * k + r) * 2 * rows
+            want[o:o + rows] = A[k * rows:(k + 1) * rows]
+            p = (ctas * k + r) * rows
+            want[o + rows:o + 2 * rows] = P[p:p + rows]
+    rt.tileRuntimeResetLaunchVersionCounts()
+    good, why = run_and_compare(torch, rt, memref, fn, [A, P, B], n, want,
+                                sync)
+    if good and version is not None:
+        ran = rt.tileRuntimeLaunchVersionCount(version)
+        if ran != 1:
+            return False, f"version {version} launched {ran} times, not 1"
+    return good, why
 
 
 def main():
@@ -131,11 +159,13 @@ def main():
             report(name, n, good, why)
             passed += good
             failed += not good
-    for name, stages, _ in gen_pipeline.cluster_names():
+    rt.tileRuntimeLaunchVersionCount.restype = C.c_int64
+    rt.tileRuntimeLaunchVersionCount.argtypes = [C.c_int32]
+    for name, stages, _, guarded in gen_pipeline.cluster_names():
         if args.only and name != args.only:
             continue
         good, bad = check_cluster(lib, rt, torch, memref, name, stages,
-                                  args.sync)
+                                  guarded, args.sync)
         passed += good
         failed += bad
     print(f"SUMMARY pipeline {passed} passed, {failed} failed")

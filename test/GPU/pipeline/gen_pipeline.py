@@ -25,9 +25,12 @@ The cluster kernels (`<form>_c2_s<S>`, cluster_size = 2) run one cluster of
 [8(2k + r), 8(2k + r) + 8) of P; the consumers store the shared stage to rows
 [16(2k + r), +8) of B and the private one to the 8 rows after. A stage
 refilled before the peer CTA released it shows as wrong data in the peer's
-rows. A, P and B have static shapes (room for MAX_TRIPS iterations): a
-multicast load has no fallback version, so its plan must need no run-time
-guard. Entries `run_<name>(A, P, B, n)` and `run_<name>_async(..., stream)`.
+rows. A, P and B have static shapes (room for MAX_TRIPS iterations). The
+guarded cluster kernels (`<form>_c2_guarded_s<S>`) are the same with A and P
+of run-time rows: their plans guard the rows and a 16-byte aligned base, and
+where a guard fails the fallback version runs, in which the multicast load
+is one thread's stores into both CTAs' stages through the cluster's shared
+window. Entries `run_<name>(A, P, B, n)` and `run_<name>_async(..., stream)`.
 
     python3 test/GPU/pipeline/gen_pipeline.py > pipeline.mlir
 """
@@ -151,18 +154,25 @@ B_ROWS = MAX_TRIPS * CLUSTER * 2 * ROWS
 
 
 def cluster_names():
-    return [(f"{form}_s{s}", s, c) for form, c in CLUSTER_FORMS.items()
+    """(name, stages, consumers, guarded) of every cluster kernel."""
+    return [(f"{form}{'_guarded' if guarded else ''}_s{s}", s, c, guarded)
+            for guarded in (False, True) for form, c in CLUSTER_FORMS.items()
             for s in (1, 2)]
 
 
-def cluster_kernel(name, stages, consumers):
+def cluster_operand_types(guarded):
+    """A's, P's and B's types: A and P of run-time rows where guarded."""
+    a_rows, p_rows = ("?", "?") if guarded else (A_ROWS, P_ROWS)
+    return (f"memref<{a_rows}x{COLS}xf32>", f"memref<{p_rows}x{COLS}xf32>",
+            f"memref<{B_ROWS}x{COLS}xf32>")
+
+
+def cluster_kernel(name, stages, consumers, guarded):
     ws = "#gpu.address_space<workgroup>"
     per_thread = ROWS * COLS // 128
     tile = f"memref<{ROWS}x{COLS}xf32, {ws}>"
     ring = f"memref<{stages}x{ROWS}x{COLS}xf32, {ws}>"
-    ga = f"memref<{A_ROWS}x{COLS}xf32>"
-    gp = f"memref<{P_ROWS}x{COLS}xf32>"
-    gb = f"memref<{B_ROWS}x{COLS}xf32>"
+    ga, gp, gb = cluster_operand_types(guarded)
     return f"""    gpu.func @{name}(%A: {ga}, %P: {gp}, %B: {gb}, %n: index) kernel {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -217,12 +227,10 @@ def cluster_kernel(name, stages, consumers):
 """
 
 
-def cluster_host(name, stages, consumers):
+def cluster_host(name, stages, consumers, guarded):
     threads = 128 * (consumers + 1)
     smem = 2 * stages * ROWS * COLS * 4
-    ga = f"memref<{A_ROWS}x{COLS}xf32>"
-    gp = f"memref<{P_ROWS}x{COLS}xf32>"
-    gb = f"memref<{B_ROWS}x{COLS}xf32>"
+    ga, gp, gb = cluster_operand_types(guarded)
     args = f"%A: {ga}, %P: {gp}, %B: {gb}, %n: index"
     launch = f"""    %c1 = arith.constant 1 : index
     %c2 = arith.constant {CLUSTER} : index

@@ -26,8 +26,9 @@ SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),
                 (256, 2048, 8192), (128, 2048, 512), (128, 4096, 4096),
                 (64, 8192, 8192), (256, 4096, 8192), (512, 4096, 8192)]
 # With --cluster: problems M x N x K and Bt's address, whose rows (K
-# elements) or base are not 16-byte aligned, or are: the multicast B load's
-# guards decide between the clustered kernels and the unclustered one.
+# elements) or base are not 16-byte aligned, or are: the choice does not
+# depend on them (a clustered kernel's fallback version takes the rows the
+# TMA cannot read, its multicast load done per thread).
 ALIGN_SHAPES = [(5000, 5000, 136, 0), (5000, 5000, 130, 0),
                 (5000, 5000, 4100, 0), (5000, 5000, 4096, 8),
                 (3000, 5000, 2000, 0), (3000, 5000, 2001, 0),

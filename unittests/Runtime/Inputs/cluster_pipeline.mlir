@@ -1,8 +1,9 @@
 // A tile.pipeline across a cluster of 2 CTAs over a run-time-sized tensor:
 // each CTA issues half of every 8 x 64 stage, multicast to both, and sums
 // the stage's first column into out[cta]. The multicast load's plan guards
-// the tensor's rows (1 <= rows <= 2^32) and has no fallback variant, so the
-// entry launches only where the guard holds and otherwise records why.
+// the tensor's rows (1 <= rows <= 2^32) and base; where a guard fails the
+// entry launches the fallback version, in which the multicast is one
+// thread's stores into both CTAs' stages through the cluster's window.
 !A = memref<?x64xf32>
 !stages = memref<2x8x64xf32, #gpu.address_space<workgroup>>
 !stage = memref<8x64xf32, #gpu.address_space<workgroup>>
