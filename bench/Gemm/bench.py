@@ -59,7 +59,11 @@ CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000)
                 # rows of A and Bt of 260 and 72 bytes, not 16-byte
                 # aligned: the kernels' fallback versions (in the clustered
                 # ones, B's multicast load done per thread into both CTAs)
-                (5000, 5000, 130), (1200, 4400, 36)]
+                (5000, 5000, 130), (1200, 4400, 36),
+                # C's rows of 2002 bytes (N odd; 129 x 257 x 520 above too):
+                # the choosers' kernel whose consumer threads copy C
+                # (gemm_cthreads)
+                (300, 1001, 200)]
 # The suite: squares, LLM projection and MLP shapes (and transposes), small
 # M against 8192 x 8192, odd sizes.
 BENCH_SHAPES = [(2048, 2048, 2048), (4096, 4096, 4096), (6144, 6144, 6144),

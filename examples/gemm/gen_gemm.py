@@ -502,7 +502,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
          store_chunks=False, c_buffers=None, stagger=0, stmatrix=False,
-         own_rows=False, in_flight=1):
+         own_rows=False, in_flight=1, c_by_threads=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -546,6 +546,11 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # with it (its fallback version, 16 bytes).
     stmatrix = stmatrix and persistent and swizzle_c and not pingpong and (
         bf16_out or fp8) and bm <= 128
+    if c_by_threads and not (store_chunks and c_buffers is not None
+                             and not halves and split_k == 1):
+        raise ValueError("--c-by-threads copies the C chunks of a persistent "
+                         "cooperative kernel's ring (--store-chunks "
+                         "--c-buffers N, without --own-rows)")
     if c_buffers is not None and not (store_chunks and 1 <= c_buffers):
         raise ValueError("--c-buffers N (at least 1) rings the chunks of "
                          "--store-chunks through N buffers")
@@ -801,6 +806,10 @@ module attributes {{gpu.container_module}} {{
         c_group = f"""        %c_bar = arith.constant 1 : i32
         %c_threads = arith.constant {WG * consumers} : i32
         %storer = arith.cmpi eq, %tid, %cwg : index"""
+        if c_by_threads:
+            c_group += f"""
+        %cthread = arith.subi %tid, %cwg : index
+        %cthreads = arith.constant {WG * consumers} : index"""
     if ring:
         # Each chunk waits for its buffer (below).
         w(c_group)
@@ -862,14 +871,17 @@ module attributes {{gpu.container_module}} {{
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
-                             halves=halves)
+                             halves=halves, by_threads=c_by_threads)
         if ring and pair == 0:
             # Buffer j % N is free once at most N - 1 chunk stores (the
             # ones after its last) are still reading. Every consumer thread
             # waits (a thread without bulk groups passes at once), so that
             # tile-verify-async sees the wait on each thread's path.
-            w(f"""        tile.bulk_wait_group {c_buffers - 1} {{read}}
-        nvvm.barrier id = %c_bar number_of_threads = %c_threads""")
+            # With --c-by-threads the barrier alone: every thread has read
+            # the buffer's last chunk before it.
+            if not c_by_threads:
+                w(f"        tile.bulk_wait_group {c_buffers - 1} {{read}}")
+            w("        nvvm.barrier id = %c_bar number_of_threads = %c_threads")
         if stmatrix and i % 2 == 1:
             continue  # stored with column group i - 1
         if stmatrix and i + 1 < bn // 8:
@@ -898,7 +910,7 @@ module attributes {{gpu.container_module}} {{
         memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
-                         last=True, halves=halves)
+                         last=True, halves=halves, by_threads=c_by_threads)
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -1105,14 +1117,18 @@ def half_chunk_store(j, chunk, width, buffer):
 
 
 def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
-                     halves=False):
+                     halves=False, by_threads=False):
     """The persistent cooperative epilogue's store of C chunk j (--store-
     chunks; `width` of its `chunk` columns, fewer in a last chunk that BN
     does not fill) from buffer j % `buffers`: the consumers' writes of it made
     visible to the async proxy, then its TMA store by the storing thread.
     The last chunk's closes the tile's bulk group; in a ring of buffers
     (`ring`) each chunk's store is a group of its own, which the ring waits
-    for apart."""
+    for apart. With `by_threads` (--c-by-threads) the consumer threads copy
+    the chunk to C themselves instead, element by element."""
+    if by_threads:
+        w(threads_chunk_store(j, bm, chunk, width, f"%sc{j % buffers}"))
+        return
     w(f"""        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads
         scf.if %storer {{
@@ -1126,6 +1142,54 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
         # thread's), so the groups line up on every thread's path for the
         # ring's waits and for tile-verify-async.
         w("        tile.bulk_commit_group")
+
+
+def threads_chunk_store(j, bm, chunk, width, buffer, threads=2 * WG):
+    """--c-by-threads: C chunk j (columns j x `chunk` on, `width` of them)
+    copied from `buffer` to C by the consumer threads once all have written
+    it (their barrier): consumer thread t takes elements t, t + threads, ...
+    in row-major order, so a warp's stores cover 32 consecutive columns of a
+    row, each element inside C stored alone (C's rows need no alignment and
+    no tensor map). Where the threads fill whole rows of the chunk, a
+    thread keeps one column and steps over rows. The ring's barrier before
+    the buffer's next chunk keeps it from being overwritten while a thread
+    still reads it."""
+    head = f"""        nvvm.barrier id = %c_bar number_of_threads = %c_threads
+        %cn{j} = arith.constant {j * chunk} : index
+        %n0_{j} = arith.addi %n0, %cn{j} : index
+        %cw{j} = arith.constant {width} : index"""
+    if threads % width == 0:
+        return head + f"""
+        %ec{j} = arith.remui %cthread, %cw{j} : index
+        %er0_{j} = arith.divui %cthread, %cw{j} : index
+        %cstep{j} = arith.constant {threads // width} : index
+        %crows{j} = arith.constant {bm} : index
+        %gc{j} = arith.addi %n0_{j}, %ec{j} : index
+        %cin{j} = arith.cmpi ult, %gc{j}, %N : index
+        scf.for %er{j} = %er0_{j} to %crows{j} step %cstep{j} {{
+          %gr{j} = arith.addi %m0, %er{j} : index
+          %rin{j} = arith.cmpi ult, %gr{j}, %M : index
+          %in{j} = arith.andi %rin{j}, %cin{j} : i1
+          scf.if %in{j} {{
+            %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
+            memref.store %cv{j}, %C[%gr{j}, %gc{j}] : !C
+          }}
+        }}"""
+    return head + f"""
+        %ce{j} = arith.constant {bm * width} : index
+        scf.for %e{j} = %cthread to %ce{j} step %cthreads {{
+          %er{j} = arith.divui %e{j}, %cw{j} : index
+          %ec{j} = arith.remui %e{j}, %cw{j} : index
+          %gr{j} = arith.addi %m0, %er{j} : index
+          %gc{j} = arith.addi %n0_{j}, %ec{j} : index
+          %rin{j} = arith.cmpi ult, %gr{j}, %M : index
+          %cin{j} = arith.cmpi ult, %gc{j}, %N : index
+          %in{j} = arith.andi %rin{j}, %cin{j} : i1
+          scf.if %in{j} {{
+            %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
+            memref.store %cv{j}, %C[%gr{j}, %gc{j}] : !C
+          }}
+        }}"""
 
 
 def fragment_rows(indent):
@@ -1509,6 +1573,10 @@ ONE_WAVE_NARROW_CHOICE = (f"_single_n{NARROW_BN}",
 # producer warpgroup down to 40, the consumers up to 232 (setmaxnreg);
 # 1-4% faster on the same run's shapes but 8192^3 unclustered.
 CLUSTER_REGISTERS = (40, 232)
+# The FP8 chooser's --c-by-threads kernel: 3 stages of 48 KiB (128-element
+# K steps) and its ring of two 16 KiB C chunks, the registers split 40 / 232
+# (without the split its consumers spill 12 bytes).
+FP8_BY_THREADS_STAGES = 3
 # The clustered 128 x 256 kernel of --choose --cluster with bf16 output: 4
 # stages, made room for by storing C through a ring of 2 chunk buffers (32
 # KiB instead of the 64 KiB C tile; --store-chunks --c-buffers 2). Measured
@@ -1650,6 +1718,20 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                              "workspace: use --bf16-out or --fp8")
         name, kwargs, rule = M64_SPLIT_CHOICE
         choices = ((name, dict(kwargs, split_k=split_k), rule),) + choices
+    if common.get("persistent") and common.get("swizzle_c"):
+        # Where C's rows or base are not 16-byte aligned no TMA store can
+        # write C, and the kernels' fallback versions would copy every
+        # operand by one thread: the default 128 x 256 kernel with its C
+        # chunks copied by the consumer threads instead
+        # (--c-by-threads, a ring of two chunk buffers), A and Bt still
+        # through TMA, before any other choice.
+        name, kwargs, _ = next(c for c in choices if c[2] is None)
+        by_threads = dict(kwargs, c_by_threads=True, store_chunks=True,
+                          c_buffers=kwargs.get("c_buffers", RING_BUFFERS))
+        if common.get("fp8"):
+            by_threads.update(stages=FP8_BY_THREADS_STAGES,
+                              registers=CLUSTER_REGISTERS)
+        choices = (("_cthreads", by_threads, "c_unaligned"),) + choices
     aliases = ("stagesA", "stagesB", "tileA", "tileB", "tileCs", "tileCp",
                "tileC", "bars", "acc")
     heads, kernels, launches = [], [], []
@@ -1741,6 +1823,14 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
     }
+    # C's rows (N elements) or base not 16-byte aligned.
+    conditions["c_unaligned"] = f"""%c_ptr = memref.extract_aligned_pointer_as_index %C : !C -> index
+%c_esize = arith.constant {2 if common.get("bf16_out") or common.get("fp8") else 4} : index
+%c_row = arith.muli %N, %c_esize : index
+%c_bits = arith.ori %c_ptr, %c_row : index
+%c15_c = arith.constant 15 : index
+%c_low = arith.andi %c_bits, %c15_c : index
+%c_unaligned = arith.cmpi ne, %c_low, %c0 : index"""
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
     conditions["shape_choice"] = shape_rule(sms, RING_SHAPES)
@@ -1953,6 +2043,13 @@ def main():
                     help="with the pipeline: the wgmma groups each consumer "
                          "leaves pending at the end of a k-step (1; 0 waits "
                          "for them, releasing the stage a k-step sooner)")
+    ap.add_argument("--c-by-threads", dest="c_by_threads",
+                    action="store_true",
+                    help="with --store-chunks --c-buffers N: the consumer "
+                         "threads copy each C chunk to C themselves, element "
+                         "by element, instead of a TMA store (C's rows need "
+                         "no alignment; --choose takes it where they lack "
+                         "it)")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
@@ -1977,6 +2074,9 @@ def main():
         registers = registers or PINGPONG_REGISTERS
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
+    if args.choose and args.c_by_threads:
+        ap.error("--c-by-threads: --choose takes its kernel with C copied by "
+                 "the threads where C's rows are not 16-byte aligned")
     if args.choose and args.c_buffers is not None:
         ap.error("--c-buffers: --choose rings the C chunks of the kernels "
                  "it measured that for (the clustered bf16 chooser's 128 x 256 "
@@ -2027,7 +2127,7 @@ def main():
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
                     stmatrix=args.stmatrix, own_rows=args.own_rows,
-                    in_flight=args.in_flight)
+                    in_flight=args.in_flight, c_by_threads=args.c_by_threads)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

@@ -34,6 +34,11 @@ ALIGN_SHAPES = [(5000, 5000, 136, 0), (5000, 5000, 130, 0),
                 (3000, 5000, 2000, 0), (3000, 5000, 2001, 0),
                 (5000, 5000, 0, 0), (300, 14336, 130, 0),
                 (1200, 4400, 36, 0), (1200, 4400, 40, 0)]
+# With --persistent --swizzle-c: problems M x N x K and C's address, whose
+# rows (N elements) or base are not 16-byte aligned, or are: an LM head over
+# a 50257-token vocabulary, N odd, N = 4100, C 8 bytes off.
+C_SHAPES = [(8192, 50257, 768, 0), (2048, 2047, 2048, 0), (300, 4100, 4096, 0),
+            (4096, 4096, 4096, 8), (4096, 4096, 4096, 0), (8192, 50264, 768, 0)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
@@ -48,12 +53,12 @@ def entry_lines(module):
     return [l.strip() for l in lines[start + 1:]]
 
 
-def pick(lines, M, N, K=8192, bt_address=0):
-    """The kernel the entry launches for M x N x K (Bt at `bt_address`),
-    with its count of shares where the grid's z is one."""
+def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
+    """The kernel the entry launches for M x N x K (Bt at `bt_address`, C
+    at `c_address`), with its count of shares where the grid's z is one."""
     env = {}
     dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K, ("%Bt", 1): K,
-            ("%Bt", "address"): bt_address,
+            ("%Bt", "address"): bt_address, ("%C", "address"): c_address,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     i = 0
     while True:
@@ -97,6 +102,11 @@ if "--split-k" in sys.argv:
 else:
     for M, N in SHAPES:
         print(f"{M}x{N}: {pick(lines, M, N)}")
+if ("--persistent" in sys.argv and "--swizzle-c" in sys.argv
+        and "--split-k" not in sys.argv):
+    for M, N, K, address in C_SHAPES:
+        print(f"{M}x{N}x{K} C at {address}: "
+              f"{pick(lines, M, N, K, c_address=address)}")
 if "--cluster" in sys.argv and "--split-k" not in sys.argv:
     for M, N, K, address in ALIGN_SHAPES:
         print(f"{M}x{N}x{K} Bt at {address}: "
