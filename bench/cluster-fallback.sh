@@ -6,7 +6,7 @@
 #   - the pipelined copies of test/GPU/pipeline, whose guarded cluster
 #     kernels run with A and P aligned (TMA) and 4 bytes off (fallback),
 #     each launch's version checked;
-#   - the bf16 target chooser (no alignment rule: its clustered kernels take
+#   - the bf16 target chooser (no rule on Bt's alignment: its clustered kernels take
 #     rows the TMA cannot read through their fallback versions) and its
 #     clustered 128 x 256 kernel alone, on bench.py's check shapes, the
 #     misaligned ones (K = 130, 36; 5000 x 5000 x 136 for 224 columns)

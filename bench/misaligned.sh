@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The target GEMM choosers timed on problems whose rows the TMA cannot
 # read or write, against cuBLAS in the same run, as built and as they were
-# at REV (default HEAD~1, the suffix _old): N odd (C's rows of 2N bytes; an
+# at REV (default 7365f67, before the C rule; the suffix _old): N odd (C's rows of 2N bytes; an
 # LM head over a 50257-token vocabulary), N = 4100, K not a multiple of 8
 # (A's and Bt's rows; the kernels' fallback versions), and an aligned
 # problem for scale. Each library is checked exactly first.
@@ -20,7 +20,7 @@ FP8_SHAPES=4096x4096x4096,2048x2044x2048,8192x50257x768
 case "${1:-}" in
   build)
     round_build "$out_dir" "" "$TARGET_GEMM"
-    round_build_at "${2:-HEAD~1}" "$out_dir" _old "" "$TARGET_GEMM"
+    round_build_at "${2:-7365f67}" "$out_dir" _old "" "$TARGET_GEMM"
     rm -rf "$out_dir/attention" ;;
   run)
     out=${2:?output folder}

@@ -326,6 +326,9 @@ def main():
                     help="only the correctness shapes (for compute-sanitizer)")
     ap.add_argument("--small", action="store_true",
                     help="with --check-only: shapes of at most 10 GFLOP only")
+    ap.add_argument("--check-shapes", default=None, metavar="MxNxK,...",
+                    help="the checked shapes instead of the built-in list "
+                         "(for compute-sanitizer on chosen cases)")
     ap.add_argument("--shapes", default=None, metavar="MxNxK,...",
                     help="the timed shapes (default: "
                          + ",".join("x".join(map(str, s)) for s in BENCH_SHAPES)
@@ -357,6 +360,9 @@ def main():
     print(f"check: max |C - ref| / max |ref| <= {TOL} ({TOL_BF16} for bf16 "
           "output; ref: f32 GEMM of the bf16 inputs, TF32 off)")
     shapes = CHECK_SHAPES
+    if args.check_shapes:
+        shapes = [tuple(int(x) for x in shape.split("x"))
+                  for shape in args.check_shapes.split(",")]
     if args.small:
         shapes = [s for s in shapes if 2 * s[0] * s[1] * s[2] <= 1e10]
     for i, (M, N, K) in enumerate(shapes):

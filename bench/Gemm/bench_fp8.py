@@ -114,6 +114,8 @@ def main():
     ap.add_argument("--json", default=None)
     ap.add_argument("--check-only", action="store_true")
     ap.add_argument("--shapes", default=None, metavar="MxNxK,...")
+    ap.add_argument("--check-shapes", default=None, metavar="MxNxK,...",
+                    help="the checked shapes instead of the built-in list")
     args = ap.parse_args()
     libs = sorted(f for f in os.listdir(args.dir)
                   if f.startswith("gemm_fp8") and f.endswith(".so"))
@@ -123,7 +125,11 @@ def main():
     print(f"device {torch.cuda.get_device_name()}, torch {torch.__version__}")
     print(f"check: max |C - ref| / max |ref| <= {TOL} (ref: f32 GEMM of the "
           "e4m3 values times the scales, TF32 off)")
-    for i, (M, N, K) in enumerate(CHECK_SHAPES):
+    check_shapes = CHECK_SHAPES
+    if args.check_shapes:
+        check_shapes = [tuple(int(x) for x in shape.split("x"))
+                        for shape in args.check_shapes.split(",")]
+    for i, (M, N, K) in enumerate(check_shapes):
         A, Bt, sa, sb = inputs(M, N, K, i)
         ref = reference(A, Bt, sa, sb)
         for t in kernels:

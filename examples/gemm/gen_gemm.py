@@ -807,9 +807,13 @@ module attributes {{gpu.container_module}} {{
         %c_threads = arith.constant {WG * consumers} : i32
         %storer = arith.cmpi eq, %tid, %cwg : index"""
         if c_by_threads:
+            # The consumer thread's index, and C's own bounds (the copy
+            # clips at them, as the TMA store did).
             c_group += f"""
         %cthread = arith.subi %tid, %cwg : index
-        %cthreads = arith.constant {WG * consumers} : index"""
+        %cthreads = arith.constant {WG * consumers} : index
+        %c_rows = memref.dim %C, %c0 : !C
+        %c_cols = memref.dim %C, %c1 : !C"""
     if ring:
         # Each chunk waits for its buffer (below).
         w(c_group)
@@ -871,14 +875,18 @@ module attributes {{gpu.container_module}} {{
         j, pair = 8 * i // chunk, (8 * i % chunk) // 2
         if store_chunks and i > 0 and pair == 0:
             emit_chunk_store(w, j - 1, bm, chunk, buffers, ring, chunk,
-                             halves=halves, by_threads=c_by_threads)
+                             halves=halves, by_threads=c_by_threads,
+                             threads=WG * consumers)
         if ring and pair == 0:
             # Buffer j % N is free once at most N - 1 chunk stores (the
             # ones after its last) are still reading. Every consumer thread
             # waits (a thread without bulk groups passes at once), so that
             # tile-verify-async sees the wait on each thread's path.
-            # With --c-by-threads the barrier alone: every thread has read
-            # the buffer's last chunk before it.
+            # With --c-by-threads no bulk group to wait for: the barrier
+            # alone (every thread has read the buffer's last chunk before
+            # it). With two buffers or more the copy's own barrier of the
+            # chunk in between already orders that; the barrier stays, as
+            # measured (round 99).
             if not c_by_threads:
                 w(f"        tile.bulk_wait_group {c_buffers - 1} {{read}}")
             w("        nvvm.barrier id = %c_bar number_of_threads = %c_threads")
@@ -910,7 +918,8 @@ module attributes {{gpu.container_module}} {{
         memref.store %w{v}{x}, %scp{j % buffers if swizzle_c else j}[{row}, %pc{i}] : !tileCp""")
     if store_chunks:
         emit_chunk_store(w, chunks - 1, bm, chunk, buffers, ring, last_chunk,
-                         last=True, halves=halves, by_threads=c_by_threads)
+                         last=True, halves=halves, by_threads=c_by_threads,
+                         threads=WG * consumers)
     for i in range(0 if swizzle_c else bn // 8):
         w(f"""        %cc{i} = arith.constant {8 * i} : index
         %col{i}_0 = arith.addi %col0, %cc{i} : index
@@ -1117,7 +1126,7 @@ def half_chunk_store(j, chunk, width, buffer):
 
 
 def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
-                     halves=False, by_threads=False):
+                     halves=False, by_threads=False, threads=2 * WG):
     """The persistent cooperative epilogue's store of C chunk j (--store-
     chunks; `width` of its `chunk` columns, fewer in a last chunk that BN
     does not fill) from buffer j % `buffers`: the consumers' writes of it made
@@ -1127,7 +1136,8 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
     for apart. With `by_threads` (--c-by-threads) the consumer threads copy
     the chunk to C themselves instead, element by element."""
     if by_threads:
-        w(threads_chunk_store(j, bm, chunk, width, f"%sc{j % buffers}"))
+        w(threads_chunk_store(j, bm, chunk, width, f"%sc{j % buffers}",
+                              threads))
         return
     w(f"""        nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
         nvvm.barrier id = %c_bar number_of_threads = %c_threads
@@ -1144,7 +1154,7 @@ def emit_chunk_store(w, j, bm, chunk, buffers, ring, width, last=False,
         w("        tile.bulk_commit_group")
 
 
-def threads_chunk_store(j, bm, chunk, width, buffer, threads=2 * WG):
+def threads_chunk_store(j, bm, chunk, width, buffer, threads):
     """--c-by-threads: C chunk j (columns j x `chunk` on, `width` of them)
     copied from `buffer` to C by the consumer threads once all have written
     it (their barrier): consumer thread t takes elements t, t + threads, ...
@@ -1165,10 +1175,10 @@ def threads_chunk_store(j, bm, chunk, width, buffer, threads=2 * WG):
         %cstep{j} = arith.constant {threads // width} : index
         %crows{j} = arith.constant {bm} : index
         %gc{j} = arith.addi %n0_{j}, %ec{j} : index
-        %cin{j} = arith.cmpi ult, %gc{j}, %N : index
+        %cin{j} = arith.cmpi ult, %gc{j}, %c_cols : index
         scf.for %er{j} = %er0_{j} to %crows{j} step %cstep{j} {{
           %gr{j} = arith.addi %m0, %er{j} : index
-          %rin{j} = arith.cmpi ult, %gr{j}, %M : index
+          %rin{j} = arith.cmpi ult, %gr{j}, %c_rows : index
           %in{j} = arith.andi %rin{j}, %cin{j} : i1
           scf.if %in{j} {{
             %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
@@ -1182,8 +1192,8 @@ def threads_chunk_store(j, bm, chunk, width, buffer, threads=2 * WG):
           %ec{j} = arith.remui %e{j}, %cw{j} : index
           %gr{j} = arith.addi %m0, %er{j} : index
           %gc{j} = arith.addi %n0_{j}, %ec{j} : index
-          %rin{j} = arith.cmpi ult, %gr{j}, %M : index
-          %cin{j} = arith.cmpi ult, %gc{j}, %N : index
+          %rin{j} = arith.cmpi ult, %gr{j}, %c_rows : index
+          %cin{j} = arith.cmpi ult, %gc{j}, %c_cols : index
           %in{j} = arith.andi %rin{j}, %cin{j} : i1
           scf.if %in{j} {{
             %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
@@ -1657,7 +1667,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     by_waves, a 128 x 192 kernel joins them, taken before the default where
     its waves finish first. With cluster > 1 (persistent), the 128 x 256
     kernel (and the 128 x 192 one) run in clusters of that many CTAs that
-    share their B tile."""
+    share their B tile. Persistent with swizzled C, the default kernel's
+    --c-by-threads form (_cthreads) comes first, for C rows the TMA cannot
+    write."""
     common = dict(common or {})
     narrow_rate = NARROW_RATE
     if by_waves:
@@ -1727,7 +1739,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         # through TMA, before any other choice.
         name, kwargs, _ = next(c for c in choices if c[2] is None)
         by_threads = dict(kwargs, c_by_threads=True, store_chunks=True,
-                          c_buffers=kwargs.get("c_buffers", RING_BUFFERS))
+                          c_buffers=kwargs.get("c_buffers", RING_BUFFERS),
+                          own_rows=False)
         if common.get("fp8"):
             by_threads.update(stages=FP8_BY_THREADS_STAGES,
                               registers=CLUSTER_REGISTERS)
@@ -1823,10 +1836,11 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
     }
-    # C's rows (N elements) or base not 16-byte aligned.
+    # C's rows (its columns' bytes) or base not 16-byte aligned.
     conditions["c_unaligned"] = f"""%c_ptr = memref.extract_aligned_pointer_as_index %C : !C -> index
+%c_cols = memref.dim %C, %c1 : !C
 %c_esize = arith.constant {2 if common.get("bf16_out") or common.get("fp8") else 4} : index
-%c_row = arith.muli %N, %c_esize : index
+%c_row = arith.muli %c_cols, %c_esize : index
 %c_bits = arith.ori %c_ptr, %c_row : index
 %c15_c = arith.constant 15 : index
 %c_low = arith.andi %c_bits, %c15_c : index
@@ -2048,8 +2062,8 @@ def main():
                     help="with --store-chunks --c-buffers N: the consumer "
                          "threads copy each C chunk to C themselves, element "
                          "by element, instead of a TMA store (C's rows need "
-                         "no alignment; --choose takes it where they lack "
-                         "it)")
+                         "no alignment; --choose --persistent --swizzle-c "
+                         "takes it where they lack it)")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "

@@ -17,8 +17,8 @@
 // version (tile-version-kernels) launches the kernel when every guard holds
 // and the fallback version otherwise, and tells the runtime which one ran
 // (`tileRuntimeNoteLaunchVersion`, which counts and can log). A launch of a
-// guarded kernel without one (a guarded multicast load has no other variant)
-// is skipped where a guard fails, and the runtime records why
+// guarded kernel without one (its guarded copies have no other variant, as a
+// floating-point max-reduce store) is skipped where a guard fails, and the runtime records why
 // (`tileRuntimeRefuseLaunch`).
 //
 //===----------------------------------------------------------------------===//
@@ -423,8 +423,8 @@ struct TensorMapABIPass
   }
 
   /// A kernel with guards but no fallback version (the guarded copies left
-  /// have no other variant, as a multicast load; a fallback version keeps
-  /// those): where a guard fails the maps are not encoded, so the launch is
+  /// have no other variant, as a floating-point max-reduce store; a fallback
+  /// version keeps those): where a guard fails the maps are not encoded, so the launch is
   /// skipped; after it, the runtime records the refusal with the guard's
   /// text.
   LogicalResult refuseWhereGuardsFail(gpu::LaunchFuncOp launch,

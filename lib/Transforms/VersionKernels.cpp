@@ -5,10 +5,11 @@
 // decision tile-plan-copies recorded beside their own (or, for a fallback
 // variant that records a plan, are decided again with `tma` excluded). The host
 // evaluates the guards before each launch (TensorMapABI.cpp) and launches one
-// version or the other. A guarded copy no other variant takes (a multicast
-// load) stays as planned in both versions, and a kernel with nothing but such
-// copies gets none: their guards must hold, and the host refuses a launch
-// where one fails.
+// version or the other. A guarded copy no other variant takes (a
+// floating-point max-reduce store: per-element atomics have no max) stays as
+// planned in both versions, and a kernel with nothing but such copies gets
+// none: their guards must hold, and the host refuses a launch where one
+// fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -137,8 +138,8 @@ struct VersionKernelsPass
         excluded[variant.getValue()] =
             "guard: the fallback version of @" + kernel.getName().str() +
             ", launched when a guard of this copy's TMA plan fails at run time";
-      // A copy no other variant takes (a multicast load: per-thread stores
-      // cannot reach a peer CTA's shared memory) stays as planned, and its
+      // A copy no other variant takes (a floating-point max-reduce store:
+      // per-element atomics have no max) stays as planned, and its
       // guards gate this version's launch as well (tile-tensor-map-abi
       // refuses a launch whose guard fails).
       if (!hasOtherVariant(copies[position], excluded))

@@ -115,7 +115,7 @@ TILE_RUNTIME_API void tileRuntimeNoteLaunchVersion(const char *site,
 
 /* Called by compiled host code after a launch it skipped because a guard of a
  * kernel without a fallback version failed (a kernel whose guarded copies
- * have no other variant, such as a multicast load): records
+ * have no other variant, such as a floating-point max-reduce store): records
  * TILE_ERROR_INVALID_VALUE with
  *   "<site>: guard failed (<failedGuard>) and the kernel has no fallback
  *   version; nothing was launched"

@@ -59,6 +59,7 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
     env = {}
     dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K, ("%Bt", 1): K,
             ("%Bt", "address"): bt_address, ("%C", "address"): c_address,
+            ("%C", 0): M, ("%C", 1): N,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     i = 0
     while True:
