@@ -1168,6 +1168,14 @@ def threads_chunk_store(j, bm, chunk, width, buffer, threads):
         %cn{j} = arith.constant {j * chunk} : index
         %n0_{j} = arith.addi %n0, %cn{j} : index
         %cw{j} = arith.constant {width} : index"""
+    # Element (%er, %ec) of the chunk to C, where it lies inside C.
+    copy = f"""          %rin{j} = arith.cmpi ult, %gr{j}, %c_rows : index
+          %in{j} = arith.andi %rin{j}, %cin{j} : i1
+          scf.if %in{j} {{
+            %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
+            memref.store %cv{j}, %C[%gr{j}, %gc{j}] : !C
+          }}
+        }}"""
     if threads % width == 0:
         return head + f"""
         %ec{j} = arith.remui %cthread, %cw{j} : index
@@ -1178,13 +1186,7 @@ def threads_chunk_store(j, bm, chunk, width, buffer, threads):
         %cin{j} = arith.cmpi ult, %gc{j}, %c_cols : index
         scf.for %er{j} = %er0_{j} to %crows{j} step %cstep{j} {{
           %gr{j} = arith.addi %m0, %er{j} : index
-          %rin{j} = arith.cmpi ult, %gr{j}, %c_rows : index
-          %in{j} = arith.andi %rin{j}, %cin{j} : i1
-          scf.if %in{j} {{
-            %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
-            memref.store %cv{j}, %C[%gr{j}, %gc{j}] : !C
-          }}
-        }}"""
+""" + copy
     return head + f"""
         %ce{j} = arith.constant {bm * width} : index
         scf.for %e{j} = %cthread to %ce{j} step %cthreads {{
@@ -1192,14 +1194,8 @@ def threads_chunk_store(j, bm, chunk, width, buffer, threads):
           %ec{j} = arith.remui %e{j}, %cw{j} : index
           %gr{j} = arith.addi %m0, %er{j} : index
           %gc{j} = arith.addi %n0_{j}, %ec{j} : index
-          %rin{j} = arith.cmpi ult, %gr{j}, %c_rows : index
           %cin{j} = arith.cmpi ult, %gc{j}, %c_cols : index
-          %in{j} = arith.andi %rin{j}, %cin{j} : i1
-          scf.if %in{j} {{
-            %cv{j} = memref.load {buffer}[%er{j}, %ec{j}] : !tileCs
-            memref.store %cv{j}, %C[%gr{j}, %gc{j}] : !C
-          }}
-        }}"""
+""" + copy
 
 
 def fragment_rows(indent):
