@@ -244,8 +244,8 @@ MUTANTS = [
       "its peers' barriers complete over data never written",
       function="SimtCopyLowering::rewrite"),
     M("simt-multicast-own-barrier", "BuiltinLowerings.cpp",
-      "MBarrierCompleteTxOp::create(rewriter, loc, remote, bytes,",
-      "MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes,",
+      "mapToClusterCta(rewriter, loc, mbar, cta), bytes,",
+      "mbar, bytes,",
       "a per-thread multicast load completes the issuing CTA's barrier once "
       "per CTA and its peers' never (they wait forever)",
       function="SimtCopyLowering::rewrite"),

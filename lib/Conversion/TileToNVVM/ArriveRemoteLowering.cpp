@@ -30,10 +30,7 @@ struct ArriveRemoteLowering : public ConvertOpToLLVMPattern<ArriveRemoteOp> {
         getMBarrierPtr(rewriter, loc, adaptor.getBarriers(), op.getIndex());
     Value cta = arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
                                            op.getCta());
-    auto window = LLVM::LLVMPointerType::get(
-        op.getContext(),
-        static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
-    Value remote = NVVM::MapaOp::create(rewriter, loc, window, local, cta);
+    Value remote = mapToClusterCta(rewriter, loc, local, cta);
     NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote,
                                    /*count=*/Value(), NVVM::MemScopeKind::CTA,
                                    /*relaxed=*/false);

@@ -54,20 +54,18 @@ public:
 static void forEachMaskedCta(ConversionPatternRewriter &rewriter, Location loc,
                              Value mask, function_ref<void(Value cta)> body) {
   OpBuilder::InsertionGuard guard(rewriter);
-  Type i32 = rewriter.getI32Type();
-  Value bits = arith::ExtUIOp::create(rewriter, loc, i32, mask);
-  auto i32Constant = [&](int64_t v) {
-    return arith::ConstantIntOp::create(rewriter, loc, i32, v).getResult();
-  };
-  auto loop = scf::ForOp::create(rewriter, loc, i32Constant(0), i32Constant(16),
-                                 i32Constant(1));
+  Value bits =
+      arith::ExtUIOp::create(rewriter, loc, rewriter.getI32Type(), mask);
+  auto constant = [&](int64_t v) { return i32Constant(rewriter, loc, v); };
+  auto loop =
+      scf::ForOp::create(rewriter, loc, constant(0), constant(16), constant(1));
   rewriter.setInsertionPointToStart(loop.getBody());
   Value cta = loop.getInductionVar();
   Value bit = arith::AndIOp::create(
       rewriter, loc, arith::ShRUIOp::create(rewriter, loc, bits, cta),
-      i32Constant(1));
+      constant(1));
   Value set = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ne,
-                                    bit, i32Constant(0));
+                                    bit, constant(0));
   auto ifOp = scf::IfOp::create(rewriter, loc, set, /*withElseRegion=*/false);
   rewriter.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   body(cta);
@@ -128,12 +126,10 @@ public:
       Value bytes = arith::ConstantIntOp::create(
           rewriter, loc, rewriter.getI32Type(), copy.getTransactionBytes());
       if (mask) {
-        auto window = LLVM::LLVMPointerType::get(
-            ctx, static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster));
         forEachMaskedCta(rewriter, loc, mask, [&](Value cta) {
-          Value remote = NVVM::MapaOp::create(rewriter, loc, window, mbar, cta);
-          NVVM::MBarrierCompleteTxOp::create(rewriter, loc, remote, bytes,
-                                             NVVM::MemScopeKind::CLUSTER);
+          NVVM::MBarrierCompleteTxOp::create(
+              rewriter, loc, mapToClusterCta(rewriter, loc, mbar, cta), bytes,
+              NVVM::MemScopeKind::CLUSTER);
         });
       } else {
         NVVM::MBarrierCompleteTxOp::create(rewriter, loc, mbar, bytes);

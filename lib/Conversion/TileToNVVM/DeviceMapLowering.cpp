@@ -38,10 +38,6 @@ using ::tile::tma::RuntimeValue;
 /// A slot holds one tensor map, on a boundary of its size.
 static constexpr int64_t kSlotBytes = ::tile::tma::limits::kTensorMapBytes;
 
-static Value i32Constant(OpBuilder &b, Location loc, int64_t v) {
-  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), v);
-}
-
 /// The CTA's linear index in its grid, (z x grid.y + y) x grid.x + x, i64.
 static Value emitLinearCtaIndex(OpBuilder &b, Location loc) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();

@@ -5,7 +5,6 @@
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "tile/Dialect/Tile/IR/CopyRequest.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
@@ -250,12 +249,7 @@ static void emitCopyLoop(OpBuilder &b, Location loc,
   SmallVector<Value> dstIdx = delinearize(ib, e, dst);
   Value dstPtr = elementAddress(ib, dst, dstIdx, converter);
   if (options.dstCta)
-    dstPtr = NVVM::MapaOp::create(
-        b, loc,
-        LLVM::LLVMPointerType::get(
-            b.getContext(),
-            static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster)),
-        dstPtr, options.dstCta);
+    dstPtr = mapToClusterCta(b, loc, dstPtr, options.dstCta);
 
   Value value = options.fillOutOfBounds
                     ? emitLoadOrFill(ib, converter, src, srcIdx, valueType,

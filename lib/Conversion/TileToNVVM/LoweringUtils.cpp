@@ -109,6 +109,17 @@ Value mlir::tile::i64Constant(OpBuilder &b, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(b, loc, b.getI64Type(), value);
 }
 
+Value mlir::tile::i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(), value);
+}
+
+Value mlir::tile::mapToClusterCta(OpBuilder &b, Location loc, Value shared,
+                                  Value cta) {
+  auto window =
+      LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterAddressSpace);
+  return NVVM::MapaOp::create(b, loc, window, shared, cta);
+}
+
 Value mlir::tile::emitBytePtrAdd(OpBuilder &b, Location loc, Value base,
                                  Value byteOffset) {
   if (auto c = byteOffset.getDefiningOp<arith::ConstantOp>())

@@ -55,6 +55,14 @@ Value emitSymExpr(OpBuilder &b, Location loc, const ::tile::tma::SymExpr &expr,
 /// An i64 `llvm.mlir.constant`.
 Value i64Constant(OpBuilder &b, Location loc, int64_t value);
 
+/// An i32 `llvm.mlir.constant`.
+Value i32Constant(OpBuilder &b, Location loc, int64_t value);
+
+/// The address of `shared` (a pointer into this CTA's shared memory) in CTA
+/// `cta`'s (i32 rank in the cluster) shared memory, through the cluster's
+/// shared window (`mapa`).
+Value mapToClusterCta(OpBuilder &b, Location loc, Value shared, Value cta);
+
 /// `base + byteOffset` as a byte GEP (offset of any integer type).
 Value emitBytePtrAdd(OpBuilder &b, Location loc, Value base, Value byteOffset);
 

@@ -33,7 +33,7 @@ func.func @transposed_load(%g: memref<32x64xf16>, %t: !t, %bar: !bars, %c0: inde
 // CHECK-LABEL: func.func @multicast_load
 func.func @multicast_load(%g: memref<32x64xf16>, %t: !t, %bar: !bars, %c0: index, %m: i16) {
   // CHECK: %[[BITS:.*]] = arith.extui %{{.*}} : i16 to i32
-  // CHECK: %[[C16:.*]] = arith.constant 16 : i32
+  // CHECK: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
   // CHECK: scf.for %[[CTA:.*]] = %{{.*}} to %[[C16]] step %{{.*}} : i32 {
   // CHECK:   %[[SHIFTED:.*]] = arith.shrui %[[BITS]], %[[CTA]] : i32
   // CHECK:   %[[BIT:.*]] = arith.andi %[[SHIFTED]], %{{.*}} : i32
