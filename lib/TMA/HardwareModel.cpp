@@ -71,10 +71,11 @@ Error checkCoordinates(const std::vector<int64_t> &coord, int64_t eb,
 }
 
 // Visits the box's elements in the order TMA writes them to shared memory
-// (dim 0 fastest), with rows padded to the swizzle span.
+// (dim 0 fastest), with rows padded to the swizzle span, until `visit`
+// returns false.
 void visitBoxElements(const TensorMapDesc &m, const std::vector<int64_t> &coord,
                       int64_t base, int64_t dst, bool isStore,
-                      const std::function<void(const BoxElement &)> &visit) {
+                      const std::function<bool(const BoxElement &)> &visit) {
   int64_t eb = m.elementBytes;
   unsigned rank = m.rank;
   int64_t n[5] = {1, 1, 1, 1, 1};
@@ -109,16 +110,17 @@ void visitBoxElements(const TensorMapDesc &m, const std::vector<int64_t> &coord,
       e.globalByteOffset += g * stride[d];
     }
     e.touchesGlobal = inside;
-    visit(e);
+    if (!visit(e))
+      return;
   }
 }
 
-} // namespace
-
-Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
-              Direction direction, const std::vector<int64_t> &symbols,
-              int64_t sharedBufferAddress,
-              const std::function<void(const BoxElement &)> &visit) {
+// walkBox whose visitor can stop the walk (returns false): a box can hold
+// 256^5 elements, so a fault must end it.
+Error walkBoxUntil(const TensorMapDesc &m, const TmaIssue &issue,
+                   Direction direction, const std::vector<int64_t> &symbols,
+                   int64_t sharedBufferAddress,
+                   const std::function<bool(const BoxElement &)> &visit) {
   if (Error e = checkDescriptor(m))
     return "illegal descriptor: " + *e;
   int64_t eb = m.elementBytes;
@@ -142,6 +144,19 @@ Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
   return std::nullopt;
 }
 
+} // namespace
+
+Error walkBox(const TensorMapDesc &m, const TmaIssue &issue,
+              Direction direction, const std::vector<int64_t> &symbols,
+              int64_t sharedBufferAddress,
+              const std::function<void(const BoxElement &)> &visit) {
+  return walkBoxUntil(m, issue, direction, symbols, sharedBufferAddress,
+                      [&](const BoxElement &e) {
+                        visit(e);
+                        return true;
+                      });
+}
+
 Error simulateIssue(const TensorMapDesc &m, const TmaIssue &issue,
                     Direction direction, const std::vector<int64_t> &symbols,
                     MemoryImage &global, MemoryImage &shared,
@@ -150,17 +165,15 @@ Error simulateIssue(const TensorMapDesc &m, const TmaIssue &issue,
   bool isLoad = direction == Direction::GlobalToShared;
   Error fault;
   int64_t moved = 0;
-  Error walk = walkBox(
+  Error walk = walkBoxUntil(
       m, issue, direction, symbols, shared.base, [&](const BoxElement &e) {
         moved += eb;
-        if (fault)
-          return;
         for (int64_t b = 0; b < eb; ++b) {
           int64_t s = cellIndex(shared, e.sharedAddress + b);
           if (s < 0) {
             fault = "shared access at " + std::to_string(e.sharedAddress + b) +
                     " outside the shared buffer";
-            return;
+            return false;
           }
           if (!e.touchesGlobal) {
             if (isLoad)
@@ -172,13 +185,14 @@ Error simulateIssue(const TensorMapDesc &m, const TmaIssue &issue,
             fault = "global access at byte offset " +
                     std::to_string(e.globalByteOffset + b) +
                     " outside the global buffer";
-            return;
+            return false;
           }
           if (isLoad)
             shared.cells[s] = global.cells[g];
           else
             global.cells[g] = shared.cells[s];
         }
+        return true;
       });
   if (walk)
     return walk;
@@ -237,10 +251,9 @@ Error whyUndefined(const CopyRequest &r, const std::vector<int64_t> &symbols,
 
 namespace {
 
-// The buffers' memory images: every global byte tagged with its offset, the
-// shared bytes tagged too for a store and untouched for a load.
-Error makeImages(const CopyRequest &r, const ModelOptions &options,
-                 MemoryImage &global, MemoryImage &shared) {
+// The bytes of the global image and of the shared image (padded past the
+// swizzle's repeat, so a misplaced box lands inside it and is reported).
+std::pair<int64_t, int64_t> imageBytes(const CopyRequest &r) {
   int64_t eb = r.elementType.bytes;
   int64_t repeat =
       std::max<int64_t>(swizzleRepeatBytes(r.sharedLayout.swizzle()), 128);
@@ -250,8 +263,23 @@ Error makeImages(const CopyRequest &r, const ModelOptions &options,
       ((r.sharedLayout.elementOffset() + r.sharedLayout.cosize()) * eb +
        2 * repeat) /
       repeat * repeat;
-  if (gBytes > options.maxImageCells || sBytes > options.maxImageCells)
-    return std::string("model: buffers too large to simulate");
+  return {gBytes, sBytes};
+}
+
+// The region's bytes, or nullopt where they overflow int64.
+std::optional<int64_t> regionBytes(const CopyRequest &r) {
+  int64_t bytes = r.elementType.bytes;
+  for (int64_t n : r.globalSizes)
+    if (__builtin_mul_overflow(bytes, std::max<int64_t>(n, 0), &bytes))
+      return std::nullopt;
+  return bytes;
+}
+
+// The buffers' memory images: every global byte tagged with its offset, the
+// shared bytes tagged too for a store and untouched for a load.
+void makeImages(const CopyRequest &r, MemoryImage &global,
+                MemoryImage &shared) {
+  auto [gBytes, sBytes] = imageBytes(r);
   bool isLoad = r.direction == Direction::GlobalToShared;
 
   global = {0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
@@ -267,7 +295,12 @@ Error makeImages(const CopyRequest &r, const ModelOptions &options,
   if (!isLoad)
     for (size_t i = 0; i < shared.cells.size(); ++i)
       shared.cells[i] = kSharedTag | static_cast<uint32_t>(i);
-  return std::nullopt;
+}
+
+Error transactionError(int64_t moved, int64_t planned, int64_t region) {
+  return "transaction bytes: issues move " + std::to_string(moved) +
+         " B, plan says " + std::to_string(planned) + " B, region has " +
+         std::to_string(region) + " B";
 }
 
 // Writes into the expected image what the copy of each region element should
@@ -328,6 +361,36 @@ Error compareImages(const MemoryImage &got, const MemoryImage &want,
 
 } // namespace
 
+std::optional<int64_t> planTransferBytes(const TmaPlan &plan) {
+  const TensorMapDesc &m = plan.map;
+  if (checkDescriptor(m))
+    return std::nullopt;
+  int64_t box = m.elementBytes;
+  for (unsigned d = 0; d < m.rank; ++d)
+    box *= d == 0
+               ? m.boxDim[0]
+               : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
+  int64_t total;
+  if (__builtin_mul_overflow(box, static_cast<int64_t>(plan.issues.size()),
+                             &total))
+    return std::nullopt;
+  return total;
+}
+
+Error whyTooLargeToModel(const CopyRequest &r, const ModelOptions &options) {
+  auto [gBytes, sBytes] = imageBytes(r);
+  if (gBytes > options.maxImageCells || sBytes > options.maxImageCells)
+    return "buffers of " + std::to_string(gBytes) + " B (global) and " +
+           std::to_string(sBytes) + " B (shared) exceed the " +
+           std::to_string(options.maxImageCells) + " B it simulates";
+  std::optional<int64_t> bytes = regionBytes(r);
+  if (!bytes || *bytes > options.maxImageCells)
+    return "a region of " + (bytes ? std::to_string(*bytes) : "over 2^63") +
+           " B exceeds the " + std::to_string(options.maxImageCells) +
+           " B it simulates";
+  return std::nullopt;
+}
+
 Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
                  const std::vector<int64_t> &symbols,
                  const ModelOptions &options) {
@@ -338,9 +401,18 @@ Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
   std::optional<GroupedLayout> s = groupOnto(r.sharedLayout, r.sharedShape);
   if (!g || !s)
     return std::string("model: layouts do not group onto their shapes");
+  if (eb < 1)
+    return "model: element size " + std::to_string(eb) + " B";
+  if (Error e = whyTooLargeToModel(r, options))
+    return "model: " + *e;
+  int64_t bytes = *regionBytes(r);
+  // Boxes adding up to more than the model simulates (one box can hold 256^5
+  // elements) are more than the region: wrong before any is walked.
+  std::optional<int64_t> planned = planTransferBytes(plan);
+  if (planned && *planned > options.maxImageCells)
+    return transactionError(*planned, plan.bytes, bytes);
   MemoryImage global, shared;
-  if (Error e = makeImages(r, options, global, shared))
-    return e;
+  makeImages(r, global, shared);
   bool isLoad = r.direction == Direction::GlobalToShared;
   MemoryImage expectGlobal = global, expectShared = shared;
 
@@ -351,13 +423,9 @@ Error verifyPlan(const CopyRequest &r, const TmaPlan &plan,
                                 global, shared, fill, &tx))
       return "issue " + std::to_string(i) + ": " + *e;
 
-  int64_t count = 1;
-  for (int64_t n : r.globalSizes)
-    count *= n;
-  if (tx != count * eb || plan.bytes != count * eb)
-    return "transaction bytes: issues move " + std::to_string(tx) +
-           " B, plan says " + std::to_string(plan.bytes) + " B, region has " +
-           std::to_string(count * eb) + " B";
+  if (tx != bytes || plan.bytes != bytes)
+    return transactionError(tx, plan.bytes, bytes);
+  int64_t count = bytes / eb;
 
   if (Error e = expectRegion(r, *g, *s, symbols, count, global, shared,
                              expectGlobal, expectShared, options.storesClip))

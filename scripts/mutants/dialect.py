@@ -356,6 +356,14 @@ MUTANTS = [
       "parses back as +1: a reloaded kernel checks another guard",
       function="GuardAttr::print",
       tests=["lit:Dialect/Tile/tensor-map-roundtrip.mlir"]),
+    M("plan-stale-box-bytes", "RecordedDecisionVerifier.cpp",
+      "if (!op.isRowGather() && moved && *moved != plan.bytes)",
+      "if (false)",
+      "a hand-written plan whose box holds far more than the copy passes "
+      "tile-check-recorded-plans (the model skips buffers that large): the "
+      "TMA writes past the shared buffer",
+      function="verifyPlanShape",
+      tests=["lit:Dialect/Tile/tma-plan-invalid.mlir"]),
     M("im2col-stale-unchecked", "Im2colRequest.cpp",
       "  if (!(plan->map == record.getMap().getDesc()) ||",
       "  if (false &&",

@@ -209,6 +209,62 @@ TEST(HardwareModel, PlanBytesMustMatchTheRegion) {
             "has 8192 B");
 }
 
+// One box can hold 256^5 elements: a plan whose boxes add up to more than
+// the model simulates is wrong before any is walked, and a box that faults
+// stops at its first bad element. Either way the check returns at once.
+TEST(HardwareModel, HugeBoxesAreRejectedWithoutWalkingThem) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
+                       parse("(64, 64)"), {64, 64});
+  r.globalSizes = {64, 64};
+  TmaPlan p = planOk(r);
+  p.map.rank = 5;
+  p.map.globalDim = {256, 256, 256, 256, 256};
+  p.map.globalStridesBytes = {512, 512 * 256, 512 * 65536,
+                              uint64_t(512) * 16777216};
+  p.map.boxDim = {64, 256, 256, 256, 256};
+  p.map.elementStrides = {1, 1, 1, 1, 1};
+  p.map.swizzle = Swizzle::B128;
+  p.issues = {
+      TmaIssue{SymExpr(0),
+               {SymExpr(0), SymExpr(0), SymExpr(0), SymExpr(0), SymExpr(0)}}};
+  EXPECT_EQ(verifyPlan(r, p, {}).value_or("ok"),
+            "transaction bytes: issues move 549755813888 B, plan says 8192 "
+            "B, region has 8192 B");
+
+  MemoryImage global{0, std::vector<uint32_t>(4096)};
+  MemoryImage shared{1024, std::vector<uint32_t>(2048)};
+  EXPECT_EQ(simulateIssue(p.map, p.issues[0], Direction::GlobalToShared, {},
+                          global, shared)
+                .value_or("ok"),
+            "global access at byte offset 4096 outside the global buffer");
+}
+
+TEST(HardwareModel, SaysWhatIsTooLargeToSimulate) {
+  CopyRequest r = load(f16(), Layout::rowMajor({64, 256}), {64, 256},
+                       parse("(64, 64)"), {64, 64});
+  r.globalSizes = {64, 64};
+  ModelOptions options;
+  EXPECT_FALSE(whyTooLargeToModel(r, options));
+  options.maxImageCells = 16384;
+  EXPECT_EQ(whyTooLargeToModel(r, options).value_or("simulated"),
+            "buffers of 32768 B (global) and 8448 B (shared) exceed the "
+            "16384 B it simulates");
+  EXPECT_EQ(verifyPlan(r, planOk(r), {}, options).value_or("ok"),
+            "model: buffers of 32768 B (global) and 8448 B (shared) exceed "
+            "the 16384 B it simulates");
+  // A broadcast shared layout keeps the images small and the region not.
+  CopyRequest wide = r;
+  wide.sharedLayout = parse("(64, 64) : (0, 1)");
+  wide.globalSizes = {1 << 20, 1 << 20};
+  options.maxImageCells = int64_t(1) << 24;
+  EXPECT_EQ(whyTooLargeToModel(wide, options).value_or("simulated"),
+            "a region of 2199023255552 B exceeds the 16777216 B it "
+            "simulates");
+  wide.globalSizes = {int64_t(1) << 40, int64_t(1) << 40};
+  EXPECT_EQ(whyTooLargeToModel(wide, options).value_or("simulated"),
+            "a region of over 2^63 B exceeds the 16777216 B it simulates");
+}
+
 // The model must notice any change to an accepted plan that matters (a
 // coordinate shift inside a filled region, or a stride of a dimension only
 // ever at coordinate 0, moves nothing).
@@ -284,6 +340,15 @@ TEST(HardwareModelStrides, ElementStridesSkipRows) {
                        Direction::GlobalToShared, {}, 1024,
                        [&](const BoxElement &) { ++count; }));
   EXPECT_EQ(count, 24);
+
+  // What a plan of three such issues completes on its barrier: 3 x 8 x 3 x
+  // 2 B; nothing for a map that breaks the descriptor rules.
+  TmaPlan plan;
+  plan.map = m;
+  plan.issues.assign(3, TmaIssue{SymExpr(0), {SymExpr(0), SymExpr(0)}});
+  EXPECT_EQ(planTransferBytes(plan), 144);
+  plan.map.boxDim = {8, 300};
+  EXPECT_EQ(planTransferBytes(plan), std::nullopt);
 }
 } // namespace
 

@@ -69,13 +69,26 @@ simulateIssue(const TensorMapDesc &map, const TmaIssue &issue,
               const FillCells &fill = {}, int64_t *transactionBytes = nullptr);
 
 struct ModelOptions {
-  /// Largest image (cells) the check allocates; bigger copies are errors.
+  /// Largest image (cells) the check allocates, and largest region (bytes)
+  /// it moves; bigger copies are errors (whyTooLargeToModel).
   int64_t maxImageCells = int64_t(1) << 24;
   /// A store's global region may leave the tensor, and the elements outside
   /// it are not written (a run-time-sized tensor's edge tiles; the TMA clips
   /// them). Otherwise such a store is undefined.
   bool storesClip = false;
 };
+
+/// The bytes the plan's issues complete on the barrier, each one box of its
+/// map (rows past the element strides dropped, out-of-bounds elements
+/// counted); nullopt where the map breaks the descriptor rules or the total
+/// overflows int64. Tiled maps only.
+std::optional<int64_t> planTransferBytes(const TmaPlan &plan);
+
+/// Why the model does not simulate this copy: its buffer images or its
+/// region exceed options.maxImageCells bytes (the model's work is linear in
+/// them). nullopt where it does; verifyPlan reports these as "model: ...".
+std::optional<std::string> whyTooLargeToModel(const CopyRequest &request,
+                                              const ModelOptions &options = {});
 
 /// Why the copy has no defined result for these symbol values, or nullopt.
 /// Dynamic offsets are the caller's promise: the shared region stays inside

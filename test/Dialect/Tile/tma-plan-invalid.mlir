@@ -244,3 +244,23 @@ gpu.module @kernels {
 
 // expected-error @+1 {{element_bytes is 1, 2, 4, 8 or 16, not 9223372036854775800}}
 #p8 = #tile.tma_plan<"u8", dim = [64], strides = [], box = [64], element_strides = [1], swizzle = "none", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 9223372036854775800, promoted = false, issues = [], bytes = 64>
+
+// -----
+
+// A box of 256^4 rows for an 8 KiB copy: found from the box alone, before
+// the hardware model (which would walk the box) runs.
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+!tile = memref<1x1x1x64x64xf16, #tile.layout<(1, 1, 1, 64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+gpu.module @kernels {
+  gpu.func @box_of_256_to_the_fourth_rows(%g: memref<256x256x256x256x64xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    // expected-error @+1 {{'tile.copy_async' op plan-stale: the recorded TMA plan no longer describes this copy (re-run tile-plan-copies after changing copies): its 1 issue(s) move 549755813888 bytes, it says 8192}}
+    tile.copy_async %a[0, 0, 0, 0, 0] [1, 1, 1, 64, 64], %g[0, 0, 0, 0, 0] [1, 1, 1, 64, 64] barrier(%bar[%c0])
+        {tile.tma_plan = #tile.tma_plan<"f16", dim = [64, 256, 256, 256, 256], strides = [128, 32768, 8388608, 2147483648], box = [64, 256, 256, 256, 256], element_strides = [1, 1, 1, 1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0, 0, 0, 0]}], bytes = 8192>}
+        : !tile, memref<256x256x256x256x64xf16>, !bars
+    gpu.return
+  }
+}
