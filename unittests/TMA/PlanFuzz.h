@@ -14,7 +14,9 @@
 #include "tile/TMA/Plan.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,14 +54,24 @@ std::string summary(const FuzzStats &stats);
 /// with some global sizes, strides and the offset left to run time.
 struct SymbolicStats {
   uint64_t cases = 0, accepted = 0, failures = 0;
-  uint64_t guardsHeld = 0, modelChecks = 0;
+  uint64_t guardsHeld = 0, modelChecks = 0, encodeChecks = 0;
   std::map<std::string, uint64_t> guardsFailed; // by the first failed rule
   std::map<std::string, uint64_t> declines;
   std::vector<std::string> failureReports;
 };
-std::string runSymbolicCase(uint64_t seed, uint64_t index,
-                            SymbolicStats &stats);
-SymbolicStats runSymbolicCases(uint64_t seed, uint64_t count);
+/// A second judge of an instantiated plan's map, as the host encodes it at
+/// the global base address `base` (the buffer's address plus the map's base
+/// offset): an error message, or nullopt where it accepts. The runtime's
+/// validation is one (TileRuntimePlannedMapsTests); lib/TMA cannot call it.
+using EncodeCheck = std::function<std::optional<std::string>(
+    const TensorMapDesc &map, int64_t base)>;
+
+/// Where every guard holds the check must accept the map; where a guard on a
+/// descriptor rule fails it must refuse it.
+std::string runSymbolicCase(uint64_t seed, uint64_t index, SymbolicStats &stats,
+                            const EncodeCheck &encodeCheck = {});
+SymbolicStats runSymbolicCases(uint64_t seed, uint64_t count,
+                               const EncodeCheck &encodeCheck = {});
 std::string summary(const SymbolicStats &stats);
 
 } // namespace tile::tma::fuzz

@@ -82,8 +82,8 @@ bool isDriverRule(RuleId rule) {
 
 } // namespace
 
-std::string runSymbolicCase(uint64_t seed, uint64_t index,
-                            SymbolicStats &stats) {
+std::string runSymbolicCase(uint64_t seed, uint64_t index, SymbolicStats &stats,
+                            const EncodeCheck &encodeCheck) {
   FuzzCase c = generateCase(seed, index);
   const CopyRequest &st = c.request;
   size_t rank = st.globalShape.size();
@@ -144,6 +144,11 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
           Decline{RuleId::GlobalAlign, "base address " + std::to_string(base)};
     const Guard *failed = firstFailedGuard(plan, v);
     std::string where = "\n  values " + describeValues(v);
+    std::optional<std::string> refused;
+    if (encodeCheck) {
+      refused = encodeCheck(encoded.map, base);
+      ++stats.encodeChecks;
+    }
     // A store through strides that alias has no defined result.
     if (!failed && sym.direction == Direction::SharedToGlobal) {
       std::vector<int64_t> strides;
@@ -156,6 +161,9 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
       ++stats.guardsHeld;
       if (driver)
         return "guards hold but the driver rejects: " + driver->message() +
+               where;
+      if (refused)
+        return "guards hold but the encode check refuses the map: " + *refused +
                where;
       // The model's global image starts at address 0; a buffer elsewhere
       // differs only in the base address the driver checked above.
@@ -181,14 +189,19 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index,
     if (isDriverRule(failed->rule) && !driver)
       return "guard " + std::string(ruleIdName(failed->rule)) + " (" +
              failed->str() + ") fails but the driver accepts the plan" + where;
+    if (isDriverRule(failed->rule) && encodeCheck && !refused)
+      return "guard " + std::string(ruleIdName(failed->rule)) + " (" +
+             failed->str() + ") fails but the encode check accepts the map" +
+             where;
   }
   return "";
 }
 
-SymbolicStats runSymbolicCases(uint64_t seed, uint64_t count) {
+SymbolicStats runSymbolicCases(uint64_t seed, uint64_t count,
+                               const EncodeCheck &encodeCheck) {
   SymbolicStats stats;
   for (uint64_t i = 0; i < count; ++i) {
-    std::string e = runSymbolicCase(seed, i, stats);
+    std::string e = runSymbolicCase(seed, i, stats, encodeCheck);
     if (e.empty())
       continue;
     ++stats.failures;
