@@ -311,6 +311,11 @@ std::optional<Im2colPlan> planIm2col(const Im2colRequest &r,
                              << " has no TMA data type";
     return broken();
   }
+  if (r.oobFill == OobFill::NaN && !nanFillSupports(r.elementType)) {
+    c.fail(RuleId::NanFillType) << "NaN fill needs f16, bf16, f32 or f64, not "
+                                << toString(r.elementType);
+    return broken();
+  }
   int64_t eb = r.elementType.bytes;
   if (!checkGlobal(r, eb, c) || !checkCorners(r, c))
     return broken();

@@ -450,6 +450,13 @@ MUTANTS = [
       function="findMergeable",
       tests=["gtest:TileTMATests"]),
     # ---- im2col and the limits ----------------------------------------------
+    M("im2col-nan-fill-type", "Im2col.cpp",
+      "if (r.oobFill == OobFill::NaN && !nanFillSupports(r.elementType))",
+      "if (false)",
+      "an im2col plan with NaN fill on integers: the runtime refuses its map "
+      "at the first launch",
+      function="planIm2col",
+      tests=["gtest:TileTMATests"]),
     M("im2col-model-wrap", "Im2col.cpp",
       "      b[k] = map.lowerCorner[k - 1];",
       "      b[k] = map.lowerCorner[k - 1] + 1;",

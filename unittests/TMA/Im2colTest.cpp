@@ -476,4 +476,15 @@ TEST(Im2colRules, DataType) {
   EXPECT_EQ(ruleText(r).substr(0, 10), "data-type:");
 }
 
+// The driver fills out-of-bounds elements with NaN only in floating-point
+// maps (the runtime refuses the others at encode time).
+TEST(Im2colRules, NanFillNeedsAFloatType) {
+  Im2colRequest r = request(kNHWC, {0, 0}, {0, 0}, {1, 1}, 8, 16);
+  r.oobFill = OobFill::NaN;
+  EXPECT_EQ(ruleText(r), "nan-fill-type: NaN fill needs f16, bf16, f32 or "
+                         "f64, not ui32");
+  r.elementType = f32();
+  EXPECT_EQ(ruleText(r), "planned");
+}
+
 } // namespace
