@@ -479,7 +479,9 @@ std::string drawCopy(const CopyPicture &p) {
     if (r.symbolicGlobal) {
       notes.push_back("the global tensor has run-time sizes or strides: the "
                       "boxes are not drawn");
-    } else if (plan.bytes > kMaxElements * 8) {
+    } else if (std::optional<int64_t> moved = tma::planTransferBytes(plan);
+               moved && *moved > kMaxElements * 8) {
+      // What the boxes move (a plan written by hand may claim fewer bytes).
       notes.push_back("the copy moves more than " +
                       std::to_string(kMaxElements * 8) +
                       " bytes: the boxes are not drawn");

@@ -266,6 +266,34 @@ TEST(DrawCopy, OutOfBoundsLoadMatchesModel) {
   EXPECT_TRUE(p.moved.count({{4, 0}, 0}));
 }
 
+// A plan that claims the copy's 2048 bytes but names a box of 256^4 rows
+// (written by hand): the picture sizes the boxes by what they move, says so,
+// and returns at once instead of walking 2^39 bytes of box.
+TEST(DrawCopy, BoxesLargerThanTheyClaimAreNotWalked) {
+  CopyRequest r = referenceDemo();
+  PlanOutcome outcome = planTmaCopy(r);
+  ASSERT_TRUE(outcome.plan) << messageOf(outcome.decline);
+  TmaPlan plan = *outcome.plan;
+  plan.map.rank = 5;
+  plan.map.globalDim = {64, 256, 256, 256, 256};
+  plan.map.globalStridesBytes = {128, 32768, 8388608, 2147483648};
+  plan.map.boxDim = {64, 256, 256, 256, 256};
+  plan.map.elementStrides = {1, 1, 1, 1, 1};
+  plan.issues = {
+      TmaIssue{SymExpr(0),
+               {SymExpr(0), SymExpr(0), SymExpr(0), SymExpr(0), SymExpr(0)}}};
+  draw::CopyPicture in;
+  in.title = "test";
+  in.direction = "g2s";
+  in.selected = "tma";
+  in.request = r;
+  in.plan = plan;
+  std::string svg = draw::drawCopy(in);
+  EXPECT_NE(svg.find("the copy moves more than 8388608 bytes: the boxes are "
+                     "not drawn"),
+            std::string::npos);
+}
+
 TEST(DrawCopy, DeclinedCopySaysWhy) {
   draw::CopyPicture in;
   in.title = "a.mlir:3:5";
