@@ -3,6 +3,7 @@
 #include "tile/TMA/HardwareModel.h"
 
 #include "tile/Layout/Format.h"
+#include "tile/TMA/Limits.h"
 
 namespace tile::tma {
 
@@ -252,18 +253,23 @@ Error whyUndefined(const CopyRequest &r, const std::vector<int64_t> &symbols,
 namespace {
 
 // The bytes of the global image and of the shared image (padded past the
-// swizzle's repeat, so a misplaced box lands inside it and is reported).
-std::pair<int64_t, int64_t> imageBytes(const CopyRequest &r) {
+// swizzle's repeat, so a misplaced box lands inside it and is reported), or
+// nullopt where they overflow int64 or come out negative.
+std::optional<std::pair<int64_t, int64_t>> imageBytes(const CopyRequest &r) {
   int64_t eb = r.elementType.bytes;
   int64_t repeat =
       std::max<int64_t>(swizzleRepeatBytes(r.sharedLayout.swizzle()), 128);
-  int64_t gBytes =
-      (r.globalLayout.elementOffset() + r.globalLayout.cosize()) * eb;
-  int64_t sBytes =
-      ((r.sharedLayout.elementOffset() + r.sharedLayout.cosize()) * eb +
-       2 * repeat) /
-      repeat * repeat;
-  return {gBytes, sBytes};
+  int64_t gBytes, sBytes;
+  if (__builtin_add_overflow(r.globalLayout.elementOffset(),
+                             r.globalLayout.cosize(), &gBytes) ||
+      __builtin_mul_overflow(gBytes, eb, &gBytes) ||
+      __builtin_add_overflow(r.sharedLayout.elementOffset(),
+                             r.sharedLayout.cosize(), &sBytes) ||
+      __builtin_mul_overflow(sBytes, eb, &sBytes) ||
+      __builtin_add_overflow(sBytes, 2 * repeat, &sBytes) || gBytes < 0 ||
+      sBytes < 0)
+    return std::nullopt;
+  return std::make_pair(gBytes, sBytes / repeat * repeat);
 }
 
 // The region's bytes, or nullopt where they overflow int64.
@@ -279,7 +285,7 @@ std::optional<int64_t> regionBytes(const CopyRequest &r) {
 // shared bytes tagged too for a store and untouched for a load.
 void makeImages(const CopyRequest &r, MemoryImage &global,
                 MemoryImage &shared) {
-  auto [gBytes, sBytes] = imageBytes(r);
+  auto [gBytes, sBytes] = *imageBytes(r);
   bool isLoad = r.direction == Direction::GlobalToShared;
 
   global = {0, std::vector<uint32_t>(static_cast<size_t>(gBytes))};
@@ -362,23 +368,35 @@ Error compareImages(const MemoryImage &got, const MemoryImage &want,
 } // namespace
 
 std::optional<int64_t> planTransferBytes(const TmaPlan &plan) {
+  // Only the fields the count reads: a plan of a run-time-sized buffer has
+  // 0 for its run-time dims and strides.
   const TensorMapDesc &m = plan.map;
-  if (checkDescriptor(m))
+  if (m.rank < 1 || m.rank > 5 || m.boxDim.size() != m.rank ||
+      m.elementStrides.size() != m.rank || m.elementBytes < 1 ||
+      m.elementBytes > 8)
     return std::nullopt;
   int64_t box = m.elementBytes;
-  for (unsigned d = 0; d < m.rank; ++d)
+  for (unsigned d = 0; d < m.rank; ++d) {
+    if (m.boxDim[d] < 1 || m.boxDim[d] > limits::kMaxBoxDim ||
+        m.elementStrides[d] < 1 ||
+        m.elementStrides[d] > limits::kMaxElementStride)
+      return std::nullopt;
     box *= d == 0
                ? m.boxDim[0]
                : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
+  }
   int64_t total;
   if (__builtin_mul_overflow(box, static_cast<int64_t>(plan.issues.size()),
                              &total))
-    return std::nullopt;
+    return INT64_MAX;
   return total;
 }
 
 Error whyTooLargeToModel(const CopyRequest &r, const ModelOptions &options) {
-  auto [gBytes, sBytes] = imageBytes(r);
+  std::optional<std::pair<int64_t, int64_t>> images = imageBytes(r);
+  if (!images)
+    return std::string("buffers whose bytes do not fit int64");
+  auto [gBytes, sBytes] = *images;
   if (gBytes > options.maxImageCells || sBytes > options.maxImageCells)
     return "buffers of " + std::to_string(gBytes) + " B (global) and " +
            std::to_string(sBytes) + " B (shared) exceed the " +

@@ -266,7 +266,7 @@ TEST(DrawCopy, OutOfBoundsLoadMatchesModel) {
   EXPECT_TRUE(p.moved.count({{4, 0}, 0}));
 }
 
-// A plan that claims the copy's 2048 bytes but names a box of 256^4 rows
+// A plan that claims the copy's 4096 bytes but names a box of 256^4 rows
 // (written by hand): the picture sizes the boxes by what they move, says so,
 // and returns at once instead of walking 2^39 bytes of box.
 TEST(DrawCopy, BoxesLargerThanTheyClaimAreNotWalked) {

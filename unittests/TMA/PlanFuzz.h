@@ -54,7 +54,10 @@ std::string summary(const FuzzStats &stats);
 /// with some global sizes, strides and the offset left to run time.
 struct SymbolicStats {
   uint64_t cases = 0, accepted = 0, failures = 0;
-  uint64_t guardsHeld = 0, modelChecks = 0, encodeChecks = 0;
+  uint64_t guardsHeld = 0, modelChecks = 0;
+  /// With an EncodeCheck: maps it judged, and those it refused where a guard
+  /// on a descriptor rule failed.
+  uint64_t encodeChecks = 0, encodeRefusals = 0;
   std::map<std::string, uint64_t> guardsFailed; // by the first failed rule
   std::map<std::string, uint64_t> declines;
   std::vector<std::string> failureReports;

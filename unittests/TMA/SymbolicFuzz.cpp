@@ -189,10 +189,13 @@ std::string runSymbolicCase(uint64_t seed, uint64_t index, SymbolicStats &stats,
     if (isDriverRule(failed->rule) && !driver)
       return "guard " + std::string(ruleIdName(failed->rule)) + " (" +
              failed->str() + ") fails but the driver accepts the plan" + where;
-    if (isDriverRule(failed->rule) && encodeCheck && !refused)
-      return "guard " + std::string(ruleIdName(failed->rule)) + " (" +
-             failed->str() + ") fails but the encode check accepts the map" +
-             where;
+    if (isDriverRule(failed->rule) && encodeCheck) {
+      if (!refused)
+        return "guard " + std::string(ruleIdName(failed->rule)) + " (" +
+               failed->str() + ") fails but the encode check accepts the map" +
+               where;
+      ++stats.encodeRefusals;
+    }
   }
   return "";
 }

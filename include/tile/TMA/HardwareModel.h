@@ -80,8 +80,10 @@ struct ModelOptions {
 
 /// The bytes the plan's issues complete on the barrier, each one box of its
 /// map (rows past the element strides dropped, out-of-bounds elements
-/// counted); nullopt where the map breaks the descriptor rules or the total
-/// overflows int64. Tiled maps only.
+/// counted), INT64_MAX where that overflows; nullopt where the map's rank,
+/// element size, box or element strides break the descriptor rules (its
+/// global dims and strides are not read: run-time ones are 0). Tiled maps
+/// only.
 std::optional<int64_t> planTransferBytes(const TmaPlan &plan);
 
 /// Why the model does not simulate this copy: its buffer images or its

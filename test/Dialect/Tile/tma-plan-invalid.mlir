@@ -264,3 +264,22 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The same for a buffer with run-time sizes (its map's run-time dims are 0).
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = 1>
+!tile = memref<64x64xf16, #tile.layout<(64, 64), swizzle = 128B>, #gpu.address_space<workgroup>>
+
+gpu.module @kernels {
+  gpu.func @run_time_sized_box_of_256_rows(%g: memref<?x?xf16>) kernel {
+    %c0 = arith.constant 0 : index
+    %bar = nvgpu.mbarrier.create -> !bars
+    %a = tile.arena_view [0] : !tile
+    // expected-error @+1 {{'tile.copy_async' op plan-stale: the recorded TMA plan no longer describes this copy (re-run tile-plan-copies after changing copies): its 1 issue(s) move 32768 bytes, it says 8192}}
+    tile.copy_async %a[0, 0] [64, 64], %g[0, 0] [64, 64] barrier(%bar[%c0])
+        {tile.tma_plan = #tile.tma_plan<"f16", dim = [size(1), size(0)], strides = [stride(0)*2], box = [64, 256], element_strides = [1, 1], swizzle = "128B", interleave = 0, l2_promotion = 2, oob = "zero", base = 0, element_bytes = 2, promoted = false, issues = [{smem = 0, coords = [0, 0]}], bytes = 8192>}
+        : !tile, memref<?x?xf16>, !bars
+    gpu.return
+  }
+}

@@ -29,8 +29,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Copies whose buffers exceed this many bytes are checked without running
-/// the model (its memory images would cost more than a verifier should).
+/// Copies whose buffers or region exceed this many bytes are checked without
+/// running the model (its memory images would cost more than a verifier
+/// should).
 static constexpr int64_t kMaxModelCells = int64_t(1) << 22;
 
 static LogicalResult verifyDeclined(Operation *op, Attribute value,
