@@ -9,6 +9,8 @@
 // Invariants:
 //   - the planner never crashes or hits undefined behaviour;
 //   - a request without a plan has a decline (its rule typed);
+//   - an accepted plan's map passes the runtime's validation (what every
+//     encode runs before the driver);
 //   - an accepted plan has at most limits::kMaxIssues issues and the hardware
 //   model
 //     (verifyPlan, which executes every issue with simulateIssue) finds it
@@ -24,6 +26,10 @@
 #include "tile/TMA/Planner.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
+
+#if TILE_FUZZ_RUNTIME
+#include "tile/Runtime/TileRuntime.h"
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -169,6 +175,36 @@ bool edit(FuzzedDataProvider &in, CopyRequest &r) {
   return true;
 }
 
+#if TILE_FUZZ_RUNTIME
+/// What the runtime's validation (every encode runs it before the driver)
+/// says of a static plan's map with the buffer at a 1024-byte aligned
+/// address, for symbol values that make the copy defined; nullopt where it
+/// accepts or there is nothing to ask.
+std::optional<std::string> runtimeRefuses(const CopyRequest &r,
+                                          const TmaPlan &plan,
+                                          const std::vector<int64_t> &values) {
+  constexpr int64_t kBufferAddress = int64_t(1) << 24;
+  if (r.symbolicGlobal || whyUndefined(r, values))
+    return std::nullopt;
+  const TensorMapDesc &m = plan.map;
+  int64_t base = m.baseOffsetBytes.evaluate(values);
+  // An edited layout offset can put the buffer's start anywhere; only a
+  // start inside a plausible allocation names an address.
+  if (base < 0 || base >= (int64_t(1) << 40))
+    return std::nullopt;
+  int32_t rc = tileTensorMapValidateTiled(
+      static_cast<int32_t>(m.dataType), static_cast<int32_t>(m.rank),
+      reinterpret_cast<const void *>(
+          static_cast<uintptr_t>(kBufferAddress + base)),
+      m.globalDim.data(), m.globalStridesBytes.data(), m.boxDim.data(),
+      m.elementStrides.data(), m.interleave, static_cast<int32_t>(m.swizzle),
+      m.l2Promotion, m.oobFill);
+  if (rc == TILE_SUCCESS)
+    return std::nullopt;
+  return std::string(tileRuntimeLastError());
+}
+#endif
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -194,6 +230,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (static_cast<int64_t>(plan.issues.size()) > limits::kMaxIssues)
     finding("plan with " + std::to_string(plan.issues.size()) + " issues",
             c.request);
+#if TILE_FUZZ_RUNTIME
+  for (const std::vector<int64_t> &values : c.symbolValues)
+    if (std::optional<std::string> refused =
+            runtimeRefuses(c.request, plan, values))
+      finding("the runtime refuses the planned map: " + *refused, c.request);
+#endif
   ModelOptions options;
   options.maxImageCells = int64_t(1) << 20; // keeps one execution fast
   if (whyTooLargeToModel(c.request, options))
