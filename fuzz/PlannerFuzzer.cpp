@@ -28,7 +28,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #if TILE_FUZZ_RUNTIME
-#include "tile/Runtime/TileRuntime.h"
+#include "ValidatePlannedMap.h"
 #endif
 
 #include <cstdio>
@@ -183,25 +183,15 @@ bool edit(FuzzedDataProvider &in, CopyRequest &r) {
 std::optional<std::string> runtimeRefuses(const CopyRequest &r,
                                           const TmaPlan &plan,
                                           const std::vector<int64_t> &values) {
-  constexpr int64_t kBufferAddress = int64_t(1) << 24;
   if (r.symbolicGlobal || whyUndefined(r, values))
     return std::nullopt;
-  const TensorMapDesc &m = plan.map;
-  int64_t base = m.baseOffsetBytes.evaluate(values);
+  int64_t base = plan.map.baseOffsetBytes.evaluate(values);
   // An edited layout offset can put the buffer's start anywhere; only a
   // start inside a plausible allocation names an address.
   if (base < 0 || base >= (int64_t(1) << 40))
     return std::nullopt;
-  int32_t rc = tileTensorMapValidateTiled(
-      static_cast<int32_t>(m.dataType), static_cast<int32_t>(m.rank),
-      reinterpret_cast<const void *>(
-          static_cast<uintptr_t>(kBufferAddress + base)),
-      m.globalDim.data(), m.globalStridesBytes.data(), m.boxDim.data(),
-      m.elementStrides.data(), m.interleave, static_cast<int32_t>(m.swizzle),
-      m.l2Promotion, m.oobFill);
-  if (rc == TILE_SUCCESS)
-    return std::nullopt;
-  return std::string(tileRuntimeLastError());
+  return runtime::test::validatePlannedMap(
+      plan.map, runtime::test::kPlannedBufferAddress + base);
 }
 #endif
 

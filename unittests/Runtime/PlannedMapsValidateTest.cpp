@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PlanFuzz.h"
+#include "ValidatePlannedMap.h"
 
 #include "tile/Runtime/TileRuntime.h"
 #include "tile/TMA/Im2col.h"
@@ -33,22 +34,8 @@ using namespace tile::tma;
 
 namespace {
 
-// The global buffer's address: 1024-byte aligned, as an allocation is.
-constexpr int64_t kBufferAddress = int64_t(1) << 24;
-
-/// tileTensorMapValidateTiled's answer for the map with the global base at
-/// `base`: nullopt where it accepts, else its message.
-std::optional<std::string> validate(const TensorMapDesc &m, int64_t base) {
-  int32_t rc = tileTensorMapValidateTiled(
-      static_cast<int32_t>(m.dataType), static_cast<int32_t>(m.rank),
-      reinterpret_cast<const void *>(static_cast<uintptr_t>(base)),
-      m.globalDim.data(), m.globalStridesBytes.data(), m.boxDim.data(),
-      m.elementStrides.data(), m.interleave, static_cast<int32_t>(m.swizzle),
-      m.l2Promotion, m.oobFill);
-  if (rc == TILE_SUCCESS)
-    return std::nullopt;
-  return std::string(tileRuntimeLastError());
-}
+using tile::runtime::test::kPlannedBufferAddress;
+using tile::runtime::test::validatePlannedMap;
 
 TEST(PlannedMapsValidate, TheRuntimeAcceptsEveryStaticPlan) {
   int plans = 0;
@@ -60,8 +47,8 @@ TEST(PlannedMapsValidate, TheRuntimeAcceptsEveryStaticPlan) {
     ++plans;
     const TensorMapDesc &m = outcome.plan->map;
     for (const std::vector<int64_t> &symbols : c.symbolValues) {
-      std::optional<std::string> refused =
-          validate(m, kBufferAddress + m.baseOffsetBytes.evaluate(symbols));
+      std::optional<std::string> refused = validatePlannedMap(
+          m, kPlannedBufferAddress + m.baseOffsetBytes.evaluate(symbols));
       ASSERT_FALSE(refused)
           << "case (11, " << i
           << "): the runtime refuses the planner's map: " << *refused << "\n  "
@@ -77,10 +64,10 @@ TEST(PlannedMapsValidate, TheRuntimeAcceptsEveryStaticPlan) {
 // rule fails (the kernel's fallback version runs instead).
 TEST(PlannedMapsValidate, TheRuntimeAgreesWithTheGuards) {
   // The generator's buffers start at address 0 (plus a perturbation); the
-  // runtime refuses a null address, so they move to kBufferAddress.
+  // runtime refuses a null address, so they move to kPlannedBufferAddress.
   fuzz::SymbolicStats stats = fuzz::runSymbolicCases(
       /*seed=*/13, /*count=*/6000, [](const TensorMapDesc &m, int64_t base) {
-        return validate(m, kBufferAddress + base);
+        return validatePlannedMap(m, kPlannedBufferAddress + base);
       });
   std::printf("%s\n", fuzz::summary(stats).c_str());
   for (const std::string &report : stats.failureReports)
@@ -145,7 +132,8 @@ TEST(PlannedMapsValidate, TheRuntimeAcceptsEveryIm2colPlan) {
     const Im2colMapDesc &m = plan->map;
     int32_t rc = tileTensorMapValidateIm2col(
         static_cast<int32_t>(m.dataType), static_cast<int32_t>(m.rank),
-        reinterpret_cast<const void *>(static_cast<uintptr_t>(kBufferAddress)),
+        reinterpret_cast<const void *>(
+            static_cast<uintptr_t>(kPlannedBufferAddress)),
         m.globalDim.data(), m.globalStridesBytes.data(), m.lowerCorner.data(),
         m.upperCorner.data(), m.channelsPerPixel, m.pixelsPerColumn,
         m.elementStrides.data(), /*interleave=*/0,
