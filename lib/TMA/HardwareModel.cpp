@@ -3,7 +3,6 @@
 #include "tile/TMA/HardwareModel.h"
 
 #include "tile/Layout/Format.h"
-#include "tile/TMA/Limits.h"
 
 namespace tile::tma {
 
@@ -11,27 +10,45 @@ namespace {
 
 using Error = std::optional<std::string>;
 
-// Section 1, checked on its own so the model does not trust the planner.
-Error checkDescriptor(const TensorMapDesc &m) {
+// Section 1's rules on what a box's size depends on: rank, element size,
+// box and element strides.
+Error checkBoxFields(const TensorMapDesc &m) {
   int64_t eb = m.elementBytes;
   if (m.rank < 1 || m.rank > 5)
     return "descriptor rank " + std::to_string(m.rank);
-  if (m.globalDim.size() != m.rank || m.boxDim.size() != m.rank ||
-      m.elementStrides.size() != m.rank ||
-      m.globalStridesBytes.size() + 1 != m.rank)
+  if (m.boxDim.size() != m.rank || m.elementStrides.size() != m.rank)
     return std::string("descriptor lists do not match its rank");
   if (eb != 1 && eb != 2 && eb != 4 && eb != 8)
     return "element size " + std::to_string(eb);
-  if (m.interleave != 0)
-    return std::string("interleave is not modelled");
   for (unsigned d = 0; d < m.rank; ++d) {
-    if (m.globalDim[d] < 1 || m.globalDim[d] > (uint64_t(1) << 32))
-      return "globalDim[" + std::to_string(d) + "] out of range";
     if (m.boxDim[d] < 1 || m.boxDim[d] > 256)
       return "boxDim[" + std::to_string(d) + "] out of range";
     if (m.elementStrides[d] < 1 || m.elementStrides[d] > 8)
       return "elementStrides[" + std::to_string(d) + "] out of range";
   }
+  return std::nullopt;
+}
+
+// The elements the box moves along dimension d: every element of dimension
+// 0 (without interleave the driver ignores its element stride), one in
+// elementStrides[d] of the others.
+int64_t boxExtent(const TensorMapDesc &m, unsigned d) {
+  return d == 0 ? m.boxDim[0]
+                : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
+}
+
+// Section 1, checked on its own so the model does not trust the planner.
+Error checkDescriptor(const TensorMapDesc &m) {
+  if (Error e = checkBoxFields(m))
+    return e;
+  int64_t eb = m.elementBytes;
+  if (m.globalDim.size() != m.rank || m.globalStridesBytes.size() + 1 != m.rank)
+    return std::string("descriptor lists do not match its rank");
+  if (m.interleave != 0)
+    return std::string("interleave is not modelled");
+  for (unsigned d = 0; d < m.rank; ++d)
+    if (m.globalDim[d] < 1 || m.globalDim[d] > (uint64_t(1) << 32))
+      return "globalDim[" + std::to_string(d) + "] out of range";
   for (uint64_t s : m.globalStridesBytes)
     if (s % 16 != 0 || s >= (uint64_t(1) << 40))
       return "global stride " + std::to_string(s) + " B is illegal";
@@ -81,9 +98,7 @@ void visitBoxElements(const TensorMapDesc &m, const std::vector<int64_t> &coord,
   unsigned rank = m.rank;
   int64_t n[5] = {1, 1, 1, 1, 1};
   for (unsigned d = 0; d < rank; ++d)
-    n[d] = d == 0
-               ? m.boxDim[0]
-               : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
+    n[d] = boxExtent(m, d);
   int64_t span = swizzleSpanBytes(m.swizzle);
   int64_t pitch = std::max<int64_t>(n[0] * eb, span);
   int64_t stride[5] = {eb, 0, 0, 0, 0};
@@ -371,20 +386,11 @@ std::optional<int64_t> planTransferBytes(const TmaPlan &plan) {
   // Only the fields the count reads: a plan of a run-time-sized buffer has
   // 0 for its run-time dims and strides.
   const TensorMapDesc &m = plan.map;
-  if (m.rank < 1 || m.rank > 5 || m.boxDim.size() != m.rank ||
-      m.elementStrides.size() != m.rank || m.elementBytes < 1 ||
-      m.elementBytes > 8)
+  if (checkBoxFields(m))
     return std::nullopt;
   int64_t box = m.elementBytes;
-  for (unsigned d = 0; d < m.rank; ++d) {
-    if (m.boxDim[d] < 1 || m.boxDim[d] > limits::kMaxBoxDim ||
-        m.elementStrides[d] < 1 ||
-        m.elementStrides[d] > limits::kMaxElementStride)
-      return std::nullopt;
-    box *= d == 0
-               ? m.boxDim[0]
-               : (m.boxDim[d] + m.elementStrides[d] - 1) / m.elementStrides[d];
-  }
+  for (unsigned d = 0; d < m.rank; ++d)
+    box *= boxExtent(m, d);
   int64_t total;
   if (__builtin_mul_overflow(box, static_cast<int64_t>(plan.issues.size()),
                              &total))
