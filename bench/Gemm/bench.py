@@ -56,10 +56,12 @@ CHECK_SHAPES = [(128, 128, 64), (64, 64, 64), (200, 136, 72), (1000, 1000, 1000)
                 (2000, 2000, 200), (5000, 5000, 136), (3000, 5000, 200),
                 (384, 8192, 136), (300, 14336, 72), (256, 8192, 136),
                 (3000, 3000, 200), (1000, 8192, 200),
-                # rows of A and Bt of 260 and 72 bytes, not 16-byte
-                # aligned: the kernels' fallback versions (in the clustered
-                # ones, B's multicast load done per thread into both CTAs)
-                (5000, 5000, 130), (1200, 4400, 36),
+                # rows of A and Bt of 260, 72 and 2002 bytes, not 16-byte
+                # aligned: the choosers pad them into aligned copies
+                # (gemm_pad_k; K odd in the last); a single kernel runs its
+                # fallback version (in a clustered one, B's multicast load
+                # done per thread into both CTAs)
+                (5000, 5000, 130), (1200, 4400, 36), (129, 264, 1001),
                 # C's rows of 2002 bytes (N odd; 129 x 257 x 520 above too):
                 # the choosers' kernel whose consumer threads copy C
                 # (gemm_cthreads)

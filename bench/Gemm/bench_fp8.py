@@ -44,9 +44,10 @@ CHECK_SHAPES = [(128, 256, 128), (200, 136, 144), (1000, 1000, 1024),
                 # --persistent --swizzle-c --by-waves), edge tiles in each:
                 # gemm, gemm_n192, gemm_n128
                 (2000, 2000, 208), (3000, 5000, 208), (256, 8192, 144),
-                # rows of 1000 bytes, not 16-byte aligned: the fallback
-                # versions
-                (2000, 2000, 1000),
+                # rows of 1000 and 1001 bytes, not 16-byte aligned: the
+                # chooser pads them into aligned copies (gemm_pad_k), a
+                # single kernel runs its fallback version
+                (2000, 2000, 1000), (129, 264, 1001),
                 # C's rows of 2002 and 514 bytes: the chooser's kernel whose
                 # consumer threads copy C (gemm_cthreads)
                 (300, 1001, 256), (129, 257, 528)]

@@ -1651,6 +1651,137 @@ M64_SPLIT_CHOICE = ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8,
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
+PAD_THREADS = 256
+PAD_MAX_BLOCKS_Y = 65535  # the grid's y limit
+
+
+def pad_kernel(element, vector):
+    """@gemm_pad_k: copies `src` (rows x K) into `dst` (rows x Kp, Kp >= K a
+    multiple of `vector` elements, 16 bytes), the columns past K zero. Block
+    (row, y) takes the row's 16-byte groups y x 256 + t, y x 256 + t + 256
+    x (grid's y), ...: each thread reads its group's elements one by one
+    (the source rows are not 16-byte aligned) and writes the group with one
+    16-byte store."""
+    loads = "\n".join(
+        f"""        %pc{j} = arith.addi %pcol, %pk{j} : index
+        %pin{j} = arith.cmpi ult, %pc{j}, %pk : index
+        %pcl{j} = arith.minui %pc{j}, %pklast : index
+        %pld{j} = memref.load %src[%prow, %pcl{j}] : !A
+        %pv{j} = arith.select %pin{j}, %pld{j}, %pzero : {element}"""
+        for j in range(vector))
+    offsets = "\n".join(f"      %pk{j} = arith.constant {j} : index"
+                         for j in range(vector))
+    values = ", ".join(f"%pv{j}" for j in range(vector))
+    return f"""    // The operands padded to rows of a multiple of 16 bytes (the entries
+    // run it where A's or Bt's rows or base are not 16-byte aligned).
+    gpu.func @gemm_pad_k(%src: !A, %dst: !A) kernel {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %pvec = arith.constant {vector} : index
+{offsets}
+      %pzero = arith.constant 0.0 : {element}
+      %prow = gpu.block_id x
+      %py = gpu.block_id y
+      %pgy = gpu.grid_dim y
+      %pt = gpu.thread_id x
+      %pthreads = gpu.block_dim x
+      %pk = memref.dim %src, %c1 : !A
+      %pklast = arith.subi %pk, %c1 : index
+      %pkp = memref.dim %dst, %c1 : !A
+      %pgroups = arith.divui %pkp, %pvec : index
+      %pfirst0 = arith.muli %py, %pthreads : index
+      %pfirst = arith.addi %pfirst0, %pt : index
+      %pstep = arith.muli %pgy, %pthreads : index
+      scf.for %pg = %pfirst to %pgroups step %pstep {{
+        %pcol = arith.muli %pg, %pvec : index
+{loads}
+        %pgroup = vector.from_elements {values} : vector<{vector}x{element}>
+        vector.store %pgroup, %dst[%prow, %pcol] {{alignment = 16}} : !A, vector<{vector}x{element}>
+      }}
+      gpu.return
+    }}"""
+
+
+def pad_operands(element_bytes):
+    """The entry's padding: where A's or Bt's rows (K elements) or base are
+    not 16-byte aligned, and no dimension is 0, A and Bt are copied
+    (@gemm_pad_k) into stream-ordered buffers whose rows are K rounded up to
+    16 bytes, zero-filled past K (which changes no product), and the entry
+    runs on them (%A, %Bt); %padded says so. %run says the entry launches:
+    not where C is empty, nor where an allocation was refused (an error the
+    runtime recorded)."""
+    vector = 16 // element_bytes
+    return f"""    // A's or Bt's rows or base not 16-byte aligned: no tensor map reads
+    // them, so the problem runs on copies with rows padded to 16 bytes.
+    %K_in = memref.dim %A_in, %c1 : !A
+    %a_in_ptr = memref.extract_aligned_pointer_as_index %A_in : !A -> index
+    %bt_in_ptr = memref.extract_aligned_pointer_as_index %Bt_in : !Bt -> index
+    %ab_esize = arith.constant {element_bytes} : index
+    %k_in_bytes = arith.muli %K_in, %ab_esize : index
+    %ab_bases = arith.ori %a_in_ptr, %bt_in_ptr : index
+    %ab_bits = arith.ori %ab_bases, %k_in_bytes : index
+    %c15_ab = arith.constant 15 : index
+    %ab_low = arith.andi %ab_bits, %c15_ab : index
+    %ab_unaligned = arith.cmpi ne, %ab_low, %c0 : index
+    %mn_least = arith.minui %M, %N : index
+    %mnk_least = arith.minui %mn_least, %K_in : index
+    %ab_nonempty = arith.cmpi ne, %mnk_least, %c0 : index
+    %pad_ab = arith.andi %ab_unaligned, %ab_nonempty : i1
+    %A, %Bt, %padded = scf.if %pad_ab -> (!A, !Bt, i1) {{
+      %kvec = arith.constant {vector} : index
+      %kvec1 = arith.constant {vector - 1} : index
+      %k_up = arith.addi %K_in, %kvec1 : index
+      %k_groups = arith.divui %k_up, %kvec : index
+      %k_pad = arith.muli %k_groups, %kvec : index
+      %A_pad, %a_pad_token = gpu.alloc async [%stream] (%M, %k_pad) : !A
+      %Bt_pad, %bt_pad_token = gpu.alloc async [%stream] (%N, %k_pad) : !Bt
+      %pad_yes = arith.constant 1 : i1
+      scf.yield %A_pad, %Bt_pad, %pad_yes : !A, !Bt, i1
+    }} else {{
+      %pad_no = arith.constant 0 : i1
+      scf.yield %A_in, %Bt_in, %pad_no : !A, !Bt, i1
+    }}
+    %a_ptr = memref.extract_aligned_pointer_as_index %A : !A -> index
+    %bt_ptr = memref.extract_aligned_pointer_as_index %Bt : !Bt -> index
+    %ab_least = arith.minui %a_ptr, %bt_ptr : index
+    %ab_null = arith.cmpi eq, %ab_least, %c0 : index
+    %pad_lost = arith.andi %padded, %ab_null : i1
+    %pad_true = arith.constant 1 : i1
+    %pad_kept = arith.xori %pad_lost, %pad_true : i1
+    // An empty C (M or N = 0) needs no launch.
+    %mn_nonempty = arith.cmpi ne, %mn_least, %c0 : index
+    %run = arith.andi %pad_kept, %mn_nonempty : i1
+    scf.if %run {{
+    scf.if %padded {{
+      %pad_threads = arith.constant {PAD_THREADS} : index
+      %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
+      %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
+      %kp_groups_in = memref.dim %A, %c1 : !A
+      %kp_vec = arith.constant {vector} : index
+      %kp_groups = arith.divui %kp_groups_in, %kp_vec : index
+      %pad_gy_up = arith.addi %kp_groups, %pad_threads1 : index
+      %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
+      %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
+      %pad_a_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
+          blocks in (%M, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+          args(%A_in : !A, %A : !A)
+      %pad_bt_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
+          blocks in (%N, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+          args(%Bt_in : !Bt, %Bt : !Bt)
+    }}
+"""
+
+
+# The padded copies freed after the kernels that read them, on the stream
+# (a copy the runtime could not allocate is null, which the free skips).
+FREE_PADDED = """    }
+    scf.if %padded {
+      %a_freed = gpu.dealloc async [%stream] %A : !A
+      %bt_freed = gpu.dealloc async [%stream] %Bt : !Bt
+    }
+"""
+
+
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                  stream_k=False, by_waves=False, cluster=1):
     """One module with a kernel per tile shape and entries that pick one per
@@ -1918,7 +2049,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 f"{inner}\n{pad}    }}")
 
     def entry(name, tail, is_async, ret, result):
-        return f"""  func.func @{name}(%A: !A, %Bt: !Bt, %C: !C{extra}{tail}){ret} attributes {{llvm.emit_c_interface}} {{
+        return f"""  func.func @{name}(%A_in: !A, %Bt_in: !Bt, %C: !C{extra}{tail}){ret} attributes {{llvm.emit_c_interface}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c63 = arith.constant 63 : index
@@ -1930,9 +2061,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     %c255 = arith.constant 255 : index
     %c256 = arith.constant 256 : index
     %half_sms = arith.constant {sms // 2} : index
-    %M = memref.dim %A, %c0 : !A
-    %N = memref.dim %Bt, %c0 : !Bt
-    // The count of 128 x 256 tiles.
+    %M = memref.dim %A_in, %c0 : !A
+    %N = memref.dim %Bt_in, %c0 : !Bt
+{pad_operands(1 if fp8 else 2)}    // The count of 128 x 256 tiles.
     %mw = arith.addi %M, %c128 : index
     %mw1 = arith.subi %mw, %c1 : index
     %rows = arith.divui %mw1, %c128 : index
@@ -1940,7 +2071,23 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     %cols = arith.divui %nw, %c256 : index
     %tiles = arith.muli %rows, %cols : index
 {select(launches, is_async, 0)}
-    return{result}
+{FREE_PADDED}    return{result}
+  }}
+"""
+
+    def sync_entry():
+        """@gemm: @gemm_async on a stream of its own, waited for."""
+        params = [p.split(":")[0].strip() for p in extra.split(", ")[1:]]
+        types = [p.split(":", 1)[1].strip() for p in extra.split(", ")[1:]]
+        args = "".join(f", {p}" for p in params)
+        arg_types = "".join(f", {t}" for t in types)
+        return f"""  func.func @gemm(%A: !A, %Bt: !Bt, %C: !C{extra}) attributes {{llvm.emit_c_interface}} {{
+    %stream = gpu.wait async
+    // The token gemm_async returns is %stream itself: waiting for the stream
+    // (not the call's result, which the lowering would take for an event).
+    %done = func.call @gemm_async(%A, %Bt, %C{args}, %stream) : (!A, !Bt, !C{arg_types}, !gpu.async.token) -> !gpu.async.token
+    gpu.wait [%stream]
+    return
   }}
 """
 
@@ -1953,12 +2100,13 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     out += heads + ["", "module attributes {gpu.container_module} {",
                     "  gpu.module @gemm_kernels {"]
     out += kernels
+    out += [pad_kernel("f8E4M3FN" if fp8 else "bf16", 16 if fp8 else 8)]
     out += ["  }", "",
             "  // C = A @ Bt^T on `stream`, with the tile shape for M and N.",
             entry("gemm_async", ", %stream: !gpu.async.token", True,
                   " -> !gpu.async.token", " %stream : !gpu.async.token"),
-            "  // The same, synchronous.",
-            entry("gemm", "", False, "", ""),
+            "  // The same, synchronous: returns when C is written.",
+            sync_entry(),
             "}"]
     return "\n".join(out) + "\n"
 

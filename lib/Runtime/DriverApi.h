@@ -61,6 +61,9 @@ struct DriverApi {
   cu::Result (*cuMemAllocManaged)(cu::DevicePtr *ptr, size_t bytes,
                                   unsigned flags);
   cu::Result (*cuMemFree)(cu::DevicePtr ptr);
+  cu::Result (*cuMemAllocAsync)(cu::DevicePtr *ptr, size_t bytes,
+                                cu::Stream stream);
+  cu::Result (*cuMemFreeAsync)(cu::DevicePtr ptr, cu::Stream stream);
   cu::Result (*cuMemcpyAsync)(cu::DevicePtr dst, cu::DevicePtr src,
                               size_t bytes, cu::Stream stream);
   cu::Result (*cuMemsetD32Async)(cu::DevicePtr dst, unsigned value,

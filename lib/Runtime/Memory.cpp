@@ -23,7 +23,6 @@ int32_t check(const char *where, const char *call, cu::Result result) {
 extern "C" {
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
-  (void)stream; // allocation is synchronous, as upstream's
   const char *where = "mgpuMemAlloc";
   const DriverApi *api = nullptr;
   if (getDriverWithContext(where, &api))
@@ -35,6 +34,13 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
     if (check(where, "cuMemAllocManaged",
               api->cuMemAllocManaged(&ptr, sizeBytes, cu::kMemAttachGlobal)))
       return nullptr;
+  } else if (stream) {
+    // gpu.alloc async: stream-ordered, so the host does not wait for the
+    // stream's work and the memory comes from the device's pool.
+    if (check(where, "cuMemAllocAsync",
+              api->cuMemAllocAsync(&ptr, sizeBytes,
+                                   static_cast<cu::Stream>(stream))))
+      return nullptr;
   } else if (check(where, "cuMemAlloc", api->cuMemAlloc(&ptr, sizeBytes))) {
     return nullptr;
   }
@@ -42,14 +48,17 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
-  (void)stream;
   if (!ptr)
     return;
   const char *where = "mgpuMemFree";
   const DriverApi *api = nullptr;
   if (getDriverWithContext(where, &api))
     return;
-  check(where, "cuMemFree", api->cuMemFree(devicePtr(ptr)));
+  if (stream)
+    check(where, "cuMemFreeAsync",
+          api->cuMemFreeAsync(devicePtr(ptr), static_cast<cu::Stream>(stream)));
+  else
+    check(where, "cuMemFree", api->cuMemFree(devicePtr(ptr)));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {

@@ -40,6 +40,18 @@ __attribute__((format(printf, 1, 2))) void logMemory(const char *format, ...) {
   va_end(args);
 }
 
+/// Appends a launch to state.launchLog: the function last looked up (the
+/// entries look a kernel up before each launch), its grid and block.
+void logLaunch(const unsigned grid[3], const unsigned block[3]) {
+  size_t used = strlen(state.launchLog);
+  if (used + 1 >= sizeof(state.launchLog))
+    return;
+  snprintf(state.launchLog + used, sizeof(state.launchLog) - used,
+           "%s (%u,%u,%u)x(%u,%u,%u); ",
+           state.lastFunctionName ? state.lastFunctionName : "?", grid[0],
+           grid[1], grid[2], block[0], block[1], block[2]);
+}
+
 bool captureForbidsMemory() {
   return state.capturing && captureMode != kCaptureModeRelaxed;
 }
@@ -210,6 +222,7 @@ API cuLaunchKernel(void *, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
   state.stream = stream;
   state.params = params;
   state.extra = extra;
+  logLaunch(state.grid, state.block);
   return 0;
 }
 
@@ -245,6 +258,7 @@ API cuLaunchKernelEx(const Config *config, void *, void **params,
         state.cluster[i] = config->attrs[a].value.dim[i];
   state.params = params;
   state.extra = extra;
+  logLaunch(state.grid, state.block);
   return 0;
 }
 API cuStreamCreate(void **stream, unsigned flags) {
@@ -314,6 +328,30 @@ API cuMemFree_v2(uint64_t ptr) {
     state.freed[state.frees] = ptr;
   ++state.frees;
   logMemory("free 0x%llx; ", (unsigned long long)ptr);
+  return 0;
+}
+// Stream-ordered: the same pointers and refusals as cuMemAlloc_v2, logged
+// with the stream ("alloc 256 on 0x10 = 0x60000; "); no capture rule (a
+// captured stream-ordered allocation becomes a graph node).
+API cuMemAllocAsync(uint64_t *ptr, size_t bytes, void *stream) {
+  state.lastAllocBytes = bytes;
+  if (bytes > (1ull << 40)) {
+    logMemory("alloc %zu on %p = error 2; ", bytes, stream);
+    return 2;
+  }
+  *ptr = 0x60000 + 0x10000 * uint64_t(state.allocs);
+  ++state.allocs;
+  ++state.asyncAllocs;
+  logMemory("alloc %zu on %p = 0x%llx; ", bytes, stream,
+            (unsigned long long)*ptr);
+  return 0;
+}
+API cuMemFreeAsync(uint64_t ptr, void *stream) {
+  if (state.frees >= 0 && size_t(state.frees) < sizeof(state.freed) / 8)
+    state.freed[state.frees] = ptr;
+  ++state.frees;
+  ++state.asyncFrees;
+  logMemory("free 0x%llx on %p; ", (unsigned long long)ptr, stream);
   return 0;
 }
 API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {

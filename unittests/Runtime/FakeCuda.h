@@ -55,8 +55,9 @@ struct FakeCudaState {
   uint64_t lastIm2colAddress;
   int lastIm2colLower[3], lastIm2colUpper[3];
   unsigned lastIm2colChannels, lastIm2colPixels;
-  // cuMemAlloc_v2 (device pointers 0x60000, 0x70000, ... by `allocs` since the
-  // last reset; refused with 2 above 1 TiB), cuMemFree_v2 and
+  // cuMemAlloc_v2 and cuMemAllocAsync (device pointers 0x60000, 0x70000, ...
+  // by `allocs` since the last reset; refused with 2 above 1 TiB),
+  // cuMemFree_v2, cuMemFreeAsync (their stream after "on") and
   // cuThreadExchangeStreamCaptureMode in call order, as
   // "mode 0 -> 2; alloc 256 = 0x60000; mode 2 -> 0; free 0x60000; "
   // (failed calls end in "= error <n>"; truncated when full).
@@ -70,6 +71,12 @@ struct FakeCudaState {
   // Set by tests: when nonzero, cuThreadExchangeStreamCaptureMode fails with
   // this result (and changes nothing).
   int exchangeResult;
+  // Appended last, so the mirrors of the fields above (python/tests/
+  // fake_driver.py) keep their offsets.
+  int asyncAllocs, asyncFrees; // cuMemAllocAsync, cuMemFreeAsync
+  // cuLaunchKernel and cuLaunchKernelEx in call order, each as
+  // "<function last looked up> (gx,gy,gz)x(bx,by,bz); " (truncated when full).
+  char launchLog[2048];
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -384,6 +384,11 @@ TILE_RUNTIME_API void *mgpuEventCreate(void);
 TILE_RUNTIME_API void mgpuEventDestroy(void *event);
 TILE_RUNTIME_API void mgpuEventSynchronize(void *event);
 TILE_RUNTIME_API void mgpuEventRecord(void *event, void *stream);
+/* gpu.alloc / gpu.dealloc: with a stream (their async forms) the allocation
+ * and the free are stream-ordered (cuMemAllocAsync, cuMemFreeAsync: the
+ * memory is valid on that stream from the allocation to the free, and the
+ * host does not wait); with none, cuMemAlloc and cuMemFree. A free takes the
+ * form of the allocation it ends: pair the async forms with each other. */
 TILE_RUNTIME_API void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                     bool isHostShared);
 TILE_RUNTIME_API void mgpuMemFree(void *ptr, void *stream);

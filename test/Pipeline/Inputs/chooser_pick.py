@@ -2,7 +2,10 @@
 as written, up to its launch, for each problem: the index arithmetic by
 index_arith.evaluate, each `scf.if %rule` by the value of %rule (its then
 branch or its else branch). Prints the kernel the entry launches, for
-FileCheck.
+FileCheck, after "K padded to Kp" where the entry pads A and Bt (the
+`%A, %Bt, %padded = scf.if` branch: its then branch's index arithmetic
+gives Kp, and its buffers, fresh allocations, are aligned), and the pad
+kernel's launches where it makes them.
 
     chooser_pick.py FLAGS...   (the generator's flags)"""
 
@@ -26,14 +29,15 @@ SPLIT_SHAPES = [(128, 2048, 8192), (64, 2048, 8192), (128, 1024, 8192),
                 (256, 2048, 8192), (128, 2048, 512), (128, 4096, 4096),
                 (64, 8192, 8192), (256, 4096, 8192), (512, 4096, 8192)]
 # With --cluster: problems M x N x K and Bt's address, whose rows (K
-# elements) or base are not 16-byte aligned, or are: the choice does not
-# depend on them (a clustered kernel's fallback version takes the rows the
-# TMA cannot read, its multicast load done per thread).
+# elements) or base are not 16-byte aligned, or are: where they are not, the
+# entry pads A and Bt and the shape's choice runs on the copies; the last
+# problem's rows need more than the grid's 65535 blocks in y to pad.
 ALIGN_SHAPES = [(5000, 5000, 136, 0), (5000, 5000, 130, 0),
                 (5000, 5000, 4100, 0), (5000, 5000, 4096, 8),
                 (3000, 5000, 2000, 0), (3000, 5000, 2001, 0),
                 (5000, 5000, 0, 0), (300, 14336, 130, 0),
-                (1200, 4400, 36, 0), (1200, 4400, 40, 0)]
+                (1200, 4400, 36, 0), (1200, 4400, 40, 0),
+                (64, 64, 134217731, 0)]
 # With --persistent --swizzle-c: problems M x N x K and C's address, whose
 # rows (N elements) or base are not 16-byte aligned, or are: an LM head over
 # a 50257-token vocabulary, N odd, N = 4100, C 8 bytes off.
@@ -41,6 +45,8 @@ C_SHAPES = [(8192, 50257, 768, 0), (2048, 2047, 2048, 0), (300, 4100, 4096, 0),
             (4096, 4096, 4096, 8), (4096, 4096, 4096, 0), (8192, 50264, 768, 0)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
+PAD_IF = re.compile(r"^%A, %Bt, (%\w+) = scf\.if (%\w+) -> .*\{$")
+PADDED_ADDRESS = 1 << 20  # where the entry's padded copies are placed
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
 GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
 
@@ -57,17 +63,50 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
     """The kernel the entry launches for M x N x K (Bt at `bt_address`, C
     at `c_address`), with its count of shares where the grid's z is one."""
     env = {}
-    dims = {("%A", 0): M, ("%Bt", 0): N, ("%A", 1): K, ("%Bt", 1): K,
-            ("%Bt", "address"): bt_address, ("%C", "address"): c_address,
+    dims = {("%A_in", 0): M, ("%Bt_in", 0): N, ("%A_in", 1): K,
+            ("%Bt_in", 1): K, ("%A_in", "address"): 0,
+            ("%Bt_in", "address"): bt_address, ("%C", "address"): c_address,
             ("%C", 0): M, ("%C", 1): N,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
+    prefix = ""
     i = 0
     while True:
         line = lines[i]
+        if m := PAD_IF.match(line):
+            # Padded: the then branch's arithmetic (up to its allocations)
+            # gives %k_pad; else the operands as passed.
+            padded = env[m.group(2)]
+            k_run, at = K, bt_address
+            if padded:
+                i += 1
+                while not lines[i].startswith("%A_pad"):
+                    if a := LINE.match(lines[i]):
+                        args = [x.strip() for x in a.group(3).split(",")]
+                        env[a.group(1)] = evaluate(
+                            a.group(2), args, lambda n: env[n.split(" ")[0]],
+                            dims)
+                    i += 1
+                k_run, at = env["%k_pad"], PADDED_ADDRESS
+                prefix = f"K padded to {k_run}, "
+            dims.update({("%A", 0): M, ("%Bt", 0): N, ("%A", 1): k_run,
+                         ("%Bt", 1): k_run,
+                         ("%A", "address"): PADDED_ADDRESS if padded else 0,
+                         ("%Bt", "address"): at})
+            env[m.group(1)] = int(padded)
+            while lines[i] != "}":  # past the else branch
+                i += 1
+            i += 1
+            continue
         if m := LAUNCH.search(line):
             grid = GRID.search(lines[i + 1])
+            if m.group(1) == "gemm_pad_k":
+                prefix += (f"pad ({env[grid.group(1)]},{env[grid.group(2)]}) "
+                           if grid else "pad ")
+                i += 1
+                continue
             shares = env.get(grid.group(3), 1) if grid else 1
-            return m.group(1) + (f" in {shares} shares" if shares > 1 else "")
+            return prefix + m.group(1) + (
+                f" in {shares} shares" if shares > 1 else "")
         if m := IF.match(line):
             if not env[m.group(1)]:
                 # Skip to this if's `} else {`.

@@ -15,6 +15,7 @@ BINARY = {
     "arith.minui": min,
     "arith.andi": lambda a, b: a & b,
     "arith.ori": lambda a, b: a | b,
+    "arith.xori": lambda a, b: a ^ b,
     "arith.shli": lambda a, b: (a << b) & MASK,
     "arith.shrui": lambda a, b: a >> b,
 }

@@ -1,0 +1,144 @@
+//===- GemmChooserTest.cpp - The GEMM chooser's entries from C ------------===//
+//
+// The clustered bf16 chooser (gen_gemm.py --choose --bf16-out --persistent
+// --swizzle-c --by-waves --cluster 2, the command docs/gemm.md gives) compiled
+// by tile-compile and called from C on the fake driver: where A's or Bt's rows
+// are not 16-byte aligned the entry pads them into stream-ordered copies
+// (gemm_pad_k), runs the padded problem's kernel on them and frees them on
+// the stream; an allocation the driver refuses is an error with nothing
+// launched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeEntry.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+Descriptor2 matrix(void *data, int64_t rows, int64_t cols) {
+  return {data, data, 0, {rows, cols}, {cols, 1}};
+}
+
+} // namespace
+
+extern "C" void *_mlir_ciface_gemm_async(Descriptor2 *a, Descriptor2 *bt,
+                                         Descriptor2 *c, float alpha,
+                                         void *stream);
+extern "C" void _mlir_ciface_gemm(Descriptor2 *a, Descriptor2 *bt,
+                                  Descriptor2 *c, float alpha);
+
+class GemmChooser : public testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
+    fake().launchLog[0] = '\0';
+    fake().memoryLog[0] = '\0';
+    fake().allocs = fake().asyncAllocs = fake().frees = fake().asyncFrees = 0;
+  }
+  /// gemm_async on stream 0x10 for A (m x k at `a`), Bt (n x k at `bt`) and C
+  /// (m x n); the runtime's status after it.
+  int32_t call(int64_t m, int64_t n, int64_t k, char *a, char *bt) {
+    Descriptor2 da = matrix(a, m, k);
+    Descriptor2 dbt = matrix(bt, n, k);
+    Descriptor2 dc = matrix(base(), m, n);
+    EXPECT_EQ(_mlir_ciface_gemm_async(&da, &dbt, &dc, 1.0f, kStream), kStream);
+    return tileRuntimeConsumeStatus();
+  }
+  int32_t call(int64_t m, int64_t n, int64_t k) {
+    return call(m, n, k, base(), base());
+  }
+  /// 256-byte aligned storage; the fake driver never touches it.
+  static char *base() {
+    static std::vector<char> data(1024);
+    auto at = reinterpret_cast<uintptr_t>(data.data());
+    return data.data() + ((256 - at % 256) % 256);
+  }
+  static inline void *const kStream = reinterpret_cast<void *>(0x10);
+};
+
+TEST_F(GemmChooser, AlignedRowsRunAsPassed) {
+  EXPECT_EQ(call(4096, 4096, 4096), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "");
+}
+
+TEST_F(GemmChooser, RowsOffSixteenBytesArePadded) {
+  // K = 4100: rows of 8200 bytes. Both operands are copied into rows of 4104
+  // elements (a block per row, 3 in y for its 513 16-byte groups), the
+  // shape's kernel runs on the copies, and the copies are freed after it,
+  // all on the caller's stream.
+  EXPECT_EQ(call(4096, 4096, 4100), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_pad_k (4096,3,1)x(256,1,1); "
+                                 "gemm_pad_k (4096,3,1)x(256,1,1); "
+                                 "gemm (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "alloc 33619968 on 0x10 = 0x60000; "
+                                 "alloc 33619968 on 0x10 = 0x70000; "
+                                 "free 0x60000 on 0x10; "
+                                 "free 0x70000 on 0x10; ");
+  EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
+  // The kernel's maps read the copies: Bt's (encoded second) at 0x70000
+  // with rows of 8208 bytes.
+  EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 0);
+}
+
+TEST_F(GemmChooser, AnOffsetBaseIsCopiedToo) {
+  // K = 4096 but Bt 8 bytes off: the rows keep their length.
+  EXPECT_EQ(call(4096, 4096, 4096, base(), base() + 8), TILE_SUCCESS)
+      << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_pad_k (4096,2,1)x(256,1,1); "
+                                 "gemm_pad_k (4096,2,1)x(256,1,1); "
+                                 "gemm (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "alloc 33554432 on 0x10 = 0x60000; "
+                                 "alloc 33554432 on 0x10 = 0x70000; "
+                                 "free 0x60000 on 0x10; "
+                                 "free 0x70000 on 0x10; ");
+}
+
+TEST_F(GemmChooser, EmptyProblems) {
+  // An empty C launches nothing (M = 0 was once a launch the runtime refused:
+  // a grid of 0 tile rows), and copies nothing.
+  EXPECT_EQ(call(0, 4096, 4100), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(call(4096, 0, 4100), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "");
+  // K = 0 with A 2 bytes off: C is zeros whatever the rows, so nothing is
+  // copied; the shape's kernel writes them (its fallback version: no map
+  // has a dimension of 0).
+  EXPECT_EQ(call(4096, 4096, 0, base() + 2, base()), TILE_SUCCESS)
+      << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_fallback (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "");
+}
+
+TEST_F(GemmChooser, ARefusedCopyLaunchesNothing) {
+  // A's copy would be 2^21 rows of 2^19 + 8 elements (over the fake's 1 TiB):
+  // the driver refuses it, Bt's copy is freed, nothing is launched, and the
+  // caller gets the driver's error.
+  const int64_t m = int64_t(1) << 21, k = (int64_t(1) << 19) + 1;
+  EXPECT_EQ(call(m, 256, k), TILE_ERROR_OUT_OF_MEMORY);
+  EXPECT_STREQ(
+      tileRuntimeLastError(),
+      "mgpuMemAlloc: cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (2)");
+  EXPECT_STREQ(fake().launchLog, "");
+  EXPECT_STREQ(fake().memoryLog, "alloc 2199056809984 on 0x10 = error 2; "
+                                 "alloc 268439552 on 0x10 = 0x60000; "
+                                 "free 0x60000 on 0x10; ");
+}
+
+TEST_F(GemmChooser, TheSynchronousEntryWaitsForItsOwnStream) {
+  Descriptor2 a = matrix(base(), 256, 100);
+  Descriptor2 bt = matrix(base(), 256, 100);
+  Descriptor2 c = matrix(base(), 256, 256);
+  int syncs = fake().streamSyncs;
+  _mlir_ciface_gemm(&a, &bt, &c, 1.0f);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().memoryLog, "alloc 53248 on 0x4000 = 0x60000; "
+                                 "alloc 53248 on 0x4000 = 0x70000; "
+                                 "free 0x60000 on 0x4000; "
+                                 "free 0x70000 on 0x4000; ");
+  EXPECT_EQ(fake().streamSyncs, syncs + 1);
+}
