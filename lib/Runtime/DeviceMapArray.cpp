@@ -46,8 +46,8 @@ constexpr size_t kWhereCapacity = 512;
 struct Entry {
   uint64_t hash;
   cu::Context context;
-  const void *stream; // a key only: never dereferenced or passed on
-  char *site;         // owned copy, NUL-terminated
+  const void *stream;  // a key only: never dereferenced or passed on
+  char *site;          // owned copy, NUL-terminated
   cu::DevicePtr array; // 0 until the first allocation succeeds
   uint64_t arrayBytes;
 };

@@ -18,7 +18,8 @@
 // and the fallback version otherwise, and tells the runtime which one ran
 // (`tileRuntimeNoteLaunchVersion`, which counts and can log). A launch of a
 // guarded kernel without one (its guarded copies have no other variant, as a
-// floating-point max-reduce store) is skipped where a guard fails, and the runtime records why
+// floating-point max-reduce store) is skipped where a guard fails, and the
+// runtime records why
 // (`tileRuntimeRefuseLaunch`).
 //
 //===----------------------------------------------------------------------===//
@@ -424,9 +425,9 @@ struct TensorMapABIPass
 
   /// A kernel with guards but no fallback version (the guarded copies left
   /// have no other variant, as a floating-point max-reduce store; a fallback
-  /// version keeps those): where a guard fails the maps are not encoded, so the launch is
-  /// skipped; after it, the runtime records the refusal with the guard's
-  /// text.
+  /// version keeps those): where a guard fails the maps are not encoded, so the
+  /// launch is skipped; after it, the runtime records the refusal with the
+  /// guard's text.
   LogicalResult refuseWhereGuardsFail(gpu::LaunchFuncOp launch,
                                       ArrayRef<EncodedMap> encoded) {
     Location loc = launch.getLoc();

@@ -277,10 +277,10 @@ TILE_RUNTIME_API const void *tileTensorMapIm2colGetCached(
  * one launch site (site is a constant NUL-terminated string naming the site;
  * equal texts are one site), owned by the runtime and keyed by (current
  * context, site text) for launches without a stream (the NULL stream; see
- * tileRuntimeDeviceMapArrayOnStream): allocated (cuMemAlloc, 256-byte aligned) on the site's
- * first use in the current context, reused by later launches of the site
- * that need no more, replaced by a larger one (max(bytes, twice the old
- * size)) when a launch needs more. An array is never freed or moved while
+ * tileRuntimeDeviceMapArrayOnStream): allocated (cuMemAlloc, 256-byte aligned)
+ * on the site's first use in the current context, reused by later launches of
+ * the site that need no more, replaced by a larger one (max(bytes, twice the
+ * old size)) when a launch needs more. An array is never freed or moved while
  * the process may still replay a CUDA graph that captured it: a replaced
  * array stays allocated until tileRuntimeReleaseDeviceMapArrays(). The
  * allocation runs in relaxed stream-capture mode
