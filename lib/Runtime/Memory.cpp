@@ -23,6 +23,7 @@ int32_t check(const char *where, const char *call, cu::Result result) {
 extern "C" {
 
 void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
+  (void)stream; // allocation is synchronous, as upstream's
   const char *where = "mgpuMemAlloc";
   const DriverApi *api = nullptr;
   if (getDriverWithContext(where, &api))
@@ -34,13 +35,6 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
     if (check(where, "cuMemAllocManaged",
               api->cuMemAllocManaged(&ptr, sizeBytes, cu::kMemAttachGlobal)))
       return nullptr;
-  } else if (stream) {
-    // gpu.alloc async: stream-ordered, so the host does not wait for the
-    // stream's work and the memory comes from the device's pool.
-    if (check(where, "cuMemAllocAsync",
-              api->cuMemAllocAsync(&ptr, sizeBytes,
-                                   static_cast<cu::Stream>(stream))))
-      return nullptr;
   } else if (check(where, "cuMemAlloc", api->cuMemAlloc(&ptr, sizeBytes))) {
     return nullptr;
   }
@@ -48,17 +42,38 @@ void *mgpuMemAlloc(uint64_t sizeBytes, void *stream, bool isHostShared) {
 }
 
 void mgpuMemFree(void *ptr, void *stream) {
+  (void)stream;
   if (!ptr)
     return;
   const char *where = "mgpuMemFree";
   const DriverApi *api = nullptr;
   if (getDriverWithContext(where, &api))
     return;
-  if (stream)
-    check(where, "cuMemFreeAsync",
-          api->cuMemFreeAsync(devicePtr(ptr), static_cast<cu::Stream>(stream)));
-  else
-    check(where, "cuMemFree", api->cuMemFree(devicePtr(ptr)));
+  check(where, "cuMemFree", api->cuMemFree(devicePtr(ptr)));
+}
+
+void *tileRuntimeMemAllocAsync(uint64_t sizeBytes, void *stream) {
+  const char *where = "tileRuntimeMemAllocAsync";
+  const DriverApi *api = nullptr;
+  if (getDriverWithContext(where, &api) || sizeBytes == 0)
+    return nullptr;
+  cu::DevicePtr ptr = 0;
+  if (check(where, "cuMemAllocAsync",
+            api->cuMemAllocAsync(&ptr, sizeBytes,
+                                 static_cast<cu::Stream>(stream))))
+    return nullptr;
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
+}
+
+void tileRuntimeMemFreeAsync(void *ptr, void *stream) {
+  if (!ptr)
+    return;
+  const char *where = "tileRuntimeMemFreeAsync";
+  const DriverApi *api = nullptr;
+  if (getDriverWithContext(where, &api))
+    return;
+  check(where, "cuMemFreeAsync",
+        api->cuMemFreeAsync(devicePtr(ptr), static_cast<cu::Stream>(stream)));
 }
 
 void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, void *stream) {

@@ -7,6 +7,14 @@ LIBRARY = Library("lib/Runtime", "include/tile/Runtime")
 M = LIBRARY.mutant
 
 MUTANTS = [
+    # ---- memory ------------------------------------------------------------
+    M("rt-free-async-legacy", "Memory.cpp",
+      "api->cuMemFreeAsync(devicePtr(ptr), static_cast<cu::Stream>(stream))",
+      "api->cuMemFreeAsync(devicePtr(ptr), nullptr)",
+      "a stream-ordered free goes to the legacy stream, not the one whose "
+      "work still reads the memory",
+      function="tileRuntimeMemFreeAsync",
+      tests="gtest:TileRuntimeFakeDriverTests"),
     # ---- validation ---------------------------------------------------------
     M("rt-float-types", "TensorMap.cpp",
       "return dataType >= 6 && dataType <= kLastByteType;",

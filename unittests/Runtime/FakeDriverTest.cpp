@@ -373,28 +373,35 @@ TEST_F(RuntimeFakeDriver, Memory) {
   EXPECT_EQ(fake().frees, 2);
 }
 
-TEST_F(RuntimeFakeDriver, AsyncMemoryIsStreamOrdered) {
-  // gpu.alloc async / gpu.dealloc async pass their stream: the allocation
-  // and the free go into it, and the host does not wait.
+TEST_F(RuntimeFakeDriver, StreamOrderedMemory) {
+  // What tile-compile makes of gpu.alloc async / gpu.dealloc async: the
+  // allocation and the free go into the stream, and the host does not wait.
   void *stream = reinterpret_cast<void *>(0x10);
   fake().memoryLog[0] = '\0';
-  void *device = mgpuMemAlloc(4096, stream, false);
+  void *device = tileRuntimeMemAllocAsync(4096, stream);
   EXPECT_EQ(device, reinterpret_cast<void *>(0x60000));
-  EXPECT_EQ(fake().asyncAllocs, 1);
-  mgpuMemFree(device, stream);
+  tileRuntimeMemFreeAsync(device, stream);
+  // The null stream is the legacy default stream, stream-ordered too.
+  EXPECT_EQ(tileRuntimeMemAllocAsync(64, nullptr),
+            reinterpret_cast<void *>(0x70000));
+  tileRuntimeMemFreeAsync(nullptr, stream); // nothing to free
+  EXPECT_EQ(tileRuntimeMemAllocAsync(0, stream), nullptr);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS);
+  EXPECT_EQ(fake().asyncAllocs, 2);
   EXPECT_EQ(fake().asyncFrees, 1);
-  EXPECT_EQ(fake().frees, 1);
   EXPECT_EQ(fake().streamSyncs, 0);
-  // Host-shared memory stays managed whatever the stream.
-  EXPECT_EQ(mgpuMemAlloc(64, stream, true), reinterpret_cast<void *>(0x70000));
-  EXPECT_EQ(fake().asyncAllocs, 1);
-  EXPECT_STREQ(fake().memoryLog,
-               "alloc 4096 on 0x10 = 0x60000; free 0x60000 on 0x10; ");
-  EXPECT_EQ(mgpuMemAlloc(1ull << 41, stream, false), nullptr);
-  EXPECT_STREQ(
-      tileRuntimeLastError(),
-      "mgpuMemAlloc: cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (2)");
+  EXPECT_STREQ(fake().memoryLog, "alloc 4096 on 0x10 = 0x60000; "
+                                 "free 0x60000 on 0x10; "
+                                 "alloc 64 on (nil) = 0x70000; ");
+  EXPECT_EQ(tileRuntimeMemAllocAsync(1ull << 41, stream), nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeMemAllocAsync: cuMemAllocAsync failed: "
+               "CUDA_ERROR_OUT_OF_MEMORY (2)");
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_OUT_OF_MEMORY);
+  // mgpuMemAlloc stays synchronous whatever the stream, as upstream's.
+  EXPECT_EQ(mgpuMemAlloc(256, stream, false),
+            reinterpret_cast<void *>(0x80000));
+  EXPECT_EQ(fake().asyncAllocs, 2);
 }
 
 TEST_F(RuntimeFakeDriver, OutOfDeviceMemory) {

@@ -86,6 +86,22 @@ TEST_F(GemmChooser, RowsOffSixteenBytesArePadded) {
   EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 0);
 }
 
+TEST_F(GemmChooser, TheNullStreamIsStreamOrderedToo) {
+  // PyTorch's default stream is the legacy stream, handle 0: the copies are
+  // stream-ordered on it as on any other (before, a synchronous cuMemFree
+  // waited for the device at every call).
+  Descriptor2 a = matrix(base(), 256, 100);
+  Descriptor2 bt = matrix(base(), 256, 100);
+  Descriptor2 c = matrix(base(), 256, 256);
+  EXPECT_EQ(_mlir_ciface_gemm_async(&a, &bt, &c, 1.0f, nullptr), nullptr);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().memoryLog, "alloc 53248 on (nil) = 0x60000; "
+                                 "alloc 53248 on (nil) = 0x70000; "
+                                 "free 0x60000 on (nil); "
+                                 "free 0x70000 on (nil); ");
+  EXPECT_EQ(fake().streamSyncs, 0);
+}
+
 TEST_F(GemmChooser, AnOffsetBaseIsCopiedToo) {
   // K = 4096 but Bt 8 bytes off: the rows keep their length.
   EXPECT_EQ(call(4096, 4096, 4096, base(), base() + 8), TILE_SUCCESS)
@@ -120,9 +136,9 @@ TEST_F(GemmChooser, ARefusedCopyLaunchesNothing) {
   // caller gets the driver's error.
   const int64_t m = int64_t(1) << 21, k = (int64_t(1) << 19) + 1;
   EXPECT_EQ(call(m, 256, k), TILE_ERROR_OUT_OF_MEMORY);
-  EXPECT_STREQ(
-      tileRuntimeLastError(),
-      "mgpuMemAlloc: cuMemAllocAsync failed: CUDA_ERROR_OUT_OF_MEMORY (2)");
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeMemAllocAsync: cuMemAllocAsync failed: "
+               "CUDA_ERROR_OUT_OF_MEMORY (2)");
   EXPECT_STREQ(fake().launchLog, "");
   EXPECT_STREQ(fake().memoryLog, "alloc 2199056809984 on 0x10 = error 2; "
                                  "alloc 268439552 on 0x10 = 0x60000; "

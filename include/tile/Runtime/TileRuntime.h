@@ -347,6 +347,19 @@ TILE_RUNTIME_API int32_t tileLaunchKernel(void *function, const uint32_t *grid,
 /* cuStreamSynchronize; reports asynchronous kernel faults. */
 TILE_RUNTIME_API int32_t tileStreamSynchronize(void *stream);
 
+/* Stream-ordered device memory (what tile-compile makes of gpu.alloc async
+ * and gpu.dealloc async): cuMemAllocAsync and cuMemFreeAsync on `stream` (a
+ * CUstream; NULL is the legacy default stream, PyTorch's default), from the
+ * device's default memory pool. The memory may be used by work on that
+ * stream after the allocation and before the free; the host does not wait,
+ * and a free followed by an allocation on the same stream reuses the memory.
+ * Inside a stream capture both become graph nodes. The allocation returns
+ * NULL for 0 bytes, or after recording an error (the driver's, such as
+ * CUDA_ERROR_OUT_OF_MEMORY); the free does nothing for NULL. */
+TILE_RUNTIME_API void *tileRuntimeMemAllocAsync(uint64_t sizeBytes,
+                                                void *stream);
+TILE_RUNTIME_API void tileRuntimeMemFreeAsync(void *ptr, void *stream);
+
 /*===----------------------------------------------------------------------===
  * MLIR 22 gpu-to-llvm ABI (upstream libmlir_cuda_runtime's entry points)
  *
@@ -384,11 +397,10 @@ TILE_RUNTIME_API void *mgpuEventCreate(void);
 TILE_RUNTIME_API void mgpuEventDestroy(void *event);
 TILE_RUNTIME_API void mgpuEventSynchronize(void *event);
 TILE_RUNTIME_API void mgpuEventRecord(void *event, void *stream);
-/* gpu.alloc / gpu.dealloc: with a stream (their async forms) the allocation
- * and the free are stream-ordered (cuMemAllocAsync, cuMemFreeAsync: the
- * memory is valid on that stream from the allocation to the free, and the
- * host does not wait); with none, cuMemAlloc and cuMemFree. A free takes the
- * form of the allocation it ends: pair the async forms with each other. */
+/* Synchronous, as upstream's: cuMemAlloc (cuMemAllocManaged where
+ * isHostShared) and cuMemFree, the stream ignored. tile-compile lowers
+ * gpu.alloc async and gpu.dealloc async to the stream-ordered
+ * tileRuntimeMemAllocAsync and tileRuntimeMemFreeAsync instead. */
 TILE_RUNTIME_API void *mgpuMemAlloc(uint64_t sizeBytes, void *stream,
                                     bool isHostShared);
 TILE_RUNTIME_API void mgpuMemFree(void *ptr, void *stream);

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "StreamOrderedMemory.h"
+
 #include "mlir/Analysis/DataLayoutAnalysis.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
@@ -87,6 +89,7 @@ struct TileHostToLLVMPass
     }
     populateVectorToLLVMConversionPatterns(converter, patterns);
     populateGpuToLLVMConversionPatterns(converter, patterns);
+    tile::populateStreamOrderedMemoryPatterns(converter, patterns);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
     // The roots are the module's host ops; the kernels (gpu.module, or
     // gpu.binary once serialized) are lowered by their own pipeline and left

@@ -1,0 +1,20 @@
+//===- StreamOrderedMemory.h - gpu.alloc/dealloc async lowering -*- C++ -*-===//
+
+#ifndef TILE_LIB_CONVERSION_HOSTTOLLVM_STREAMORDEREDMEMORY_H
+#define TILE_LIB_CONVERSION_HOSTTOLLVM_STREAMORDEREDMEMORY_H
+
+namespace mlir {
+class LLVMTypeConverter;
+class RewritePatternSet;
+namespace tile {
+
+/// `gpu.alloc async [%t]` (device memory) and `gpu.dealloc async [%t]` as
+/// calls of the runtime's stream-ordered allocator on %t's stream, taken
+/// before upstream's patterns (which allocate and free synchronously).
+void populateStreamOrderedMemoryPatterns(const LLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_LIB_CONVERSION_HOSTTOLLVM_STREAMORDEREDMEMORY_H
