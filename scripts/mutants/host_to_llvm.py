@@ -17,11 +17,11 @@ MUTANTS = [
       "(on PyTorch's NULL stream the GEMM's padded copies then serialise "
       "the device)",
       function="mlir::tile::populateStreamOrderedMemoryPatterns",
-      tests="lit:Conversion/HostToLLVM/stream-ordered-memory.mlir"),
+      tests=["lit:Conversion/HostToLLVM/stream-ordered-memory.mlir"]),
     M("host-free-wrong-pointer", "StreamOrderedMemory.cpp",
       "Value ptr = descriptor.allocatedPtr(rewriter, op.getLoc());",
       "Value ptr = descriptor.size(rewriter, op.getLoc(), 0);",
       "gpu.dealloc async frees a size instead of the allocation",
       function="DeallocOnStream::matchAndRewrite",
-      tests="lit:Conversion/HostToLLVM/stream-ordered-memory.mlir"),
+      tests=["lit:Conversion/HostToLLVM/stream-ordered-memory.mlir"]),
 ]

@@ -14,7 +14,7 @@ MUTANTS = [
       "a stream-ordered free goes to the legacy stream, not the one whose "
       "work still reads the memory",
       function="tileRuntimeMemFreeAsync",
-      tests="gtest:TileRuntimeFakeDriverTests"),
+      tests=["gtest:TileRuntimeFakeDriverTests"]),
     # ---- validation ---------------------------------------------------------
     M("rt-float-types", "TensorMap.cpp",
       "return dataType >= 6 && dataType <= kLastByteType;",
