@@ -1652,16 +1652,17 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
 PAD_THREADS = 256
-PAD_MAX_BLOCKS_Y = 65535  # the grid's y limit
+PAD_MAX_BLOCKS_X = (1 << 31) - 1  # the grid's limits
+PAD_MAX_BLOCKS_Y = 65535
 
 
 def pad_kernel(element, vector):
     """@gemm_pad_k: copies `src` (rows x K) into `dst` (rows x Kp, Kp >= K a
     multiple of `vector` elements, 16 bytes), the columns past K zero. Block
-    (row, y) takes the row's 16-byte groups y x 256 + t, y x 256 + t + 256
-    x (grid's y), ...: each thread reads its group's elements one by one
-    (the source rows are not 16-byte aligned) and writes the group with one
-    16-byte store."""
+    (x, y) takes rows x, x + (grid's x), ... and in each the 16-byte groups
+    y x 256 + t, y x 256 + t + 256 x (grid's y), ...: each thread reads its
+    group's elements one by one (the source rows are not 16-byte aligned)
+    and writes the group with one 16-byte store."""
     loads = "\n".join(
         f"""        %pc{j} = arith.addi %pcol, %pk{j} : index
         %pin{j} = arith.cmpi ult, %pc{j}, %pk : index
@@ -1680,11 +1681,13 @@ def pad_kernel(element, vector):
       %pvec = arith.constant {vector} : index
 {offsets}
       %pzero = arith.constant 0.0 : {element}
-      %prow = gpu.block_id x
+      %px = gpu.block_id x
+      %pgx = gpu.grid_dim x
       %py = gpu.block_id y
       %pgy = gpu.grid_dim y
       %pt = gpu.thread_id x
       %pthreads = gpu.block_dim x
+      %prows = memref.dim %src, %c0 : !A
       %pk = memref.dim %src, %c1 : !A
       %pklast = arith.subi %pk, %c1 : index
       %pkp = memref.dim %dst, %c1 : !A
@@ -1692,11 +1695,13 @@ def pad_kernel(element, vector):
       %pfirst0 = arith.muli %py, %pthreads : index
       %pfirst = arith.addi %pfirst0, %pt : index
       %pstep = arith.muli %pgy, %pthreads : index
+      scf.for %prow = %px to %prows step %pgx {{
       scf.for %pg = %pfirst to %pgroups step %pstep {{
         %pcol = arith.muli %pg, %pvec : index
 {loads}
         %pgroup = vector.from_elements {values} : vector<{vector}x{element}>
         vector.store %pgroup, %dst[%prow, %pcol] {{alignment = 16}} : !A, vector<{vector}x{element}>
+      }}
       }}
       gpu.return
     }}"""
@@ -1762,11 +1767,14 @@ def pad_operands(element_bytes):
       %pad_gy_up = arith.addi %kp_groups, %pad_threads1 : index
       %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
       %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
+      %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
+      %pad_gx_a = arith.minui %M, %pad_max_x : index
+      %pad_gx_bt = arith.minui %N, %pad_max_x : index
       %pad_a_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-          blocks in (%M, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+          blocks in (%pad_gx_a, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
           args(%A_in : !A, %A : !A)
       %pad_bt_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-          blocks in (%N, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+          blocks in (%pad_gx_bt, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
           args(%Bt_in : !Bt, %Bt : !Bt)
     }}
 """
