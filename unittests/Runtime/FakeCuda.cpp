@@ -148,6 +148,14 @@ API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
     if (i > 0)
       state.lastEncodeStrides[i - 1] = strides[i - 1];
   }
+  // A rank-2 map's address, dims and row stride, for the entries' tests.
+  size_t used = strlen(state.encodeLog);
+  if (rank == 2 && used + 1 < sizeof(state.encodeLog))
+    snprintf(state.encodeLog + used, sizeof(state.encodeLog) - used,
+             "0x%llx [%llu,%llu] %llu; ",
+             (unsigned long long)reinterpret_cast<uintptr_t>(address),
+             (unsigned long long)dims[0], (unsigned long long)dims[1],
+             (unsigned long long)strides[0]);
   memset(map, 0xff, 128);
   return 0;
 }

@@ -77,6 +77,9 @@ struct FakeCudaState {
   // cuLaunchKernel and cuLaunchKernelEx in call order, each as
   // "<function last looked up> (gx,gy,gz)x(bx,by,bz); " (truncated when full).
   char launchLog[2048];
+  // cuTensorMapEncodeTiled's rank-2 maps in call order, each as
+  // "<address> [dim0,dim1] <row stride>; " (truncated when full).
+  char encodeLog[2048];
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -38,6 +38,7 @@ protected:
     ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
     fake().launchLog[0] = '\0';
     fake().memoryLog[0] = '\0';
+    fake().encodeLog[0] = '\0';
     fake().allocs = fake().asyncAllocs = fake().frees = fake().asyncFrees = 0;
   }
   /// gemm_async on stream 0x10 for A (m x k at `a`), Bt (n x k at `bt`) and C
@@ -81,9 +82,12 @@ TEST_F(GemmChooser, RowsOffSixteenBytesArePadded) {
                                  "free 0x60000 on 0x10; "
                                  "free 0x70000 on 0x10; ");
   EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
-  // The kernel's maps read the copies: Bt's (encoded second) at 0x70000
-  // with rows of 8208 bytes.
+  // The kernel's maps read the copies (A's and Bt's at 0x60000 and 0x70000,
+  // 4104 columns in rows of 8208 bytes); C's is the caller's.
   EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 0);
+  std::string maps = fake().encodeLog;
+  EXPECT_NE(maps.find("0x60000 [4104,4096] 8208; "), std::string::npos) << maps;
+  EXPECT_NE(maps.find("0x70000 [4104,4096] 8208; "), std::string::npos) << maps;
 }
 
 TEST_F(GemmChooser, TheNullStreamIsStreamOrderedToo) {
