@@ -353,8 +353,9 @@ def stream_k_rule(bk, tile_elems, indent, tiles="%tiles"):
 # the first launch, and every launch leaves them zero (a tile's last CTA
 # resets its counter). One workspace per stream: launches that run at the
 # same time must not share one.
-WORKSPACE_DECL = ", %partials: memref<?xf32>, %counters: memref<?xi32>"
-WORKSPACE_USE = ", %partials : memref<?xf32>, %counters : memref<?xi32>"
+WORKSPACE_PARAMS = [("%partials", "memref<?xf32>"), ("%counters", "memref<?xi32>")]
+WORKSPACE_DECL = "".join(f", {name}: {ty}" for name, ty in WORKSPACE_PARAMS)
+WORKSPACE_USE = "".join(f", {name} : {ty}" for name, ty in WORKSPACE_PARAMS)
 
 
 def split_fits(gx, gy, want, tile_elems, result, indent):
@@ -1656,6 +1657,26 @@ PAD_MAX_BLOCKS_X = (1 << 31) - 1  # the grid's limits
 PAD_MAX_BLOCKS_Y = 65535
 
 
+def unaligned16(result, buffers, row_elements, element_bytes):
+    """%result: the base of one of `buffers` (SSA names of memrefs, with
+    their types) or their rows of `row_elements` (an index SSA name)
+    elements of `element_bytes` bytes not 16-byte aligned, as a TMA map
+    needs them (its global address and strides)."""
+    lines = [f"%{result}_ptr{i} = memref.extract_aligned_pointer_as_index "
+             f"{name} : {ty} -> index"
+             for i, (name, ty) in enumerate(buffers)]
+    lines += [f"%{result}_esize = arith.constant {element_bytes} : index",
+              f"%{result}_row = arith.muli {row_elements}, %{result}_esize : index"]
+    bits = f"%{result}_row"
+    for i in range(len(buffers)):
+        lines.append(f"%{result}_bits{i} = arith.ori {bits}, %{result}_ptr{i} : index")
+        bits = f"%{result}_bits{i}"
+    lines += [f"%{result}_c15 = arith.constant 15 : index",
+              f"%{result}_low = arith.andi {bits}, %{result}_c15 : index",
+              f"%{result} = arith.cmpi ne, %{result}_low, %c0 : index"]
+    return "\n".join(lines)
+
+
 def pad_kernel(element, vector):
     """@gemm_pad_k: copies `src` (rows x K) into `dst` (rows x Kp, Kp >= K a
     multiple of `vector` elements, 16 bytes), the columns past K zero. Block
@@ -1664,13 +1685,13 @@ def pad_kernel(element, vector):
     group's elements one by one (the source rows are not 16-byte aligned)
     and writes the group with one 16-byte store."""
     loads = "\n".join(
-        f"""        %pc{j} = arith.addi %pcol, %pk{j} : index
+        f"""        %pc{j} = arith.addi %pcol, %poff{j} : index
         %pin{j} = arith.cmpi ult, %pc{j}, %pk : index
         %pcl{j} = arith.minui %pc{j}, %pklast : index
         %pld{j} = memref.load %src[%prow, %pcl{j}] : !A
         %pv{j} = arith.select %pin{j}, %pld{j}, %pzero : {element}"""
         for j in range(vector))
-    offsets = "\n".join(f"      %pk{j} = arith.constant {j} : index"
+    offsets = "\n".join(f"      %poff{j} = arith.constant {j} : index"
                          for j in range(vector))
     values = ", ".join(f"%pv{j}" for j in range(vector))
     return f"""    // The operands padded to rows of a multiple of 16 bytes (the entries
@@ -1709,35 +1730,30 @@ def pad_kernel(element, vector):
 
 def pad_operands(element_bytes):
     """The entry's padding: where A's or Bt's rows (K elements) or base are
-    not 16-byte aligned, and no dimension is 0, A and Bt are copied
-    (@gemm_pad_k) into stream-ordered buffers whose rows are K rounded up to
-    16 bytes, zero-filled past K (which changes no product), and the entry
+    not 16-byte aligned, and no dimension is 0, A and Bt are copied into
+    stream-ordered buffers whose rows are K' (K rounded up to 16 bytes,
+    %k_pad), zero-filled past K (which changes no product), and the entry
     runs on them (%A, %Bt); %padded says so. %run says the entry launches:
     not where C is empty, nor where an allocation was refused (an error the
     runtime recorded)."""
     vector = 16 // element_bytes
+    check = unaligned16("ab_unaligned", [("%A_in", "!A"), ("%Bt_in", "!Bt")],
+                        "%K_in", element_bytes)
+    check = "\n".join("    " + line for line in check.splitlines())
     return f"""    // A's or Bt's rows or base not 16-byte aligned: no tensor map reads
     // them, so the problem runs on copies with rows padded to 16 bytes.
     %K_in = memref.dim %A_in, %c1 : !A
-    %a_in_ptr = memref.extract_aligned_pointer_as_index %A_in : !A -> index
-    %bt_in_ptr = memref.extract_aligned_pointer_as_index %Bt_in : !Bt -> index
-    %ab_esize = arith.constant {element_bytes} : index
-    %k_in_bytes = arith.muli %K_in, %ab_esize : index
-    %ab_bases = arith.ori %a_in_ptr, %bt_in_ptr : index
-    %ab_bits = arith.ori %ab_bases, %k_in_bytes : index
-    %c15_ab = arith.constant 15 : index
-    %ab_low = arith.andi %ab_bits, %c15_ab : index
-    %ab_unaligned = arith.cmpi ne, %ab_low, %c0 : index
+{check}
     %mn_least = arith.minui %M, %N : index
     %mnk_least = arith.minui %mn_least, %K_in : index
     %ab_nonempty = arith.cmpi ne, %mnk_least, %c0 : index
     %pad_ab = arith.andi %ab_unaligned, %ab_nonempty : i1
+    %kvec = arith.constant {vector} : index
+    %kvec1 = arith.constant {vector - 1} : index
+    %k_up = arith.addi %K_in, %kvec1 : index
+    %k_groups = arith.divui %k_up, %kvec : index
+    %k_pad = arith.muli %k_groups, %kvec : index
     %A, %Bt, %padded = scf.if %pad_ab -> (!A, !Bt, i1) {{
-      %kvec = arith.constant {vector} : index
-      %kvec1 = arith.constant {vector - 1} : index
-      %k_up = arith.addi %K_in, %kvec1 : index
-      %k_groups = arith.divui %k_up, %kvec : index
-      %k_pad = arith.muli %k_groups, %kvec : index
       %A_pad, %a_pad_token = gpu.alloc async [%stream] (%M, %k_pad) : !A
       %Bt_pad, %bt_pad_token = gpu.alloc async [%stream] (%N, %k_pad) : !Bt
       %pad_yes = arith.constant 1 : i1
@@ -1756,34 +1772,35 @@ def pad_operands(element_bytes):
     // An empty C (M or N = 0) needs no launch.
     %mn_nonempty = arith.cmpi ne, %mn_least, %c0 : index
     %run = arith.andi %pad_kept, %mn_nonempty : i1
-    scf.if %run {{
-    scf.if %padded {{
-      %pad_threads = arith.constant {PAD_THREADS} : index
-      %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
-      %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
-      %kp_groups_in = memref.dim %A, %c1 : !A
-      %kp_vec = arith.constant {vector} : index
-      %kp_groups = arith.divui %kp_groups_in, %kp_vec : index
-      %pad_gy_up = arith.addi %kp_groups, %pad_threads1 : index
-      %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
-      %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
-      %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
-      %pad_gx_a = arith.minui %M, %pad_max_x : index
-      %pad_gx_bt = arith.minui %N, %pad_max_x : index
-      %pad_a_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-          blocks in (%pad_gx_a, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
-          args(%A_in : !A, %A : !A)
-      %pad_bt_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-          blocks in (%pad_gx_bt, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
-          args(%Bt_in : !Bt, %Bt : !Bt)
-    }}
+"""
+
+
+def pad_launches():
+    """The copies of pad_operands' operands (@gemm_pad_k, a block per row
+    and up to 65535 per row's 16-byte groups), on the entry's stream."""
+    return f"""      scf.if %padded {{
+        %pad_threads = arith.constant {PAD_THREADS} : index
+        %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
+        %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
+        %pad_gy_up = arith.addi %k_groups, %pad_threads1 : index
+        %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
+        %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
+        %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
+        %pad_gx_a = arith.minui %M, %pad_max_x : index
+        %pad_gx_bt = arith.minui %N, %pad_max_x : index
+        %pad_a_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
+            blocks in (%pad_gx_a, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+            args(%A_in : !A, %A : !A)
+        %pad_bt_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
+            blocks in (%pad_gx_bt, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+            args(%Bt_in : !Bt, %Bt : !Bt)
+      }}
 """
 
 
 # The padded copies freed after the kernels that read them, on the stream
 # (a copy the runtime could not allocate is null, which the free skips).
-FREE_PADDED = """    }
-    scf.if %padded {
+FREE_PADDED = """    scf.if %padded {
       %a_freed = gpu.dealloc async [%stream] %A : !A
       %bt_freed = gpu.dealloc async [%stream] %Bt : !Bt
     }
@@ -1912,13 +1929,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("stream_k", False),
                          options.get("cluster", 1)))
     fp8 = common.get("fp8", False)
-    extra = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>" if fp8 else
-             ", %alpha: f32" if common.get("bf16_out") else "")
-    extra_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
-                 if fp8 else ", %alpha : f32" if common.get("bf16_out")
-                 else "")
+    # The entries' arguments after C: (name, type), the scales or alpha, then
+    # the workspace where a kernel takes one (its launch passes it).
+    params = ([("%scale_a", "memref<1xf32>"), ("%scale_b", "memref<1xf32>")]
+              if fp8 else [("%alpha", "f32")] if common.get("bf16_out")
+              else [])
+    extra_use = "".join(f", {name} : {ty}" for name, ty in params)
     if split_k > 1 or stream_k:
-        extra += WORKSPACE_DECL
+        params += WORKSPACE_PARAMS
+    extra = "".join(f", {name}: {ty}" for name, ty in params)
     bk = common.get("bk", BK)
     # The split rule, on the count of 64 x 64 tiles and the k-steps: as many
     # shares as fill the SMs, at most split_k, each of at least
@@ -1972,14 +1991,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "m64n64_split": split_rule,
     }
     # C's rows (its columns' bytes) or base not 16-byte aligned.
-    conditions["c_unaligned"] = f"""%c_ptr = memref.extract_aligned_pointer_as_index %C : !C -> index
-%c_cols = memref.dim %C, %c1 : !C
-%c_esize = arith.constant {2 if common.get("bf16_out") or common.get("fp8") else 4} : index
-%c_row = arith.muli %c_cols, %c_esize : index
-%c_bits = arith.ori %c_ptr, %c_row : index
-%c15_c = arith.constant 15 : index
-%c_low = arith.andi %c_bits, %c15_c : index
-%c_unaligned = arith.cmpi ne, %c_low, %c0 : index"""
+    conditions["c_unaligned"] = "%c_cols = memref.dim %C, %c1 : !C\n" + \
+        unaligned16("c_unaligned", [("%C", "!C")], "%c_cols",
+                    2 if common.get("bf16_out") or fp8 else 4)
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
     conditions["shape_choice"] = shape_rule(sms, RING_SHAPES)
@@ -1998,7 +2012,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                    for rows, columns, _ in RING_SHAPES}}
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
-               clustered, is_async):
+               clustered):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
         tile); a stream-K kernel also gets the workspace and the count of
@@ -2028,27 +2042,25 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if streamed:
             grid += stream_k_rule(bk, bm * bn, " " * 6, tiles="%all")
             args += WORKSPACE_USE + STREAM_K_USE
-        head = ("%t = gpu.launch_func async [%stream]" if is_async
-                else "gpu.launch_func")
         return f"""{grid}      %threads = arith.constant {threads} : index
       %smem = arith.constant {smem} : i32
-      {head} @gemm_kernels::@gemm{suffix}
+      %t = gpu.launch_func async [%stream] @gemm_kernels::@gemm{suffix}
           {blocks} threads in (%threads, %c1, %c1)
           dynamic_shared_memory_size %smem
           args(%A : !A, %Bt : !Bt, %C : !C{args})"""
 
-    def select(rest, is_async, depth, computed=frozenset()):
+    def select(rest, depth, computed=frozenset()):
         """Nested scf.if over the rules, in order; the last kernel is the
         default. `computed`: the rules whose conditions enclosing branches
         hold already."""
         suffix, rule, *shape = rest[0]
         pad = "  " * depth
-        body = launch(suffix, *shape, is_async)
+        body = launch(suffix, *shape)
         if len(rest) == 1:
             return "\n".join(pad + line for line in body.splitlines())
         needed = [r for r in requires.get(rule, ()) + (rule,)
                   if r not in computed]
-        inner = select(rest[1:], is_async, depth + 1, computed | set(needed))
+        inner = select(rest[1:], depth + 1, computed | set(needed))
         text = "\n".join(pad + line for line in body.splitlines())
         condition = "".join(f"{pad}    {line}\n" for r in needed
                             for line in conditions[r].splitlines())
@@ -2056,8 +2068,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 f"{pad}  {text.lstrip()}\n{pad}    }} else {{\n"
                 f"{inner}\n{pad}    }}")
 
-    def entry(name, tail, is_async, ret, result):
-        return f"""  func.func @{name}(%A_in: !A, %Bt_in: !Bt, %C: !C{extra}{tail}){ret} attributes {{llvm.emit_c_interface}} {{
+    def async_entry():
+        """@gemm_async: the operands padded where the TMA cannot read them,
+        then the kernel the rules pick, on `stream`."""
+        return f"""  func.func @gemm_async(%A_in: !A, %Bt_in: !Bt, %C: !C{extra}, %stream: !gpu.async.token) -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c63 = arith.constant 63 : index
@@ -2071,24 +2085,24 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     %half_sms = arith.constant {sms // 2} : index
     %M = memref.dim %A_in, %c0 : !A
     %N = memref.dim %Bt_in, %c0 : !Bt
-{pad_operands(1 if fp8 else 2)}    // The count of 128 x 256 tiles.
-    %mw = arith.addi %M, %c128 : index
-    %mw1 = arith.subi %mw, %c1 : index
-    %rows = arith.divui %mw1, %c128 : index
-    %nw = arith.addi %N, %c255 : index
-    %cols = arith.divui %nw, %c256 : index
-    %tiles = arith.muli %rows, %cols : index
-{select(launches, is_async, 0)}
-{FREE_PADDED}    return{result}
+{pad_operands(1 if fp8 else 2)}    scf.if %run {{
+{pad_launches()}      // The count of 128 x 256 tiles.
+      %mw = arith.addi %M, %c128 : index
+      %mw1 = arith.subi %mw, %c1 : index
+      %rows = arith.divui %mw1, %c128 : index
+      %nw = arith.addi %N, %c255 : index
+      %cols = arith.divui %nw, %c256 : index
+      %tiles = arith.muli %rows, %cols : index
+{select(launches, 1)}
+    }}
+{FREE_PADDED}    return %stream : !gpu.async.token
   }}
 """
 
     def sync_entry():
         """@gemm: @gemm_async on a stream of its own, waited for."""
-        params = [p.split(":")[0].strip() for p in extra.split(", ")[1:]]
-        types = [p.split(":", 1)[1].strip() for p in extra.split(", ")[1:]]
-        args = "".join(f", {p}" for p in params)
-        arg_types = "".join(f", {t}" for t in types)
+        args = "".join(f", {name}" for name, _ in params)
+        arg_types = "".join(f", {ty}" for _, ty in params)
         return f"""  func.func @gemm(%A: !A, %Bt: !Bt, %C: !C{extra}) attributes {{llvm.emit_c_interface}} {{
     %stream = gpu.wait async
     // The token gemm_async returns is %stream itself: waiting for the stream
@@ -2111,8 +2125,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     out += [pad_kernel("f8E4M3FN" if fp8 else "bf16", 16 if fp8 else 8)]
     out += ["  }", "",
             "  // C = A @ Bt^T on `stream`, with the tile shape for M and N.",
-            entry("gemm_async", ", %stream: !gpu.async.token", True,
-                  " -> !gpu.async.token", " %stream : !gpu.async.token"),
+            async_entry(),
             "  // The same, synchronous: returns when C is written.",
             sync_entry(),
             "}"]

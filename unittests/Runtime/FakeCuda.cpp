@@ -28,26 +28,23 @@ constexpr int kOptinSmem = 232448;
 constexpr int kCaptureModeRelaxed = 2;
 constexpr int kErrorStreamCaptureUnsupported = 900;
 
-/// Appends to state.memoryLog, dropping what does not fit.
-__attribute__((format(printf, 1, 2))) void logMemory(const char *format, ...) {
-  size_t used = strlen(state.memoryLog);
-  if (used + 1 >= sizeof(state.memoryLog))
+/// Appends to `log` (one of the state's logs), dropping what does not fit.
+template <size_t N>
+__attribute__((format(printf, 2, 3))) void appendTo(char (&log)[N],
+                                                    const char *format, ...) {
+  size_t used = strlen(log);
+  if (used + 1 >= N)
     return;
   va_list args;
   va_start(args, format);
-  vsnprintf(state.memoryLog + used, sizeof(state.memoryLog) - used, format,
-            args);
+  vsnprintf(log + used, N - used, format, args);
   va_end(args);
 }
 
 /// Appends a launch to state.launchLog: the function last looked up (the
 /// entries look a kernel up before each launch), its grid and block.
 void logLaunch(const unsigned grid[3], const unsigned block[3]) {
-  size_t used = strlen(state.launchLog);
-  if (used + 1 >= sizeof(state.launchLog))
-    return;
-  snprintf(state.launchLog + used, sizeof(state.launchLog) - used,
-           "%s (%u,%u,%u)x(%u,%u,%u); ",
+  appendTo(state.launchLog, "%s (%u,%u,%u)x(%u,%u,%u); ",
            state.lastFunctionName ? state.lastFunctionName : "?", grid[0],
            grid[1], grid[2], block[0], block[1], block[2]);
 }
@@ -149,10 +146,8 @@ API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
       state.lastEncodeStrides[i - 1] = strides[i - 1];
   }
   // A rank-2 map's address, dims and row stride, for the entries' tests.
-  size_t used = strlen(state.encodeLog);
-  if (rank == 2 && used + 1 < sizeof(state.encodeLog))
-    snprintf(state.encodeLog + used, sizeof(state.encodeLog) - used,
-             "0x%llx [%llu,%llu] %llu; ",
+  if (rank == 2)
+    appendTo(state.encodeLog, "0x%llx [%llu,%llu] %llu; ",
              (unsigned long long)reinterpret_cast<uintptr_t>(address),
              (unsigned long long)dims[0], (unsigned long long)dims[1],
              (unsigned long long)strides[0]);
@@ -312,12 +307,13 @@ API cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
   else if (bytes > (1ull << 40))
     result = 2;
   if (result != 0) {
-    logMemory("alloc %zu = error %d; ", bytes, result);
+    appendTo(state.memoryLog, "alloc %zu = error %d; ", bytes, result);
     return result;
   }
   *ptr = 0x60000 + 0x10000 * uint64_t(state.allocs);
   ++state.allocs;
-  logMemory("alloc %zu = 0x%llx; ", bytes, (unsigned long long)*ptr);
+  appendTo(state.memoryLog, "alloc %zu = 0x%llx; ", bytes,
+           (unsigned long long)*ptr);
   return 0;
 }
 API cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned) {
@@ -328,14 +324,14 @@ API cuMemAllocManaged(uint64_t *ptr, size_t bytes, unsigned) {
 }
 API cuMemFree_v2(uint64_t ptr) {
   if (captureForbidsMemory()) {
-    logMemory("free 0x%llx = error %d; ", (unsigned long long)ptr,
-              kErrorStreamCaptureUnsupported);
+    appendTo(state.memoryLog, "free 0x%llx = error %d; ",
+             (unsigned long long)ptr, kErrorStreamCaptureUnsupported);
     return kErrorStreamCaptureUnsupported;
   }
   if (state.frees >= 0 && size_t(state.frees) < sizeof(state.freed) / 8)
     state.freed[state.frees] = ptr;
   ++state.frees;
-  logMemory("free 0x%llx; ", (unsigned long long)ptr);
+  appendTo(state.memoryLog, "free 0x%llx; ", (unsigned long long)ptr);
   return 0;
 }
 // Stream-ordered: the same pointers and refusals as cuMemAlloc_v2, logged
@@ -344,14 +340,14 @@ API cuMemFree_v2(uint64_t ptr) {
 API cuMemAllocAsync(uint64_t *ptr, size_t bytes, void *stream) {
   state.lastAllocBytes = bytes;
   if (bytes > (1ull << 40)) {
-    logMemory("alloc %zu on %p = error 2; ", bytes, stream);
+    appendTo(state.memoryLog, "alloc %zu on %p = error 2; ", bytes, stream);
     return 2;
   }
   *ptr = 0x60000 + 0x10000 * uint64_t(state.allocs);
   ++state.allocs;
   ++state.asyncAllocs;
-  logMemory("alloc %zu on %p = 0x%llx; ", bytes, stream,
-            (unsigned long long)*ptr);
+  appendTo(state.memoryLog, "alloc %zu on %p = 0x%llx; ", bytes, stream,
+           (unsigned long long)*ptr);
   return 0;
 }
 API cuMemFreeAsync(uint64_t ptr, void *stream) {
@@ -359,7 +355,8 @@ API cuMemFreeAsync(uint64_t ptr, void *stream) {
     state.freed[state.frees] = ptr;
   ++state.frees;
   ++state.asyncFrees;
-  logMemory("free 0x%llx on %p; ", (unsigned long long)ptr, stream);
+  appendTo(state.memoryLog, "free 0x%llx on %p; ", (unsigned long long)ptr,
+           stream);
   return 0;
 }
 API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
@@ -379,11 +376,11 @@ API cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count, void *) {
 }
 API cuThreadExchangeStreamCaptureMode(int *mode) {
   if (state.exchangeResult != 0) {
-    logMemory("mode %d -> %d = error %d; ", captureMode, *mode,
-              state.exchangeResult);
+    appendTo(state.memoryLog, "mode %d -> %d = error %d; ", captureMode, *mode,
+             state.exchangeResult);
     return state.exchangeResult;
   }
-  logMemory("mode %d -> %d; ", captureMode, *mode);
+  appendTo(state.memoryLog, "mode %d -> %d; ", captureMode, *mode);
   int previous = captureMode;
   captureMode = *mode;
   *mode = previous;

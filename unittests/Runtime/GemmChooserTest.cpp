@@ -24,6 +24,15 @@ Descriptor2 matrix(void *data, int64_t rows, int64_t cols) {
   return {data, data, 0, {rows, cols}, {cols, 1}};
 }
 
+/// The fake's memory log of a padded call: A's and Bt's copies of `bytes`
+/// each allocated on `stream` (at the fake's first two addresses), then
+/// freed on it in the same order.
+std::string paddedCopies(uint64_t bytes, const char *stream) {
+  std::string b = std::to_string(bytes), on = std::string(" on ") + stream;
+  return "alloc " + b + on + " = 0x60000; alloc " + b + on +
+         " = 0x70000; free 0x60000" + on + "; free 0x70000" + on + "; ";
+}
+
 } // namespace
 
 extern "C" void *_mlir_ciface_gemm_async(Descriptor2 *a, Descriptor2 *bt,
@@ -77,10 +86,7 @@ TEST_F(GemmChooser, RowsOffSixteenBytesArePadded) {
   EXPECT_STREQ(fake().launchLog, "gemm_pad_k (4096,3,1)x(256,1,1); "
                                  "gemm_pad_k (4096,3,1)x(256,1,1); "
                                  "gemm (132,1,1)x(384,1,1); ");
-  EXPECT_STREQ(fake().memoryLog, "alloc 33619968 on 0x10 = 0x60000; "
-                                 "alloc 33619968 on 0x10 = 0x70000; "
-                                 "free 0x60000 on 0x10; "
-                                 "free 0x70000 on 0x10; ");
+  EXPECT_EQ(fake().memoryLog, paddedCopies(33619968, "0x10"));
   EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
   // The kernel's maps read the copies (A's and Bt's at 0x60000 and 0x70000,
   // 4104 columns in rows of 8208 bytes); C's is the caller's.
@@ -99,10 +105,7 @@ TEST_F(GemmChooser, TheNullStreamIsStreamOrderedToo) {
   Descriptor2 c = matrix(base(), 256, 256);
   EXPECT_EQ(_mlir_ciface_gemm_async(&a, &bt, &c, 1.0f, nullptr), nullptr);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-  EXPECT_STREQ(fake().memoryLog, "alloc 53248 on (nil) = 0x60000; "
-                                 "alloc 53248 on (nil) = 0x70000; "
-                                 "free 0x60000 on (nil); "
-                                 "free 0x70000 on (nil); ");
+  EXPECT_EQ(fake().memoryLog, paddedCopies(53248, "(nil)"));
   EXPECT_EQ(fake().streamSyncs, 0);
 }
 
@@ -113,10 +116,7 @@ TEST_F(GemmChooser, AnOffsetBaseIsCopiedToo) {
   EXPECT_STREQ(fake().launchLog, "gemm_pad_k (4096,2,1)x(256,1,1); "
                                  "gemm_pad_k (4096,2,1)x(256,1,1); "
                                  "gemm (132,1,1)x(384,1,1); ");
-  EXPECT_STREQ(fake().memoryLog, "alloc 33554432 on 0x10 = 0x60000; "
-                                 "alloc 33554432 on 0x10 = 0x70000; "
-                                 "free 0x60000 on 0x10; "
-                                 "free 0x70000 on 0x10; ");
+  EXPECT_EQ(fake().memoryLog, paddedCopies(33554432, "0x10"));
 }
 
 TEST_F(GemmChooser, EmptyProblems) {
@@ -156,9 +156,6 @@ TEST_F(GemmChooser, TheSynchronousEntryWaitsForItsOwnStream) {
   int syncs = fake().streamSyncs;
   _mlir_ciface_gemm(&a, &bt, &c, 1.0f);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-  EXPECT_STREQ(fake().memoryLog, "alloc 53248 on 0x4000 = 0x60000; "
-                                 "alloc 53248 on 0x4000 = 0x70000; "
-                                 "free 0x60000 on 0x4000; "
-                                 "free 0x70000 on 0x4000; ");
+  EXPECT_EQ(fake().memoryLog, paddedCopies(53248, "0x4000"));
   EXPECT_EQ(fake().streamSyncs, syncs + 1);
 }

@@ -48,8 +48,7 @@ Value streamOf(ValueRange dependencies, Value token) {
 }
 
 struct AllocOnStream : public ConvertOpToLLVMPattern<gpu::AllocOp> {
-  AllocOnStream(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(gpu::AllocOp op, OpAdaptor adaptor,
@@ -77,8 +76,7 @@ struct AllocOnStream : public ConvertOpToLLVMPattern<gpu::AllocOp> {
 };
 
 struct DeallocOnStream : public ConvertOpToLLVMPattern<gpu::DeallocOp> {
-  DeallocOnStream(const LLVMTypeConverter &converter)
-      : ConvertOpToLLVMPattern(converter, /*benefit=*/2) {}
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(gpu::DeallocOp op, OpAdaptor adaptor,
@@ -99,5 +97,6 @@ struct DeallocOnStream : public ConvertOpToLLVMPattern<gpu::DeallocOp> {
 
 void mlir::tile::populateStreamOrderedMemoryPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AllocOnStream, DeallocOnStream>(converter);
+  // Above upstream's patterns for the same ops (benefit 1).
+  patterns.add<AllocOnStream, DeallocOnStream>(converter, /*benefit=*/2);
 }

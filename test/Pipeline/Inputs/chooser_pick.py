@@ -3,9 +3,9 @@ as written, up to its launch, for each problem: the index arithmetic by
 index_arith.evaluate, each `scf.if %rule` by the value of %rule (its then
 branch or its else branch). Prints the kernel the entry launches, for
 FileCheck, after "K padded to Kp" where the entry pads A and Bt (the
-`%A, %Bt, %padded = scf.if` branch: its then branch's index arithmetic
-gives Kp, and its buffers, fresh allocations, are aligned), and the pad
-kernel's launches where it makes them.
+`%A, %Bt, %padded = scf.if` branch: Kp is %k_pad, and its buffers, fresh
+allocations, are aligned), and the pad kernel's launches where it makes
+them.
 
     chooser_pick.py FLAGS...   (the generator's flags)"""
 
@@ -73,27 +73,19 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
     while True:
         line = lines[i]
         if m := PAD_IF.match(line):
-            # Padded: the then branch's arithmetic (up to its allocations)
-            # gives %k_pad; else the operands as passed.
+            # Padded: A and Bt become fresh (aligned) copies of %k_pad
+            # columns; else the operands as passed. Past the else branch.
             padded = env[m.group(2)]
-            k_run, at = K, bt_address
+            k_run = env["%k_pad"] if padded else K
             if padded:
-                i += 1
-                while not lines[i].startswith("%A_pad"):
-                    if a := LINE.match(lines[i]):
-                        args = [x.strip() for x in a.group(3).split(",")]
-                        env[a.group(1)] = evaluate(
-                            a.group(2), args, lambda n: env[n.split(" ")[0]],
-                            dims)
-                    i += 1
-                k_run, at = env["%k_pad"], PADDED_ADDRESS
                 prefix = f"K padded to {k_run}, "
             dims.update({("%A", 0): M, ("%Bt", 0): N, ("%A", 1): k_run,
                          ("%Bt", 1): k_run,
                          ("%A", "address"): PADDED_ADDRESS if padded else 0,
-                         ("%Bt", "address"): at})
+                         ("%Bt", "address"):
+                             PADDED_ADDRESS if padded else bt_address})
             env[m.group(1)] = int(padded)
-            while lines[i] != "}":  # past the else branch
+            while lines[i] != "}":
                 i += 1
             i += 1
             continue
