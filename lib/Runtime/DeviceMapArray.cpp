@@ -24,6 +24,7 @@
 #include "DriverApi.h"
 #include "EntryTable.h"
 #include "Error.h"
+#include "RelaxedAllocation.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -146,40 +147,6 @@ bool reserveRetired() {
   retired = grown;
   retiredCapacity = capacity;
   return true;
-}
-
-/// cuMemAlloc in relaxed capture mode, the thread's mode restored afterwards;
-/// records failures after `where`'s text. *array is the new array, or 0 when
-/// none was allocated; the status is not TILE_SUCCESS when anything failed
-/// (a failed restore leaves an allocated array in *array).
-int32_t allocateRelaxed(const DriverApi *api, const char *where,
-                        uint64_t requested, uint64_t bytes,
-                        cu::DevicePtr *array) {
-  *array = 0;
-  int mode = cu::kStreamCaptureModeRelaxed;
-  cu::Result result = api->cuThreadExchangeStreamCaptureMode(&mode);
-  if (result != cu::kSuccess)
-    return setDriverError(where, "cuThreadExchangeStreamCaptureMode", result);
-  char call[64] = "cuMemAlloc";
-  if (bytes != requested)
-    snprintf(call, sizeof(call), "cuMemAlloc(%" PRIu64 " bytes)", bytes);
-  int32_t status = TILE_SUCCESS;
-  cu::DevicePtr allocated = 0;
-  result = api->cuMemAlloc(&allocated, bytes);
-  if (result != cu::kSuccess)
-    status = setDriverError(where, call, result);
-  else if (allocated == 0)
-    status =
-        setError(TILE_ERROR_DRIVER, "%s: %s returned address 0", where, call);
-  else
-    *array = allocated;
-  // `mode` holds the previous mode now; exchanging again puts it back.
-  result = api->cuThreadExchangeStreamCaptureMode(&mode);
-  if (result != cu::kSuccess)
-    status = setDriverError(
-        where, "cuThreadExchangeStreamCaptureMode (restoring the mode)",
-        result);
-  return status;
 }
 
 /// The entry's array, allocated or replaced when smaller than `bytes`; call

@@ -12,6 +12,7 @@
 
 #include "FakeCuda.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -362,6 +363,11 @@ API cuMemFreeAsync(uint64_t ptr, void *stream) {
 API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
   ++state.memcpys;
   state.lastDst = dst, state.lastSrc = src, state.lastCount = bytes;
+  if (state.keepCopies) {
+    state.copiedBytes = std::min(bytes, sizeof(state.copied));
+    memcpy(state.copied, reinterpret_cast<const void *>(src),
+           state.copiedBytes);
+  }
   return 0;
 }
 API cuMemsetD32Async(uint64_t dst, unsigned value, size_t count, void *) {

@@ -80,6 +80,11 @@ struct FakeCudaState {
   // cuTensorMapEncodeTiled's rank-2 maps in call order, each as
   // "<address> [dim0,dim1] <row stride>; " (truncated when full).
   char encodeLog[2048];
+  // Set by tests: cuMemcpyAsync keeps the first bytes of its source (a host
+  // pointer, then) in `copied`, and their count in `copiedBytes`.
+  int keepCopies;
+  unsigned char copied[512];
+  size_t copiedBytes;
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

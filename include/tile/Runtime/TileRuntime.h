@@ -314,6 +314,54 @@ TILE_RUNTIME_API void *tileRuntimeDeviceMapArrayOnStream(const char *site,
 TILE_RUNTIME_API void tileRuntimeReleaseDeviceMapArrays(void);
 
 /*===----------------------------------------------------------------------===
+ * Schedules of causal attention tiles
+ *===----------------------------------------------------------------------===*/
+
+/* A 1-D memref<?xi32> descriptor as compiled host code receives one. */
+typedef struct {
+  int32_t *allocated;
+  int32_t *aligned;
+  int64_t offset;
+  int64_t sizes[1];
+  int64_t strides[1];
+} TileRuntimeI32Memref;
+
+/* The longest-first schedule of a causal attention problem's tiles over
+ * `ctas` CTAs (tile/Schedule/LongestFirst.h): `heads` (batch x heads) heads
+ * of `queryBlocks` query blocks, query block q reading min(kvBlocks, q + 1)
+ * KV blocks, ordered in sections of `sectionHeads` heads, each tile costing
+ * its KV blocks plus `tileCost`. Returns a device array of int32 values,
+ * ctas + 1 offsets and then every tile once as head x queryBlocks +
+ * queryBlock (CTA c walks the tiles at [offsets[c], offsets[c + 1])), and
+ * its length in *length (may be NULL). Built and uploaded on the problem's
+ * first request in the current context (cuMemAlloc in relaxed capture mode,
+ * then an upload the call waits for, so a launch on any stream reads it
+ * complete) and kept until tileRuntimeReleaseLongestFirstTables: later
+ * requests are a lookup. Thread-safe (a mutex). Returns NULL and *length 0
+ * after recording an error: TILE_ERROR_INVALID_VALUE for a count below 1, a
+ * tile cost below 0 or a table of 2^31 values or more; a driver failure as
+ * usual (the upload cannot run inside a stream capture: launch a problem
+ * once before capturing it). */
+TILE_RUNTIME_API const int32_t *
+tileRuntimeLongestFirstTable(int64_t queryBlocks, int64_t kvBlocks,
+                             int64_t heads, int64_t sectionHeads, int64_t ctas,
+                             int64_t tileCost, int64_t *length);
+
+/* tileRuntimeLongestFirstTable for compiled host code, which declares
+ * `func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64,
+ * i64) -> memref<?xi32> attributes {llvm.emit_c_interface}`: the table as a
+ * memref of its length, or a descriptor of NULL pointers and size 0 after an
+ * error. */
+TILE_RUNTIME_API void _mlir_ciface_tileRuntimeLongestFirstTable(
+    TileRuntimeI32Memref *result, int64_t queryBlocks, int64_t kvBlocks,
+    int64_t heads, int64_t sectionHeads, int64_t ctas, int64_t tileCost);
+
+/* Frees every schedule table and forgets the problems (for tests and for
+ * hosts that unload). Must not race with launches or graphs that use the
+ * tables. A failing cuMemFree is recorded (TILE_ERROR_DRIVER). */
+TILE_RUNTIME_API void tileRuntimeReleaseLongestFirstTables(void);
+
+/*===----------------------------------------------------------------------===
  * Modules and launches (status-returning)
  *===----------------------------------------------------------------------===*/
 
