@@ -63,7 +63,7 @@ releases after the epilogue's store has read it.
 import argparse
 import math
 
-from tile_orders import (emit_causal_blocks, emit_lpt_tile,
+from tile_orders import (emit_causal_blocks, emit_lpt_section, emit_lpt_tile,
                          emit_narrow_tile_walk, emit_tile_coords,
                          emit_walk_share)
 
@@ -646,6 +646,10 @@ def generate(a, long_a=None):
         w(kernel_func(long_a))
     w("  }")
     w("")
+    if a.table_walk:
+        w("  func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64, i64)")
+        w("      -> memref<?xi32> attributes {llvm.emit_c_interface}")
+        w("")
     emit_host(w, a, name, smem, long_a.name if long_a else None)
     out[-1] = "}"
     return "\n".join(out) + "\n"
@@ -658,7 +662,8 @@ def kernel_func(a):
     q_bytes = q_tile_bytes(d)
     kv_bytes = stages * a.block_n * d * 2
     sl2 = (1.0 / math.sqrt(d)) * math.log2(math.e)
-    out = [f"    gpu.func @{a.name}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L) kernel {{"]
+    sched = ", %sched: memref<?xi32>" if a.table_walk else ""
+    out = [f"    gpu.func @{a.name}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L{sched}) kernel {{"]
     body = Emitter("      ")
     b = body.line
     for v in (0, 1, 2, 4, 8, 16, 64):
@@ -722,7 +727,7 @@ def kernel_func(a):
         b("%gxh = arith.muli %gx, %H : index")
         b("%total = arith.muli %gxh, %B : index")
         emit_walk_share(b, a, d)
-        emit_narrow_tile_walk(b, causal)
+        emit_narrow_tile_walk(b, causal and not a.table_walk)
     else:
         b("%hkv = arith.divui %h, %group : index")
         b("%m0 = arith.muli %qb, %cbm : index")
@@ -870,7 +875,10 @@ def emit_host(w, a, name, smem, long_name=None):
             w(f"    %sms = arith.constant {a.sms} : index")
             w("    %gxh = arith.muli %gx, %H : index")
             w("    %tiles = arith.muli %gxh, %B : index")
-            if a.causal:
+            if a.table_walk:
+                w("    // Causal, from the table: at most one CTA per tile.")
+                w("    %fill = arith.minui %tiles, %sms : index")
+            elif a.causal:
                 w("    // Causal: the CTAs walk units of two tiles.")
                 w("    %tiles_up = arith.addi %tiles, %c1 : index")
                 w("    %units = arith.divui %tiles_up, %c2 : index")
@@ -880,14 +888,17 @@ def emit_host(w, a, name, smem, long_name=None):
             w("    // At least one CTA (the kernel takes no tile where there is none).")
             w("    %ctas = arith.maxui %fill, %c1 : index")
             grid = "%ctas, %c1, %c1"
+        sched = ", %sched : memref<?xi32>" if a.table_walk else ""
         def launch(kernel, indent, res):
             head = (f"gpu.launch_func async [%stream] @{name}_kernels::@{kernel}"
                     if asyn else f"gpu.launch_func @{name}_kernels::@{kernel}")
             w(f"{indent}{res}{head}")
             w(f"{indent}    blocks in ({grid}) threads in (%threads, %c1, %c1)")
             w(f"{indent}    dynamic_shared_memory_size %smem")
-            w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L)")
-        if long_name:
+            w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L{sched})")
+        if a.table_walk:
+            emit_table_launch(w, a, asyn, launch)
+        elif long_name:
             w("    // The tile's first P V guarded (short keys) or a zero P (long).")
             w("    %Skv = memref.dim %K, %c2 : !KV")
             w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
@@ -915,6 +926,57 @@ def emit_host(w, a, name, smem, long_name=None):
         w("    return %done : !gpu.async.token" if asyn else "    return")
         w("  }")
         w("")
+
+
+# The longest-first table's cost of a tile besides its KV blocks, in KV
+# blocks: per tile the kernels spend about one block's time on the first
+# block's softmax (no P V to overlap), the last P V and the epilogue
+# (docs/attention.md, "Limits").
+TABLE_TILE_COST = 1
+
+
+def emit_table_launch(w, a, asyn, launch):
+    """The launch of a kernel that walks the longest-first table: the
+    runtime's table for the problem (built on its first launch, then looked
+    up), none for an empty problem, and no launch where the runtime could not
+    give one (its error recorded)."""
+    d = a.head_dim
+    w("    // The longest-first schedule over the CTAs (the runtime builds it")
+    w("    // once per problem); the sections as the paired walk takes them.")
+    w("    %Skv = memref.dim %K, %c2 : !KV")
+    w(f"    %cbn = arith.constant {a.block_n} : index")
+    w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
+    w("    %skv_up = arith.addi %Skv, %cbn1 : index")
+    w("    %kv_blocks0 = arith.divui %skv_up, %cbn : index")
+    w("    // Empty keys cost their tiles' epilogues alone.")
+    w("    %kv_blocks = arith.maxui %kv_blocks0, %c1 : index")
+    emit_lpt_section(lambda text: w("    " + text), d, "%B")
+    w(f"    %tile_cost = arith.constant {TABLE_TILE_COST} : i64")
+    for v in ("gx", "kv_blocks", "heads", "sec", "ctas"):
+        w(f"    %{v}_i64 = arith.index_cast %{v} : index to i64")
+    w("    %has_tiles = arith.cmpi ugt, %tiles, %c0 : index")
+    res = "%done = " if asyn else ""
+    ty = " -> (!gpu.async.token)" if asyn else ""
+    w(f"    {res}scf.if %has_tiles{ty} {{")
+    w("      %sched = func.call @tileRuntimeLongestFirstTable(%gx_i64, "
+      "%kv_blocks_i64, %heads_i64, %sec_i64, %ctas_i64, %tile_cost) : "
+      "(i64, i64, i64, i64, i64, i64) -> memref<?xi32>")
+    w("      %sched_at = memref.extract_aligned_pointer_as_index %sched : "
+      "memref<?xi32> -> index")
+    w("      %have_table = arith.cmpi ne, %sched_at, %c0 : index")
+    w(f"      {'%ran = ' if asyn else ''}scf.if %have_table{ty} {{")
+    launch(a.name, "        ", "%launched = " if asyn else "")
+    if asyn:
+        w("        scf.yield %launched : !gpu.async.token")
+        w("      } else {")
+        w("        scf.yield %stream : !gpu.async.token")
+        w("      }")
+        w("      scf.yield %ran : !gpu.async.token")
+        w("    } else {")
+        w("      scf.yield %stream : !gpu.async.token")
+    else:
+        w("      }")
+    w("    }")
 
 
 def main():
@@ -999,6 +1061,13 @@ def main():
                         "of each, the guarded one where the keys fill at "
                         f"most {FIRST_PV_GUARD_BLOCKS} blocks (auto: guard "
                         "causal, by-length otherwise)")
+    p.add_argument("--causal-walk", dest="causal_walk", default="auto",
+                   choices=("auto", "paired", "table"),
+                   help="persistent causal kernels: the tiles each CTA "
+                        "walks; paired: units of two tiles dealt in turn "
+                        "(index arithmetic); table: the longest-first "
+                        "schedule the runtime builds once per problem "
+                        "(auto: paired)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1058,6 +1127,12 @@ def main():
     if a.tile_order != "auto" and (a.persistent or not a.causal):
         p.error(f"--tile-order {a.tile_order}: the one-tile causal kernels' "
                 "order (the persistent causal kernel walks paired tiles)")
+    if a.causal_walk != "auto" and not (a.persistent and a.causal):
+        p.error(f"--causal-walk {a.causal_walk}: the persistent causal "
+                "kernels' walk")
+    table_default = False
+    a.table_walk = a.persistent and a.causal and (
+        a.causal_walk == "table" or (a.causal_walk == "auto" and table_default))
     turns_default = a.persistent and a.pingpong and not a.causal
     if a.carried_turns == "on" and not (a.persistent and a.pingpong):
         p.error("--carried-turns: the persistent ping-pong kernels' turns "
@@ -1097,8 +1172,11 @@ def main():
                   f"{'' if a.prefetch_q == prefetch_default else ('_prefetch_q' if a.prefetch_q else '_no_prefetch_q')}"
                   f"{'' if a.q_last_s == q_default else ('_q_last_s' if a.q_last_s else '_q_at_epilogue')}"
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
+                  f"{'' if a.table_walk == table_default else ('_table_walk' if a.table_walk else '_paired_walk')}"
                   f"{'' if a.first_pv == first_pv_default else '_' + a.first_pv.replace('-', '_') + '_first_pv'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
+    if a.first_pv == "by-length" and a.table_walk:
+        p.error("--first-pv by-length: one kernel per module walks the table")
     if a.first_pv == "by-length":
         # The zero-P kernel for long keys, named <name>_long, in the same
         # module as the guarded one.

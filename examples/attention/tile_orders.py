@@ -5,7 +5,9 @@
   sections of heads whose K and V fit in L2 (emit_lpt_tile);
 - persistent non-causal kernels: CTA c takes tiles c, c + CTAs, ...;
 - persistent causal kernels: units of two neighbouring tiles of a paired
-  order that levels the CTAs' KV blocks (emit_paired_walk).
+  order that levels the CTAs' KV blocks (emit_paired_walk), or
+  (`--causal-walk table`) the tiles the longest-first schedule gives the
+  CTA, read from the table the host entry passes (emit_table_walk).
 
 Each function writes lines through `b` (a line writer) or `e` (an Emitter)
 with the kernel's value names (%H, %Skv, %cbm, ...), which gen_attention.py
@@ -16,11 +18,13 @@ def emit_tile_coords(e, a, indent=""):
     """The CTA's t-th work tile (persistent): non-causal, tile cta + t x CTAs
     of the (query block, head, batch) tiles, query blocks fastest, so that
     the CTAs at work together read the same heads' K and V; causal, the
-    paired order's (emit_paired_walk). In 32 bits (see
-    emit_narrow_tile_walk). %m0 is the causal kernel's tile value (the
-    pipeline's iterations region computes it)."""
+    paired order's (emit_paired_walk) or the table's (emit_table_walk). In
+    32 bits (see emit_narrow_tile_walk). %m0 is the causal kernel's tile
+    value (the pipeline's iterations region computes it)."""
     e.line(f"{indent}%t32 = arith.index_cast %t : index to i32")
-    if a.causal:
+    if a.causal and a.table_walk:
+        emit_table_walk(e, indent)
+    elif a.causal:
         emit_paired_walk(e, indent)
     else:
         e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
@@ -74,6 +78,37 @@ def emit_paired_walk(e, indent):
     e.line(f"{indent}%qb32 = arith.subi %gx_last32, %t_rank : i32")
 
 
+def emit_table_walk(e, indent):
+    """%qb32 and %t_bh of the CTA's t-th tile under the longest-first table
+    (tile/Schedule/LongestFirst.h; the kernel's %sched: CTAs + 1 offsets,
+    then each CTA's tiles as (batch x heads + head) x gx + query block):
+    the tile's entry, read where a region needs it (once per tile: the
+    iterations region and the others' per-tile parts), not carried through
+    the consumers' main loop in registers."""
+    e.line(f"{indent}%t_slot32 = arith.addi %tbl_base32, %t32 : i32")
+    e.line(f"{indent}%t_slot = arith.index_castui %t_slot32 : i32 to index")
+    e.line(f"{indent}%t_lin = memref.load %sched[%t_slot] : memref<?xi32>")
+    e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
+    e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
+
+
+def emit_table_share(b):
+    """%mine, the CTA's count of tiles in the table, and %tbl_base32, the
+    index of its first (emit_table_walk), in 32 bits: the table holds fewer
+    than 2^31 values (tile::schedule::kLongestFirstMaxTiles)."""
+    b("// This CTA's tiles: entries offsets[cta] .. offsets[cta + 1] of the")
+    b("// tiles after the CTAs + 1 offsets.")
+    b("%cta_next = arith.addi %cta, %c1 : index")
+    b("%tbl_first32 = memref.load %sched[%cta] : memref<?xi32>")
+    b("%tbl_end32 = memref.load %sched[%cta_next] : memref<?xi32>")
+    b("%tbl_first = arith.index_castui %tbl_first32 : i32 to index")
+    b("%tbl_end = arith.index_castui %tbl_end32 : i32 to index")
+    b("%mine = arith.subi %tbl_end, %tbl_first : index")
+    b("%tbl_offsets = arith.addi %ctas, %c1 : index")
+    b("%tbl_base = arith.addi %tbl_offsets, %tbl_first : index")
+    b("%tbl_base32 = arith.index_cast %tbl_base : index to i32")
+
+
 def emit_causal_blocks(b, indent="", result="%ntiles"):
     """The causal tile's KV blocks: up to the one holding its last query
     row (of query rows %m0 ..)."""
@@ -85,6 +120,9 @@ def emit_causal_blocks(b, indent="", result="%ntiles"):
 def emit_walk_share(b, a, d):
     """%mine, the persistent CTA's count of tiles (of %total), and for the
     causal walk the section operands emit_paired_walk reads."""
+    if a.causal and a.table_walk:
+        emit_table_share(b)
+        return
     if not a.causal:
         b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
         b("// last tile.")

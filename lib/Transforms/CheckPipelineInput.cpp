@@ -41,6 +41,34 @@ static constexpr StringLiteral kReservedPrefixes[] = {
     "mgpu",       "tileTensorMap", "tileRuntime",
     "tileModule", "tileLaunch",    "tileStream"};
 
+/// The one runtime entry point host code declares and calls itself: the
+/// longest-first schedule table a persistent causal attention kernel reads
+/// (TileRuntime.h, tileRuntimeLongestFirstTable).
+static constexpr StringLiteral kLongestFirstTable =
+    "tileRuntimeLongestFirstTable";
+
+/// The declaration of kLongestFirstTable that the runtime's
+/// `_mlir_ciface_` entry point serves: six i64 operands, a memref<?xi32>
+/// result through the C interface, no body.
+static LogicalResult checkLongestFirstTableDeclaration(Operation *op) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  Builder b(op->getContext());
+  Type i64 = b.getI64Type();
+  FunctionType expected = b.getFunctionType(
+      {i64, i64, i64, i64, i64, i64},
+      {MemRefType::get({ShapedType::kDynamic}, b.getI32Type())});
+  if (func && func.isExternal() && func.getFunctionType() == expected &&
+      func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()))
+    return success();
+  return emitRuleError(op, RuleId::ReservedSymbol)
+         << "'@" << kLongestFirstTable
+         << "' is the runtime's longest-first schedule table; host code "
+            "declares it as `func.func private @"
+         << kLongestFirstTable
+         << "(i64, i64, i64, i64, i64, i64) -> memref<?xi32> attributes "
+            "{llvm.emit_c_interface}` or not at all";
+}
+
 bool mlir::tile::isReservedRuntimeSymbol(StringRef name) {
   return llvm::any_of(kReservedPrefixes, [&](StringRef prefix) {
     // `mgpu` alone reserves the upstream runtime's whole namespace; the
@@ -302,6 +330,8 @@ struct CheckPipelineInputPass
     auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
     if (!name || !isReservedRuntimeSymbol(name.getValue()))
       return success();
+    if (name.getValue() == kLongestFirstTable)
+      return checkLongestFirstTableDeclaration(op);
     return emitRuleError(op, RuleId::ReservedSymbol)
            << "'@" << name.getValue()
            << "' is the name of a runtime entry point that the host lowering "

@@ -69,6 +69,44 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// Host code may declare the runtime's longest-first schedule table and call
+// it (the causal attention kernels' table walk), with the one declaration
+// its C-interface entry point serves.
+module attributes {gpu.container_module} {
+  func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64, i64)
+      -> memref<?xi32> attributes {llvm.emit_c_interface}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@tileRuntimeLongestFirstTable' is the runtime's longest-first schedule table; host code declares it as `func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64, i64) -> memref<?xi32> attributes {llvm.emit_c_interface}` or not at all}}
+  func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64, i64)
+      -> memref<?xi32>
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@tileRuntimeLongestFirstTable' is the runtime's longest-first schedule table}}
+  func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64)
+      -> memref<?xi32> attributes {llvm.emit_c_interface}
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @+1 {{'func.func' op reserved-symbol: '@tileRuntimeLongestFirstTable' is the runtime's longest-first schedule table}}
+  func.func @tileRuntimeLongestFirstTable(%a: i64, %b: i64, %c: i64, %d: i64,
+      %e: i64, %f: i64) -> memref<?xi32> attributes {llvm.emit_c_interface} {
+    %n = arith.index_cast %a : i64 to index
+    %m = memref.alloc(%n) : memref<?xi32>
+    return %m : memref<?xi32>
+  }
+}
+
+// -----
+
 // A global buffer in #gpu.address_space<global> cannot be passed from the
 // host (upstream host lowering has no conversion for it).
 module attributes {gpu.container_module} {

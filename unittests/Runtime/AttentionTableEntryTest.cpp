@@ -1,0 +1,145 @@
+//===- AttentionTableEntryTest.cpp - The table-walk attention entry from C
+//-===//
+//
+// The persistent causal attention kernel that walks the longest-first table
+// (gen_attention.py --causal --causal-walk table), compiled by tile-compile
+// and called from C on the fake driver: the entry asks the runtime for the
+// problem's table (built and uploaded on the first call, looked up after),
+// launches one CTA per SM (at most one per tile) with it, launches nothing
+// for an empty problem, and nothing where the table cannot be had.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeEntry.h"
+
+#include "tile/Schedule/LongestFirst.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Descriptor3 {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[3];
+  int64_t strides[3];
+};
+
+struct Descriptor4 {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+};
+
+Descriptor4 tensor(void *data, int64_t b, int64_t h, int64_t s) {
+  return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
+}
+
+} // namespace
+
+extern "C" void *
+_mlir_ciface_attention_table_async(Descriptor4 *q, Descriptor4 *k,
+                                   Descriptor4 *v, Descriptor4 *o,
+                                   Descriptor3 *l, void *stream);
+
+class AttentionTableEntry : public testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
+    tileRuntimeReleaseLongestFirstTables();
+    fake().launchLog[0] = '\0';
+    fake().memoryLog[0] = '\0';
+    fake().allocs = fake().memcpys = fake().streamSyncs = 0;
+    fake().exchangeResult = 0;
+    fake().keepCopies = 1;
+  }
+  void TearDown() override {
+    fake().keepCopies = 0;
+    fake().exchangeResult = 0;
+    tileRuntimeReleaseLongestFirstTables();
+    tileRuntimeClearError();
+  }
+  /// attention_table_async on stream 0x10 for (b, h, s) with as many K/V
+  /// heads and keys; the runtime's status after it.
+  int32_t call(int64_t b, int64_t h, int64_t s) {
+    Descriptor4 q = tensor(base(), b, h, s);
+    Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
+    void *done =
+        _mlir_ciface_attention_table_async(&q, &q, &q, &q, &l, kStream);
+    EXPECT_EQ(done, kStream);
+    return tileRuntimeConsumeStatus();
+  }
+  /// 256-byte aligned storage; the fake driver never touches it.
+  static char *base() {
+    static std::vector<char> data(1024);
+    auto at = reinterpret_cast<uintptr_t>(data.data());
+    return data.data() + ((256 - at % 256) % 256);
+  }
+  static inline void *const kStream = reinterpret_cast<void *>(0x10);
+};
+
+TEST_F(AttentionTableEntry, SixteenKTokensAtTwoK) {
+  // 8 x 16 heads of 16 query blocks: 2048 tiles on 132 CTAs, sections of 32
+  // heads (32 MiB of L2 over 1 MiB of K and V per head). The table is 133
+  // offsets and 2048 tiles, uploaded once and waited for.
+  EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_table (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog,
+               "mode 0 -> 2; alloc 8724 = 0x60000; mode 2 -> 0; ");
+  EXPECT_EQ(fake().memcpys, 1);
+  EXPECT_EQ(fake().streamSyncs, 1);
+  std::optional<tile::schedule::CtaSchedule> expected =
+      tile::schedule::longestFirstSchedule({16, 16, 128, 32}, 132, 1);
+  ASSERT_TRUE(expected);
+  ASSERT_EQ(fake().copiedBytes, sizeof(fake().copied));
+  EXPECT_EQ(memcmp(fake().copied, expected->table.data(), fake().copiedBytes),
+            0);
+
+  // The second call looks the table up.
+  EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().allocs, 1);
+  EXPECT_EQ(fake().memcpys, 1);
+  EXPECT_STREQ(fake().launchLog, "attention_table (132,1,1)x(384,1,1); "
+                                 "attention_table (132,1,1)x(384,1,1); ");
+}
+
+TEST_F(AttentionTableEntry, FewerTilesThanSms) {
+  // 300 rows: 3 query blocks of 2 heads, one CTA per tile; the table is 7
+  // offsets and 6 tiles, one each.
+  EXPECT_EQ(call(1, 2, 300), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_table (6,1,1)x(384,1,1); ");
+  ASSERT_EQ(fake().copiedBytes, 52u);
+  std::vector<int32_t> table(13);
+  memcpy(table.data(), fake().copied, 52);
+  // Longest first, the heads fastest: (head 0, block 2), (1, 2), (0, 1), ...
+  EXPECT_EQ(table,
+            (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 2, 5, 1, 4, 0, 3}));
+}
+
+TEST_F(AttentionTableEntry, EmptyProblemLaunchesNothing) {
+  EXPECT_EQ(call(2, 4, 0), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "");
+  EXPECT_STREQ(fake().memoryLog, "");
+}
+
+TEST_F(AttentionTableEntry, NoTableNoLaunch) {
+  // The driver refuses the capture-mode exchange the allocation needs: the
+  // error names the table's problem, and nothing is launched.
+  fake().exchangeResult = 1;
+  EXPECT_EQ(call(1, 2, 300), TILE_ERROR_DRIVER);
+  std::string message = tileRuntimeLastError();
+  EXPECT_EQ(message.rfind("tileRuntimeLongestFirstTable: 3 query blocks, 3 KV "
+                          "blocks, 2 heads in sections of 2, 6 CTAs, tile "
+                          "cost 1: cuThreadExchangeStreamCaptureMode failed",
+                          0),
+            0u)
+      << message;
+  EXPECT_STREQ(fake().launchLog, "");
+}
