@@ -5,15 +5,16 @@
 // (tile/Schedule/LongestFirst.h), built on the host on a problem's first
 // launch and kept for the process's lifetime, so later launches of the
 // same problem pay one lookup. Entries are keyed by (context, problem);
-// the table is the same for every stream, so it is uploaded once and the
-// upload is waited for before the table is handed out: a launch on any
-// stream then reads it complete.
+// the table is the same for every stream, so it is uploaded once, on a
+// non-blocking stream of its own, and the upload is waited for before the
+// table is handed out: a launch on any stream then reads it complete, and
+// no other stream's work is waited for.
 //
 // A CUDA graph that captured a launch keeps the table's address, so a table
-// is freed only by tileRuntimeReleaseLongestFirstTables. The allocation runs
-// in relaxed capture mode (as the device-map arrays' does); the upload and
-// its wait are not capturable, so a problem's first launch inside a capture
-// fails with the driver's error, and the launch is skipped.
+// is freed only by tileRuntimeReleaseLongestFirstTables. The allocation,
+// the copy and the wait run in relaxed capture mode (as the device-map
+// arrays' allocation does), so a problem's first launch may come inside a
+// capture: the table is complete before the capture records the launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,6 +86,30 @@ uint64_t hashKey(cu::Context context, const Key &k) {
   return h;
 }
 
+/// Copies `bytes` from `host` to `array` on a stream of its own
+/// (non-blocking: it waits for no other stream's work, nor they for it) and
+/// waits for the copy; records failures after `where`. Call in relaxed
+/// capture mode.
+int32_t upload(const DriverApi *api, const char *where, cu::DevicePtr array,
+               const void *host, uint64_t bytes) {
+  cu::Stream stream = nullptr;
+  cu::Result result = api->cuStreamCreate(&stream, cu::kStreamNonBlocking);
+  if (result != cu::kSuccess)
+    return setDriverError(where, "cuStreamCreate", result);
+  int32_t status = TILE_SUCCESS;
+  result = api->cuMemcpyAsync(
+      array, static_cast<cu::DevicePtr>(reinterpret_cast<uintptr_t>(host)),
+      bytes, stream);
+  if (result != cu::kSuccess)
+    status = setDriverError(where, "cuMemcpyAsync", result);
+  else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)
+    status = setDriverError(where, "cuStreamSynchronize", result);
+  result = api->cuStreamDestroy(stream);
+  if (result != cu::kSuccess && status == TILE_SUCCESS)
+    status = setDriverError(where, "cuStreamDestroy", result);
+  return status;
+}
+
 /// Builds the schedule and uploads it; the new entry, or null after recording
 /// an error (nothing is kept then). Call with the mutex held.
 Entry *build(const DriverApi *api, cu::Context context, const Key &key,
@@ -104,22 +129,15 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
   }
   uint64_t bytes = schedule->table.size() * sizeof(int32_t);
   cu::DevicePtr array = 0;
-  int32_t status = allocateRelaxed(api, where.text, bytes, bytes, &array);
+  int32_t status = inRelaxedCaptureMode(api, where.text, [&] {
+    int32_t allocated = allocateArray(api, where.text, bytes, bytes, &array);
+    if (allocated != TILE_SUCCESS)
+      return allocated;
+    return upload(api, where.text, array, schedule->table.data(), bytes);
+  });
   if (status != TILE_SUCCESS) {
     if (array)
       api->cuMemFree(array);
-    return nullptr;
-  }
-  cu::Result result =
-      api->cuMemcpyAsync(array,
-                         static_cast<cu::DevicePtr>(reinterpret_cast<uintptr_t>(
-                             schedule->table.data())),
-                         bytes, nullptr);
-  if (result == cu::kSuccess)
-    result = api->cuStreamSynchronize(nullptr);
-  if (result != cu::kSuccess) {
-    setDriverError(where.text, "uploading the table", result);
-    api->cuMemFree(array);
     return nullptr;
   }
   auto *entry = static_cast<Entry *>(calloc(1, sizeof(Entry)));

@@ -71,6 +71,10 @@ TEST_F(RuntimeLongestFirstTable, BuildsUploadsOnceAndReuses) {
   EXPECT_EQ(fake().lastDst, 0x60000u);
   EXPECT_EQ(fake().lastCount, 36u);
   EXPECT_EQ(fake().streamSyncs, 1);
+  // On a non-blocking stream of its own, made for the upload.
+  EXPECT_EQ(fake().streamsCreated, 1);
+  EXPECT_EQ(fake().streamsDestroyed, 1);
+  EXPECT_EQ(fake().lastStreamFlags, 1u);
   EXPECT_EQ(uploaded(), (std::vector<int32_t>{0, 3, 6, 2, 1, 0, 5, 4, 3}));
 
   EXPECT_EQ(tileRuntimeLongestFirstTable(3, 3, 2, 2, 2, 0, nullptr), table);

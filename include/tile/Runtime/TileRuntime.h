@@ -334,14 +334,15 @@ typedef struct {
  * ctas + 1 offsets and then every tile once as head x queryBlocks +
  * queryBlock (CTA c walks the tiles at [offsets[c], offsets[c + 1])), and
  * its length in *length (may be NULL). Built and uploaded on the problem's
- * first request in the current context (cuMemAlloc in relaxed capture mode,
- * then an upload the call waits for, so a launch on any stream reads it
- * complete) and kept until tileRuntimeReleaseLongestFirstTables: later
- * requests are a lookup. Thread-safe (a mutex). Returns NULL and *length 0
- * after recording an error: TILE_ERROR_INVALID_VALUE for a count below 1, a
- * tile cost below 0 or a table of 2^31 values or more; a driver failure as
- * usual (the upload cannot run inside a stream capture: launch a problem
- * once before capturing it). */
+ * first request in the current context (cuMemAlloc, then a copy on a
+ * non-blocking stream of the runtime's own that the call waits for, so a
+ * launch on any stream reads the table complete and no other stream's work
+ * is waited for; all in relaxed capture mode, so the first request may come
+ * while a stream is being captured) and kept until
+ * tileRuntimeReleaseLongestFirstTables: later requests are a lookup.
+ * Thread-safe (a mutex). Returns NULL and *length 0 after recording an
+ * error: TILE_ERROR_INVALID_VALUE for a count below 1, a tile cost below 0
+ * or a table of 2^31 values or more; a driver failure as usual. */
 TILE_RUNTIME_API const int32_t *
 tileRuntimeLongestFirstTable(int64_t queryBlocks, int64_t kvBlocks,
                              int64_t heads, int64_t sectionHeads, int64_t ctas,
