@@ -220,19 +220,11 @@ void *tileRuntimeDeviceMapArrayOnStream(const char *site, uint64_t bytes,
              Where(site, stream, 0).text);
     return nullptr;
   }
-  // The hit path: the driver is loaded and this thread has a context.
-  const DriverApi *api = loadedDriver();
+  const DriverApi *api = nullptr;
   cu::Context context = nullptr;
-  if (!api || api->cuCtxGetCurrent(&context) != cu::kSuccess || !context) {
-    Where where(site, stream, bytes);
-    if (getDriverWithContext(where.text, &api))
-      return nullptr;
-    cu::Result result = api->cuCtxGetCurrent(&context);
-    if (result != cu::kSuccess) {
-      setDriverError(where.text, "cuCtxGetCurrent", result);
-      return nullptr;
-    }
-  }
+  if (!driverAndContext(&api, &context,
+                        [&] { return Where(site, stream, bytes); }))
+    return nullptr;
   uint64_t hash = hashKey(context, stream, site);
   pthread_mutex_lock(&mutex);
   void *array = nullptr;

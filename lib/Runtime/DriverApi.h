@@ -11,6 +11,7 @@
 #define TILE_LIB_RUNTIME_DRIVERAPI_H
 
 #include "CudaTypes.h"
+#include "Error.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -86,6 +87,29 @@ int32_t getDriverWithContext(const char *where, const DriverApi **api);
 /// The driver if it has already been loaded successfully, else null; never
 /// triggers loading (used to name error codes).
 const DriverApi *loadedDriver();
+
+/// The driver and this thread's current context for a call that runs on
+/// every launch: where the driver is loaded and a context current, two
+/// cheap calls and nothing formatted; otherwise getDriverWithContext, its
+/// failures (and cuCtxGetCurrent's) recorded after the text `where()`
+/// returns. False after recording an error.
+template <typename WhereText>
+bool driverAndContext(const DriverApi **api, cu::Context *context,
+                      WhereText where) {
+  *api = loadedDriver();
+  *context = nullptr;
+  if (*api && (*api)->cuCtxGetCurrent(context) == cu::kSuccess && *context)
+    return true;
+  auto text = where();
+  if (getDriverWithContext(text.text, api))
+    return false;
+  cu::Result result = (*api)->cuCtxGetCurrent(context);
+  if (result != cu::kSuccess) {
+    setDriverError(text.text, "cuCtxGetCurrent", result);
+    return false;
+  }
+  return true;
+}
 
 /// The encoder: the testing hook when installed, else the driver's (loading
 /// it; failures recorded as in getDriver).

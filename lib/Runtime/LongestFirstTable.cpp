@@ -168,18 +168,10 @@ const int32_t *tileRuntimeLongestFirstTable(int64_t queryBlocks,
   Key key{queryBlocks, kvBlocks, heads, sectionHeads, ctas, tileCost};
   if (length)
     *length = 0;
-  const DriverApi *api = loadedDriver();
+  const DriverApi *api = nullptr;
   cu::Context context = nullptr;
-  if (!api || api->cuCtxGetCurrent(&context) != cu::kSuccess || !context) {
-    Where where(key);
-    if (getDriverWithContext(where.text, &api))
-      return nullptr;
-    cu::Result result = api->cuCtxGetCurrent(&context);
-    if (result != cu::kSuccess) {
-      setDriverError(where.text, "cuCtxGetCurrent", result);
-      return nullptr;
-    }
-  }
+  if (!driverAndContext(&api, &context, [&] { return Where(key); }))
+    return nullptr;
   uint64_t hash = hashKey(context, key);
   pthread_mutex_lock(&mutex);
   Entry *entry = table.find(hash, [&](const Entry &e) {

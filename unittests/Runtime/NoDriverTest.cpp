@@ -173,6 +173,16 @@ TEST_F(RuntimeNoDriver, MgpuMemory) {
   expectNoDriver("mgpuSetDefaultDevice");
 }
 
+TEST_F(RuntimeNoDriver, LongestFirstTables) {
+  int64_t length = -1;
+  EXPECT_EQ(tileRuntimeLongestFirstTable(16, 16, 128, 32, 132, 1, &length),
+            nullptr);
+  EXPECT_EQ(length, 0);
+  expectNoDriver("tileRuntimeLongestFirstTable: 16 query blocks, 16 KV "
+                 "blocks, 128 heads in sections of 32, 132 CTAs, tile cost 1");
+  tileRuntimeReleaseLongestFirstTables(); // nothing to free, no driver needed
+}
+
 TEST_F(RuntimeNoDriver, DeviceMapArrays) {
   EXPECT_EQ(tileRuntimeDeviceMapArray("site", 256), nullptr);
   expectNoDriver("tileRuntimeDeviceMapArray: site \"site\", 256 bytes");
