@@ -15,6 +15,19 @@ MUTANTS = [
       "work still reads the memory",
       function="tileRuntimeMemFreeAsync",
       tests=["gtest:TileRuntimeFakeDriverTests"]),
+    M("rt-table-no-wait", "LongestFirstTable.cpp",
+      "else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)",
+      "else if (false)",
+      "the table is handed out before its upload completes: a launch on "
+      "another stream may read it half written",
+      function="upload", tests=["gtest:TileRuntimeLongestFirstTableTests"]),
+    M("rt-table-rebuilt", "LongestFirstTable.cpp",
+      "return e.context == context && e.key == key;",
+      "return false;",
+      "every request builds and uploads the table again (and leaks the old "
+      "one): a launch pays the schedule's build and a wait each time",
+      function="tileRuntimeLongestFirstTable",
+      tests=["gtest:TileRuntimeLongestFirstTableTests"]),
     # ---- validation ---------------------------------------------------------
     M("rt-float-types", "TensorMap.cpp",
       "return dataType >= 6 && dataType <= kLastByteType;",

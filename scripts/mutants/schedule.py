@@ -1,5 +1,6 @@
-"""Mutants of the GEMM schedules' pure C++ models: split-K, stream-K and the
-choosers' tile-width rule (lib/Schedule, include/tile/Schedule).
+"""Mutants of the schedules' pure C++ models: split-K, stream-K, the GEMM
+choosers' tile-width rule and the causal attention tiles' longest-first
+schedule (lib/Schedule, include/tile/Schedule).
 """
 from ._catalog import Library
 
@@ -7,6 +8,25 @@ LIBRARY = Library("lib/Schedule", "include/tile/Schedule")
 M = LIBRARY.mutant
 
 MUTANTS = [
+    # ---- longest-first (causal attention tiles) -----------------------------
+    M("lpt-no-cost", "LongestFirst.cpp",
+      "least.first += causalTileBlocks(tiles, t.queryBlock) + tileCost;",
+      "least.first += causalTileBlocks(tiles, t.queryBlock);",
+      "the fixed cost of a tile is left out of a CTA's work: CTAs that take "
+      "many short tiles are given more",
+      function="longestFirstSchedule", tests=["gtest:TileScheduleTests"]),
+    M("lpt-shortest-first", "LongestFirst.cpp",
+      "return CausalTile{firstHead + within % width, tiles.queryBlocks - 1 - rank};",
+      "return CausalTile{firstHead + within % width, rank};",
+      "the order takes the shortest tiles first: the longest are dealt last "
+      "and the busiest CTA ends a whole tile above the others",
+      function="longestFirstTile", tests=["gtest:TileScheduleTests"]),
+    M("lpt-kv-cap", "LongestFirst.cpp",
+      "return std::min(tiles.kvBlocks, queryBlock + 1);",
+      "return queryBlock + 1;",
+      "keys shorter than the queries are ignored: the last query blocks are "
+      "costed for KV blocks they do not read",
+      function="causalTileBlocks", tests=["gtest:TileScheduleTests"]),
     # ---- stream-K ------------------------------------------------------------
     M("sk-half-wave", "StreamK.cpp",
       "if (2 * shared < ctas)", "if (false)",
