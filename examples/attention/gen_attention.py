@@ -34,8 +34,9 @@ masks make their scores -inf; the TMA store clips rows past the sequence.
 Kernels are persistent by default (--persistent auto; --one-tile for one CTA
 per query block): one CTA per SM (at most one per tile) walks the (query
 block, head, batch) tiles, non-causal CTA c taking tiles c, c + CTAs, ...,
-causal units of two tiles of a paired order that balances the CTAs' KV
-blocks (tile_orders.py). The pipeline is persistent (`tiles`): the next
+causal the tiles the longest-first table the runtime builds gives it
+(--causal-walk table; paired: units of two tiles of a paired order,
+tile_orders.py). The pipeline is persistent (`tiles`): the next
 tile's K/V loads overlap this tile's last blocks and epilogue, and the Q
 tile is the pipeline's `tile_loads`, loaded once per tile after the tile's
 first K/V stage. The epilogue stages O in the tile's last K stage (held until the epilogue ends,
@@ -1067,7 +1068,7 @@ def main():
                         "walks; paired: units of two tiles dealt in turn "
                         "(index arithmetic); table: the longest-first "
                         "schedule the runtime builds once per problem "
-                        "(auto: paired)")
+                        "(auto: table)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1126,11 +1127,15 @@ def main():
                                                 lpt_default)
     if a.tile_order != "auto" and (a.persistent or not a.causal):
         p.error(f"--tile-order {a.tile_order}: the one-tile causal kernels' "
-                "order (the persistent causal kernel walks paired tiles)")
+                "order (the persistent causal kernel's is --causal-walk)")
     if a.causal_walk != "auto" and not (a.persistent and a.causal):
         p.error(f"--causal-walk {a.causal_walk}: the persistent causal "
                 "kernels' walk")
-    table_default = False
+    # Measured side by side on an H100 (docs/attention.md, round 102, two
+    # runs, each kernel in two places): the table walk over the paired one,
+    # head_dim 128, 1.04-1.05x at 512 and 1k, 1.01-1.03x at 2k-8k, level at
+    # 16k; head_dim 64 1.00-1.04x. The default for persistent causal kernels.
+    table_default = a.persistent and a.causal
     a.table_walk = a.persistent and a.causal and (
         a.causal_walk == "table" or (a.causal_walk == "auto" and table_default))
     turns_default = a.persistent and a.pingpong and not a.causal

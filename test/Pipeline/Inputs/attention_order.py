@@ -8,10 +8,15 @@ every (query block, head, batch) exactly once, for FileCheck:
   order;
 - the persistent kernel (the default; the kernel's lines up to its
   KV block count, then the pipeline's iterations region for each of the
-  CTA's tiles): the KV blocks each CTA walks, least and most.
+  CTA's tiles): the KV blocks each CTA walks, least and most. The table
+  walk (--causal-walk table, the default) reads its tiles from a table in
+  the runtime's format, built here by the longest-first rule
+  (tile/Schedule/LongestFirst.h, which its unit test checks; this checks
+  the kernel's reading of it).
 
     attention_order.py FLAGS...   (the generator's flags)"""
 
+import heapq
 import os
 import re
 import subprocess
@@ -34,8 +39,46 @@ INTEGER = re.compile(r"^%\w+ = (memref\.dim .*|arith\..*"
                      r"(: index|: i32|: i1|to index|to i32))$")
 
 
+TABLE_LOAD = re.compile(r"^(%\w+) = memref\.load %sched\[(%\w+)\] : memref<\?xi32>$")
+# L2 bytes the sections' K and V fill (tile_orders.LPT_L2_BYTES), the
+# table's cost of a tile besides its blocks (gen_attention.TABLE_TILE_COST).
+L2_BYTES = 32 << 20
+TILE_COST = 1
+
+
 def integer_lines(lines):
     return "\n".join(l for l in lines if INTEGER.match(l))
+
+
+def run_lines(lines, env):
+    """run() over the integer lines, and the table's loads from env["table"]."""
+    for line in lines:
+        m = TABLE_LOAD.match(line)
+        if m:
+            env[m.group(1)] = env["table"][env[m.group(2)]]
+        elif INTEGER.match(line):
+            run(line, env)
+
+
+def longest_first_table(gx, heads, sec, ctas):
+    """The runtime's table: ctas + 1 offsets, then each CTA's tiles as
+    head x gx + query block; the tiles longest first (sections of `sec`
+    heads, in each the query blocks from the last down, the heads fastest),
+    each to the CTA with the least blocks and costs so far."""
+    loads = [(0, c) for c in range(ctas)]
+    heapq.heapify(loads)
+    mine = [[] for _ in range(ctas)]
+    for first in range(0, heads, sec):
+        width = min(sec, heads - first)
+        for qb in reversed(range(gx)):
+            for head in range(first, first + width):
+                load, c = heapq.heappop(loads)
+                mine[c].append(head * gx + qb)
+                heapq.heappush(loads, (load + qb + 1 + TILE_COST, c))
+    offsets = [0]
+    for tiles in mine:
+        offsets.append(offsets[-1] + len(tiles))
+    return offsets + [t for tiles in mine for t in tiles]
 
 
 def with_ids(lines, env, ids, grid):
@@ -75,18 +118,26 @@ def persistent(lines, B, H, S, dims):
     start = body.index("^bb0(%t: index):")
     region = body[start + 1:next(i for i in range(start, len(body))
                                  if body[i].startswith("tile.yield %c0"))]
-    # The host's grid: a CTA per unit of two tiles, at most one per SM.
-    tiles = ((S + 127) // 128) * H * B
-    ctas = max(min((tiles + 1) // 2, SMS), 1)
+    gx = (S + 127) // 128
+    tiles = gx * H * B
+    table = None
+    if any(TABLE_LOAD.match(l) for l in kernel):
+        # The host's grid: a CTA per SM, at most one per tile; its table.
+        ctas = max(min(tiles, SMS), 1)
+        sec = min(max(L2_BYTES // (S * 512), 1), H * B)
+        table = longest_first_table(gx, H * B, sec, ctas)
+    else:
+        # A CTA per unit of two tiles, at most one per SM.
+        ctas = max(min((tiles + 1) // 2, SMS), 1)
     seen, blocks = [], []
     for cta in range(ctas):
-        env = {"dims": dims}
+        env = {"dims": dims, "table": table}
         with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
-        run(integer_lines(kernel), env)
+        run_lines(kernel, env)
         walked = 0
         for t in range(env["%mine"]):
             tile_env = dict(env, **{"%t": t})
-            run(integer_lines(region), tile_env)
+            run_lines(region, tile_env)
             seen.append((tile_env["%qb"], tile_env["%h"], tile_env["%b"]))
             walked += tile_env["%nblocks"]
         blocks.append(walked)
