@@ -7,9 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
-
-#include "tile/Runtime/TileRuntime.h"
+#include "FakeEntry.h"
 
 #include <gtest/gtest.h>
 
@@ -19,16 +17,6 @@
 #include <vector>
 
 namespace {
-
-const bool kPathSet = [] {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-  return true;
-}();
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
 
 uintptr_t address(const void *pointer) {
   return reinterpret_cast<uintptr_t>(pointer);
@@ -43,11 +31,9 @@ std::vector<int32_t> uploaded() {
 class RuntimeLongestFirstTable : public testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_TRUE(kPathSet);
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
     memset(&fake(), 0, sizeof(FakeCudaState));
     fake().keepCopies = 1;
-    tileRuntimeClearError();
   }
   void TearDown() override {
     tileRuntimeReleaseLongestFirstTables();
