@@ -110,6 +110,14 @@ int32_t upload(const DriverApi *api, const char *where, cu::DevicePtr array,
   return status;
 }
 
+/// cuMemFree of a table no entry keeps; a failure is recorded after `where`
+/// (the array leaks).
+void freeTable(const DriverApi *api, const char *where, cu::DevicePtr array) {
+  cu::Result result = api->cuMemFree(array);
+  if (result != cu::kSuccess)
+    setDriverError(where, "cuMemFree", result);
+}
+
 /// Builds the schedule and uploads it; the new entry, or null after recording
 /// an error (nothing is kept then). Call with the mutex held.
 Entry *build(const DriverApi *api, cu::Context context, const Key &key,
@@ -122,22 +130,31 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
                                            key.ctas, key.tileCost);
   if (!schedule) {
     setError(TILE_ERROR_INVALID_VALUE,
-             "%s: no schedule (every count must be at least 1, the tile cost "
-             "at least 0, and the table below 2^31 values)",
-             where.text);
+             "%s: no schedule (every count must be at least 1, the CTAs at "
+             "most the tiles, the tile cost in [0, %" PRId64
+             "], and the table at most %" PRId64 " values)",
+             where.text, tile::schedule::kLongestFirstMaxTileCost,
+             tile::schedule::kLongestFirstMaxTiles);
     return nullptr;
   }
   uint64_t bytes = schedule->table.size() * sizeof(int32_t);
   cu::DevicePtr array = 0;
+  // A failed upload's array is freed in the same relaxed mode (a free, like
+  // the allocation, is refused during a global-mode capture).
   int32_t status = inRelaxedCaptureMode(api, where.text, [&] {
-    int32_t allocated = allocateArray(api, where.text, bytes, bytes, &array);
-    if (allocated != TILE_SUCCESS)
-      return allocated;
-    return upload(api, where.text, array, schedule->table.data(), bytes);
+    int32_t done = allocateArray(api, where.text, bytes, bytes, &array);
+    if (done == TILE_SUCCESS)
+      done = upload(api, where.text, array, schedule->table.data(), bytes);
+    if (done != TILE_SUCCESS && array) {
+      freeTable(api, where.text, array);
+      array = 0;
+    }
+    return done;
   });
   if (status != TILE_SUCCESS) {
+    // Only a failed restore of the capture mode leaves an array here.
     if (array)
-      api->cuMemFree(array);
+      freeTable(api, where.text, array);
     return nullptr;
   }
   auto *entry = static_cast<Entry *>(calloc(1, sizeof(Entry)));
@@ -145,7 +162,7 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
     entry->hash = hash;
   if (!entry || !table.insert(entry)) {
     free(entry);
-    api->cuMemFree(array);
+    freeTable(api, where.text, array);
     setError(TILE_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the table",
              where.text);
     return nullptr;

@@ -1,8 +1,11 @@
 //===- LongestFirst.cpp - A balanced static schedule of causal tiles ------===//
 //
 // Also compiled into the host runtime (lib/Runtime), which builds the
-// kernels' tables with it: nothing here throws or needs more than the C++
-// standard library.
+// kernels' tables with it: it needs no more than the C++ standard library,
+// and its only throw would be std::vector's on exhausting host memory (the
+// runtime is built without exceptions, so that ends the process, as any
+// allocation failure of the standard library would): the arguments bound
+// every vector by the problem's tiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,11 +43,11 @@ std::optional<CtaSchedule>
 tile::schedule::longestFirstSchedule(const CausalTiles &tiles, int64_t ctas,
                                      int64_t tileCost) {
   if (!isValid(tiles) || ctas <= 0 || tileCost < 0 ||
-      ctas > kLongestFirstMaxTiles ||
+      tileCost > kLongestFirstMaxTileCost ||
       tiles.heads > kLongestFirstMaxTiles / tiles.queryBlocks)
     return std::nullopt;
   int64_t count = tiles.heads * tiles.queryBlocks;
-  if (count + ctas + 1 > kLongestFirstMaxTiles)
+  if (ctas > count || count + ctas + 1 > kLongestFirstMaxTiles)
     return std::nullopt;
 
   // A min-heap of (work so far, CTA): the least work first, the lowest CTA

@@ -57,6 +57,7 @@ static LogicalResult checkLongestFirstTableDeclaration(Operation *op) {
   FunctionType expected = b.getFunctionType(
       {i64, i64, i64, i64, i64, i64},
       {MemRefType::get({ShapedType::kDynamic}, b.getI32Type())});
+  // (A declaration is private: MLIR's verifier rejects a public one.)
   if (func && func.isExternal() && func.getFunctionType() == expected &&
       func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()))
     return success();

@@ -42,6 +42,13 @@ Descriptor4 tensor(void *data, int64_t b, int64_t h, int64_t s) {
   return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
 }
 
+/// The table the fake's last upload copied.
+std::vector<int32_t> uploaded() {
+  std::vector<int32_t> values(fake().copiedBytes / sizeof(int32_t));
+  memcpy(values.data(), fake().copied, values.size() * sizeof(int32_t));
+  return values;
+}
+
 } // namespace
 
 extern "C" void *
@@ -67,12 +74,13 @@ protected:
     tileRuntimeClearError();
   }
   /// attention_table_async on stream 0x10 for (b, h, s) with as many K/V
-  /// heads and keys; the runtime's status after it.
-  int32_t call(int64_t b, int64_t h, int64_t s) {
+  /// heads and `skv` keys (`s` where 0); the runtime's status after it.
+  int32_t call(int64_t b, int64_t h, int64_t s, int64_t skv = 0) {
     Descriptor4 q = tensor(base(), b, h, s);
+    Descriptor4 kv = tensor(base(), b, h, skv ? skv : s);
     Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
     void *done =
-        _mlir_ciface_attention_table_async(&q, &q, &q, &q, &l, kStream);
+        _mlir_ciface_attention_table_async(&q, &kv, &kv, &q, &l, kStream);
     EXPECT_EQ(done, kStream);
     return tileRuntimeConsumeStatus();
   }
@@ -98,9 +106,7 @@ TEST_F(AttentionTableEntry, SixteenKTokensAtTwoK) {
   std::optional<tile::schedule::CtaSchedule> expected =
       tile::schedule::longestFirstSchedule({16, 16, 128, 32}, 132, 1);
   ASSERT_TRUE(expected);
-  ASSERT_EQ(fake().copiedBytes, sizeof(fake().copied));
-  EXPECT_EQ(memcmp(fake().copied, expected->table.data(), fake().copiedBytes),
-            0);
+  EXPECT_EQ(uploaded(), expected->table);
 
   // The second call looks the table up.
   EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
@@ -121,6 +127,19 @@ TEST_F(AttentionTableEntry, FewerTilesThanSms) {
   // Longest first, the heads fastest: (head 0, block 2), (1, 2), (0, 1), ...
   EXPECT_EQ(table,
             (std::vector<int32_t>{0, 1, 2, 3, 4, 5, 6, 2, 5, 1, 4, 0, 3}));
+}
+
+TEST_F(AttentionTableEntry, LongKeysNarrowSections) {
+  // 300 queries (3 blocks) over 16384 keys (128 blocks) of 2 x 4 heads:
+  // sections of 4 heads (8 MiB of K and V each), 24 tiles on 24 CTAs. The
+  // host passes the query blocks, the KV blocks, the heads and the section
+  // each in its place.
+  EXPECT_EQ(call(2, 4, 300, 16384), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_table (24,1,1)x(384,1,1); ");
+  std::optional<tile::schedule::CtaSchedule> expected =
+      tile::schedule::longestFirstSchedule({3, 128, 8, 4}, 24, 1);
+  ASSERT_TRUE(expected);
+  EXPECT_EQ(uploaded(), expected->table);
 }
 
 TEST_F(AttentionTableEntry, EmptyProblemLaunchesNothing) {

@@ -363,6 +363,8 @@ API cuMemFreeAsync(uint64_t ptr, void *stream) {
 API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
   ++state.memcpys;
   state.lastDst = dst, state.lastSrc = src, state.lastCount = bytes;
+  if (state.memcpyResult)
+    return state.memcpyResult;
   if (state.keepCopies) {
     state.copiedBytes = std::min(bytes, sizeof(state.copied));
     memcpy(state.copied, reinterpret_cast<const void *>(src),

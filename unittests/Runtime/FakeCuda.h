@@ -83,8 +83,10 @@ struct FakeCudaState {
   // Set by tests: cuMemcpyAsync keeps the first bytes of its source (a host
   // pointer, then) in `copied`, and their count in `copiedBytes`.
   int keepCopies;
-  unsigned char copied[512];
+  unsigned char copied[16384];
   size_t copiedBytes;
+  // Set by tests: when nonzero, cuMemcpyAsync fails with this result.
+  int memcpyResult;
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

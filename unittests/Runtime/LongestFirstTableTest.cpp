@@ -101,8 +101,9 @@ TEST_F(RuntimeLongestFirstTable, RejectsEmptyProblems) {
   EXPECT_STREQ(tileRuntimeLastError(),
                "tileRuntimeLongestFirstTable: 0 query blocks, 1 KV blocks, 4 "
                "heads in sections of 1, 132 CTAs, tile cost 1: no schedule "
-               "(every count must be at least 1, the tile cost at least 0, and "
-               "the table below 2^31 values)");
+               "(every count must be at least 1, the CTAs at most the tiles, "
+               "the tile cost in [0, 1073741824], and the table at most "
+               "2147479551 values)");
   TileRuntimeI32Memref m;
   memset(&m, 0xff, sizeof(m));
   _mlir_ciface_tileRuntimeLongestFirstTable(&m, 2, 2, 2, 1, 0, 0);
@@ -112,6 +113,29 @@ TEST_F(RuntimeLongestFirstTable, RejectsEmptyProblems) {
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_INVALID_VALUE);
   EXPECT_EQ(fake().allocs, 0);
   tileRuntimeClearError();
+}
+
+// A failed upload frees its array (in relaxed mode, before the thread's mode
+// is restored) and keeps nothing: the next request builds it again.
+TEST_F(RuntimeLongestFirstTable, FailedUploadFreesItsArray) {
+  fake().memcpyResult = 1;
+  EXPECT_EQ(tileRuntimeLongestFirstTable(3, 3, 2, 2, 2, 0, nullptr), nullptr);
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  std::string message = tileRuntimeLastError();
+  EXPECT_EQ(message.rfind("tileRuntimeLongestFirstTable: 3 query blocks, 3 KV "
+                          "blocks, 2 heads in sections of 2, 2 CTAs, tile "
+                          "cost 0: cuMemcpyAsync failed",
+                          0),
+            0u)
+      << message;
+  EXPECT_STREQ(fake().memoryLog, "mode 0 -> 2; alloc 36 = 0x60000; free "
+                                 "0x60000; mode 2 -> 0; ");
+  EXPECT_EQ(fake().streamsCreated, fake().streamsDestroyed);
+  tileRuntimeClearError();
+  fake().memcpyResult = 0;
+  EXPECT_EQ(address(tileRuntimeLongestFirstTable(3, 3, 2, 2, 2, 0, nullptr)),
+            0x70000u);
+  EXPECT_EQ(fake().allocs, 2);
 }
 
 // A refused allocation keeps nothing: the error names the problem and the

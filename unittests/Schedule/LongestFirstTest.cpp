@@ -83,6 +83,8 @@ TEST(LongestFirst, EveryTileOnceAndBalanced) {
         for (int64_t sec = 1; sec <= heads + 1; sec += 3)
           for (int64_t ctas : {1, 2, 5, 13, 64})
             for (int64_t cost : {0, 1, 3}) {
+              if (ctas > qb * heads)
+                continue;
               CausalTiles t{qb, kv, heads, sec};
               std::optional<CtaSchedule> s =
                   longestFirstSchedule(t, ctas, cost);
@@ -114,6 +116,13 @@ TEST(LongestFirst, RejectsBadProblems) {
   EXPECT_FALSE(longestFirstSchedule({1, 1, 1, 1}, 0, 0));
   EXPECT_FALSE(longestFirstSchedule({1, 1, 1, 1}, 1, -1));
   EXPECT_FALSE(longestFirstSchedule({1 << 16, 1, 1 << 16, 1}, 1, 0));
+  // More CTAs than tiles: 6 tiles, 7 CTAs (6 is the most).
+  EXPECT_FALSE(longestFirstSchedule({3, 3, 2, 2}, 7, 0));
+  EXPECT_TRUE(longestFirstSchedule({3, 3, 2, 2}, 6, 0));
+  // A tile cost that could overflow a CTA's work.
+  EXPECT_FALSE(
+      longestFirstSchedule({3, 3, 2, 2}, 2, kLongestFirstMaxTileCost + 1));
+  EXPECT_TRUE(longestFirstSchedule({3, 3, 2, 2}, 2, kLongestFirstMaxTileCost));
   EXPECT_FALSE(longestFirstTile({2, 2, 2, 1}, -1));
 }
 

@@ -341,8 +341,10 @@ typedef struct {
  * while a stream is being captured) and kept until
  * tileRuntimeReleaseLongestFirstTables: later requests are a lookup.
  * Thread-safe (a mutex). Returns NULL and *length 0 after recording an
- * error: TILE_ERROR_INVALID_VALUE for a count below 1, a tile cost below 0
- * or a table of 2^31 values or more; a driver failure as usual. */
+ * error: TILE_ERROR_INVALID_VALUE for a count below 1, more CTAs than tiles,
+ * a tile cost outside [0, 2^30] or a table of more than 2^31 - 4097 values;
+ * a driver failure as usual. Keyed by the context's handle: release the
+ * tables before resetting a context. */
 TILE_RUNTIME_API const int32_t *
 tileRuntimeLongestFirstTable(int64_t queryBlocks, int64_t kvBlocks,
                              int64_t heads, int64_t sectionHeads, int64_t ctas,

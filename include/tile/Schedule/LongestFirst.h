@@ -15,7 +15,7 @@
 // KV blocks plus a fixed cost per tile. A CTA walks its tiles in the order
 // it was given them, so the CTAs at work together read the same section's
 // heads. The runtime builds the table once per problem
-// (tileRuntimeLongestFirstSchedule) and the kernel reads its share from it.
+// (tileRuntimeLongestFirstTable) and the kernel reads its share from it.
 //
 // The longest-first order: the heads (batch x heads of the problem) in
 // sections of `sectionHeads` (the last may hold fewer), in each section the
@@ -72,15 +72,21 @@ struct CtaSchedule {
   int32_t tile(int64_t i) const { return table[ctas + 1 + i]; }
 };
 
-/// The largest table the schedule builds: every value, and the table's
+/// The longest table the schedule builds: every value, and the table's
 /// length, below 2^31.
 constexpr int64_t kLongestFirstMaxTiles = (int64_t(1) << 31) - 1 - 4096;
 
+/// The largest fixed cost of a tile: with at most 2^31 tiles of fewer than
+/// 2^31 KV blocks each, no CTA's work reaches 2^63.
+constexpr int64_t kLongestFirstMaxTileCost = int64_t(1) << 30;
+
 /// The longest-processing-time schedule of the problem's tiles over `ctas`
 /// CTAs, each tile costing its KV blocks plus `tileCost`. Nullopt where a
-/// count is not positive, sectionHeads < 1, tileCost < 0, or the table
-/// would exceed kLongestFirstMaxTiles tiles or hold more CTAs than that.
-/// Takes time linear in the tiles times log(ctas).
+/// count is not positive, sectionHeads < 1, there are more CTAs than tiles
+/// (a CTA without a tile is a launch's waste; the entries launch at most one
+/// per tile), tileCost is outside [0, kLongestFirstMaxTileCost], or the
+/// table (ctas + 1 + tiles values) would be longer than
+/// kLongestFirstMaxTiles. Takes time linear in the tiles times log(ctas).
 std::optional<CtaSchedule> longestFirstSchedule(const CausalTiles &tiles,
                                                 int64_t ctas, int64_t tileCost);
 

@@ -124,7 +124,8 @@ def persistent(lines, B, H, S, dims):
     if any(TABLE_LOAD.match(l) for l in kernel):
         # The host's grid: a CTA per SM, at most one per tile; its table.
         ctas = max(min(tiles, SMS), 1)
-        sec = min(max(L2_BYTES // (S * 512), 1), H * B)
+        row_bytes = 4 * (64 if "64" in sys.argv[1:] else 128)
+        sec = min(max(L2_BYTES // (S * row_bytes), 1), H * B)
         table = longest_first_table(gx, H * B, sec, ctas)
     else:
         # A CTA per unit of two tiles, at most one per SM.
