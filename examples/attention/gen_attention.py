@@ -901,11 +901,7 @@ def emit_host(w, a, name, smem, long_name=None):
             emit_table_launch(w, a, asyn, launch)
         elif long_name:
             w("    // The tile's first P V guarded (short keys) or a zero P (long).")
-            w("    %Skv = memref.dim %K, %c2 : !KV")
-            w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
-            w(f"    %cbn = arith.constant {a.block_n} : index")
-            w("    %skv_up = arith.addi %Skv, %cbn1 : index")
-            w("    %kv_blocks = arith.divui %skv_up, %cbn : index")
+            emit_host_kv_blocks(w, a, "%kv_blocks")
             w(f"    %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
             w("    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
             if asyn:
@@ -936,6 +932,16 @@ def emit_host(w, a, name, smem, long_name=None):
 TABLE_TILE_COST = 1
 
 
+def emit_host_kv_blocks(w, a, result):
+    """`result`, the host's count of KV blocks of a.block_n keys (and %Skv,
+    the keys)."""
+    w("    %Skv = memref.dim %K, %c2 : !KV")
+    w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
+    w(f"    %cbn = arith.constant {a.block_n} : index")
+    w("    %skv_up = arith.addi %Skv, %cbn1 : index")
+    w(f"    {result} = arith.divui %skv_up, %cbn : index")
+
+
 def emit_table_launch(w, a, asyn, launch):
     """The launch of a kernel that walks the longest-first table: the
     runtime's table for the problem (built on its first launch, then looked
@@ -944,11 +950,7 @@ def emit_table_launch(w, a, asyn, launch):
     d = a.head_dim
     w("    // The longest-first schedule over the CTAs (the runtime builds it")
     w("    // once per problem); the sections as the paired walk takes them.")
-    w("    %Skv = memref.dim %K, %c2 : !KV")
-    w(f"    %cbn = arith.constant {a.block_n} : index")
-    w(f"    %cbn1 = arith.constant {a.block_n - 1} : index")
-    w("    %skv_up = arith.addi %Skv, %cbn1 : index")
-    w("    %kv_blocks0 = arith.divui %skv_up, %cbn : index")
+    emit_host_kv_blocks(w, a, "%kv_blocks0")
     w("    // Empty keys cost their tiles' epilogues alone.")
     w("    %kv_blocks = arith.maxui %kv_blocks0, %c1 : index")
     emit_lpt_section(lambda text: w("    " + text), d, "%B")

@@ -91,8 +91,9 @@ const DriverApi *loadedDriver();
 /// The driver and this thread's current context for a call that runs on
 /// every launch: where the driver is loaded and a context current, two
 /// cheap calls and nothing formatted; otherwise getDriverWithContext, its
-/// failures (and cuCtxGetCurrent's) recorded after the text `where()`
-/// returns. False after recording an error.
+/// failures (and cuCtxGetCurrent's) recorded after the message prefix
+/// `where()` builds (an object whose `text` member is the prefix, built only
+/// on this slow path). False after recording an error.
 template <typename WhereText>
 bool driverAndContext(const DriverApi **api, cu::Context *context,
                       WhereText where) {

@@ -41,33 +41,52 @@ static constexpr StringLiteral kReservedPrefixes[] = {
     "mgpu",       "tileTensorMap", "tileRuntime",
     "tileModule", "tileLaunch",    "tileStream"};
 
-/// The one runtime entry point host code declares and calls itself: the
-/// longest-first schedule table a persistent causal attention kernel reads
-/// (TileRuntime.h, tileRuntimeLongestFirstTable).
-static constexpr StringLiteral kLongestFirstTable =
-    "tileRuntimeLongestFirstTable";
+/// A runtime entry point that host code declares and calls itself (the
+/// others only the host lowering calls), with the one declaration its
+/// `_mlir_ciface_` entry point serves: its type, through the C interface,
+/// no body.
+struct DeclarableEntry {
+  StringLiteral name;
+  StringLiteral what;
+  FunctionType (*type)(Builder &);
+};
 
-/// The declaration of kLongestFirstTable that the runtime's
-/// `_mlir_ciface_` entry point serves: six i64 operands, a memref<?xi32>
-/// result through the C interface, no body.
-static LogicalResult checkLongestFirstTableDeclaration(Operation *op) {
+static constexpr DeclarableEntry kDeclarableEntries[] = {
+    // The longest-first schedule table a persistent causal attention kernel
+    // reads (TileRuntime.h).
+    {"tileRuntimeLongestFirstTable",
+     "the runtime's longest-first schedule table",
+     [](Builder &b) {
+       Type i64 = b.getI64Type();
+       return b.getFunctionType(
+           {i64, i64, i64, i64, i64, i64},
+           {MemRefType::get({ShapedType::kDynamic}, b.getI32Type())});
+     }},
+};
+
+static const DeclarableEntry *findDeclarableEntry(StringRef name) {
+  for (const DeclarableEntry &entry : kDeclarableEntries)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+/// A declaration of `entry`: its one form, or a diagnostic that names it.
+static LogicalResult checkDeclaration(Operation *op,
+                                      const DeclarableEntry &entry) {
   auto func = dyn_cast<func::FuncOp>(op);
   Builder b(op->getContext());
-  Type i64 = b.getI64Type();
-  FunctionType expected = b.getFunctionType(
-      {i64, i64, i64, i64, i64, i64},
-      {MemRefType::get({ShapedType::kDynamic}, b.getI32Type())});
+  FunctionType expected = entry.type(b);
   // (A declaration is private: MLIR's verifier rejects a public one.)
   if (func && func.isExternal() && func.getFunctionType() == expected &&
       func->hasAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName()))
     return success();
+  std::string form;
+  llvm::raw_string_ostream(form) << expected; // unquoted, as written
   return emitRuleError(op, RuleId::ReservedSymbol)
-         << "'@" << kLongestFirstTable
-         << "' is the runtime's longest-first schedule table; host code "
-            "declares it as `func.func private @"
-         << kLongestFirstTable
-         << "(i64, i64, i64, i64, i64, i64) -> memref<?xi32> attributes "
-            "{llvm.emit_c_interface}` or not at all";
+         << "'@" << entry.name << "' is " << entry.what
+         << "; host code declares it as `func.func private @" << entry.name
+         << form << " attributes {llvm.emit_c_interface}` or not at all";
 }
 
 bool mlir::tile::isReservedRuntimeSymbol(StringRef name) {
@@ -331,8 +350,8 @@ struct CheckPipelineInputPass
     auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
     if (!name || !isReservedRuntimeSymbol(name.getValue()))
       return success();
-    if (name.getValue() == kLongestFirstTable)
-      return checkLongestFirstTableDeclaration(op);
+    if (const DeclarableEntry *entry = findDeclarableEntry(name.getValue()))
+      return checkDeclaration(op, *entry);
     return emitRuleError(op, RuleId::ReservedSymbol)
            << "'@" << name.getValue()
            << "' is the name of a runtime entry point that the host lowering "
