@@ -483,7 +483,8 @@ module attributes {gpu.container_module} {
     }
   }
 
-  // C = A @ Bt^T, launched on `stream` (no synchronisation).
+  // C = A @ Bt^T, launched on `stream` (no synchronisation); the token
+  // returned is `stream` itself.
   func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C, %stream: !gpu.async.token)
       -> !gpu.async.token attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
@@ -500,11 +501,16 @@ module attributes {gpu.container_module} {
     %gy = arith.divui %mp, %cbm : index
     %np = arith.addi %N, %cbn1 : index
     %gx = arith.divui %np, %cbn : index
-    %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
-        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C)
-    return %done : !gpu.async.token
+    // An empty C (M or N = 0) needs no launch.
+    %mn_least = arith.minui %M, %N : index
+    %run = arith.cmpi ne, %mn_least, %c0 : index
+    scf.if %run {
+      %done = gpu.launch_func async [%stream] @gemm_kernels::@gemm
+          blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : !A, %Bt : !Bt, %C : !C)
+    }
+    return %stream : !gpu.async.token
   }
 
   // The same, synchronous: returns when C is written.
@@ -523,10 +529,15 @@ module attributes {gpu.container_module} {
     %gy = arith.divui %mp, %cbm : index
     %np = arith.addi %N, %cbn1 : index
     %gx = arith.divui %np, %cbn : index
-    gpu.launch_func @gemm_kernels::@gemm
-        blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C)
+    // An empty C (M or N = 0) needs no launch.
+    %mn_least = arith.minui %M, %N : index
+    %run = arith.cmpi ne, %mn_least, %c0 : index
+    scf.if %run {
+      gpu.launch_func @gemm_kernels::@gemm
+          blocks in (%gx, %gy, %c1) threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : !A, %Bt : !Bt, %C : !C)
+    }
     return
   }
 }

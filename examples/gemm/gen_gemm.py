@@ -1066,23 +1066,41 @@ module attributes {{gpu.container_module}} {{
     }}
   }}
 
-  // C = A @ Bt^T, launched on `stream` (no synchronisation).
+  // C = A @ Bt^T, launched on `stream` (no synchronisation); the token
+  // returned is `stream` itself.
   func.func @gemm_async(%A: !A, %Bt: !Bt, %C: !C{scale_decl}, %stream: !gpu.async.token)
       -> !gpu.async.token attributes {{llvm.emit_c_interface}} {{
-{grid}{zero_async}    %done = gpu.launch_func async [{after}] @gemm_kernels::@gemm
-        {launch_grid} threads in (%threads, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
-    return %done : !gpu.async.token
+{grid}{NONEMPTY_C}    scf.if %run {{
+{indent(zero_async)}      %done = gpu.launch_func async [{after}] @gemm_kernels::@gemm
+          {launch_grid} threads in (%threads, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%A : !A, %Bt : !Bt, %C : !C{scale_use})
+    }}
+    return %stream : !gpu.async.token
   }}
 
   // The same, synchronous: returns when C is written.
   func.func @gemm(%A: !A, %Bt: !Bt, %C: !C{scale_decl}) attributes {{llvm.emit_c_interface}} {{
-{grid}{sync_launch}    return
+{grid}{NONEMPTY_C}    scf.if %run {{
+{indent(sync_launch)}    }}
+    return
   }}
 }}""")
     return "\n".join(out) + "\n"
 
+
+
+# The single-kernel entries launch only where C has elements: a grid of no
+# tile rows or columns is a launch the driver refuses.
+NONEMPTY_C = """    // An empty C (M or N = 0) needs no launch.
+    %mn_least = arith.minui %M, %N : index
+    %run = arith.cmpi ne, %mn_least, %c0 : index
+"""
+
+
+def indent(text):
+    """pad(text, 2) for lines that end in newlines (empty stays empty)."""
+    return pad(text, 2) + "\n" if text else ""
 
 
 def chunk_store(j, bm, chunk, width, buffer, reduce=""):

@@ -4,7 +4,7 @@
 // its `gemm` entry (A: M x K, Bt: N x K bf16, C: M x N f32), on the fake
 // driver: the launch shape, the dynamic shared memory, the three tensor maps
 // read from the descriptors, and the fallback version when K's rows are not
-// a multiple of 16 bytes.
+// a multiple of 16 bytes, and no launch for an empty C.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,4 +72,17 @@ TEST_F(GemmEntry, RowsOffSixteenBytesRunTheFallback) {
   EXPECT_EQ(fake().lastEncodeDims[0], 256u);
   EXPECT_EQ(fake().lastEncodeStrides[0], 1024u);
   EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 1);
+}
+
+TEST_F(GemmEntry, AnEmptyCLaunchesNothing) {
+  // M = 0 or N = 0: a grid of no tile rows or columns, which the driver
+  // would refuse; C has no element to write, so nothing is launched and the
+  // call succeeds.
+  EXPECT_EQ(call(0, 600, 520), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(call(1000, 0, 520), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().launches, 0);
+  EXPECT_EQ(fake().encodeCalls, 0);
+  // K = 0 with a non-empty C still launches: the kernel writes its zeros.
+  EXPECT_EQ(call(256, 256, 0), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(fake().launches, 1);
 }
