@@ -1747,43 +1747,49 @@ def pad_kernel(element, vector):
 
 
 def pad_operands(element_bytes):
-    """The entry's padding: where A's or Bt's rows (K elements) or base are
-    not 16-byte aligned, and no dimension is 0, A and Bt are copied into
-    stream-ordered buffers whose rows are K' (K rounded up to 16 bytes,
-    %k_pad), zero-filled past K (which changes no product), and the entry
-    runs on them (%A, %Bt); %padded says so. %run says the entry launches:
-    not where C is empty, nor where an allocation was refused (an error the
-    runtime recorded)."""
+    """The entry's padding: where A's or Bt's base, or their rows (K
+    elements), are not 16-byte aligned, and no dimension is 0, the operand
+    is copied into a stream-ordered buffer whose rows are K' (K rounded up
+    to 16 bytes, %k_pad), zero-filled past K (which changes no product), and
+    the entry runs on the copy (%A, %Bt); rows not aligned copy both, a base
+    not aligned only its operand. %a_padded and %bt_padded say which.
+    %run says the entry launches: not where C is empty, nor where an
+    allocation was refused (an error the runtime recorded)."""
     vector = 16 // element_bytes
-    check = unaligned16("ab_unaligned", [("%A_in", "!A"), ("%Bt_in", "!Bt")],
-                        "%K_in", element_bytes)
-    check = "\n".join("    " + line for line in check.splitlines())
+    checks = "\n".join(
+        unaligned16(result, [(name, ty)], "%K_in", element_bytes)
+        for result, name, ty in (("a_unaligned", "%A_in", "!A"),
+                                 ("bt_unaligned", "%Bt_in", "!Bt")))
+    checks = "\n".join("    " + line for line in checks.splitlines())
+    copies = "".join(f"""    %{mem[1:]}, %{flag}_padded = scf.if %pad_{flag} -> ({ty}, i1) {{
+      %{flag}_copy, %{flag}_copy_token = gpu.alloc async [%stream] ({rows}, %k_pad) : {ty}
+      %{flag}_yes = arith.constant 1 : i1
+      scf.yield %{flag}_copy, %{flag}_yes : {ty}, i1
+    }} else {{
+      %{flag}_no = arith.constant 0 : i1
+      scf.yield {mem}_in, %{flag}_no : {ty}, i1
+    }}
+""" for mem, flag, ty, rows in (("%A", "a", "!A", "%M"),
+                                ("%Bt", "bt", "!Bt", "%N")))
     return f"""    // A's or Bt's rows or base not 16-byte aligned: no tensor map reads
     // them, so the problem runs on copies with rows padded to 16 bytes.
     %K_in = memref.dim %A_in, %c1 : !A
-{check}
+{checks}
     %mn_least = arith.minui %M, %N : index
     %mnk_least = arith.minui %mn_least, %K_in : index
     %ab_nonempty = arith.cmpi ne, %mnk_least, %c0 : index
-    %pad_ab = arith.andi %ab_unaligned, %ab_nonempty : i1
+    %pad_a = arith.andi %a_unaligned, %ab_nonempty : i1
+    %pad_bt = arith.andi %bt_unaligned, %ab_nonempty : i1
     %kvec = arith.constant {vector} : index
     %kvec1 = arith.constant {vector - 1} : index
     %k_up = arith.addi %K_in, %kvec1 : index
     %k_groups = arith.divui %k_up, %kvec : index
     %k_pad = arith.muli %k_groups, %kvec : index
-    %A, %Bt, %padded = scf.if %pad_ab -> (!A, !Bt, i1) {{
-      %A_pad, %a_pad_token = gpu.alloc async [%stream] (%M, %k_pad) : !A
-      %Bt_pad, %bt_pad_token = gpu.alloc async [%stream] (%N, %k_pad) : !Bt
-      %pad_yes = arith.constant 1 : i1
-      scf.yield %A_pad, %Bt_pad, %pad_yes : !A, !Bt, i1
-    }} else {{
-      %pad_no = arith.constant 0 : i1
-      scf.yield %A_in, %Bt_in, %pad_no : !A, !Bt, i1
-    }}
-    %a_ptr = memref.extract_aligned_pointer_as_index %A : !A -> index
+{copies}    %a_ptr = memref.extract_aligned_pointer_as_index %A : !A -> index
     %bt_ptr = memref.extract_aligned_pointer_as_index %Bt : !Bt -> index
     %ab_least = arith.minui %a_ptr, %bt_ptr : index
     %ab_null = arith.cmpi eq, %ab_least, %c0 : index
+    %padded = arith.ori %a_padded, %bt_padded : i1
     %pad_lost = arith.andi %padded, %ab_null : i1
     %pad_true = arith.constant 1 : i1
     %pad_kept = arith.xori %pad_lost, %pad_true : i1
@@ -1795,31 +1801,32 @@ def pad_operands(element_bytes):
 
 def pad_launches():
     """The copies of pad_operands' operands (@gemm_pad_k, a block per row
-    and up to 65535 per row's 16-byte groups), on the entry's stream."""
-    return f"""      scf.if %padded {{
-        %pad_threads = arith.constant {PAD_THREADS} : index
-        %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
-        %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
-        %pad_gy_up = arith.addi %k_groups, %pad_threads1 : index
-        %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
-        %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
-        %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
-        %pad_gx_a = arith.minui %M, %pad_max_x : index
-        %pad_gx_bt = arith.minui %N, %pad_max_x : index
-        %pad_a_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-            blocks in (%pad_gx_a, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
-            args(%A_in : !A, %A : !A)
-        %pad_bt_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
-            blocks in (%pad_gx_bt, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
-            args(%Bt_in : !Bt, %Bt : !Bt)
+    and up to 65535 per row's 16-byte groups), on the entry's stream, each
+    where its operand is copied."""
+    copies = "".join(f"""      scf.if %{flag}_padded {{
+        %pad_gx_{flag} = arith.minui {rows}, %pad_max_x : index
+        %pad_{flag}_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
+            blocks in (%pad_gx_{flag}, %pad_gy, %c1) threads in (%pad_threads, %c1, %c1)
+            args({mem}_in : {ty}, {mem} : {ty})
       }}
-"""
+""" for mem, flag, ty, rows in (("%A", "a", "!A", "%M"),
+                                ("%Bt", "bt", "!Bt", "%N")))
+    return f"""      %pad_threads = arith.constant {PAD_THREADS} : index
+      %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
+      %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
+      %pad_gy_up = arith.addi %k_groups, %pad_threads1 : index
+      %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
+      %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
+      %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
+{copies}"""
 
 
 # The padded copies freed after the kernels that read them, on the stream
 # (a copy the runtime could not allocate is null, which the free skips).
-FREE_PADDED = """    scf.if %padded {
+FREE_PADDED = """    scf.if %a_padded {
       %a_freed = gpu.dealloc async [%stream] %A : !A
+    }
+    scf.if %bt_padded {
       %bt_freed = gpu.dealloc async [%stream] %Bt : !Bt
     }
 """

@@ -2,10 +2,10 @@
 as written, up to its launch, for each problem: the index arithmetic by
 index_arith.evaluate, each `scf.if %rule` by the value of %rule (its then
 branch or its else branch). Prints the kernel the entry launches, for
-FileCheck, after "K padded to Kp" where the entry pads A and Bt (the
-`%A, %Bt, %padded = scf.if` branch: Kp is %k_pad, and its buffers, fresh
-allocations, are aligned), and the pad kernel's launches where it makes
-them.
+FileCheck, after "K padded to Kp" where the entry pads A or Bt (the
+`%A, %a_padded = scf.if` and `%Bt, %bt_padded = scf.if` branches: Kp is
+%k_pad, and the copies, fresh allocations, are aligned), naming the
+operands it copies, and the pad kernel's launches where it makes them.
 
     chooser_pick.py FLAGS...   (the generator's flags)"""
 
@@ -45,8 +45,11 @@ C_SHAPES = [(8192, 50257, 768, 0), (2048, 2047, 2048, 0), (300, 4100, 4096, 0),
             (4096, 4096, 4096, 8), (4096, 4096, 4096, 0), (8192, 50264, 768, 0)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
-PAD_IF = re.compile(r"^%A, %Bt, (%\w+) = scf\.if (%\w+) -> .*\{$")
+PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
 PADDED_ADDRESS = 1 << 20  # where the entry's padded copies are placed
+# Where A and Bt are placed (Bt at the problem's offset from its base): a
+# null operand would be a copy the runtime could not allocate.
+A_ADDRESS, BT_BASE = 1 << 16, 1 << 18
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
 GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
 
@@ -64,8 +67,9 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
     at `c_address`), with its count of shares where the grid's z is one."""
     env = {}
     dims = {("%A_in", 0): M, ("%Bt_in", 0): N, ("%A_in", 1): K,
-            ("%Bt_in", 1): K, ("%A_in", "address"): 0,
-            ("%Bt_in", "address"): bt_address, ("%C", "address"): c_address,
+            ("%Bt_in", 1): K, ("%A_in", "address"): A_ADDRESS,
+            ("%Bt_in", "address"): BT_BASE + bt_address,
+            ("%C", "address"): c_address,
             ("%C", 0): M, ("%C", 1): N,
             ("%partials", 0): WORKSPACE, ("%counters", 0): WORKSPACE}
     prefix = ""
@@ -73,18 +77,18 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
     while True:
         line = lines[i]
         if m := PAD_IF.match(line):
-            # Padded: A and Bt become fresh (aligned) copies of %k_pad
-            # columns; else the operands as passed. Past the else branch.
-            padded = env[m.group(2)]
-            k_run = env["%k_pad"] if padded else K
+            # Padded: the operand becomes a fresh (aligned) copy of %k_pad
+            # columns; else the operand as passed. Past the else branch.
+            operand, padded = m.group(1), env[m.group(3)]
+            rows, columns = (M, K) if operand == "%A" else (N, K)
+            address = A_ADDRESS if operand == "%A" else BT_BASE + bt_address
             if padded:
-                prefix = f"K padded to {k_run}, "
-            dims.update({("%A", 0): M, ("%Bt", 0): N, ("%A", 1): k_run,
-                         ("%Bt", 1): k_run,
-                         ("%A", "address"): PADDED_ADDRESS if padded else 0,
-                         ("%Bt", "address"):
-                             PADDED_ADDRESS if padded else bt_address})
-            env[m.group(1)] = int(padded)
+                columns = env["%k_pad"]
+                address = PADDED_ADDRESS
+                prefix += (f"{operand[1:]} padded to {columns}, ")
+            dims.update({(operand, 0): rows, (operand, 1): columns,
+                         (operand, "address"): address})
+            env[m.group(2)] = int(padded)
             while lines[i] != "}":
                 i += 1
             i += 1
