@@ -65,8 +65,8 @@ import argparse
 import math
 
 from tile_orders import (emit_causal_blocks, emit_lpt_section, emit_lpt_tile,
-                         emit_narrow_tile_walk, emit_tile_coords,
-                         emit_walk_share)
+                         emit_narrow_tile_walk, emit_split_range,
+                         emit_split_share, emit_tile_coords, emit_walk_share)
 
 BM, BN = 128, 128
 WG = 128
@@ -132,6 +132,11 @@ def quad_reduce(e, value, op):
     return value
 
 
+def first_block(a):
+    """The tile's first KV block: a split tile's piece starts at %kfirst."""
+    return "%kfirst" if a.split_tail else "%c0"
+
+
 def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
     d, el, causal = a.head_dim, a.dtype, a.causal
@@ -146,7 +151,7 @@ def emit_consume(e, a):
         # the turn over on 4 - c once its wgmmas are issued), so that one's
         # softmax runs while the other's GEMMs do. Consumer 1 gives consumer
         # 0 the first turn.
-        e.line("%c0_first = arith.cmpi eq, %kt, %c0 : index")
+        e.line(f"%c0_first = arith.cmpi eq, %kt, {first_block(a)} : index")
         e.line("%c1_first = arith.andi %c0_first, %second : i1")
         if a.carried_turns:
             # Turns carried across the CTA's tiles: only its first tile's
@@ -197,7 +202,7 @@ def emit_consume(e, a):
         # in the first place of every round, which costs up to 7 %.)
         issue = "%has_prev" if a.first_pv == "guard" else None
         if issue or not a.kv_lag:
-            e.line("%has_prev = arith.cmpi ugt, %kt, %c0 : index")
+            e.line(f"%has_prev = arith.cmpi ugt, %kt, {first_block(a)} : index")
         if a.kv_lag:
             # read_lags = [0, 1]: the pipeline hands consume V of block
             # max(k - 1, 0) (%vs), waited for on V's own barrier.
@@ -460,7 +465,7 @@ def emit_epilogue(e, a):
         emit_tile_coords(e, a)
     o_name = "%o"
     if a.overlap or a.persistent:
-        e.line("%has_any = arith.cmpi ugt, %ntiles, %c0 : index")
+        e.line(f"%has_any = arith.cmpi ugt, %ntiles, {first_block(a)} : index")
     last_slot = None
     if a.persistent:
         # The tile's last block: its stage is still held (the last P V
@@ -484,8 +489,11 @@ def emit_epilogue(e, a):
         e.line("  scf.yield %o : !accO")
         e.line("}")
         o_name = "%o_fin"
+    stats = (("%l_a", "%m_a"), ("%l_b", "%m_b"))
+    if a.split_tail:
+        o_name, stats = emit_split_combine(e, a, o_name)
     invs, lse = [], []
-    for r, (l, m) in enumerate((("%l_a", "%m_a"), ("%l_b", "%m_b"))):
+    for r, (l, m) in enumerate(stats):
         total = quad_reduce(e, l, "arith.addf")
         pos = e.op("pos", f"arith.cmpf ogt, {total}, %fzero : f32")
         inv0 = e.op("inv", f"arith.divf %fone, {total} : f32")
@@ -558,7 +566,15 @@ def emit_epilogue(e, a):
     e.line("%mrow = arith.addi %m0, %row0 : index")
     e.line("%storer = arith.cmpi eq, %local, %c0 : index")
     e.line("scf.if %storer {")
-    e.line(f"  tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], {stage_o}[%row0, 0] [64, {d}] : !O, {stage_type}")
+    store = (f"tile.copy_async %O[%b, %h, %mrow, 0] [1, 1, 64, {d}], "
+             f"{stage_o}[%row0, 0] [64, {d}] : !O, {stage_type}")
+    if a.split_tail:
+        # A split tile's rows are stored by the piece that combined them.
+        e.line("  scf.if %write_out {")
+        e.line(f"    {store}")
+        e.line("  }")
+    else:
+        e.line(f"  {store}")
     e.line("  tile.bulk_commit_group")
     if not a.persistent:
         e.line("  tile.bulk_wait_group 0")
@@ -572,11 +588,147 @@ def emit_epilogue(e, a):
         off = "%trow" if r == 0 else "%c8"
         e.line(f"{row} = arith.addi {base}, {off} : index")
         inside = e.op("in", f"arith.cmpi ult, {row}, %S : index")
+        if a.split_tail:
+            inside = e.op("in", f"arith.andi {inside}, %write_out : i1")
         w = e.op("w", f"arith.andi %quad_lead, {inside} : i1")
         e.line(f"scf.if {w} {{")
         e.line(f"  memref.store {lse[r]}, %L[%b, %h, {row}] : !L")
         e.line("}")
     e.line("tile.yield")
+
+
+# The split tail's shared flags: a word per consumer (and padding to 16).
+SPLIT_FLAG_BYTES = 16
+
+
+def split_slot_floats(d):
+    """A consumer's partial rows in the split tail's workspace: per thread
+    its d / 2 O values, then m and l of its two rows."""
+    return WG * (d // 2 + 4)
+
+
+def emit_split_combine(e, a, o):
+    """The split tail's combination, in the epilogue after the last P V
+    (every consumer thread): a piece of a split tile (blocks from %kfirst >
+    0, or ending at %ntiles before the tile's last) writes its partial rows
+    (O unnormalized, the row maxima m, the thread's sums l) to its slot of
+    the workspace %part, then arrives on the cut's counter in %cnt (zeroed
+    before the launch); the second to arrive reads the other's, combines
+    them (m' = max(m1, m2), O' = O1 2^((m1 - m') s) + O2 2^((m2 - m') s),
+    l likewise) and alone stores O and the log-sum-exp (%write_out). The
+    cut j lies between CTAs j - 1 and j: slot ((2 j + part) 2 + consumer),
+    part 0 for the head piece, 1 for the tail; a slot holds the values in
+    groups of four, group g of thread t at 4 (g x 128 + t), so each warp's
+    16-byte accesses are contiguous. Returns the combined O's name and the
+    (l, m) names of the two rows."""
+    d = a.head_dim
+    o_vals = d // 2
+    groups = (o_vals + 4) // 4
+    names = [f"%sc_o{i}" for i in range(o_vals)] + ["%m_a", "%m_b", "%l_a", "%l_b"]
+    e.line("// A piece of a split tile: partial rows to the workspace, then the")
+    e.line("// cut's counter; the second piece to arrive combines and stores.")
+    e.line("%sc_tail = arith.cmpi ugt, %kfirst, %c0 : index")
+    e.line("%sc_end32 = arith.index_cast %ntiles : index to i32")
+    e.line("%sc_head = arith.cmpi ult, %sc_end32, %kvb32 : i32")
+    e.line("%sc_split = arith.ori %sc_tail, %sc_head : i1")
+    e.line("%sc_o, %sc_ma, %sc_mb, %sc_la, %sc_lb, %write_out = scf.if %sc_split "
+           "-> (!accO, f32, f32, f32, f32, i1) {")
+    e.line("  %sc_cta1 = arith.addi %cta, %c1 : index")
+    e.line("  %sc_j = arith.select %sc_tail, %cta, %sc_cta1 : index")
+    e.line("  %sc_part = arith.select %sc_tail, %c1, %c0 : index")
+    e.line("  %sc_other = arith.subi %c1, %sc_part : index")
+    e.line("  %sc_j2 = arith.muli %sc_j, %c2 : index")
+    e.line("  %sc_count_at = arith.addi %sc_j2, %cidx : index")
+    e.line(f"  %sc_slot = arith.constant {split_slot_floats(d)} : index")
+    e.line("  %sc_t4 = arith.muli %local, %c4 : index")
+    for who, part in (("mine", "%sc_part"), ("theirs", "%sc_other")):
+        e.line(f"  %sc_{who}0 = arith.addi %sc_j2, {part} : index")
+        e.line(f"  %sc_{who}1 = arith.muli %sc_{who}0, %c2 : index")
+        e.line(f"  %sc_{who}2 = arith.addi %sc_{who}1, %cidx : index")
+        e.line(f"  %sc_{who}3 = arith.muli %sc_{who}2, %sc_slot : index")
+        e.line(f"  %sc_{who} = arith.addi %sc_{who}3, %sc_t4 : index")
+    for i in range(o_vals):
+        e.line(f"  {names[i]} = llvm.extractvalue {o}[{i}] : !accO")
+    for g in range(groups):
+        vals = ", ".join(names[4 * g:4 * g + 4])
+        e.line(f"  %sc_w{g} = vector.from_elements {vals} : vector<4xf32>")
+        e.line(f"  %sc_go{g} = arith.constant {4 * WG * g} : index")
+        e.line(f"  %sc_wa{g} = arith.addi %sc_mine, %sc_go{g} : index")
+        e.line(f"  vector.store %sc_w{g}, %part[%sc_wa{g}] {{alignment = 16}} : "
+               "memref<?xf32>, vector<4xf32>")
+    e.line("  // Every thread's partial visible device-wide before the arrival.")
+    e.line("  nvvm.memory.barrier #nvvm.mem_scope<gpu>")
+    e.line("  %sc_bar_c = arith.index_cast %cidx : index to i32")
+    e.line("  %sc_bar = arith.addi %sc_bar_c, %c1_i32 : i32")
+    e.line("  nvvm.barrier id = %sc_bar number_of_threads = %c128_i32")
+    flag = f"memref<{SPLIT_FLAG_BYTES // 4}xi32, #gpu.address_space<workgroup>>"
+    e.line(f"  %sc_flags = tile.arena_view [{split_flag_offset(a)}] : {flag}")
+    e.line("  %sc_lead = arith.cmpi eq, %local, %c0 : index")
+    e.line("  scf.if %sc_lead {")
+    e.line("    %sc_arrived = memref.atomic_rmw addi %c1_i32, %cnt[%sc_count_at] : "
+           "(i32, memref<?xi32>) -> i32")
+    e.line("    // The other piece's partial visible before this CTA reads it.")
+    e.line("    nvvm.memory.barrier #nvvm.mem_scope<gpu>")
+    e.line(f"    memref.store %sc_arrived, %sc_flags[%cidx] : {flag}")
+    e.line("  }")
+    e.line("  nvvm.barrier id = %sc_bar number_of_threads = %c128_i32")
+    e.line(f"  %sc_seen = memref.load %sc_flags[%cidx] : {flag}")
+    e.line("  %sc_none = arith.constant 0 : i32")
+    e.line("  %sc_second = arith.cmpi ne, %sc_seen, %sc_none : i32")
+    e.line("  %sc_co, %sc_cma, %sc_cmb, %sc_cla, %sc_clb = scf.if %sc_second "
+           "-> (!accO, f32, f32, f32, f32) {")
+    theirs = []
+    for g in range(groups):
+        e.line(f"    %sc_ra{g} = arith.addi %sc_theirs, %sc_go{g} : index")
+        e.line(f"    %sc_r{g} = vector.load %part[%sc_ra{g}] {{alignment = 16}} : "
+               "memref<?xf32>, vector<4xf32>")
+        for j in range(4):
+            v = f"%sc_x{4 * g + j}"
+            e.line(f"    {v} = vector.extract %sc_r{g}[{j}] : f32 from vector<4xf32>")
+            theirs.append(v)
+    mine_m, their_m = names[o_vals:o_vals + 2], theirs[o_vals:o_vals + 2]
+    mine_l, their_l = names[o_vals + 2:], theirs[o_vals + 2:]
+    scales, merged_m, merged_l = [], [], []
+    for r in range(2):
+        m = e.op("sc_m", f"arith.maxnumf {mine_m[r]}, {their_m[r]} : f32")
+        inf = e.op("sc_inf", f"arith.cmpf oeq, {m}, %ninf : f32")
+        msc = e.op("sc_ms", f"arith.mulf {m}, %sl2 : f32")
+        msafe = e.op("sc_ms", f"arith.select {inf}, %fzero, {msc} : f32")
+        pair = []
+        for mm in (mine_m[r], their_m[r]):
+            sc = e.op("sc_s", f"arith.mulf {mm}, %sl2 : f32")
+            df = e.op("sc_d", f"arith.subf {sc}, {msafe} : f32")
+            pair.append(e.op("sc_f", 'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"'
+                             f"({df}) : (f32) -> f32"))
+        scales.append(pair)
+        merged_m.append(m)
+        l1 = e.op("sc_l", f"arith.mulf {mine_l[r]}, {pair[0]} : f32")
+        merged_l.append(e.op("sc_l", f"llvm.intr.fma({their_l[r]}, {pair[1]}, {l1}) : "
+                             "(f32, f32, f32) -> f32"))
+    out = o
+    for i in range(o_vals):
+        f0, f1 = scales[row_of(i)]
+        v1 = e.op("sc_v", f"arith.mulf {names[i]}, {f0} : f32")
+        v = e.op("sc_v", f"llvm.intr.fma({theirs[i]}, {f1}, {v1}) : (f32, f32, f32) -> f32")
+        out = e.op("sc_c", f"llvm.insertvalue {v}, {out}[{i}] : !accO")
+    e.line(f"    scf.yield {out}, {merged_m[0]}, {merged_m[1]}, {merged_l[0]}, "
+           f"{merged_l[1]} : !accO, f32, f32, f32, f32")
+    e.line("  } else {")
+    e.line(f"    scf.yield {o}, %m_a, %m_b, %l_a, %l_b : !accO, f32, f32, f32, f32")
+    e.line("  }")
+    e.line("  scf.yield %sc_co, %sc_cma, %sc_cmb, %sc_cla, %sc_clb, %sc_second : "
+           "!accO, f32, f32, f32, f32, i1")
+    e.line("} else {")
+    e.line("  %sc_whole = arith.constant true")
+    e.line(f"  scf.yield {o}, %m_a, %m_b, %l_a, %l_b, %sc_whole : "
+           "!accO, f32, f32, f32, f32, i1")
+    e.line("}")
+    return "%sc_o", (("%sc_la", "%sc_ma"), ("%sc_lb", "%sc_mb"))
+
+
+def split_flag_offset(a):
+    """The split tail's flags: past Q's tile and the K and V stages."""
+    return q_tile_bytes(a.head_dim) + 2 * a.stages * a.block_n * a.head_dim * 2
 
 
 # --first-pv by-length (the non-causal overlapped kernels' default): the
@@ -596,6 +748,9 @@ def generate(a, long_a=None):
     q_bytes = q_tile_bytes(d)
     kv_bytes = stages * a.block_n * d * 2
     smem = q_bytes + 2 * kv_bytes
+    if a.split_tail:
+        # The consumers' "last piece" flags (emit_split_combine).
+        smem += SPLIT_FLAG_BYTES
     if panels == 1:
         tile_layout = f"#tile.layout<({BM}, 64) : (64, 1), swizzle = 128B>"
         kv_layout = f"#tile.layout<({a.block_n}, 64) : (64, 1), swizzle = 128B>"
@@ -664,6 +819,8 @@ def kernel_func(a):
     kv_bytes = stages * a.block_n * d * 2
     sl2 = (1.0 / math.sqrt(d)) * math.log2(math.e)
     sched = ", %sched: memref<?xi32>" if a.table_walk else ""
+    if a.split_tail:
+        sched = ", %part: memref<?xf32>, %cnt: memref<?xi32>"
     out = [f"    gpu.func @{a.name}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L{sched}) kernel {{"]
     body = Emitter("      ")
     b = body.line
@@ -737,6 +894,8 @@ def kernel_func(a):
     if causal and not a.persistent:
         b("// Causal: KV blocks up to the one holding the CTA's last query row.")
         emit_causal_blocks(b)
+    elif a.split_tail:
+        emit_split_share(b)
     elif not causal:
         b("%ntiles = arith.addi %kv_blocks, %c0 : index")
     b("// The thread's place in its warpgroup's accumulator fragments: rows")
@@ -759,10 +918,12 @@ def kernel_func(a):
         emit_q_once(b, d)
     # The persistent causal kernel's tiles differ in length: its iterations
     # region gives each its KV blocks, and its first query row and block
-    # count as the tile's values.
-    ranges = a.persistent and causal
+    # count as the tile's values. So does the split tail's: its pieces'
+    # first and end blocks.
+    ranges = a.persistent and (causal or a.split_tail)
+    values = ["%kfirst: index"] if a.split_tail else ["%m0: index"]
     leading = (["%t: index"] if a.persistent else []) + (
-        ["%m0: index", "%ntiles: index"] if ranges else [])
+        values + ["%ntiles: index"] if ranges else [])
     tile_arg = "".join(f"{arg}, " for arg in leading)
     tiles = " tiles(%mine)" if a.persistent else ""
     count = "" if ranges else " (%ntiles)"
@@ -774,9 +935,20 @@ def kernel_func(a):
     in_flight = 1 if a.overlap and not a.kv_lag else 0
     b(f"    attributes {{consumers = 2 : i64, in_flight = {in_flight} : i64,{lags} "
       "reads = #tile.consumer_reads<wgmma>,")
-    b("                producer_registers = 24 : i64, consumer_registers = 240 : i64}"
+    # The split tail's walk keeps five more values in the producer's
+    # registers: 24 spill, 32 (what the consumers' 2 x 240 leave) do not.
+    producer_regs = 32 if a.split_tail else 24
+    b(f"                producer_registers = {producer_regs} : i64, consumer_registers = 240 : i64}}"
       + (" iterations {" if ranges else " tile_loads {" if a.persistent else " produce {"))
-    if ranges:
+    if ranges and a.split_tail:
+        b("^bb0(%t: index):")
+        b("  // The tile's KV blocks (a piece's of a split tile), its first")
+        b("  // and end block for the other regions.")
+        emit_tile_coords(body, a, "  ")
+        emit_split_range(body, "  ")
+        b("  tile.yield %kfirst_t, %kend_t, %kfirst_t, %kend_t : index, index, index, index")
+        b("} tile_loads {")
+    elif ranges:
         b("^bb0(%t: index):")
         b("  // The tile's KV blocks 0 .. its diagonal; its first query row and")
         b("  // block count for the other regions.")
@@ -854,6 +1026,9 @@ def emit_host(w, a, name, smem, long_name=None):
     head), or, persistent, one per SM (at most one per tile, causal one per
     unit of two tiles). With `long_name`, kernel `name` where the keys fill
     at most FIRST_PV_GUARD_BLOCKS blocks, `long_name` beyond."""
+    if a.split_tail:
+        emit_split_host(w, a, name, smem, long_name)
+        return
     for asyn in (True, False):
         fn = f"{name}_async" if asyn else name
         sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
@@ -923,6 +1098,106 @@ def emit_host(w, a, name, smem, long_name=None):
         w("    return %done : !gpu.async.token" if asyn else "    return")
         w("  }")
         w("")
+
+
+def emit_split_host(w, a, name, smem, long_name=None):
+    """The host entries of a split-tail kernel (emit_split_share): the
+    asynchronous one allocates the workspace on `stream` (the partial rows
+    of two pieces and two consumers per cut between CTAs, and the cuts'
+    counters, zeroed; one element each where no tile is split), launches
+    the kernel (with `long_name`, the by-length choice) and frees it on the
+    stream; where the runtime could not allocate it (its error recorded) it
+    launches nothing. The synchronous one runs it on a stream of its own
+    and waits for that stream."""
+    args = "%Q, %K, %V, %O, %L"
+    types = "!Q, !KV, !KV, !O, !L"
+    w("  // Launched on `stream` (no synchronisation); returns `stream`.")
+    w(f"  func.func @{name}_async(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L, "
+      "%stream: !gpu.async.token) -> !gpu.async.token attributes {llvm.emit_c_interface} {")
+    for v in (0, 1, 2, 4):
+        w(f"    %c{v} = arith.constant {v} : index")
+    w(f"    %cbm = arith.constant {BM} : index")
+    w(f"    %cbm1 = arith.constant {BM - 1} : index")
+    w("    %threads = arith.constant 384 : index")
+    w(f"    %smem = arith.constant {smem} : i32")
+    w("    %B = memref.dim %Q, %c0 : !Q")
+    w("    %H = memref.dim %Q, %c1 : !Q")
+    w("    %S = memref.dim %Q, %c2 : !Q")
+    w("    %sp = arith.addi %S, %cbm1 : index")
+    w("    %gx = arith.divui %sp, %cbm : index")
+    w(f"    %sms = arith.constant {a.sms} : index")
+    w("    %gxh = arith.muli %gx, %H : index")
+    w("    %tiles = arith.muli %gxh, %B : index")
+    w("    %fill = arith.minui %tiles, %sms : index")
+    w("    // At least one CTA (the kernel takes no tile where there is none).")
+    w("    %ctas = arith.maxui %fill, %c1 : index")
+    emit_host_kv_blocks(w, a, "%kv_blocks")
+    w("    // A tile is split where the tiles fill a wave and the last is")
+    w("    // partial (the kernel's rule, emit_split_share).")
+    w("    %sw_waves = arith.divui %tiles, %ctas : index")
+    w("    %sw_rem = arith.remui %tiles, %ctas : index")
+    w("    %sw_partial = arith.cmpi ne, %sw_rem, %c0 : index")
+    w("    %sw_full = arith.cmpi uge, %sw_waves, %c1 : index")
+    w("    %sw_blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
+    w("    %sw_some = arith.andi %sw_partial, %sw_full : i1")
+    w("    %split = arith.andi %sw_some, %sw_blocks : i1")
+    w("    // Partial rows: 4 slots per CTA (cuts 1 .. CTAs - 1, a head and a")
+    w("    // tail piece each, two consumers); a counter per cut and consumer.")
+    w(f"    %sw_slot = arith.constant {split_slot_floats(a.head_dim)} : index")
+    w("    %sw_slots = arith.muli %ctas, %c4 : index")
+    w("    %sw_floats = arith.muli %sw_slots, %sw_slot : index")
+    w("    %sw_counts = arith.muli %ctas, %c2 : index")
+    w("    %sw_part_n = arith.select %split, %sw_floats, %c1 : index")
+    w("    %sw_cnt_n = arith.select %split, %sw_counts, %c1 : index")
+    w("    %part, %part_token = gpu.alloc async [%stream] (%sw_part_n) : memref<?xf32>")
+    w("    %cnt, %cnt_token = gpu.alloc async [%stream] (%sw_cnt_n) : memref<?xi32>")
+    w("    %part_at = memref.extract_aligned_pointer_as_index %part : memref<?xf32> -> index")
+    w("    %cnt_at = memref.extract_aligned_pointer_as_index %cnt : memref<?xi32> -> index")
+    w("    %sw_least = arith.minui %part_at, %cnt_at : index")
+    w("    %sw_ok = arith.cmpi ne, %sw_least, %c0 : index")
+    w("    %has_tiles = arith.cmpi ugt, %tiles, %c0 : index")
+    w("    %run = arith.andi %sw_ok, %has_tiles : i1")
+    w("    scf.if %run {")
+    w("      scf.if %split {")
+    w("        %sw_zero = arith.constant 0 : i32")
+    w("        %zeroed = gpu.memset async [%stream] %cnt, %sw_zero : memref<?xi32>, i32")
+    w("      }")
+
+    def launch(kernel, indent):
+        w(f"{indent}%{kernel}_done = gpu.launch_func async [%stream] @{name}_kernels::@{kernel}")
+        w(f"{indent}    blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)")
+        w(f"{indent}    dynamic_shared_memory_size %smem")
+        w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L, "
+          "%part : memref<?xf32>, %cnt : memref<?xi32>)")
+    if long_name:
+        w("      // The tile's first P V guarded (short keys) or a zero P (long).")
+        w(f"      %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
+        w("      %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
+        w("      scf.if %short {")
+        launch(name, "        ")
+        w("      } else {")
+        launch(long_name, "        ")
+        w("      }")
+    else:
+        launch(name, "      ")
+    w("    }")
+    w("    // Freed after the kernel, on the stream (a null one is skipped).")
+    w("    %part_freed = gpu.dealloc async [%stream] %part : memref<?xf32>")
+    w("    %cnt_freed = gpu.dealloc async [%stream] %cnt : memref<?xi32>")
+    w("    return %stream : !gpu.async.token")
+    w("  }")
+    w("")
+    w("  // Synchronous: returns when O and L are written.")
+    w(f"  func.func @{name}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L) "
+      "attributes {llvm.emit_c_interface} {")
+    w("    %stream = gpu.wait async")
+    w("    // Waiting for the stream itself (the call's result is the same).")
+    w(f"    %done = func.call @{name}_async({args}, %stream) : ({types}, "
+      "!gpu.async.token) -> !gpu.async.token")
+    w("    gpu.wait [%stream]")
+    w("    return")
+    w("  }")
+    w("")
 
 
 # The longest-first table's cost of a tile besides its KV blocks, in KV
@@ -1071,6 +1346,13 @@ def main():
                         "(index arithmetic); table: the longest-first "
                         "schedule the runtime builds once per problem "
                         "(auto: table)")
+    p.add_argument("--split-tail", dest="split_tail", default="auto",
+                   choices=("auto", "on", "off"),
+                   help="persistent non-causal kernels: the tiles past the "
+                        "last whole wave but one are cut into even ranges of "
+                        "KV blocks over the CTAs, a tile cut in two combining "
+                        "its partial rows through a workspace, so the last "
+                        "wave is no longer partly idle (auto: off)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1167,6 +1449,7 @@ def main():
     if a.stages is None:
         # 227 KiB of shared memory: Q and S stages of K and V.
         a.stages = min(4, (232448 - 1024 - BM * a.head_dim * 2) // (2 * a.block_n * a.head_dim * 2))
+    default_name = None
     if a.name is None:
         a.name = (f"attention_d{a.head_dim}{'_causal' if a.causal else ''}"
                   f"{'' if a.overlap == overlap_default else ('_overlap' if a.overlap else '_serial')}"
@@ -1182,6 +1465,19 @@ def main():
                   f"{'' if a.table_walk == table_default else ('_table_walk' if a.table_walk else '_paired_walk')}"
                   f"{'' if a.first_pv == first_pv_default else '_' + a.first_pv.replace('-', '_') + '_first_pv'}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
+        default_name = a.name
+    split_default = False
+    if a.split_tail == "on" and not (a.persistent and not a.causal):
+        p.error("--split-tail: the persistent non-causal kernels' tail (the "
+                "causal ones balance their tiles with --causal-walk table)")
+    a.split_tail = a.split_tail == "on" or (a.split_tail == "auto" and
+                                            split_default and a.persistent
+                                            and not a.causal)
+    if a.split_tail and a.kv_lag:
+        p.error("--split-tail: the epilogue's pieces need the last K stage "
+                "held (not --kv-lag)")
+    if a.split_tail and a.name == default_name:
+        a.name += "_split_tail"
     if a.first_pv == "by-length" and a.table_walk:
         p.error("--first-pv by-length: one kernel per module walks the table")
     if a.first_pv == "by-length":

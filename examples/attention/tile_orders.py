@@ -4,6 +4,9 @@
 - one-tile causal kernels: the grid's CTAs in longest-first order, in
   sections of heads whose K and V fit in L2 (emit_lpt_tile);
 - persistent non-causal kernels: CTA c takes tiles c, c + CTAs, ...;
+  with a split tail (`--split-tail`), only up to the last whole wave
+  before the last partial one, and the remaining tiles' KV blocks in
+  contiguous, even ranges (emit_split_share);
 - persistent causal kernels: units of two neighbouring tiles of a paired
   order that levels the CTAs' KV blocks (emit_paired_walk), or
   (`--causal-walk table`) the tiles the longest-first schedule gives the
@@ -26,6 +29,17 @@ def emit_tile_coords(e, a, indent=""):
         emit_table_walk(e, indent)
     elif a.causal:
         emit_paired_walk(e, indent)
+    elif a.split_tail:
+        # The CTA's whole tiles, then its pieces of the split tail: tiles
+        # %skbase32, %skbase32 + 1, ... (emit_split_share).
+        e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
+        e.line(f"{indent}%t_lin_dp = arith.addi %cta32, %t_stride : i32")
+        e.line(f"{indent}%t_piece = arith.subi %t32, %dp32 : i32")
+        e.line(f"{indent}%t_lin_sk = arith.addi %skbase32, %t_piece : i32")
+        e.line(f"{indent}%t_whole = arith.cmpi ult, %t32, %dp32 : i32")
+        e.line(f"{indent}%t_lin = arith.select %t_whole, %t_lin_dp, %t_lin_sk : i32")
+        e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
+        e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
     else:
         e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
         e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
@@ -124,6 +138,7 @@ def emit_walk_share(b, a, d):
         emit_table_share(b)
         return
     if not a.causal:
+        mine = "%mine_whole" if a.split_tail else "%mine"
         b("// This CTA's share: ceil((total - cta) / CTAs) tiles, none past the")
         b("// last tile.")
         b("%some = arith.cmpi ult, %cta, %total : index")
@@ -131,7 +146,7 @@ def emit_walk_share(b, a, d):
         b("%ctas1 = arith.subi %ctas, %c1 : index")
         b("%left_up = arith.addi %left, %ctas1 : index")
         b("%share = arith.divui %left_up, %ctas : index")
-        b("%mine = arith.select %some, %share, %c0 : index")
+        b(f"{mine} = arith.select %some, %share, %c0 : index")
         return
     emit_paired_walk_share(b, d)
 
@@ -163,6 +178,88 @@ def emit_paired_walk_share(b, d):
     b("%short_unit = arith.andi %is_odd, %owns_last : i1")
     b("%short_i = arith.index_castui %short_unit : i1 to index")
     b("%mine = arith.subi %my_tiles, %short_i : index")
+
+
+def emit_split_share(b):
+    """The split tail's share (persistent non-causal kernels with
+    --split-tail; after %kv_blocks, the tiles' KV blocks, and
+    emit_narrow_tile_walk). Where the tiles fill at least one wave and the
+    last wave is partial (and a tile has 2 blocks or more), the tiles of
+    all but the last two waves stay whole (CTA c takes c, c + CTAs, ...;
+    %dp32 of them each), and the KV blocks of the R remaining tiles (CTAs
+    <= R < 2 CTAs) are dealt out as contiguous ranges of units (tile x
+    blocks + block): CTA c takes units u(c) .. u(c + 1) - 1, u(c) =
+    floor(c R blocks / CTAs). A range covers at least a tile's blocks, so
+    each tile is cut at most once: its head (blocks 0 .. e - 1) is the last
+    piece of one CTA and its tail (blocks e ..) the first of the next, and
+    the CTA whose piece ends second combines the two (emit_split_combine).
+    Elsewhere every tile is whole (%dp32 = the CTA's count). Defines
+    %mine, %dp32, %skbase32 (the first tile of the CTA's pieces),
+    %u0_rel32 (its first piece's first block), %u1_rel32 (its range's end,
+    counted from that tile's first block) and %kvb32 (the blocks of a
+    tile), in 32 bits: the tile count and the KV blocks are below 2^30 (K
+    of 2^30 blocks of 128 rows of 64 two-byte values would be 16 TiB), so
+    %u1_rel32 < 3 x blocks is too."""
+    b("// Split tail: all but the last two waves whole; the rest's KV blocks")
+    b("// in even, contiguous ranges over the CTAs.")
+    b("%sp_waves = arith.divui %total, %ctas : index")
+    b("%sp_rem = arith.remui %total, %ctas : index")
+    b("%sp_partial = arith.cmpi ne, %sp_rem, %c0 : index")
+    b("%sp_full = arith.cmpi uge, %sp_waves, %c1 : index")
+    b("%sp_blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
+    b("%sp_some = arith.andi %sp_partial, %sp_full : i1")
+    b("%split = arith.andi %sp_some, %sp_blocks : i1")
+    b("%sp_kvb = arith.maxui %kv_blocks, %c1 : index")
+    b("%sp_waves1 = arith.subi %sp_waves, %c1 : index")
+    b("%sp_whole = arith.muli %sp_waves1, %ctas : index")
+    b("%sp_tiles = arith.subi %total, %sp_whole : index")
+    b("%sp_units = arith.muli %sp_tiles, %sp_kvb : index")
+    b("%sp_q = arith.divui %sp_units, %ctas : index")
+    b("%sp_r = arith.remui %sp_units, %ctas : index")
+    for name, c in (("u0", "%cta"), ("u1", "%sp_cta1")):
+        if name == "u1":
+            b("%sp_cta1 = arith.addi %cta, %c1 : index")
+        b(f"%sp_{name}q = arith.muli {c}, %sp_q : index")
+        b(f"%sp_{name}r0 = arith.muli {c}, %sp_r : index")
+        b(f"%sp_{name}r = arith.divui %sp_{name}r0, %ctas : index")
+        b(f"%sp_{name} = arith.addi %sp_{name}q, %sp_{name}r : index")
+    b("%sp_first = arith.divui %sp_u0, %sp_kvb : index")
+    b("%sp_u1m = arith.subi %sp_u1, %c1 : index")
+    b("%sp_last = arith.divui %sp_u1m, %sp_kvb : index")
+    b("%sp_pieces0 = arith.subi %sp_last, %sp_first : index")
+    b("%sp_pieces = arith.addi %sp_pieces0, %c1 : index")
+    b("%sp_mine = arith.addi %sp_waves1, %sp_pieces : index")
+    b("%mine = arith.select %split, %sp_mine, %mine_whole : index")
+    b("%dp = arith.select %split, %sp_waves1, %mine_whole : index")
+    b("%sp_base = arith.addi %sp_whole, %sp_first : index")
+    b("%sp_first_unit = arith.muli %sp_first, %sp_kvb : index")
+    b("%sp_u0_rel = arith.subi %sp_u0, %sp_first_unit : index")
+    b("%sp_u1_rel = arith.subi %sp_u1, %sp_first_unit : index")
+    b("%dp32 = arith.index_cast %dp : index to i32")
+    b("%skbase32 = arith.index_cast %sp_base : index to i32")
+    b("%u0_rel32 = arith.index_cast %sp_u0_rel : index to i32")
+    b("%u1_rel32 = arith.index_cast %sp_u1_rel : index to i32")
+    b("%kvb32 = arith.index_cast %kv_blocks : index to i32")
+    b("%sp_zero32 = arith.constant 0 : i32")
+
+
+def emit_split_range(e, indent=""):
+    """The KV blocks %kfirst_t .. %kend_t - 1 of the CTA's t-th tile under
+    the split tail (emit_split_share): all of a whole tile's; of its p-th
+    piece, from %u0_rel32 for the first (0 after) to the range's end or
+    the tile's."""
+    e.line(f"{indent}%sp_t32 = arith.index_cast %t : index to i32")
+    e.line(f"{indent}%sp_sk = arith.cmpi uge, %sp_t32, %dp32 : i32")
+    e.line(f"{indent}%sp_p = arith.subi %sp_t32, %dp32 : i32")
+    e.line(f"{indent}%sp_head = arith.cmpi eq, %sp_p, %sp_zero32 : i32")
+    e.line(f"{indent}%sp_kf = arith.select %sp_head, %u0_rel32, %sp_zero32 : i32")
+    e.line(f"{indent}%sp_pb = arith.muli %sp_p, %kvb32 : i32")
+    e.line(f"{indent}%sp_left = arith.subi %u1_rel32, %sp_pb : i32")
+    e.line(f"{indent}%sp_ke = arith.minui %sp_left, %kvb32 : i32")
+    e.line(f"{indent}%kf32 = arith.select %sp_sk, %sp_kf, %sp_zero32 : i32")
+    e.line(f"{indent}%ke32 = arith.select %sp_sk, %sp_ke, %kvb32 : i32")
+    e.line(f"{indent}%kfirst_t = arith.index_castui %kf32 : i32 to index")
+    e.line(f"{indent}%kend_t = arith.index_castui %ke32 : i32 to index")
 
 
 def emit_narrow_tile_walk(b, causal=False):

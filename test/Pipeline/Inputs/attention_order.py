@@ -32,6 +32,11 @@ from index_arith import run  # noqa: E402
 # of 8), 15 such heads (a last section of 7), and 16k tokens at seq 2k.
 PROBLEMS = [(2, 4, 4096), (3, 2, 1000), (1, 1, 128), (2, 16, 8192),
             (3, 5, 8192), (8, 16, 2048)]
+# The split tail's: 2048 tiles of 16 blocks (15.5 waves), 2112 (whole
+# waves: nothing split), 140 of 64 (one wave and 8 tiles), 100 (under a
+# wave: nothing split), 264 tiles of one block (nothing split).
+SPLIT_PROBLEMS = [(16, 8, 2048), (33, 4, 2048), (1, 14, 1280), (1, 10, 1280),
+                  (2, 132, 128)]
 SMS = 132
 GPU_ID = re.compile(r"^(%\w+) = gpu\.(block_id|grid_dim) ([xyz])$")
 # The index and i32 arithmetic the walk is made of (not f32 constants).
@@ -146,18 +151,83 @@ def persistent(lines, B, H, S, dims):
                   f"{max(blocks)}")
 
 
+def split_tail(lines, B, H, S, dims):
+    """The split tail (--split-tail on): the kernel's lines up to its
+    share, then its iterations region for each of the CTA's tiles (the
+    tile and its blocks %kfirst_t .. %kend_t - 1), and the epilogue's
+    workspace arithmetic for each piece (its counter and its and the other
+    piece's slot, consumer 0, thread 0). Returns the (tile, block) pairs
+    walked, and a summary: the CTAs' blocks, least and most, the split
+    tiles, and whether each split tile's two pieces share a counter and
+    read each other's slot."""
+    body = lines[lines.index(next(l for l in lines
+                                  if l.startswith("gpu.func @"))) + 1:]
+    kernel = body[:next(i for i, l in enumerate(body)
+                        if l.startswith("%sp_zero32 = ")) + 1]
+    start = body.index("^bb0(%t: index):")
+    region = body[start + 1:next(i for i in range(start, len(body))
+                                 if body[i].startswith("tile.yield %kfirst_t"))]
+    # The combination's arithmetic up to the other piece's slot.
+    combine = [l for l in body if l.startswith("%sc_") and INTEGER.match(l)]
+    combine = combine[:next(i for i, l in enumerate(combine)
+                            if l.startswith("%sc_theirs = ")) + 1]
+    gx = (S + 127) // 128
+    tiles = gx * H * B
+    ctas = max(min(tiles, SMS), 1)
+    seen, blocks, pieces = [], [], {}
+    for cta in range(ctas):
+        env = {"dims": dims}
+        with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
+        run_lines(kernel, env)
+        walked = 0
+        for t in range(env["%mine"]):
+            tile_env = dict(env, **{"%t": t})
+            run_lines(region, tile_env)
+            tile = (tile_env["%qb"], tile_env["%h"], tile_env["%b"])
+            kf, ke = tile_env["%kfirst_t"], tile_env["%kend_t"]
+            seen += [(tile, k) for k in range(kf, ke)]
+            walked += ke - kf
+            piece_env = dict(tile_env, **{"%kfirst": kf, "%ntiles": ke,
+                                          "%cidx": 0, "%local": 0})
+            run_lines(combine, piece_env)
+            pieces.setdefault(tile, []).append(
+                (piece_env["%sc_split"], piece_env.get("%sc_count_at"),
+                 piece_env.get("%sc_mine"), piece_env.get("%sc_theirs")))
+        blocks.append(walked)
+    split = [p for p in pieces.values() if len(p) > 1]
+    paired = all(len(p) == 2 and all(q[0] for q in p) and p[0][1] == p[1][1]
+                 and p[0][2] == p[1][3] and p[0][3] == p[1][2]
+                 and p[0][2] != p[1][2] for p in split)
+    whole = all(not p[0][0] for p in pieces.values() if len(p) == 1)
+    slot = int(next(l for l in combine if l.startswith("%sc_slot = "))
+               .split()[3])
+    inside = all(q[2] + slot <= 4 * ctas * slot for p in split for q in p)
+    return seen, (f"{ctas} CTAs, KV blocks per CTA {min(blocks)} to "
+                  f"{max(blocks)}, {len(split)} tiles split"
+                  + (", pieces paired" if paired and whole and inside
+                     else ", PIECES NOT PAIRED"))
+
+
 module = subprocess.run(
     [sys.executable, os.path.join(ROOT, "examples", "attention",
                                   "gen_attention.py"), *sys.argv[1:]],
     check=True, capture_output=True, text=True).stdout
 lines = [l.strip() for l in module.splitlines()]
 walk = one_tile if "--one-tile" in sys.argv[1:] else persistent
-for B, H, S in PROBLEMS:
+if "--split-tail" in sys.argv[1:]:
+    walk = split_tail
+for B, H, S in PROBLEMS + (SPLIT_PROBLEMS if walk is split_tail else []):
     dims = {("%Q", 0): B, ("%Q", 1): H, ("%Q", 2): S, ("%K", 1): H,
             ("%K", 2): S}
     seen, text = walk(lines, B, H, S, dims)
     gx = (S + 127) // 128
-    every = sorted(seen) == sorted((q, h, b) for q in range(gx)
-                                   for h in range(H) for b in range(B))
+    tiles = [(q, h, b) for q in range(gx) for h in range(H) for b in range(B)]
+    if walk is split_tail:
+        every = sorted(seen) == sorted((t, k) for t in tiles
+                                       for k in range(gx))
+        what = "every tile's every block once"
+    else:
+        every = sorted(seen) == sorted(tiles)
+        what = "every tile once"
     print(f"B={B} H={H} S={S}: "
-          f"{'every tile once' if every else 'NOT A PERMUTATION'}, {text}")
+          f"{what if every else 'NOT A PERMUTATION'}, {text}")

@@ -1,0 +1,132 @@
+//===- AttentionSplitEntryTest.cpp - The split-tail attention entry from C ===//
+//
+// The persistent non-causal attention kernel with the split tail
+// (gen_attention.py --split-tail on), compiled by tile-compile and called
+// from C on the fake driver: the entry allocates the workspace on the
+// caller's stream (the partial rows and the cuts' counters, zeroed, where a
+// tile is split; one element each elsewhere), launches one CTA per SM (at
+// most one per tile) with the by-length kernel, frees the workspace on the
+// stream after it, and launches nothing for an empty problem.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeEntry.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Descriptor3 {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[3];
+  int64_t strides[3];
+};
+
+struct Descriptor4 {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes[4];
+  int64_t strides[4];
+};
+
+Descriptor4 tensor(void *data, int64_t b, int64_t h, int64_t s) {
+  return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
+}
+
+/// The fake's memory log of a call's workspace: the partial rows' and the
+/// counters' allocations of `partBytes` and `countBytes` on stream 0x10,
+/// then their frees on it.
+std::string workspace(uint64_t partBytes, uint64_t countBytes) {
+  return "alloc " + std::to_string(partBytes) +
+         " on 0x10 = 0x60000; alloc " + std::to_string(countBytes) +
+         " on 0x10 = 0x70000; free 0x60000 on 0x10; free 0x70000 on 0x10; ";
+}
+
+// A consumer's slot: 128 threads of 64 O values, 2 maxima and 2 sums; 4
+// slots per CTA (a head and a tail piece per cut, two consumers).
+constexpr uint64_t kSlotBytes = 128 * (64 + 4) * 4;
+
+} // namespace
+
+extern "C" void *
+_mlir_ciface_attention_split_async(Descriptor4 *q, Descriptor4 *k,
+                                   Descriptor4 *v, Descriptor4 *o,
+                                   Descriptor3 *l, void *stream);
+
+class AttentionSplitEntry : public testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
+    fake().launchLog[0] = '\0';
+    fake().memoryLog[0] = '\0';
+    fake().allocs = fake().frees = fake().memset32s = 0;
+    fake().lastDst = fake().lastValue = fake().lastCount = 0;
+  }
+  /// attention_split_async on stream 0x10 for (b, h, s); the runtime's
+  /// status after it.
+  int32_t call(int64_t b, int64_t h, int64_t s) {
+    Descriptor4 q = tensor(base(), b, h, s);
+    Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
+    void *done =
+        _mlir_ciface_attention_split_async(&q, &q, &q, &q, &l, kStream);
+    EXPECT_EQ(done, kStream);
+    return tileRuntimeConsumeStatus();
+  }
+  /// 256-byte aligned storage; the fake driver never touches it.
+  static char *base() {
+    static std::vector<char> data(1024);
+    auto at = reinterpret_cast<uintptr_t>(data.data());
+    return data.data() + ((256 - at % 256) % 256);
+  }
+  static inline void *const kStream = reinterpret_cast<void *>(0x10);
+};
+
+TEST_F(AttentionSplitEntry, SixteenKTokensAtTwoK) {
+  // 2048 tiles of 16 KV blocks on 132 CTAs (15.5 waves): split. The
+  // workspace holds 4 x 132 slots and 2 x 132 counters, which are zeroed on
+  // the stream before the guarded kernel (16 blocks: short keys) runs.
+  EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_split (132,1,1)x(384,1,1); ");
+  EXPECT_EQ(fake().memoryLog, workspace(4 * 132 * kSlotBytes, 2 * 132 * 4));
+  EXPECT_EQ(fake().memset32s, 1);
+  EXPECT_EQ(fake().lastDst, 0x70000u);
+  EXPECT_EQ(fake().lastValue, 0u);
+  EXPECT_EQ(fake().lastCount, 264u);
+  EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
+}
+
+TEST_F(AttentionSplitEntry, LongKeysTakeTheZeroPKernel) {
+  // 64 blocks of keys: the zero-P kernel; 1024 tiles (7.8 waves): split.
+  EXPECT_EQ(call(1, 16, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_split_long (132,1,1)x(384,1,1); ");
+  EXPECT_EQ(fake().memset32s, 1);
+}
+
+TEST_F(AttentionSplitEntry, WholeWavesSplitNothing) {
+  // 33 x 4 heads of 16 query blocks: 2112 tiles, 16 whole waves. Nothing is
+  // split: one element each, no counters to zero.
+  EXPECT_EQ(call(33, 4, 2048), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_split (132,1,1)x(384,1,1); ");
+  EXPECT_EQ(fake().memoryLog, workspace(4, 4));
+  EXPECT_EQ(fake().memset32s, 0);
+}
+
+TEST_F(AttentionSplitEntry, UnderAWaveSplitsNothing) {
+  // 300 rows of 2 heads: 6 tiles, a CTA each.
+  EXPECT_EQ(call(1, 2, 300), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_split (6,1,1)x(384,1,1); ");
+  EXPECT_EQ(fake().memset32s, 0);
+}
+
+TEST_F(AttentionSplitEntry, AnEmptyProblemLaunchesNothing) {
+  EXPECT_EQ(call(1, 2, 0), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_EQ(call(0, 2, 300), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "");
+  EXPECT_EQ(fake().memset32s, 0);
+}
