@@ -935,10 +935,9 @@ def kernel_func(a):
     in_flight = 1 if a.overlap and not a.kv_lag else 0
     b(f"    attributes {{consumers = 2 : i64, in_flight = {in_flight} : i64,{lags} "
       "reads = #tile.consumer_reads<wgmma>,")
-    # The split tail's walk keeps five more values in the producer's
-    # registers: 24 spill, 32 (what the consumers' 2 x 240 leave) do not.
-    producer_regs = 32 if a.split_tail else 24
-    b(f"                producer_registers = {producer_regs} : i64, consumer_registers = 240 : i64}}"
+    # 24 + 2 x 240 is the whole of what 384 threads have at entry (168
+    # each): the pool setmaxnreg moves registers within.
+    b("                producer_registers = 24 : i64, consumer_registers = 240 : i64}"
       + (" iterations {" if ranges else " tile_loads {" if a.persistent else " produce {"))
     if ranges and a.split_tail:
         b("^bb0(%t: index):")

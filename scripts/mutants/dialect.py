@@ -17,6 +17,13 @@ MUTANTS = [
       "cannot load",
       function="verifyReadLags",
       tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
+    M("pipe-registers-whole-sm", "PipelineOp.cpp",
+      "  if (total > pool)", "  if (total > kRegistersPerSm)",
+      "setmaxnreg counts are checked against the SM's 65536 registers, not "
+      "the CTA's pool at entry: 32 + 2 x 240 passes, and the second "
+      "consumer's setmaxnreg.inc waits forever",
+      function="verifyRegisters",
+      tests=["lit:Dialect/Tile/pipeline-invalid.mlir"]),
     M("pipe-held-stage-consume-range", "PipelineOp.cpp",
       "if (inConsume && back > inFlight)",
       "if (inConsume && back > inFlight + 1)",

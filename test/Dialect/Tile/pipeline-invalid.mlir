@@ -181,8 +181,34 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @f(%A: !A, %n: index) kernel {
     %s = tile.arena_view [0] : !S
-    // expected-error @below {{pipeline-registers: 128 x (40 + 2 x 256) = 70656 registers exceed the 65536 of an SM}}
+    // expected-error @below {{pipeline-registers: 128 x (40 + 2 x 256) = 70656 registers exceed the CTA's 64512 (384 threads of 168 at entry)}}
     tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2, producer_registers = 40, consumer_registers = 256} produce {
+    ^bb0(%k: index, %t: !T):
+      tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
+      tile.yield
+    } consume {
+    ^bb0(%k: index, %t: !T, %c: index):
+      tile.yield
+    } epilogue {
+    ^bb0(%c: index):
+      tile.yield
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+!A = memref<?x?xf32>
+!S = memref<2x8x64xf32, #gpu.address_space<workgroup>>
+!T = memref<8x64xf32, #gpu.address_space<workgroup>>
+gpu.module @k {
+  gpu.func @f(%A: !A, %n: index) kernel {
+    %s = tile.arena_view [0] : !S
+    // Within the SM's 65536 but past what 384 threads have at entry: the
+    // second consumer's setmaxnreg.inc would wait forever.
+    // expected-error @below {{pipeline-registers: 128 x (32 + 2 x 240) = 65536 registers exceed the CTA's 64512 (384 threads of 168 at entry)}}
+    tile.pipeline (%n) stages(%s : !S) attributes {consumers = 2, producer_registers = 32, consumer_registers = 240} produce {
     ^bb0(%k: index, %t: !T):
       tile.copy_async %t[0, 0] [8, 64], %A[0, 0] [8, 64] : !T, !A
       tile.yield

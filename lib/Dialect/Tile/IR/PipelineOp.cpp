@@ -338,13 +338,21 @@ static LogicalResult verifyRegisters(PipelineOp op) {
       return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
              << name << " = " << value
              << "; setmaxnreg takes a multiple of 8 in [24, 256]";
+  // setmaxnreg moves registers within the CTA's pool: what the launch gave
+  // its threads (ptxas's count at entry, the SM's registers over the
+  // threads, in whole units of 8), not the SM's whole file. A request past
+  // the pool never returns: the consumer that asks last waits forever.
+  int64_t threads = kWarpgroupThreads * (1 + op.getConsumers());
+  int64_t atEntry = kRegistersPerSm / threads / 8 * 8;
+  int64_t pool = atEntry * threads;
   int64_t total =
       kWarpgroupThreads * (*producer + op.getConsumers() * *consumer);
-  if (total > kRegistersPerSm)
+  if (total > pool)
     return emitRuleError(op.getOperation(), RuleId::PipelineRegisters)
            << kWarpgroupThreads << " x (" << *producer << " + "
            << op.getConsumers() << " x " << *consumer << ") = " << total
-           << " registers exceed the " << kRegistersPerSm << " of an SM";
+           << " registers exceed the CTA's " << pool << " (" << threads
+           << " threads of " << atEntry << " at entry)";
   return success();
 }
 
