@@ -615,7 +615,9 @@ def emit_split_combine(e, a, o):
     the workspace %part, then arrives on the cut's counter in %cnt (zeroed
     before the launch); the second to arrive reads the other's, combines
     them (m' = max(m1, m2), O' = O1 2^((m1 - m') s) + O2 2^((m2 - m') s),
-    l likewise) and alone stores O and the log-sum-exp (%write_out). The
+    l likewise; the head piece's values first, so the result does not
+    depend on which arrived last) and alone stores O and the log-sum-exp
+    (%write_out). The
     cut j lies between CTAs j - 1 and j: slot ((2 j + part) 2 + consumer),
     part 0 for the head piece, 1 for the tail; a slot holds the values in
     groups of four, group g of thread t at 4 (g x 128 + t), so each warp's
@@ -686,6 +688,13 @@ def emit_split_combine(e, a, o):
             v = f"%sc_x{4 * g + j}"
             e.line(f"    {v} = vector.extract %sc_r{g}[{j}] : f32 from vector<4xf32>")
             theirs.append(v)
+    # The head piece's values first and the tail's second, whichever
+    # arrived last: the rounding is the same in every run.
+    head = [e.op("sc_hd", f"arith.select %sc_tail, {t}, {m} : f32")
+            for m, t in zip(names, theirs)]
+    tail = [e.op("sc_tl", f"arith.select %sc_tail, {m}, {t} : f32")
+            for m, t in zip(names, theirs)]
+    names, theirs = head, tail
     mine_m, their_m = names[o_vals:o_vals + 2], theirs[o_vals:o_vals + 2]
     mine_l, their_l = names[o_vals + 2:], theirs[o_vals + 2:]
     scales, merged_m, merged_l = [], [], []
