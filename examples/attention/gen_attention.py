@@ -1042,18 +1042,7 @@ def emit_host(w, a, name, smem, long_name=None):
         sig = ", %stream: !gpu.async.token) -> !gpu.async.token" if asyn else ")"
         w(f"  // {'Launched on `stream` (no synchronisation).' if asyn else 'Synchronous: returns when O and L are written.'}")
         w(f"  func.func @{fn}(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L{sig} attributes {{llvm.emit_c_interface}} {{")
-        w("    %c0 = arith.constant 0 : index")
-        w("    %c1 = arith.constant 1 : index")
-        w("    %c2 = arith.constant 2 : index")
-        w(f"    %cbm = arith.constant {BM} : index")
-        w(f"    %cbm1 = arith.constant {BM - 1} : index")
-        w("    %threads = arith.constant 384 : index")
-        w(f"    %smem = arith.constant {smem} : i32")
-        w("    %B = memref.dim %Q, %c0 : !Q")
-        w("    %H = memref.dim %Q, %c1 : !Q")
-        w("    %S = memref.dim %Q, %c2 : !Q")
-        w("    %sp = arith.addi %S, %cbm1 : index")
-        w("    %gx = arith.divui %sp, %cbm : index")
+        emit_host_problem(w, smem)
         grid = "%gx, %H, %B"
         if a.persistent:
             w(f"    %sms = arith.constant {a.sms} : index")
@@ -1108,6 +1097,22 @@ def emit_host(w, a, name, smem, long_name=None):
         w("")
 
 
+def emit_host_problem(w, smem):
+    """The host entries' constants and problem: %B, %H, %S and %gx, the
+    query blocks of BM rows."""
+    for v in (0, 1, 2):
+        w(f"    %c{v} = arith.constant {v} : index")
+    w(f"    %cbm = arith.constant {BM} : index")
+    w(f"    %cbm1 = arith.constant {BM - 1} : index")
+    w("    %threads = arith.constant 384 : index")
+    w(f"    %smem = arith.constant {smem} : i32")
+    w("    %B = memref.dim %Q, %c0 : !Q")
+    w("    %H = memref.dim %Q, %c1 : !Q")
+    w("    %S = memref.dim %Q, %c2 : !Q")
+    w("    %sp = arith.addi %S, %cbm1 : index")
+    w("    %gx = arith.divui %sp, %cbm : index")
+
+
 def emit_split_host(w, a, name, smem, long_name=None):
     """The host entries of a split-tail kernel (emit_split_share): the
     asynchronous one allocates the workspace on `stream` (the partial rows
@@ -1122,17 +1127,8 @@ def emit_split_host(w, a, name, smem, long_name=None):
     w("  // Launched on `stream` (no synchronisation); returns `stream`.")
     w(f"  func.func @{name}_async(%Q: !Q, %K: !KV, %V: !KV, %O: !O, %L: !L, "
       "%stream: !gpu.async.token) -> !gpu.async.token attributes {llvm.emit_c_interface} {")
-    for v in (0, 1, 2, 4):
-        w(f"    %c{v} = arith.constant {v} : index")
-    w(f"    %cbm = arith.constant {BM} : index")
-    w(f"    %cbm1 = arith.constant {BM - 1} : index")
-    w("    %threads = arith.constant 384 : index")
-    w(f"    %smem = arith.constant {smem} : i32")
-    w("    %B = memref.dim %Q, %c0 : !Q")
-    w("    %H = memref.dim %Q, %c1 : !Q")
-    w("    %S = memref.dim %Q, %c2 : !Q")
-    w("    %sp = arith.addi %S, %cbm1 : index")
-    w("    %gx = arith.divui %sp, %cbm : index")
+    emit_host_problem(w, smem)
+    w("    %c4 = arith.constant 4 : index")
     w(f"    %sms = arith.constant {a.sms} : index")
     w("    %gxh = arith.muli %gx, %H : index")
     w("    %tiles = arith.muli %gxh, %B : index")

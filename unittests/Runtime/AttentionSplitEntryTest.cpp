@@ -19,32 +19,12 @@
 
 namespace {
 
-struct Descriptor3 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[3];
-  int64_t strides[3];
-};
-
-struct Descriptor4 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[4];
-  int64_t strides[4];
-};
-
-Descriptor4 tensor(void *data, int64_t b, int64_t h, int64_t s) {
-  return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
-}
-
 /// The fake's memory log of a call's workspace: the partial rows' and the
 /// counters' allocations of `partBytes` and `countBytes` on stream 0x10,
 /// then their frees on it.
 std::string workspace(uint64_t partBytes, uint64_t countBytes) {
-  return "alloc " + std::to_string(partBytes) +
-         " on 0x10 = 0x60000; alloc " + std::to_string(countBytes) +
+  return "alloc " + std::to_string(partBytes) + " on 0x10 = 0x60000; alloc " +
+         std::to_string(countBytes) +
          " on 0x10 = 0x70000; free 0x60000 on 0x10; free 0x70000 on 0x10; ";
 }
 
@@ -71,19 +51,14 @@ protected:
   /// attention_split_async on stream 0x10 for (b, h, s); the runtime's
   /// status after it.
   int32_t call(int64_t b, int64_t h, int64_t s) {
-    Descriptor4 q = tensor(base(), b, h, s);
+    Descriptor4 q = attentionTensor(base(), b, h, s);
     Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
     void *done =
         _mlir_ciface_attention_split_async(&q, &q, &q, &q, &l, kStream);
     EXPECT_EQ(done, kStream);
     return tileRuntimeConsumeStatus();
   }
-  /// 256-byte aligned storage; the fake driver never touches it.
-  static char *base() {
-    static std::vector<char> data(1024);
-    auto at = reinterpret_cast<uintptr_t>(data.data());
-    return data.data() + ((256 - at % 256) % 256);
-  }
+  static char *base() { return alignedStorage(); }
   static inline void *const kStream = reinterpret_cast<void *>(0x10);
 };
 

@@ -21,26 +21,6 @@
 
 namespace {
 
-struct Descriptor3 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[3];
-  int64_t strides[3];
-};
-
-struct Descriptor4 {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[4];
-  int64_t strides[4];
-};
-
-Descriptor4 tensor(void *data, int64_t b, int64_t h, int64_t s) {
-  return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
-}
-
 /// The table the fake's last upload copied.
 std::vector<int32_t> uploaded() {
   std::vector<int32_t> values(fake().copiedBytes / sizeof(int32_t));
@@ -75,20 +55,15 @@ protected:
   /// attention_table_async on stream 0x10 for (b, h, s) with as many K/V
   /// heads and `skv` keys (`s` where 0); the runtime's status after it.
   int32_t call(int64_t b, int64_t h, int64_t s, int64_t skv = 0) {
-    Descriptor4 q = tensor(base(), b, h, s);
-    Descriptor4 kv = tensor(base(), b, h, skv ? skv : s);
+    Descriptor4 q = attentionTensor(base(), b, h, s);
+    Descriptor4 kv = attentionTensor(base(), b, h, skv ? skv : s);
     Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
     void *done =
         _mlir_ciface_attention_table_async(&q, &kv, &kv, &q, &l, kStream);
     EXPECT_EQ(done, kStream);
     return tileRuntimeConsumeStatus();
   }
-  /// 256-byte aligned storage; the fake driver never touches it.
-  static char *base() {
-    static std::vector<char> data(1024);
-    auto at = reinterpret_cast<uintptr_t>(data.data());
-    return data.data() + ((256 - at % 256) % 256);
-  }
+  static char *base() { return alignedStorage(); }
   static inline void *const kStream = reinterpret_cast<void *>(0x10);
 };
 

@@ -13,6 +13,9 @@
 #include "FakeCuda.h"
 #include "tile/Runtime/TileRuntime.h"
 
+#include <cstdint>
+#include <vector>
+
 namespace {
 
 // Before the entry object's module-loading constructor (priority 123).
@@ -38,14 +41,33 @@ int32_t resetFakeRuntime() {
   return status;
 }
 
-/// The descriptor of a rank-2 memref (`_mlir_ciface_` arguments).
-struct Descriptor2 {
+/// The descriptor of a rank-N memref (`_mlir_ciface_` arguments).
+template <int N>
+struct Descriptor {
   void *allocated;
   void *aligned;
   int64_t offset;
-  int64_t sizes[2];
-  int64_t strides[2];
+  int64_t sizes[N];
+  int64_t strides[N];
 };
+using Descriptor2 = Descriptor<2>;
+using Descriptor3 = Descriptor<3>;
+using Descriptor4 = Descriptor<4>;
+
+/// An attention entry's (batch, heads, seq, 128) tensor at `data`, rows
+/// packed.
+inline Descriptor4 attentionTensor(void *data, int64_t b, int64_t h,
+                                   int64_t s) {
+  return {data, data, 0, {b, h, s, 128}, {h * s * 128, s * 128, 128, 1}};
+}
+
+/// 256-byte aligned storage for an entry's descriptors; the fake driver
+/// never touches it.
+inline char *alignedStorage() {
+  static std::vector<char> data(1024);
+  auto at = reinterpret_cast<uintptr_t>(data.data());
+  return data.data() + ((256 - at % 256) % 256);
+}
 
 } // namespace
 
