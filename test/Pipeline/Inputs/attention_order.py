@@ -115,14 +115,23 @@ def one_tile(lines, B, H, S, dims):
                   " ".join(f"q{q}h{h}b{b}" for q, h, b in seen[:6]))
 
 
-def persistent(lines, B, H, S, dims):
+def kernel_parts(lines, kernel_end, region_end):
+    """The first kernel's body, its lines up to the one starting with
+    `kernel_end` (the walk's share), and its pipeline's iterations region
+    up to the yield starting with `region_end`."""
     body = lines[lines.index(next(l for l in lines
                                   if l.startswith("gpu.func @"))) + 1:]
     kernel = body[:next(i for i, l in enumerate(body)
-                        if l.startswith("%kv_blocks = ")) + 1]
+                        if l.startswith(kernel_end)) + 1]
     start = body.index("^bb0(%t: index):")
     region = body[start + 1:next(i for i in range(start, len(body))
-                                 if body[i].startswith("tile.yield %c0"))]
+                                 if body[i].startswith(region_end))]
+    return body, kernel, region
+
+
+def persistent(lines, B, H, S, dims):
+    body, kernel, region = kernel_parts(lines, "%kv_blocks = ",
+                                        "tile.yield %c0")
     gx = (S + 127) // 128
     tiles = gx * H * B
     table = None
@@ -160,13 +169,8 @@ def split_tail(lines, B, H, S, dims):
     walked, and a summary: the CTAs' blocks, least and most, the split
     tiles, and whether each split tile's two pieces share a counter and
     read each other's slot."""
-    body = lines[lines.index(next(l for l in lines
-                                  if l.startswith("gpu.func @"))) + 1:]
-    kernel = body[:next(i for i, l in enumerate(body)
-                        if l.startswith("%sp_zero32 = ")) + 1]
-    start = body.index("^bb0(%t: index):")
-    region = body[start + 1:next(i for i in range(start, len(body))
-                                 if body[i].startswith("tile.yield %kfirst_t"))]
+    body, kernel, region = kernel_parts(lines, "%sp_zero32 = ",
+                                        "tile.yield %kfirst_t")
     # The combination's arithmetic up to the other piece's slot.
     combine = [l for l in body if l.startswith("%sc_") and INTEGER.match(l)]
     combine = combine[:next(i for i, l in enumerate(combine)
