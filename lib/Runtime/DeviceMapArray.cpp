@@ -183,27 +183,6 @@ void *arrayFor(const DriverApi *api, Entry *entry, const char *site,
   return reinterpret_cast<void *>(static_cast<uintptr_t>(array));
 }
 
-/// cuMemFree of one array in its context; failures are recorded.
-void freeArray(const DriverApi *api, cu::Context context, cu::DevicePtr array,
-               cu::Context *current) {
-  if (!array)
-    return;
-  if (context != *current) {
-    cu::Result result = api->cuCtxSetCurrent(context);
-    if (result != cu::kSuccess) {
-      setDriverError(kReleaseName, "cuCtxSetCurrent", result);
-      return;
-    }
-    *current = context;
-  }
-  cu::Result result = api->cuMemFree(array);
-  if (result != cu::kSuccess) {
-    char call[64];
-    snprintf(call, sizeof(call), "cuMemFree(0x%llx)", array);
-    setDriverError(kReleaseName, call, result);
-  }
-}
-
 } // namespace
 
 extern "C" {
@@ -260,13 +239,14 @@ void tileRuntimeReleaseDeviceMapArrays(void) {
   }
   for (size_t i = 0; i < retiredCount; ++i)
     if (api)
-      freeArray(api, retired[i].context, retired[i].array, &current);
+      freeArray(api, kReleaseName, retired[i].array, retired[i].context,
+                &current);
   free(retired);
   retired = nullptr;
   retiredCount = retiredCapacity = 0;
   table.clear([&](Entry *entry) {
     if (api)
-      freeArray(api, entry->context, entry->array, &current);
+      freeArray(api, kReleaseName, entry->array, entry->context, &current);
     freeEntry(entry);
   });
   if (haveContext && current != original) {

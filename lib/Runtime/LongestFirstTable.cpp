@@ -110,14 +110,6 @@ int32_t upload(const DriverApi *api, const char *where, cu::DevicePtr array,
   return status;
 }
 
-/// cuMemFree of a table no entry keeps; a failure is recorded after `where`
-/// (the array leaks).
-void freeTable(const DriverApi *api, const char *where, cu::DevicePtr array) {
-  cu::Result result = api->cuMemFree(array);
-  if (result != cu::kSuccess)
-    setDriverError(where, "cuMemFree", result);
-}
-
 /// Builds the schedule and uploads it; the new entry, or null after recording
 /// an error (nothing is kept then). Call with the mutex held.
 Entry *build(const DriverApi *api, cu::Context context, const Key &key,
@@ -146,7 +138,7 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
     if (done == TILE_SUCCESS)
       done = upload(api, where.text, array, schedule->table.data(), bytes);
     if (done != TILE_SUCCESS && array) {
-      freeTable(api, where.text, array);
+      freeArray(api, where.text, array);
       array = 0;
     }
     return done;
@@ -154,7 +146,7 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
   if (status != TILE_SUCCESS) {
     // Only a failed restore of the capture mode leaves an array here.
     if (array)
-      freeTable(api, where.text, array);
+      freeArray(api, where.text, array);
     return nullptr;
   }
   auto *entry = static_cast<Entry *>(calloc(1, sizeof(Entry)));
@@ -162,7 +154,7 @@ Entry *build(const DriverApi *api, cu::Context context, const Key &key,
     entry->hash = hash;
   if (!entry || !table.insert(entry)) {
     free(entry);
-    freeTable(api, where.text, array);
+    freeArray(api, where.text, array);
     setError(TILE_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the table",
              where.text);
     return nullptr;
@@ -235,19 +227,8 @@ void tileRuntimeReleaseLongestFirstTables(void) {
     current = original;
   }
   table.clear([&](Entry *entry) {
-    if (api) {
-      cu::Result result = cu::kSuccess;
-      if (entry->context != current) {
-        result = api->cuCtxSetCurrent(entry->context);
-        if (result == cu::kSuccess)
-          current = entry->context;
-        else
-          setDriverError(kReleaseName, "cuCtxSetCurrent", result);
-      }
-      if (result == cu::kSuccess &&
-          (result = api->cuMemFree(entry->table)) != cu::kSuccess)
-        setDriverError(kReleaseName, "cuMemFree", result);
-    }
+    if (api)
+      freeArray(api, kReleaseName, entry->table, entry->context, &current);
     free(entry);
   });
   if (api && current != original)

@@ -33,3 +33,25 @@ int32_t tile::runtime::allocateRelaxed(const DriverApi *api, const char *where,
     return allocateArray(api, where, requested, bytes, array);
   });
 }
+
+void tile::runtime::freeArray(const DriverApi *api, const char *where,
+                              cu::DevicePtr array, cu::Context context,
+                              cu::Context *current) {
+  if (!array)
+    return;
+  if (current && context != *current) {
+    cu::Result result = api->cuCtxSetCurrent(context);
+    if (result != cu::kSuccess) {
+      setDriverError(where, "cuCtxSetCurrent", result);
+      return;
+    }
+    *current = context;
+  }
+  cu::Result result = api->cuMemFree(array);
+  if (result != cu::kSuccess) {
+    char call[64];
+    snprintf(call, sizeof(call), "cuMemFree(0x%llx)",
+             static_cast<unsigned long long>(array));
+    setDriverError(where, call, result);
+  }
+}

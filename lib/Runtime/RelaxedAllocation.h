@@ -55,6 +55,13 @@ int32_t allocateRelaxed(const DriverApi *api, const char *where,
                         uint64_t requested, uint64_t bytes,
                         cu::DevicePtr *array);
 
+/// cuMemFree of `array` (nothing for 0), recording a failure after `where`
+/// (the message names the array). With `context` and `current` (the
+/// context current now), `context` is made current first where it is not,
+/// and *current follows.
+void freeArray(const DriverApi *api, const char *where, cu::DevicePtr array,
+               cu::Context context = nullptr, cu::Context *current = nullptr);
+
 } // namespace tile::runtime
 
 #endif // TILE_LIB_RUNTIME_RELAXEDALLOCATION_H

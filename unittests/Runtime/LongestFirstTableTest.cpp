@@ -156,4 +156,18 @@ TEST_F(RuntimeLongestFirstTable, RefusedAllocationKeepsNothing) {
   EXPECT_EQ(fake().allocs, 2);
 }
 
+// A table the driver will not free is recorded with its address (the
+// device-map arrays' message) and forgotten.
+TEST_F(RuntimeLongestFirstTable, FailedFreeIsRecordedAndForgotten) {
+  EXPECT_EQ(address(tileRuntimeLongestFirstTable(2, 2, 1, 1, 1, 0, nullptr)),
+            0x60000u);
+  fake().capturing = 1; // cuMemFree refuses in global capture mode
+  tileRuntimeReleaseLongestFirstTables();
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeReleaseLongestFirstTables: cuMemFree(0x60000) "
+               "failed: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED (900)");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  fake().capturing = 0;
+}
+
 } // namespace
