@@ -66,7 +66,8 @@ import math
 
 from tile_orders import (emit_causal_blocks, emit_lpt_section, emit_lpt_tile,
                          emit_narrow_tile_walk, emit_split_range,
-                         emit_split_share, emit_tile_coords, emit_walk_share)
+                         emit_split_rule, emit_split_share, emit_tile_coords,
+                         emit_walk_share)
 
 BM, BN = 128, 128
 WG = 128
@@ -664,7 +665,7 @@ def emit_split_combine(e, a, o):
     e.line("  %sc_bar = arith.addi %sc_bar_c, %c1_i32 : i32")
     e.line("  nvvm.barrier id = %sc_bar number_of_threads = %c128_i32")
     flag = f"memref<{SPLIT_FLAG_BYTES // 4}xi32, #gpu.address_space<workgroup>>"
-    e.line(f"  %sc_flags = tile.arena_view [{split_flag_offset(a)}] : {flag}")
+    e.line(f"  %sc_flags = tile.arena_view [{arena_bytes(a)}] : {flag}")
     e.line("  %sc_lead = arith.cmpi eq, %local, %c0 : index")
     e.line("  scf.if %sc_lead {")
     e.line("    %sc_arrived = memref.atomic_rmw addi %c1_i32, %cnt[%sc_count_at] : "
@@ -735,8 +736,8 @@ def emit_split_combine(e, a, o):
     return "%sc_o", (("%sc_la", "%sc_ma"), ("%sc_lb", "%sc_mb"))
 
 
-def split_flag_offset(a):
-    """The split tail's flags: past Q's tile and the K and V stages."""
+def arena_bytes(a):
+    """Q's tile and the K and V stages (the split tail's flags follow)."""
     return q_tile_bytes(a.head_dim) + 2 * a.stages * a.block_n * a.head_dim * 2
 
 
@@ -754,9 +755,7 @@ def generate(a, long_a=None):
     d, el, causal, stages = a.head_dim, a.dtype, a.causal, a.stages
     panels = d // 64
     name = a.name
-    q_bytes = q_tile_bytes(d)
-    kv_bytes = stages * a.block_n * d * 2
-    smem = q_bytes + 2 * kv_bytes
+    smem = arena_bytes(a)
     if a.split_tail:
         # The consumers' "last piece" flags (emit_split_combine).
         smem += SPLIT_FLAG_BYTES
@@ -1045,21 +1044,7 @@ def emit_host(w, a, name, smem, long_name=None):
         emit_host_problem(w, smem)
         grid = "%gx, %H, %B"
         if a.persistent:
-            w(f"    %sms = arith.constant {a.sms} : index")
-            w("    %gxh = arith.muli %gx, %H : index")
-            w("    %tiles = arith.muli %gxh, %B : index")
-            if a.table_walk:
-                w("    // Causal, from the table: at most one CTA per tile.")
-                w("    %fill = arith.minui %tiles, %sms : index")
-            elif a.causal:
-                w("    // Causal: the CTAs walk units of two tiles.")
-                w("    %tiles_up = arith.addi %tiles, %c1 : index")
-                w("    %units = arith.divui %tiles_up, %c2 : index")
-                w("    %fill = arith.minui %units, %sms : index")
-            else:
-                w("    %fill = arith.minui %tiles, %sms : index")
-            w("    // At least one CTA (the kernel takes no tile where there is none).")
-            w("    %ctas = arith.maxui %fill, %c1 : index")
+            emit_host_ctas(w, a)
             grid = "%ctas, %c1, %c1"
         sched = ", %sched : memref<?xi32>" if a.table_walk else ""
         def launch(kernel, indent, res):
@@ -1113,6 +1098,26 @@ def emit_host_problem(w, smem):
     w("    %gx = arith.divui %sp, %cbm : index")
 
 
+def emit_host_ctas(w, a):
+    """The persistent grid: %tiles, and %ctas, one per SM, at most one per
+    tile (causal paired: per unit of two tiles), at least one."""
+    w(f"    %sms = arith.constant {a.sms} : index")
+    w("    %gxh = arith.muli %gx, %H : index")
+    w("    %tiles = arith.muli %gxh, %B : index")
+    if a.table_walk:
+        w("    // Causal, from the table: at most one CTA per tile.")
+        w("    %fill = arith.minui %tiles, %sms : index")
+    elif a.causal:
+        w("    // Causal: the CTAs walk units of two tiles.")
+        w("    %tiles_up = arith.addi %tiles, %c1 : index")
+        w("    %units = arith.divui %tiles_up, %c2 : index")
+        w("    %fill = arith.minui %units, %sms : index")
+    else:
+        w("    %fill = arith.minui %tiles, %sms : index")
+    w("    // At least one CTA (the kernel takes no tile where there is none).")
+    w("    %ctas = arith.maxui %fill, %c1 : index")
+
+
 def emit_split_host(w, a, name, smem, long_name=None):
     """The host entries of a split-tail kernel (emit_split_share): the
     asynchronous one allocates the workspace on `stream` (the partial rows
@@ -1129,22 +1134,10 @@ def emit_split_host(w, a, name, smem, long_name=None):
       "%stream: !gpu.async.token) -> !gpu.async.token attributes {llvm.emit_c_interface} {")
     emit_host_problem(w, smem)
     w("    %c4 = arith.constant 4 : index")
-    w(f"    %sms = arith.constant {a.sms} : index")
-    w("    %gxh = arith.muli %gx, %H : index")
-    w("    %tiles = arith.muli %gxh, %B : index")
-    w("    %fill = arith.minui %tiles, %sms : index")
-    w("    // At least one CTA (the kernel takes no tile where there is none).")
-    w("    %ctas = arith.maxui %fill, %c1 : index")
+    emit_host_ctas(w, a)
     emit_host_kv_blocks(w, a, "%kv_blocks")
-    w("    // A tile is split where the tiles fill a wave and the last is")
-    w("    // partial (the kernel's rule, emit_split_share).")
-    w("    %sw_waves = arith.divui %tiles, %ctas : index")
-    w("    %sw_rem = arith.remui %tiles, %ctas : index")
-    w("    %sw_partial = arith.cmpi ne, %sw_rem, %c0 : index")
-    w("    %sw_full = arith.cmpi uge, %sw_waves, %c1 : index")
-    w("    %sw_blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
-    w("    %sw_some = arith.andi %sw_partial, %sw_full : i1")
-    w("    %split = arith.andi %sw_some, %sw_blocks : i1")
+    w("    // Tiles are cut where the kernel cuts them (emit_split_share).")
+    emit_split_rule(lambda text: w("    " + text), "%tiles", "%sw_")
     w("    // Partial rows: 4 slots per CTA (cuts 1 .. CTAs - 1, a head and a")
     w("    // tail piece each, two consumers); a counter per cut and consumer.")
     w(f"    %sw_slot = arith.constant {split_slot_floats(a.head_dim)} : index")

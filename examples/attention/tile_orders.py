@@ -202,13 +202,7 @@ def emit_split_share(b):
     %u1_rel32 < 3 x blocks is too."""
     b("// Split tail: all but the last two waves whole; the rest's KV blocks")
     b("// in even, contiguous ranges over the CTAs.")
-    b("%sp_waves = arith.divui %total, %ctas : index")
-    b("%sp_rem = arith.remui %total, %ctas : index")
-    b("%sp_partial = arith.cmpi ne, %sp_rem, %c0 : index")
-    b("%sp_full = arith.cmpi uge, %sp_waves, %c1 : index")
-    b("%sp_blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
-    b("%sp_some = arith.andi %sp_partial, %sp_full : i1")
-    b("%split = arith.andi %sp_some, %sp_blocks : i1")
+    emit_split_rule(b, "%total", "%sp_")
     b("%sp_kvb = arith.maxui %kv_blocks, %c1 : index")
     b("%sp_waves1 = arith.subi %sp_waves, %c1 : index")
     b("%sp_whole = arith.muli %sp_waves1, %ctas : index")
@@ -241,6 +235,21 @@ def emit_split_share(b):
     b("%u1_rel32 = arith.index_cast %sp_u1_rel : index to i32")
     b("%kvb32 = arith.index_cast %kv_blocks : index to i32")
     b("%sp_zero32 = arith.constant 0 : i32")
+
+
+def emit_split_rule(line, tiles, prefix):
+    """%split: whether the split tail cuts tiles, for `tiles` tiles over
+    %ctas CTAs of %kv_blocks blocks each: where they fill at least one wave,
+    the last wave is partial, and a tile has 2 blocks or more (the kernel's
+    share and the host's workspace both ask). Also `prefix`waves, the whole
+    waves."""
+    line(f"{prefix}waves = arith.divui {tiles}, %ctas : index")
+    line(f"{prefix}rem = arith.remui {tiles}, %ctas : index")
+    line(f"{prefix}partial = arith.cmpi ne, {prefix}rem, %c0 : index")
+    line(f"{prefix}full = arith.cmpi uge, {prefix}waves, %c1 : index")
+    line(f"{prefix}blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
+    line(f"{prefix}some = arith.andi {prefix}partial, {prefix}full : i1")
+    line(f"%split = arith.andi {prefix}some, {prefix}blocks : i1")
 
 
 def emit_split_range(e, indent=""):

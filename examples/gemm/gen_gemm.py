@@ -1801,8 +1801,8 @@ def pad_operands(element_bytes):
 
 def pad_launches():
     """The copies of pad_operands' operands (@gemm_pad_k, a block per row
-    and up to 65535 per row's 16-byte groups), on the entry's stream, each
-    where its operand is copied."""
+    and up to 65535 per row's 16-byte groups), on the entry's stream, where
+    any is copied, each where its operand is."""
     copies = "".join(f"""      scf.if %{flag}_padded {{
         %pad_gx_{flag} = arith.minui {rows}, %pad_max_x : index
         %pad_{flag}_done = gpu.launch_func async [%stream] @gemm_kernels::@gemm_pad_k
@@ -1811,14 +1811,17 @@ def pad_launches():
       }}
 """ for mem, flag, ty, rows in (("%A", "a", "!A", "%M"),
                                 ("%Bt", "bt", "!Bt", "%N")))
-    return f"""      %pad_threads = arith.constant {PAD_THREADS} : index
-      %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
-      %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
-      %pad_gy_up = arith.addi %k_groups, %pad_threads1 : index
-      %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
-      %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
-      %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
-{copies}"""
+    return f"""      scf.if %padded {{
+        %pad_threads = arith.constant {PAD_THREADS} : index
+        %pad_threads1 = arith.constant {PAD_THREADS - 1} : index
+        %pad_max_y = arith.constant {PAD_MAX_BLOCKS_Y} : index
+        %pad_gy_up = arith.addi %k_groups, %pad_threads1 : index
+        %pad_gy_all = arith.divui %pad_gy_up, %pad_threads : index
+        %pad_gy = arith.minui %pad_gy_all, %pad_max_y : index
+        %pad_max_x = arith.constant {PAD_MAX_BLOCKS_X} : index
+{pad(copies, 2)}
+      }}
+"""
 
 
 # The padded copies freed after the kernels that read them, on the stream

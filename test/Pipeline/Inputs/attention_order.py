@@ -129,6 +129,19 @@ def kernel_parts(lines, kernel_end, region_end):
     return body, kernel, region
 
 
+def walk_tiles(kernel, region, ctas, dims, table=None):
+    """Each CTA's kernel lines, then its iterations region for each of its
+    %mine tiles: yields (cta, the tile's environment)."""
+    for cta in range(ctas):
+        env = {"dims": dims, "table": table}
+        with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
+        run_lines(kernel, env)
+        for t in range(env["%mine"]):
+            tile_env = dict(env, **{"%t": t})
+            run_lines(region, tile_env)
+            yield cta, tile_env
+
+
 def persistent(lines, B, H, S, dims):
     body, kernel, region = kernel_parts(lines, "%kv_blocks = ",
                                         "tile.yield %c0")
@@ -144,18 +157,10 @@ def persistent(lines, B, H, S, dims):
     else:
         # A CTA per unit of two tiles, at most one per SM.
         ctas = max(min((tiles + 1) // 2, SMS), 1)
-    seen, blocks = [], []
-    for cta in range(ctas):
-        env = {"dims": dims, "table": table}
-        with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
-        run_lines(kernel, env)
-        walked = 0
-        for t in range(env["%mine"]):
-            tile_env = dict(env, **{"%t": t})
-            run_lines(region, tile_env)
-            seen.append((tile_env["%qb"], tile_env["%h"], tile_env["%b"]))
-            walked += tile_env["%nblocks"]
-        blocks.append(walked)
+    seen, blocks = [], [0] * ctas
+    for cta, tile_env in walk_tiles(kernel, region, ctas, dims, table):
+        seen.append((tile_env["%qb"], tile_env["%h"], tile_env["%b"]))
+        blocks[cta] += tile_env["%nblocks"]
     return seen, (f"{ctas} CTAs, KV blocks per CTA {min(blocks)} to "
                   f"{max(blocks)}")
 
@@ -178,26 +183,18 @@ def split_tail(lines, B, H, S, dims):
     gx = (S + 127) // 128
     tiles = gx * H * B
     ctas = max(min(tiles, SMS), 1)
-    seen, blocks, pieces = [], [], {}
-    for cta in range(ctas):
-        env = {"dims": dims}
-        with_ids(kernel, env, (cta, 0, 0), (ctas, 1, 1))
-        run_lines(kernel, env)
-        walked = 0
-        for t in range(env["%mine"]):
-            tile_env = dict(env, **{"%t": t})
-            run_lines(region, tile_env)
-            tile = (tile_env["%qb"], tile_env["%h"], tile_env["%b"])
-            kf, ke = tile_env["%kfirst_t"], tile_env["%kend_t"]
-            seen += [(tile, k) for k in range(kf, ke)]
-            walked += ke - kf
-            piece_env = dict(tile_env, **{"%kfirst": kf, "%ntiles": ke,
-                                          "%cidx": 0, "%local": 0})
-            run_lines(combine, piece_env)
-            pieces.setdefault(tile, []).append(
-                (piece_env["%sc_split"], piece_env.get("%sc_count_at"),
-                 piece_env.get("%sc_mine"), piece_env.get("%sc_theirs")))
-        blocks.append(walked)
+    seen, blocks, pieces = [], [0] * ctas, {}
+    for cta, tile_env in walk_tiles(kernel, region, ctas, dims):
+        tile = (tile_env["%qb"], tile_env["%h"], tile_env["%b"])
+        kf, ke = tile_env["%kfirst_t"], tile_env["%kend_t"]
+        seen += [(tile, k) for k in range(kf, ke)]
+        blocks[cta] += ke - kf
+        piece_env = dict(tile_env, **{"%kfirst": kf, "%ntiles": ke,
+                                      "%cidx": 0, "%local": 0})
+        run_lines(combine, piece_env)
+        pieces.setdefault(tile, []).append(
+            (piece_env["%sc_split"], piece_env.get("%sc_count_at"),
+             piece_env.get("%sc_mine"), piece_env.get("%sc_theirs")))
     split = [p for p in pieces.values() if len(p) > 1]
     paired = all(len(p) == 2 and all(q[0] for q in p) and p[0][1] == p[1][1]
                  and p[0][2] == p[1][3] and p[0][3] == p[1][2]
