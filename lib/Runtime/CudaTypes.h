@@ -22,6 +22,7 @@ using Function = struct CUfunc_st *;
 using Stream = struct CUstream_st *;
 using Event = struct CUevent_st *;
 using DevicePtr = unsigned long long; // CUdeviceptr (64-bit)
+using MemoryPool = struct CUmemPoolHandle_st *;
 
 constexpr Result kSuccess = 0;
 constexpr Result kErrorInvalidValue = 1;
@@ -74,6 +75,27 @@ struct LaunchConfig {
 };
 
 static_assert(sizeof(LaunchAttribute) == 72, "CUlaunchAttribute layout");
+
+// CUmemPoolProps (CUDA 12.2 and later; earlier drivers read the same first
+// 24 bytes and a reserved tail that must be zero).
+struct MemPoolProps {
+  int allocType;   // CUmemAllocationType
+  int handleTypes; // CUmemAllocationHandleType
+  struct {
+    int type; // CUmemLocationType
+    int id;
+  } location;
+  void *win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+
+static_assert(sizeof(MemPoolProps) == 88, "CUmemPoolProps layout");
+
+constexpr int kMemAllocationTypePinned = 1;
+constexpr int kMemLocationTypeDevice = 1;
+constexpr int kMemPoolAttrReleaseThreshold = 4; // value type cuuint64_t
 
 } // namespace tile::runtime::cu
 

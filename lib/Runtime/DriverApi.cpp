@@ -75,7 +75,10 @@ bool resolveAll(void *library, DriverApi &d) {
          resolve(library, "cuMemAlloc_v2", d.cuMemAlloc) &&
          resolve(library, "cuMemAllocManaged", d.cuMemAllocManaged) &&
          resolve(library, "cuMemFree_v2", d.cuMemFree) &&
-         resolve(library, "cuMemAllocAsync", d.cuMemAllocAsync) &&
+         resolve(library, "cuMemPoolCreate", d.cuMemPoolCreate) &&
+         resolve(library, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute) &&
+         resolve(library, "cuMemAllocFromPoolAsync",
+                 d.cuMemAllocFromPoolAsync) &&
          resolve(library, "cuMemFreeAsync", d.cuMemFreeAsync) &&
          resolve(library, "cuMemcpyAsync", d.cuMemcpyAsync) &&
          resolve(library, "cuMemsetD32Async", d.cuMemsetD32Async) &&

@@ -62,8 +62,12 @@ struct DriverApi {
   cu::Result (*cuMemAllocManaged)(cu::DevicePtr *ptr, size_t bytes,
                                   unsigned flags);
   cu::Result (*cuMemFree)(cu::DevicePtr ptr);
-  cu::Result (*cuMemAllocAsync)(cu::DevicePtr *ptr, size_t bytes,
-                                cu::Stream stream);
+  cu::Result (*cuMemPoolCreate)(cu::MemoryPool *pool,
+                                const cu::MemPoolProps *props);
+  cu::Result (*cuMemPoolSetAttribute)(cu::MemoryPool pool, int attribute,
+                                      void *value);
+  cu::Result (*cuMemAllocFromPoolAsync)(cu::DevicePtr *ptr, size_t bytes,
+                                        cu::MemoryPool pool, cu::Stream stream);
   cu::Result (*cuMemFreeAsync)(cu::DevicePtr ptr, cu::Stream stream);
   cu::Result (*cuMemcpyAsync)(cu::DevicePtr dst, cu::DevicePtr src,
                               size_t bytes, cu::Stream stream);

@@ -2,6 +2,7 @@
 
 #include "DriverApi.h"
 #include "Error.h"
+#include "MemoryPool.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -57,10 +58,13 @@ void *tileRuntimeMemAllocAsync(uint64_t sizeBytes, void *stream) {
   const DriverApi *api = nullptr;
   if (getDriverWithContext(where, &api) || sizeBytes == 0)
     return nullptr;
+  cu::MemoryPool pool = nullptr;
+  if (!currentDevicePool(where, *api, &pool))
+    return nullptr;
   cu::DevicePtr ptr = 0;
-  if (check(where, "cuMemAllocAsync",
-            api->cuMemAllocAsync(&ptr, sizeBytes,
-                                 static_cast<cu::Stream>(stream))))
+  if (check(where, "cuMemAllocFromPoolAsync",
+            api->cuMemAllocFromPoolAsync(&ptr, sizeBytes, pool,
+                                         static_cast<cu::Stream>(stream))))
     return nullptr;
   return reinterpret_cast<void *>(static_cast<uintptr_t>(ptr));
 }

@@ -130,8 +130,12 @@ API cuCtxSetCurrent(void *context) {
   currentContext = context;
   return 0;
 }
+// The device of the current context (a primary context is 0x1000 + its
+// device), else 0.
 API cuCtxGetDevice(int *device) {
-  *device = 0;
+  *device = currentContext
+                ? int(reinterpret_cast<uintptr_t>(currentContext) - 0x1000)
+                : 0;
   return 0;
 }
 API cuTensorMapEncodeTiled(void *map, int, unsigned rank, void *address,
@@ -335,11 +339,35 @@ API cuMemFree_v2(uint64_t ptr) {
   appendTo(state.memoryLog, "free 0x%llx; ", (unsigned long long)ptr);
   return 0;
 }
-// Stream-ordered: the same pointers and refusals as cuMemAlloc_v2, logged
-// with the stream ("alloc 256 on 0x10 = 0x60000; "); no capture rule (a
-// captured stream-ordered allocation becomes a graph node).
-API cuMemAllocAsync(uint64_t *ptr, size_t bytes, void *stream) {
+// The runtime's pools: cuMemPoolCreate hands out 0x9000 + the location's
+// device and keeps the properties it read (or fails with poolCreateResult);
+// cuMemPoolSetAttribute keeps the release threshold (attribute 4).
+API cuMemPoolCreate(void **pool, const FakeMemPoolProps *props) {
+  ++state.poolCreates;
+  state.lastPoolAllocType = props->allocType;
+  state.lastPoolLocationType = props->locationType;
+  state.lastPoolDevice = props->locationId;
+  if (state.poolCreateResult)
+    return state.poolCreateResult;
+  *pool = handle<void *>(0x9000 + props->locationId);
+  return 0;
+}
+API cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
+  ++state.poolSetAttributes;
+  if (attribute != 4 || reinterpret_cast<uintptr_t>(pool) < 0x9000)
+    return 1;
+  state.poolThreshold = *static_cast<const uint64_t *>(value);
+  return 0;
+}
+// Stream-ordered, from a pool cuMemPoolCreate made (else invalid value): the
+// same pointers and refusals as cuMemAlloc_v2, logged with the stream
+// ("alloc 256 on 0x10 = 0x60000; "); no capture rule (a captured
+// stream-ordered allocation becomes a graph node).
+API cuMemAllocFromPoolAsync(uint64_t *ptr, size_t bytes, void *pool,
+                            void *stream) {
   state.lastAllocBytes = bytes;
+  if (reinterpret_cast<uintptr_t>(pool) < 0x9000)
+    return 1;
   if (bytes > (1ull << 40)) {
     appendTo(state.memoryLog, "alloc %zu on %p = error 2; ", bytes, stream);
     return 2;

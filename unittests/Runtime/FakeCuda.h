@@ -55,8 +55,8 @@ struct FakeCudaState {
   uint64_t lastIm2colAddress;
   int lastIm2colLower[3], lastIm2colUpper[3];
   unsigned lastIm2colChannels, lastIm2colPixels;
-  // cuMemAlloc_v2 and cuMemAllocAsync (device pointers 0x60000, 0x70000, ...
-  // by `allocs` since the last reset; refused with 2 above 1 TiB),
+  // cuMemAlloc_v2 and cuMemAllocFromPoolAsync (device pointers 0x60000,
+  // 0x70000, ... by `allocs` since the last reset; refused with 2 above 1 TiB),
   // cuMemFree_v2, cuMemFreeAsync (their stream after "on") and
   // cuThreadExchangeStreamCaptureMode in call order, as
   // "mode 0 -> 2; alloc 256 = 0x60000; mode 2 -> 0; free 0x60000; "
@@ -73,7 +73,7 @@ struct FakeCudaState {
   int exchangeResult;
   // Appended last, so the mirrors of the fields above (python/tests/
   // fake_driver.py) keep their offsets.
-  int asyncAllocs, asyncFrees; // cuMemAllocAsync, cuMemFreeAsync
+  int asyncAllocs, asyncFrees; // cuMemAllocFromPoolAsync, cuMemFreeAsync
   // cuLaunchKernel and cuLaunchKernelEx in call order, each as
   // "<function last looked up> (gx,gy,gz)x(bx,by,bz); " (truncated when full).
   char launchLog[2048];
@@ -87,6 +87,20 @@ struct FakeCudaState {
   size_t copiedBytes;
   // Set by tests: when nonzero, cuMemcpyAsync fails with this result.
   int memcpyResult;
+  // cuMemPoolCreate: calls, the last properties' allocation type, location
+  // type and device; cuMemPoolSetAttribute: calls, the last release
+  // threshold.
+  int poolCreates;
+  int lastPoolAllocType, lastPoolLocationType, lastPoolDevice;
+  int poolSetAttributes;
+  uint64_t poolThreshold;
+  // Set by tests: when nonzero, cuMemPoolCreate fails with this result.
+  int poolCreateResult;
+};
+
+// The fields of CUmemPoolProps the fake reads.
+struct FakeMemPoolProps {
+  int allocType, handleTypes, locationType, locationId;
 };
 
 using FakeCudaStateFn = FakeCudaState *(*)();

@@ -395,7 +395,7 @@ TEST_F(RuntimeFakeDriver, StreamOrderedMemory) {
                                  "alloc 64 on (nil) = 0x70000; ");
   EXPECT_EQ(tileRuntimeMemAllocAsync(1ull << 41, stream), nullptr);
   EXPECT_STREQ(tileRuntimeLastError(),
-               "tileRuntimeMemAllocAsync: cuMemAllocAsync failed: "
+               "tileRuntimeMemAllocAsync: cuMemAllocFromPoolAsync failed: "
                "CUDA_ERROR_OUT_OF_MEMORY (2)");
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_OUT_OF_MEMORY);
   // mgpuMemAlloc stays synchronous whatever the stream, as upstream's.

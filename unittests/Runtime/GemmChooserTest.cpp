@@ -156,7 +156,7 @@ TEST_F(GemmChooser, ARefusedCopyLaunchesNothing) {
   const int64_t m = int64_t(1) << 21, k = (int64_t(1) << 19) + 1;
   EXPECT_EQ(call(m, 256, k), TILE_ERROR_OUT_OF_MEMORY);
   EXPECT_STREQ(tileRuntimeLastError(),
-               "tileRuntimeMemAllocAsync: cuMemAllocAsync failed: "
+               "tileRuntimeMemAllocAsync: cuMemAllocFromPoolAsync failed: "
                "CUDA_ERROR_OUT_OF_MEMORY (2)");
   EXPECT_STREQ(fake().launchLog, "");
   EXPECT_STREQ(fake().memoryLog, "alloc 2199056809984 on 0x10 = error 2; "

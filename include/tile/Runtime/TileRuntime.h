@@ -399,17 +399,28 @@ TILE_RUNTIME_API int32_t tileLaunchKernel(void *function, const uint32_t *grid,
 TILE_RUNTIME_API int32_t tileStreamSynchronize(void *stream);
 
 /* Stream-ordered device memory (what tile-compile makes of gpu.alloc async
- * and gpu.dealloc async): cuMemAllocAsync and cuMemFreeAsync on `stream` (a
- * CUstream; NULL is the legacy default stream, PyTorch's default), from the
- * device's default memory pool. The memory may be used by work on that
- * stream after the allocation and before the free; the host does not wait,
- * and a free followed by an allocation on the same stream reuses the memory.
- * Inside a stream capture both become graph nodes. The allocation returns
- * NULL for 0 bytes, or after recording an error (the driver's, such as
- * CUDA_ERROR_OUT_OF_MEMORY); the free does nothing for NULL. */
+ * and gpu.dealloc async): cuMemAllocFromPoolAsync and cuMemFreeAsync on
+ * `stream` (a CUstream; NULL is the legacy default stream, PyTorch's
+ * default), from a memory pool the runtime creates for the current
+ * context's device on first use and keeps for the process. The memory may
+ * be used by work on that stream after the allocation and before the free;
+ * the host does not wait, and a free followed by an allocation on the same
+ * stream reuses the memory. Inside a stream capture both become graph
+ * nodes. The allocation returns NULL for 0 bytes, or after recording an
+ * error (the driver's, such as CUDA_ERROR_OUT_OF_MEMORY); the free does
+ * nothing for NULL. */
 TILE_RUNTIME_API void *tileRuntimeMemAllocAsync(uint64_t sizeBytes,
                                                 void *stream);
 TILE_RUNTIME_API void tileRuntimeMemFreeAsync(void *ptr, void *stream);
+
+/* How many freed bytes each of the runtime's pools keeps across stream, event
+ * and context synchronizations (its release threshold; 256 MiB until set),
+ * for the pools that exist and those created later. A device's default pool
+ * keeps none, so a workspace allocated after every synchronization would be
+ * mapped afresh each time. 0 hands every freed byte back to the driver at the
+ * next synchronization. TILE_SUCCESS, or TILE_ERROR_DRIVER with the driver's
+ * message when a pool refuses the value. */
+TILE_RUNTIME_API int32_t tileRuntimeMemPoolKeep(uint64_t bytes);
 
 /*===----------------------------------------------------------------------===
  * MLIR 22 gpu-to-llvm ABI (upstream libmlir_cuda_runtime's entry points)

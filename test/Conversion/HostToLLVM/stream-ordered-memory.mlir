@@ -1,7 +1,7 @@
 // RUN: tile-opt %s --convert-tile-host-to-llvm | FileCheck %s
 
 // gpu.alloc async and gpu.dealloc async on a token's stream become the
-// runtime's stream-ordered calls (cuMemAllocAsync, cuMemFreeAsync on that
+// runtime's stream-ordered calls (from its pool, cuMemFreeAsync on that
 // stream, the null stream included), the descriptor built from the returned
 // pointer, and the token replaced by the stream itself. Host-shared memory
 // (synchronous) keeps upstream's managed allocation.
