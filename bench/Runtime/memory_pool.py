@@ -60,7 +60,7 @@ def cycle_us(rt, stream, size, cycles):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("runtime")
-    parser.add_argument("--bytes", type=int, default=17_301_504,
+    parser.add_argument("--bytes", type=int, default=18_382_848,
                         help="the workspace (default: the head_dim 128 "
                              "split tail's on 132 SMs)")
     parser.add_argument("--rounds", type=int, default=4)
