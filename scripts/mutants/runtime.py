@@ -15,6 +15,28 @@ MUTANTS = [
       "work still reads the memory",
       function="tileRuntimeMemFreeAsync",
       tests=["gtest:TileRuntimeFakeDriverTests"]),
+    M("rt-pool-one-for-all", "MemoryPool.cpp",
+      "  if (pools[device]) {\n    *pool = pools[device];",
+      "  if (pools[0]) {\n    *pool = pools[0];",
+      "every device allocates from device 0's pool: a second device's "
+      "workspace lives on the first, read across the link or not at all",
+      function="currentDevicePool",
+      tests=["gtest:TileRuntimeMemoryPoolTests"]),
+    M("rt-pool-keeps-nothing", "MemoryPool.cpp",
+      "  setThreshold(where, api, created, keepBytes);",
+      "  setThreshold(where, api, created, 0);",
+      "a new pool hands every freed byte back at each synchronization, as "
+      "the default pool: a caller that waits after each call maps the "
+      "workspace again every call",
+      function="currentDevicePool",
+      tests=["gtest:TileRuntimeMemoryPoolTests"]),
+    M("rt-pool-keep-future-only", "MemoryPool.cpp",
+      "    if (pool && !setThreshold(where, *api, pool, bytes))",
+      "    if (false && pool && !setThreshold(where, *api, pool, bytes))",
+      "a new amount reaches only the pools made later: the ones in use keep "
+      "the old one",
+      function="tileRuntimeMemPoolKeep",
+      tests=["gtest:TileRuntimeMemoryPoolTests"]),
     M("rt-table-no-wait", "LongestFirstTable.cpp",
       "else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)",
       "else if (false)",
