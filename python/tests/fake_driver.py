@@ -165,6 +165,33 @@ def main():
         except tile_mlir.TileRuntimeError as error:
             out["error"] = [type(error).__name__, error.status, str(error)]
         out["status_after"] = runtime.runtime().tileRuntimeConsumeStatus()
+    elif scenario == "pool_keep":
+        # The runtime's stream-ordered pool: what it keeps is set before
+        # the pool exists, applied when the first allocation makes it, and
+        # changed on the live pool.
+        rt = runtime.runtime()
+        rt.tileRuntimeMemAllocAsync.restype = ctypes.c_void_p
+        rt.tileRuntimeMemAllocAsync.argtypes = [ctypes.c_uint64,
+                                                ctypes.c_void_p]
+        creates, device = ctypes.c_int(), ctypes.c_int()
+        threshold = ctypes.c_uint64()
+
+        def pools():
+            lib.fakeCudaPools(ctypes.byref(creates), ctypes.byref(device),
+                              ctypes.byref(threshold))
+            return [creates.value, device.value, threshold.value]
+        tile_mlir.keep_pool_memory(1 << 30)
+        out["before_alloc"] = pools()
+        out["alloc"] = rt.tileRuntimeMemAllocAsync(4096, 0x10)
+        out["after_alloc"] = pools()
+        tile_mlir.keep_pool_memory(0)
+        out["after_keep_0"] = pools()
+        for bad in (-1, 1 << 64, 2.5, True):
+            try:
+                tile_mlir.keep_pool_memory(bad)
+            except (TypeError, ValueError) as error:
+                out.setdefault("errors", []).append(
+                    [type(error).__name__, str(error)])
     elif scenario == "bad_stream":
         try:
             tile_mlir.copy(DeviceArray(0x7f0000100000, (8, 64)),

@@ -84,6 +84,24 @@ def test_bad_stream(scenario):
         "or a CUstream handle, not str")
 
 
+def test_keep_pool_memory(scenario):
+    """tile_mlir.keep_pool_memory sets what the runtime's pool keeps: held
+    until the first stream-ordered allocation makes the pool, then applied
+    to it; bad values are refused before the runtime sees them."""
+    out = scenario("pool_keep")
+    assert out["before_alloc"] == [0, 0, 0]
+    assert out["alloc"] == 0x60000
+    assert out["after_alloc"] == [1, 0, 1 << 30]
+    assert out["after_keep_0"] == [1, 0, 0]
+    assert out["errors"] == [
+        ["ValueError",
+         "keep_pool_memory: nbytes must be in [0, 2^64), not -1"],
+        ["ValueError", "keep_pool_memory: nbytes must be in [0, 2^64), "
+         "not 18446744073709551616"],
+        ["TypeError", "keep_pool_memory: nbytes must be an int, not float"],
+        ["TypeError", "keep_pool_memory: nbytes must be an int, not bool"]]
+
+
 def test_runtime_error(scenario):
     """A launch the driver refuses raises TileRuntimeError with the
     runtime's message, and leaves no sticky status behind."""

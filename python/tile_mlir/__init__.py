@@ -13,12 +13,13 @@ from .errors import (Diagnostic, NoDriverError, TileCompileError, TileError,
 from .layout import Layout
 from .plan import (GlobalTensor, Guard, Issue, Plan, SharedBuffer,
                    TileDeclined, copy_source, plan, query)
-from .runtime import driver_available, launch_version_counts
+from .runtime import driver_available, keep_pool_memory, launch_version_counts
 
 __all__ = ["CompiledModule", "Diagnostic", "Entry", "GlobalTensor", "Guard",
            "Issue", "Layout", "NoDriverError", "Plan", "SharedBuffer",
            "TileCompileError", "TileDeclined", "TileError",
            "TileRuntimeError", "cache_dir", "compile", "compile_copy", "copy",
            "copy_kernel_source", "copy_source",
-           "driver_available", "launch_version_counts", "plan", "query"]
+           "driver_available", "keep_pool_memory", "launch_version_counts",
+           "plan", "query"]
 __version__ = "0.1.0"

@@ -35,6 +35,7 @@ _SIGNATURES = {
     "tileRuntimeResetLaunchVersionCounts": (None, []),
     "tileRuntimeSetDriverLibraryForTesting": (None, [ctypes.c_char_p]),
     "tileTensorMapCacheSize": (ctypes.c_size_t, []),
+    "tileRuntimeMemPoolKeep": (_I32, [ctypes.c_uint64]),
 }
 
 
@@ -91,6 +92,25 @@ def launch_version_counts(site: Optional[str] = None) -> Tuple[int, int]:
     key = site.encode()
     return (rt.tileRuntimeSiteLaunchVersionCount(key, 0),
             rt.tileRuntimeSiteLaunchVersionCount(key, 1))
+
+
+def keep_pool_memory(nbytes: int) -> None:
+    """How many freed bytes the runtime's stream-ordered pools keep across
+    synchronizations (256 MiB until set; docs/runtime.md): the workspaces of
+    the attention split tail and the GEMMs' padded copies come from them.
+    ``0`` hands every freed byte back to the driver at the next
+    synchronization."""
+    if isinstance(nbytes, bool) or not isinstance(nbytes, int):
+        raise TypeError("keep_pool_memory: nbytes must be an int, not %s"
+                        % type(nbytes).__name__)
+    if not 0 <= nbytes < 1 << 64:
+        raise ValueError("keep_pool_memory: nbytes must be in [0, 2^64), "
+                         "not %d" % nbytes)
+    rt = runtime()
+    status = rt.tileRuntimeMemPoolKeep(nbytes)
+    if status != SUCCESS:
+        rt.tileRuntimeConsumeStatus()
+        raise error_for(status)
 
 
 def use_driver_library_for_testing(path: str) -> None:

@@ -67,6 +67,15 @@ FakeCudaState *fakeCudaState() {
   return &state;
 }
 
+// The pools' fields past the prefix python/tests/fake_driver.py mirrors:
+// pools created, the last one's device, the last release threshold set.
+extern "C" __attribute__((visibility("default"))) void
+fakeCudaPools(int *creates, int *device, uint64_t *threshold) {
+  *creates = state.poolCreates;
+  *device = state.lastPoolDevice;
+  *threshold = state.poolThreshold;
+}
+
 API cuInit(unsigned) {
   ++state.initCalls;
   return FAKE_CUINIT_RESULT;
