@@ -837,6 +837,8 @@ def kernel_func(a):
     b("%c32 = arith.constant 32 : index")
     b(f"%cbm = arith.constant {BM} : index")
     b(f"%cbn = arith.constant {a.block_n} : index")
+    if a.split_tail:
+        b("%cmask32 = arith.constant 4294967295 : index")
     b(f"%cbn1 = arith.constant {a.block_n - 1} : index")
     b(f"%cwg = arith.constant {WG} : index")
     for k in range(0, max(d, a.block_n), 16):
@@ -927,11 +929,11 @@ def kernel_func(a):
     # The persistent causal kernel's tiles differ in length: its iterations
     # region gives each its KV blocks, and its first query row and block
     # count as the tile's values. So does the split tail's: its pieces'
-    # first and end blocks.
+    # first and end blocks, packed into one value.
     ranges = a.persistent and (causal or a.split_tail)
     values = ["%kfirst: index"] if a.split_tail else ["%m0: index"]
     leading = (["%t: index"] if a.persistent else []) + (
-        values + ["%ntiles: index"] if ranges else [])
+        (["%kpack: index"] if a.split_tail else values + ["%ntiles: index"]) if ranges else [])
     tile_arg = "".join(f"{arg}, " for arg in leading)
     tiles = " tiles(%mine)" if a.persistent else ""
     count = "" if ranges else " (%ntiles)"
@@ -953,7 +955,12 @@ def kernel_func(a):
         b("  // and end block for the other regions.")
         emit_tile_coords(body, a, "  ")
         emit_split_range(body, "  ")
-        b("  tile.yield %kfirst_t, %kend_t, %kfirst_t, %kend_t : index, index, index, index")
+        # One tile value, end << 32 | first: two would take four registers
+        # through the consumers' loop, and the zero-P kernel at head_dim
+        # 128 has two fewer than that to spare (it spilled 8 bytes).
+        b("  %kp_hi = arith.shli %kend_t, %c32 : index")
+        b("  %kpack_t = arith.ori %kp_hi, %kfirst_t : index")
+        b("  tile.yield %kfirst_t, %kend_t, %kpack_t : index, index, index")
         b("} tile_loads {")
     elif ranges:
         b("^bb0(%t: index):")
@@ -992,12 +999,20 @@ def kernel_func(a):
     b("} consume {")
     b(f"^bb0({tile_arg}%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
       f"%l_a: f32, %l_b: f32{fr_args}):")
+
+    def unpack(em):
+        """The split tail's piece range from its one tile value."""
+        if a.split_tail:
+            em.line("%kfirst = arith.andi %kpack, %cmask32 : index")
+            em.line("%ntiles = arith.shrui %kpack, %c32 : index")
     consume = Emitter(body.indent + "  ")
+    unpack(consume)
     emit_consume(consume, a)
     body.lines += consume.lines
     b("} epilogue {")
     b(f"^bb0({tile_arg}%cidx: index, %o: !accO, %m_a: f32, %m_b: f32, %l_a: f32, %l_b: f32{fr_args}):")
     epi = Emitter(body.indent + "  ")
+    unpack(epi)
     epi.count = consume.count
     emit_epilogue(epi, a)
     body.lines += epi.lines

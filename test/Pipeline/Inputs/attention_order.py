@@ -176,7 +176,9 @@ def split_tail(lines, B, H, S, dims):
     read each other's slot."""
     body, kernel, region = kernel_parts(lines, "%sp_zero32 = ",
                                         "tile.yield %kfirst_t")
-    # The combination's arithmetic up to the other piece's slot.
+    # The consumers' unpacking of the piece's one tile value, then the
+    # combination's arithmetic up to the other piece's slot.
+    unpack = [l for l in body if l.startswith(("%kfirst = ", "%ntiles = "))]
     combine = [l for l in body if l.startswith("%sc_") and INTEGER.match(l)]
     combine = combine[:next(i for i, l in enumerate(combine)
                             if l.startswith("%sc_theirs = ")) + 1]
@@ -189,9 +191,12 @@ def split_tail(lines, B, H, S, dims):
         kf, ke = tile_env["%kfirst_t"], tile_env["%kend_t"]
         seen += [(tile, k) for k in range(kf, ke)]
         blocks[cta] += ke - kf
-        piece_env = dict(tile_env, **{"%kfirst": kf, "%ntiles": ke,
+        piece_env = dict(tile_env, **{"%kpack": tile_env["%kpack_t"],
                                       "%cidx": 0, "%local": 0})
-        run_lines(combine, piece_env)
+        run_lines(unpack + combine, piece_env)
+        if (piece_env["%kfirst"], piece_env["%ntiles"]) != (kf, ke):
+            sys.exit(f"unpacked ({piece_env['%kfirst']}, "
+                     f"{piece_env['%ntiles']}), yielded ({kf}, {ke})")
         pieces.setdefault(tile, []).append(
             (piece_env["%sc_split"], piece_env.get("%sc_count_at"),
              piece_env.get("%sc_mine"), piece_env.get("%sc_theirs")))
