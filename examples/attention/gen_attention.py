@@ -931,9 +931,8 @@ def kernel_func(a):
     # count as the tile's values. So does the split tail's: its pieces'
     # first and end blocks, packed into one value.
     ranges = a.persistent and (causal or a.split_tail)
-    values = ["%kfirst: index"] if a.split_tail else ["%m0: index"]
-    leading = (["%t: index"] if a.persistent else []) + (
-        (["%kpack: index"] if a.split_tail else values + ["%ntiles: index"]) if ranges else [])
+    values = ["%kpack: index"] if a.split_tail else ["%m0: index", "%ntiles: index"]
+    leading = (["%t: index"] if a.persistent else []) + (values if ranges else [])
     tile_arg = "".join(f"{arg}, " for arg in leading)
     tiles = " tiles(%mine)" if a.persistent else ""
     count = "" if ranges else " (%ntiles)"

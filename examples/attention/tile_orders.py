@@ -29,20 +29,17 @@ def emit_tile_coords(e, a, indent=""):
         emit_table_walk(e, indent)
     elif a.causal:
         emit_paired_walk(e, indent)
-    elif a.split_tail:
-        # The CTA's whole tiles, then its pieces of the split tail: tiles
-        # %skbase32, %skbase32 + 1, ... (emit_split_share).
-        e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
-        e.line(f"{indent}%t_lin_dp = arith.addi %cta32, %t_stride : i32")
-        e.line(f"{indent}%t_piece = arith.subi %t32, %dp32 : i32")
-        e.line(f"{indent}%t_lin_sk = arith.addi %skbase32, %t_piece : i32")
-        e.line(f"{indent}%t_whole = arith.cmpi ult, %t32, %dp32 : i32")
-        e.line(f"{indent}%t_lin = arith.select %t_whole, %t_lin_dp, %t_lin_sk : i32")
-        e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
-        e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
     else:
+        lin = "%t_lin_dp" if a.split_tail else "%t_lin"
         e.line(f"{indent}%t_stride = arith.muli %t32, %ctas32 : i32")
-        e.line(f"{indent}%t_lin = arith.addi %cta32, %t_stride : i32")
+        e.line(f"{indent}{lin} = arith.addi %cta32, %t_stride : i32")
+        if a.split_tail:
+            # The CTA's whole tiles, then its pieces of the split tail:
+            # tiles %skbase32, %skbase32 + 1, ... (emit_split_share).
+            e.line(f"{indent}%t_piece = arith.subi %t32, %dp32 : i32")
+            e.line(f"{indent}%t_lin_sk = arith.addi %skbase32, %t_piece : i32")
+            e.line(f"{indent}%t_whole = arith.cmpi ult, %t32, %dp32 : i32")
+            e.line(f"{indent}%t_lin = arith.select %t_whole, %t_lin_dp, %t_lin_sk : i32")
         e.line(f"{indent}%qb32 = arith.remui %t_lin, %gx32 : i32")
         e.line(f"{indent}%t_bh = arith.divui %t_lin, %gx32 : i32")
     e.line(f"{indent}%h32 = arith.remui %t_bh, %H32 : i32")
