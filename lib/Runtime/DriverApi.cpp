@@ -76,6 +76,7 @@ bool resolveAll(void *library, DriverApi &d) {
          resolve(library, "cuMemAllocManaged", d.cuMemAllocManaged) &&
          resolve(library, "cuMemFree_v2", d.cuMemFree) &&
          resolve(library, "cuMemPoolCreate", d.cuMemPoolCreate) &&
+         resolve(library, "cuMemPoolDestroy", d.cuMemPoolDestroy) &&
          resolve(library, "cuMemPoolSetAttribute", d.cuMemPoolSetAttribute) &&
          resolve(library, "cuMemAllocFromPoolAsync",
                  d.cuMemAllocFromPoolAsync) &&

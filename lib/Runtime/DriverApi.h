@@ -64,6 +64,7 @@ struct DriverApi {
   cu::Result (*cuMemFree)(cu::DevicePtr ptr);
   cu::Result (*cuMemPoolCreate)(cu::MemoryPool *pool,
                                 const cu::MemPoolProps *props);
+  cu::Result (*cuMemPoolDestroy)(cu::MemoryPool pool);
   cu::Result (*cuMemPoolSetAttribute)(cu::MemoryPool pool, int attribute,
                                       void *value);
   cu::Result (*cuMemAllocFromPoolAsync)(cu::DevicePtr *ptr, size_t bytes,

@@ -2,6 +2,7 @@
 
 #include "MemoryPool.h"
 
+#include <atomic>
 #include <mutex>
 
 using namespace tile::runtime;
@@ -11,8 +12,10 @@ namespace {
 constexpr int kMaxDevices = 64;
 constexpr uint64_t kDefaultKeepBytes = 256ull << 20;
 
-std::mutex poolsMutex;
-cu::MemoryPool pools[kMaxDevices];
+// Read without the mutex on every allocation; written once per device, with
+// it held.
+std::atomic<cu::MemoryPool> pools[kMaxDevices];
+std::mutex poolsMutex; // creation and the kept amount
 uint64_t keepBytes = kDefaultKeepBytes;
 
 bool setThreshold(const char *where, const DriverApi &api, cu::MemoryPool pool,
@@ -23,6 +26,28 @@ bool setThreshold(const char *where, const DriverApi &api, cu::MemoryPool pool,
     return true;
   setDriverError(where, "cuMemPoolSetAttribute", result);
   return false;
+}
+
+/// Creates device `device`'s pool keeping keepBytes; null after recording
+/// the driver's error (a pool that refuses the amount is destroyed: it
+/// would keep nothing, as the default pool). Call with the mutex held.
+cu::MemoryPool createPool(const char *where, const DriverApi &api,
+                          cu::Device device) {
+  cu::MemPoolProps props = {};
+  props.allocType = cu::kMemAllocationTypePinned;
+  props.location.type = cu::kMemLocationTypeDevice;
+  props.location.id = device;
+  cu::MemoryPool pool = nullptr;
+  cu::Result result = api.cuMemPoolCreate(&pool, &props);
+  if (result != cu::kSuccess) {
+    setDriverError(where, "cuMemPoolCreate", result);
+    return nullptr;
+  }
+  if (!setThreshold(where, api, pool, keepBytes)) {
+    api.cuMemPoolDestroy(pool);
+    return nullptr;
+  }
+  return pool;
 }
 
 } // namespace
@@ -41,27 +66,14 @@ bool tile::runtime::currentDevicePool(const char *where, const DriverApi &api,
              device, kMaxDevices);
     return false;
   }
-  std::lock_guard<std::mutex> lock(poolsMutex);
-  if (pools[device]) {
-    *pool = pools[device];
+  *pool = pools[device].load(std::memory_order_acquire);
+  if (*pool)
     return true;
-  }
-  cu::MemPoolProps props = {};
-  props.allocType = cu::kMemAllocationTypePinned;
-  props.location.type = cu::kMemLocationTypeDevice;
-  props.location.id = device;
-  cu::MemoryPool created = nullptr;
-  result = api.cuMemPoolCreate(&created, &props);
-  if (result != cu::kSuccess) {
-    setDriverError(where, "cuMemPoolCreate", result);
-    return false;
-  }
-  // A pool whose threshold cannot be set still allocates; it only keeps
-  // less. The failure is recorded all the same.
-  setThreshold(where, api, created, keepBytes);
-  pools[device] = created;
-  *pool = created;
-  return true;
+  std::lock_guard<std::mutex> lock(poolsMutex);
+  *pool = pools[device].load(std::memory_order_relaxed);
+  if (!*pool && (*pool = createPool(where, api, device)))
+    pools[device].store(*pool, std::memory_order_release);
+  return *pool != nullptr;
 }
 
 extern "C" int32_t tileRuntimeMemPoolKeep(uint64_t bytes) {
@@ -71,8 +83,12 @@ extern "C" int32_t tileRuntimeMemPoolKeep(uint64_t bytes) {
   const DriverApi *api = loadedDriver();
   if (!api)
     return TILE_SUCCESS; // no pool exists yet
-  for (cu::MemoryPool pool : pools)
+  // Every pool is told, whichever refuses; the last refusal is recorded.
+  int32_t status = TILE_SUCCESS;
+  for (const std::atomic<cu::MemoryPool> &entry : pools) {
+    cu::MemoryPool pool = entry.load(std::memory_order_relaxed);
     if (pool && !setThreshold(where, *api, pool, bytes))
-      return TILE_ERROR_DRIVER;
-  return TILE_SUCCESS;
+      status = TILE_ERROR_DRIVER;
+  }
+  return status;
 }

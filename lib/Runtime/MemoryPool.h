@@ -18,8 +18,9 @@
 namespace tile::runtime {
 
 /// The runtime's pool for the device of the current context, created with
-/// the current release threshold on first use; false after recording an
-/// error under `where` (cuCtxGetDevice's or cuMemPoolCreate's failure).
+/// the current release threshold on first use (after that, a lock-free
+/// read); false after recording an error under `where` (cuCtxGetDevice's,
+/// cuMemPoolCreate's or cuMemPoolSetAttribute's failure).
 bool currentDevicePool(const char *where, const DriverApi &api,
                        cu::MemoryPool *pool);
 

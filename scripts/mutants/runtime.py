@@ -16,19 +16,28 @@ MUTANTS = [
       function="tileRuntimeMemFreeAsync",
       tests=["gtest:TileRuntimeFakeDriverTests"]),
     M("rt-pool-one-for-all", "MemoryPool.cpp",
-      "  if (pools[device]) {\n    *pool = pools[device];",
-      "  if (pools[0]) {\n    *pool = pools[0];",
-      "every device allocates from device 0's pool: a second device's "
-      "workspace lives on the first, read across the link or not at all",
+      "  *pool = pools[device].load(std::memory_order_acquire);",
+      "  *pool = pools[0].load(std::memory_order_acquire);",
+      "every device allocates from device 0's pool once it exists: a second "
+      "device's workspace lives on the first, read across the link or not "
+      "at all",
       function="currentDevicePool",
       tests=["gtest:TileRuntimeMemoryPoolTests"]),
     M("rt-pool-keeps-nothing", "MemoryPool.cpp",
-      "  setThreshold(where, api, created, keepBytes);",
-      "  setThreshold(where, api, created, 0);",
+      "  if (!setThreshold(where, api, pool, keepBytes)) {",
+      "  if (!setThreshold(where, api, pool, 0)) {",
       "a new pool hands every freed byte back at each synchronization, as "
       "the default pool: a caller that waits after each call maps the "
       "workspace again every call",
-      function="currentDevicePool",
+      function="createPool",
+      tests=["gtest:TileRuntimeMemoryPoolTests"]),
+    M("rt-pool-refused-kept", "MemoryPool.cpp",
+      "    api.cuMemPoolDestroy(pool);\n    return nullptr;",
+      "    return pool;",
+      "a pool that refused the amount is kept: the allocation succeeds with "
+      "an error recorded beside it, which a caller consuming the status "
+      "reports as a failure",
+      function="createPool",
       tests=["gtest:TileRuntimeMemoryPoolTests"]),
     M("rt-pool-keep-future-only", "MemoryPool.cpp",
       "    if (pool && !setThreshold(where, *api, pool, bytes))",

@@ -350,7 +350,8 @@ API cuMemFree_v2(uint64_t ptr) {
 }
 // The runtime's pools: cuMemPoolCreate hands out 0x9000 + the location's
 // device and keeps the properties it read (or fails with poolCreateResult);
-// cuMemPoolSetAttribute keeps the release threshold (attribute 4).
+// cuMemPoolSetAttribute keeps the release threshold (attribute 4; or fails
+// with poolSetAttributeResult); cuMemPoolDestroy counts.
 API cuMemPoolCreate(void **pool, const FakeMemPoolProps *props) {
   ++state.poolCreates;
   state.lastPoolAllocType = props->allocType;
@@ -361,10 +362,16 @@ API cuMemPoolCreate(void **pool, const FakeMemPoolProps *props) {
   *pool = handle<void *>(0x9000 + props->locationId);
   return 0;
 }
+API cuMemPoolDestroy(void *) {
+  ++state.poolDestroys;
+  return 0;
+}
 API cuMemPoolSetAttribute(void *pool, int attribute, void *value) {
   ++state.poolSetAttributes;
   if (attribute != 4 || reinterpret_cast<uintptr_t>(pool) < 0x9000)
     return 1;
+  if (state.poolSetAttributeResult)
+    return state.poolSetAttributeResult;
   state.poolThreshold = *static_cast<const uint64_t *>(value);
   return 0;
 }

@@ -96,6 +96,10 @@ struct FakeCudaState {
   uint64_t poolThreshold;
   // Set by tests: when nonzero, cuMemPoolCreate fails with this result.
   int poolCreateResult;
+  // Set by tests: when nonzero, cuMemPoolSetAttribute fails with this
+  // result. cuMemPoolDestroy's calls.
+  int poolSetAttributeResult;
+  int poolDestroys;
 };
 
 // The fields of CUmemPoolProps the fake reads.

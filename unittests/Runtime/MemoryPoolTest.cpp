@@ -33,11 +33,23 @@ TEST(RuntimeMemoryPool, CreatedOncePerDeviceKeepingWhatItIsTold) {
   EXPECT_EQ(fake().asyncAllocs, 0);
   fake().poolCreateResult = 0;
 
+  // A pool that refuses the amount would keep nothing: it is destroyed and
+  // the allocation fails with the driver's error.
+  fake().poolSetAttributeResult = 1;
+  EXPECT_EQ(tileRuntimeMemAllocAsync(4096, kStream), nullptr);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeMemAllocAsync: cuMemPoolSetAttribute failed: "
+               "CUDA_ERROR_INVALID_VALUE (1)");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  EXPECT_EQ(fake().poolDestroys, 1);
+  EXPECT_EQ(fake().asyncAllocs, 0);
+  fake().poolSetAttributeResult = 0;
+
   // The first allocation makes device 0's pool: pinned device memory on
   // device 0, keeping 64 MiB across synchronizations.
   EXPECT_EQ(tileRuntimeMemAllocAsync(4096, kStream),
             reinterpret_cast<void *>(0x60000));
-  EXPECT_EQ(fake().poolCreates, 2);
+  EXPECT_EQ(fake().poolCreates, 3);
   EXPECT_EQ(fake().lastPoolAllocType, 1);
   EXPECT_EQ(fake().lastPoolLocationType, 1);
   EXPECT_EQ(fake().lastPoolDevice, 0);
@@ -45,7 +57,7 @@ TEST(RuntimeMemoryPool, CreatedOncePerDeviceKeepingWhatItIsTold) {
   // Later ones reuse it.
   EXPECT_EQ(tileRuntimeMemAllocAsync(256, nullptr),
             reinterpret_cast<void *>(0x70000));
-  EXPECT_EQ(fake().poolCreates, 2);
+  EXPECT_EQ(fake().poolCreates, 3);
   EXPECT_EQ(fake().asyncAllocs, 2);
 
   // Another device's context gets a pool of its own, with the same value.
@@ -62,6 +74,15 @@ TEST(RuntimeMemoryPool, CreatedOncePerDeviceKeepingWhatItIsTold) {
   EXPECT_EQ(fake().poolSetAttributes, 3);
   EXPECT_EQ(fake().poolThreshold, 0u);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS);
+  // A refusal is reported, and every pool is still asked.
+  fake().poolSetAttributeResult = 1;
+  EXPECT_EQ(tileRuntimeMemPoolKeep(1 << 20), TILE_ERROR_DRIVER);
+  EXPECT_EQ(fake().poolSetAttributes, 5);
+  EXPECT_STREQ(tileRuntimeLastError(),
+               "tileRuntimeMemPoolKeep: cuMemPoolSetAttribute failed: "
+               "CUDA_ERROR_INVALID_VALUE (1)");
+  EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_ERROR_DRIVER);
+  fake().poolSetAttributeResult = 0;
   EXPECT_STREQ(fake().memoryLog, "alloc 128 on 0x10 = 0x60000; ");
   mgpuSetDefaultDevice(0);
 }
