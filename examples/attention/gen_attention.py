@@ -278,20 +278,45 @@ def emit_consume(e, a):
     if a.branchless_mask:
         # Every block masked with selects: no branch whose merge of the 64
         # scores ptxas could take for a write of wgmma accumulators.
-        e.line("%kvc0 = arith.addi %n0, %tcol : index")
-        masked_vals = []
-        for i, v in enumerate(vals):
-            col = e.op("kvc", f"arith.addi %kvc0, %ccol{col_of(i)} : index")
-            ok = e.op("ok", f"arith.cmpi ult, {col}, %Skv : index")
-            if causal:
-                qrow = "%qrow_a" if row_of(i) == 0 else "%qrow_b"
-                before = e.op("ca", f"arith.cmpi ule, {col}, {qrow} : index")
-                ok = e.op("ok", f"arith.andi {ok}, {before} : i1")
-            masked_vals.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
-        vals = masked_vals
+        vals = emit_column_selects(e, vals, emit_column_limits(e, causal))
     else:
         vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
     emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None)
+
+
+def emit_column_limits(e, causal):
+    """The thread's column limits, one per row: where the block's scores
+    pass the keys' end (and, causal, the row's query), as an offset from the
+    thread's first column clamped to [0, block_n] (32 bits hold it). The
+    thread's values of a row sit at fixed offsets from that column, so each
+    value's mask is then one 32-bit compare with a constant and a select
+    (against three 64-bit operations a value when every column was compared
+    with the key count and the row)."""
+    e.line("%kvc0 = arith.addi %n0, %tcol : index")
+    block_end = e.op("kend", "arith.addi %kvc0, %cbn : index")
+    limits = []
+    for r in ((0, 1) if causal else (0,)):
+        if causal:
+            qrow = "%qrow_a" if r == 0 else "%qrow_b"
+            past_row = e.op("prow", f"arith.addi {qrow}, %c1 : index")
+            end = e.op("kend", f"arith.minui %Skv, {past_row} : index")
+        else:
+            end = "%Skv"
+        # end - kvc0 within [0, block_n]: unsigned throughout.
+        end = e.op("kend", f"arith.minui {end}, {block_end} : index")
+        end = e.op("kend", f"arith.maxui {end}, %kvc0 : index")
+        span = e.op("klim", f"arith.subi {end}, %kvc0 : index")
+        limits.append(e.op("klim", f"arith.index_cast {span} : index to i32"))
+    return limits * (2 // len(limits))
+
+
+def emit_column_selects(e, vals, limits):
+    """`vals` with the scores at or past their row's column limit -inf."""
+    out = []
+    for i, v in enumerate(vals):
+        ok = e.op("ok", f"arith.cmpi ult, %ccol{col_of(i)}_i32, {limits[row_of(i)]} : i32")
+        out.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
+    return out
 
 
 def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
@@ -299,16 +324,7 @@ def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
     a branch."""
     masked = e.fresh("sm")
     e.line(f"{masked}:{s_vals} = scf.if {needs_mask} -> (" + ", ".join(["f32"] * s_vals) + ") {")
-    inner = []
-    e.line("  %kvc0 = arith.addi %n0, %tcol : index")
-    for i, v in enumerate(vals):
-        col = e.op("kvc", f"arith.addi %kvc0, %ccol{col_of(i)} : index")
-        ok = e.op("ok", f"arith.cmpi ult, {col}, %Skv : index")
-        if causal:
-            qrow = "%qrow_a" if row_of(i) == 0 else "%qrow_b"
-            before = e.op("ca", f"arith.cmpi ule, {col}, {qrow} : index")
-            ok = e.op("ok", f"arith.andi {ok}, {before} : i1")
-        inner.append(e.op("mv", f"arith.select {ok}, {v}, %ninf : f32"))
+    inner = emit_column_selects(e, vals, emit_column_limits(e, causal))
     e.line("  scf.yield " + ", ".join(inner) + " : " + ", ".join(["f32"] * s_vals))
     e.line("} else {")
     e.line("  scf.yield " + ", ".join(vals) + " : " + ", ".join(["f32"] * s_vals))
@@ -845,6 +861,7 @@ def kernel_func(a):
         b(f"%k{k} = arith.constant {k} : index")
     for c in sorted({col_of(i) for i in range(max(a.block_n, d) // 2)}):
         b(f"%ccol{c} = arith.constant {c} : index")
+        b(f"%ccol{c}_i32 = arith.constant {c} : i32")
     b("%c1_i32 = arith.constant 1 : i32")
     b("%c2_i32 = arith.constant 2 : i32")
     b("%c32_i32 = arith.constant 32 : i32")
