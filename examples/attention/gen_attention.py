@@ -165,6 +165,10 @@ def emit_consume(e, a):
         e.line("  nvvm.barrier.arrive id = %turn0 number_of_threads = %c256_i32")
         e.line("}")
         e.line("%my_turn = arith.addi %turn0, %cidx_i32 : i32")
+    # --turn-wait issue: the rescale and the previous P's fragments come
+    # before the turn, so the turn holds the wgmmas' issue alone.
+    late_turn = a.pingpong and a.overlap and a.turn_wait == "issue"
+    if a.pingpong and not late_turn:
         e.line("nvvm.barrier id = %my_turn number_of_threads = %c256_i32")
     if a.overlap:
         # O *= alpha of the previous block, before any wgmma of this one is
@@ -174,6 +178,10 @@ def emit_consume(e, a):
         o_pin = e.op("o_pin", "tile.wgmma_fence_operand %o : !accO")
         o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
         e.line(f"%o_scaled = tile.wgmma_fence_operand {o_scaled} : !accO")
+    prev = None
+    if late_turn:
+        prev = emit_previous_p(e, a)
+        e.line("nvvm.barrier id = %my_turn number_of_threads = %c256_i32")
     # S = Q K^T: d / 16 k-steps, the first with scale-d zero. Its (unread)
     # accumulator input gets its registers before the wgmma fence: register
     # moves between the fence and the wgmma would serialize every wgmma.
@@ -202,22 +210,10 @@ def emit_consume(e, a):
         # outside, assembles; round 67 timed it 1-2 % below the guard, but
         # in the first place of every round, which costs up to 7 %.)
         issue = "%has_prev" if a.first_pv == "guard" else None
-        if issue or not a.kv_lag:
-            e.line(f"%has_prev = arith.cmpi ugt, %kt, {first_block(a)} : index")
-        if a.kv_lag:
-            # read_lags = [0, 1]: the pipeline hands consume V of block
-            # max(k - 1, 0) (%vs), waited for on V's own barrier.
-            prev = emit_p_fragments(e, a, "pf", "")
-            o_in = emit_pv(e, a, "%vs", "%o_scaled", prev, "", issue)
-        else:
-            if not a.persistent:
-                e.line("%kt_m1 = arith.subi %kt, %c1 : index")
-                e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
-            # P crosses the iteration in f32 and is rounded to its fragments
-            # here, next to its wgmmas (fragments carried across the loop
-            # make ptxas serialize the wgmmas, C7513).
-            prev = emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
-            o_in = emit_pv(e, a, "%vprev", "%o_scaled", prev, "", issue)
+        if prev is None:
+            prev = emit_previous_p(e, a)
+        o_in = emit_pv(e, a, "%vs" if a.kv_lag else "%vprev", "%o_scaled",
+                       prev, "", issue)
     if a.pingpong:
         e.line("%other_turn = arith.subi %turn1, %cidx_i32 : i32")
         e.line("%kt_next = arith.addi %kt, %c1 : index")
@@ -282,6 +278,25 @@ def emit_consume(e, a):
     else:
         vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
     emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None)
+
+
+def emit_previous_p(e, a):
+    """The previous block's V view (%vprev, or the pipeline's %vs with
+    --kv-lag) and the A fragments of its carried probabilities; returns the
+    fragments' names (after %has_prev)."""
+    if a.first_pv == "guard" or not a.kv_lag:
+        e.line(f"%has_prev = arith.cmpi ugt, %kt, {first_block(a)} : index")
+    if a.kv_lag:
+        # read_lags = [0, 1]: the pipeline hands consume V of block
+        # max(k - 1, 0) (%vs), waited for on V's own barrier.
+        return emit_p_fragments(e, a, "pf", "")
+    if not a.persistent:
+        e.line("%kt_m1 = arith.subi %kt, %c1 : index")
+        e.line("%kprev = arith.select %has_prev, %kt_m1, %kt : index")
+    # P crosses the iteration in f32 and is rounded to its fragments in
+    # the iteration that issues their wgmmas (fragments carried across the
+    # loop make ptxas serialize the wgmmas, C7513).
+    return emit_previous_v_and_p(e, a, "%kprev", "%vprev", "pf", "")
 
 
 def emit_column_limits(e, causal):
@@ -1333,6 +1348,12 @@ def main():
                         "last block), so consumer 0 starts the next tile "
                         "during consumer 1's epilogue (auto: on for the "
                         "non-causal ones)")
+    p.add_argument("--turn-wait", dest="turn_wait", default="start",
+                   choices=("start", "issue"),
+                   help="ping-pong kernels: where a consumer waits for its "
+                        "turn at the tensor cores (start: before the block's "
+                        "rescale of O; issue: after it and the previous P's "
+                        "fragments, just before the wgmmas)")
     p.add_argument("--kv-lag", dest="kv_lag", action="store_true",
                    help="overlapped kernels (one-tile or --persistent): "
                         "release K and V apart (the pipeline's read_lags), K "
@@ -1457,6 +1478,9 @@ def main():
                 "(a one-tile kernel has one tile)")
     a.carried_turns = a.carried_turns == "on" or (a.carried_turns == "auto"
                                                   and turns_default)
+    if a.turn_wait != "start" and not (a.pingpong and a.overlap):
+        p.error(f"--turn-wait {a.turn_wait}: the overlapped ping-pong "
+                "kernels' turns")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
@@ -1487,6 +1511,7 @@ def main():
                   f"{'' if a.block_n == BN else f'_n{a.block_n}'}"
                   f"{'' if a.persistent == persistent_default else ('_persistent' if a.persistent else '_one_tile')}"
                   f"{'_kvlag' if a.kv_lag else ''}"
+                  f"{'_late_turn' if a.turn_wait == 'issue' else ''}"
                   f"{'' if a.carried_turns == turns_default else ('_carried_turns' if a.carried_turns else '_turns_per_tile')}"
                   f"{'' if a.prefetch_q == prefetch_default else ('_prefetch_q' if a.prefetch_q else '_no_prefetch_q')}"
                   f"{'' if a.q_last_s == q_default else ('_q_last_s' if a.q_last_s else '_q_at_epilogue')}"

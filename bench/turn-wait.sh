@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The GPU check of where the ping-pong consumers wait for their turn
+# (gen_attention.py --turn-wait: start, before the block's rescale of O,
+# the default; issue, after the rescale and the previous P's fragments,
+# just before the wgmmas, so that a turn holds their issue alone): every
+# kernel exact on the check shapes, then side by side in alternating
+# places as in bench/first-pv-order.sh (a start, b issue, c start, d issue)
+# at head_dim 128 causal and not, and once each at head_dim 64, cuDNN
+# alternating; then compute-sanitizer memcheck and synccheck over the
+# head_dim 128 non-causal late-turn kernel's small shapes.
+#
+#   bench/turn-wait.sh build          # CPU machine with the MLIR build: .gpu/turn-wait/
+#   bench/turn-wait.sh attention OUT  # GPU machine, from .gpu/turn-wait/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/round-lib.sh
+source bench/round-lib.sh
+out_dir=.gpu/turn-wait
+ATTENTION=""
+for form in "" "--causal"; do
+  suffix=${form:+_causal}
+  ATTENTION+="${ATTENTION:+;}$form --name attention_d128${suffix}_a_start"
+  ATTENTION+=";$form --turn-wait issue --name attention_d128${suffix}_b_issue"
+  ATTENTION+=";$form --name attention_d128${suffix}_c_start"
+  ATTENTION+=";$form --turn-wait issue --name attention_d128${suffix}_d_issue"
+  ATTENTION+=";--head-dim 64 $form --name attention_d64${suffix}_a_start"
+  ATTENTION+=";--head-dim 64 $form --turn-wait issue --name attention_d64${suffix}_b_issue"
+done
+GEMM=""
+
+run_attention() {
+  local out=${1:?output folder}
+  round_attention "$out" "$out_dir/attention" 480 --side-by-side
+  round_sanitize memcheck "$out_dir/attention" "d128_b_issue" "$out/issue-memcheck.log"
+  round_sanitize synccheck "$out_dir/attention" "d128_b_issue" "$out/issue-synccheck.log"
+  grep -h "FAIL\|SUMMARY\|full s=\|causal s=" "$out"/attention*.log | head -40 || true
+  grep -h "ERROR SUMMARY" "$out"/issue-*.log || true
+}
+
+round_main "$@"
