@@ -1671,15 +1671,23 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 
 
 PAD_THREADS = 256
+# The padded copies' rows: a multiple of 128 bytes (of a k-step's bytes
+# where those are fewer), not only the 16 a tensor map needs. A TMA box row
+# of 128 bytes that starts 16 or 48 bytes into a 128-byte line loads at a
+# fraction of the rate of one that starts on a line (measured on an H100,
+# rounds 116-118, docs/gemm.md, "Rows off 128-byte lines"); rounded up
+# within a k-step, K' takes the k-steps K does, and the copy costs about
+# the same.
+PAD_ROW_BYTES = 128
 PAD_MAX_BLOCKS_X = (1 << 31) - 1  # the grid's limits
 PAD_MAX_BLOCKS_Y = 65535
 
 
-def unaligned16(result, buffers, row_elements, element_bytes):
+def unaligned16(result, buffers, row_elements, element_bytes, alignment=16):
     """%result: the base of one of `buffers` (SSA names of memrefs, with
     their types) or their rows of `row_elements` (an index SSA name)
-    elements of `element_bytes` bytes not 16-byte aligned, as a TMA map
-    needs them (its global address and strides)."""
+    elements of `element_bytes` bytes not `alignment`-byte aligned (16: as a
+    TMA map needs them, its global address and strides)."""
     lines = [f"%{result}_ptr{i} = memref.extract_aligned_pointer_as_index "
              f"{name} : {ty} -> index"
              for i, (name, ty) in enumerate(buffers)]
@@ -1689,8 +1697,8 @@ def unaligned16(result, buffers, row_elements, element_bytes):
     for i in range(len(buffers)):
         lines.append(f"%{result}_bits{i} = arith.ori {bits}, %{result}_ptr{i} : index")
         bits = f"%{result}_bits{i}"
-    lines += [f"%{result}_c15 = arith.constant 15 : index",
-              f"%{result}_low = arith.andi {bits}, %{result}_c15 : index",
+    lines += [f"%{result}_c{alignment - 1} = arith.constant {alignment - 1} : index",
+              f"%{result}_low = arith.andi {bits}, %{result}_c{alignment - 1} : index",
               f"%{result} = arith.cmpi ne, %{result}_low, %c0 : index"]
     return "\n".join(lines)
 
@@ -1746,16 +1754,19 @@ def pad_kernel(element, vector):
     }}"""
 
 
-def pad_operands(element_bytes):
+def pad_operands(element_bytes, step_bytes):
     """The entry's padding: where A's or Bt's base, or their rows (K
     elements), are not 16-byte aligned, and no dimension is 0, the operand
     is copied into a stream-ordered buffer whose rows are K' (K rounded up
-    to 16 bytes, %k_pad), zero-filled past K (which changes no product), and
+    to PAD_ROW_BYTES, or to `step_bytes`, a k-step's, where fewer, where
+    the rows are not aligned; K where only a base is: %k_pad), zero-filled
+    past K (which changes no product), and
     the entry runs on the copy (%A, %Bt); rows not aligned copy both, a base
     not aligned only its operand. %a_padded and %bt_padded say which.
     %run says the entry launches: not where C is empty, nor where an
     allocation was refused (an error the runtime recorded)."""
     vector = 16 // element_bytes
+    line = min(PAD_ROW_BYTES, step_bytes) // element_bytes
     checks = "\n".join(
         unaligned16(result, [(name, ty)], "%K_in", element_bytes)
         for result, name, ty in (("a_unaligned", "%A_in", "!A"),
@@ -1782,9 +1793,17 @@ def pad_operands(element_bytes):
     %pad_bt = arith.andi %bt_unaligned, %ab_nonempty : i1
     %kvec = arith.constant {vector} : index
     %kvec1 = arith.constant {vector - 1} : index
-    %k_up = arith.addi %K_in, %kvec1 : index
-    %k_groups = arith.divui %k_up, %kvec : index
-    %k_pad = arith.muli %k_groups, %kvec : index
+    %kline = arith.constant {line} : index
+    %kline1 = arith.constant {line - 1} : index
+    // Rows not 16-byte aligned (both operands copied): K' a whole number
+    // of lines; else K (only a base is off, one operand copied).
+    %k_off = arith.andi %K_in, %kvec1 : index
+    %k_rows_off = arith.cmpi ne, %k_off, %c0 : index
+    %k_up = arith.addi %K_in, %kline1 : index
+    %k_lines = arith.divui %k_up, %kline : index
+    %k_round = arith.muli %k_lines, %kline : index
+    %k_pad = arith.select %k_rows_off, %k_round, %K_in : index
+    %k_groups = arith.divui %k_pad, %kvec : index
 {copies}    %a_ptr = memref.extract_aligned_pointer_as_index %A : !A -> index
     %bt_ptr = memref.extract_aligned_pointer_as_index %Bt : !Bt -> index
     %ab_least = arith.minui %a_ptr, %bt_ptr : index
@@ -1835,8 +1854,21 @@ FREE_PADDED = """    scf.if %a_padded {
 """
 
 
+def rows_off32_rule(element_bytes):
+    """%rows_off32: A's or Bt's rows, as the kernels read them (%A, %Bt after
+    pad_operands, rows of %k_pad elements), or their bases not 32-byte
+    aligned."""
+    return f"""%rows_esize = arith.constant {element_bytes} : index
+%rows_bytes = arith.muli %k_pad, %rows_esize : index
+%rows_a = arith.ori %rows_bytes, %a_ptr : index
+%rows_ab = arith.ori %rows_a, %bt_ptr : index
+%rows_c31 = arith.constant 31 : index
+%rows_low = arith.andi %rows_ab, %rows_c31 : index
+%rows_off32 = arith.cmpi ne, %rows_low, %c0 : index"""
+
+
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
-                 stream_k=False, by_waves=False, cluster=1):
+                 stream_k=False, by_waves=False, cluster=1, cluster_off32=1):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
@@ -1847,7 +1879,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     by_waves, a 128 x 192 kernel joins them, taken before the default where
     its waves finish first. With cluster > 1 (persistent), the 128 x 256
     kernel (and the 128 x 192 one) run in clusters of that many CTAs that
-    share their B tile. Persistent with swizzled C, the default kernel's
+    share their B tile. With cluster_off32 > 1 (persistent, unclustered),
+    those kernels also in clusters of that many CTAs, which the entries take
+    where the operands' rows are not 32-byte aligned. Persistent with
+    swizzled C, the default kernel's
     --c-by-threads form (_cthreads) comes first, for C rows the TMA cannot
     write."""
     common = dict(common or {})
@@ -1899,6 +1934,22 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
             (name, dict(kwargs, registers=CLUSTER_REGISTERS,
                         **(ring if rule == "one_wave" else {})), rule)
             for name, kwargs, rule in single) + choices[at:])
+    if cluster_off32 > 1:
+        if cluster > 1 or not common.get("persistent") or stream_k:
+            raise ValueError("--cluster-off32 clusters an unclustered "
+                             "chooser's persistent 128 x 256 (and 128 x "
+                             "192) kernels: use --persistent, without "
+                             "--cluster or --stream-k")
+        clustered = {"cluster": cluster_off32, "registers": CLUSTER_REGISTERS}
+        twinned = []
+        for name, kwargs, rule in choices:
+            if rule in (None, "fewer_waves"):
+                twin_rule = ("off32_narrow" if rule == "fewer_waves"
+                             else "rows_off32")
+                twinned.append((f"{name}_c{cluster_off32}",
+                                dict(kwargs, **clustered), twin_rule))
+            twinned.append((name, kwargs, rule))
+        choices = tuple(twinned)
     if stream_k and not (common.get("persistent") and
                          (common.get("bf16_out") or common.get("fp8"))):
         raise ValueError("--choose --stream-k shares the 128 x 256 "
@@ -2013,8 +2064,16 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %sms_m64n192 = arith.constant {sms} : index
 %m64n192_one_wave = arith.cmpi ule, %m64n192_tiles, %sms_m64n192 : index""",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
+        # The unclustered one-wave kernels where the operands' rows (as the
+        # kernels read them, padded or not) start 32-byte aligned: rows 16
+        # bytes off load at a fraction of the rate, and the clustered
+        # kernels, which load a CTA's B rows half as often, lose less
+        # (docs/gemm.md, "Rows off 128-byte lines").
         "one_wave": f"""%sms_one = arith.constant {sms} : index
-%one_wave = arith.cmpi ule, %tiles, %sms_one : index""",
+%one_wave_tiles = arith.cmpi ule, %tiles, %sms_one : index
+%one_wave_rows = arith.xori %rows_off32, %pad_true : i1
+%one_wave = arith.andi %one_wave_tiles, %one_wave_rows : i1""",
+        "rows_off32": rows_off32_rule(1 if fp8 else 2),
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
     }
@@ -2024,6 +2083,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                     2 if common.get("bf16_out") or fp8 else 4)
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
+    conditions["off32_narrow"] = (
+        "%off32_narrow = arith.andi %rows_off32, %fewer_waves : i1")
     conditions["shape_choice"] = shape_rule(sms, RING_SHAPES)
     for i, (rows, columns, _) in enumerate(RING_SHAPES, 1):
         rule = shape_name(rows, columns)[0]
@@ -2033,11 +2094,20 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     # The rules a rule's condition reads, computed first where no enclosing
     # rule computed them (the rules after it, in its else branch, see them).
     requires = {"narrow_one_wave": ("fewer_waves", "one_wave"),
+                "one_wave": ("rows_off32",),
+                "off32_narrow": ("rows_off32", "fewer_waves"),
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
                 "m64n64_split": ("m64_count",),
                 **{shape_name(rows, columns)[0]: ("shape_choice",)
                    for rows, columns, _ in RING_SHAPES}}
+
+    def with_requirements(rule):
+        """`rule` after the rules its condition reads, theirs first."""
+        order = []
+        for r in requires.get(rule, ()):
+            order += [x for x in with_requirements(r) if x not in order]
+        return order + [rule]
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
                clustered):
@@ -2086,8 +2156,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         body = launch(suffix, *shape)
         if len(rest) == 1:
             return "\n".join(pad + line for line in body.splitlines())
-        needed = [r for r in requires.get(rule, ()) + (rule,)
-                  if r not in computed]
+        needed = [r for r in with_requirements(rule) if r not in computed]
         inner = select(rest[1:], depth + 1, computed | set(needed))
         text = "\n".join(pad + line for line in body.splitlines())
         condition = "".join(f"{pad}    {line}\n" for r in needed
@@ -2113,7 +2182,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     %half_sms = arith.constant {sms // 2} : index
     %M = memref.dim %A_in, %c0 : !A
     %N = memref.dim %Bt_in, %c0 : !Bt
-{pad_operands(1 if fp8 else 2)}    scf.if %run {{
+{pad_operands(1 if fp8 else 2, bk * (1 if fp8 else 2))}    scf.if %run {{
 {pad_launches()}      // The count of 128 x 256 tiles.
       %mw = arith.addi %M, %c128 : index
       %mw1 = arith.subi %mw, %c1 : index
@@ -2206,6 +2275,11 @@ def main():
                          "--choose --persistent the 128x256 and 128x192 "
                          "kernels run in clusters (setmaxnreg 40,232), and "
                          "one-wave problems unclustered")
+    ap.add_argument("--cluster-off32", type=int, default=1, metavar="C",
+                    help="with --choose --persistent, without --cluster: the "
+                         "128x256 and 128x192 kernels also in clusters of C "
+                         "(setmaxnreg 40,232), which the entries take where "
+                         "A's or Bt's rows or bases are not 32-byte aligned")
     ap.add_argument("--persistent", action="store_true",
                     help="with the pipeline: one CTA per SM walks the output "
                          "tiles (tile.pipeline tiles(...)); the epilogue's "
@@ -2279,6 +2353,9 @@ def main():
     stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
     if args.pingpong:
         registers = registers or PINGPONG_REGISTERS
+    if args.cluster_off32 > 1 and not args.choose:
+        ap.error("--cluster-off32 adds kernels to --choose's: use it with "
+                 "--choose")
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
     if args.choose and args.c_by_threads:
@@ -2305,7 +2382,8 @@ def main():
             print(emit_chooser(common=common, split_k=args.split_k,
                                stream_k=args.stream_k,
                                by_waves=args.by_waves,
-                               cluster=args.cluster), end="")
+                               cluster=args.cluster,
+                               cluster_off32=args.cluster_off32), end="")
         except ValueError as error:
             ap.error(str(error))
         return

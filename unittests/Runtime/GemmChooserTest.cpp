@@ -79,22 +79,22 @@ TEST_F(GemmChooser, AlignedRowsRunAsPassed) {
 }
 
 TEST_F(GemmChooser, RowsOffSixteenBytesArePadded) {
-  // K = 4100: rows of 8200 bytes. Both operands are copied into rows of 4104
-  // elements (a block per row, 3 in y for its 513 16-byte groups), the
-  // shape's kernel runs on the copies, and the copies are freed after it,
-  // all on the caller's stream.
+  // K = 4100: rows of 8200 bytes. Both operands are copied into rows of 4160
+  // elements, 8320 bytes, a whole number of 128-byte lines (a block per row,
+  // 3 in y for its 520 16-byte groups), the shape's kernel runs on the
+  // copies, and the copies are freed after it, all on the caller's stream.
   EXPECT_EQ(call(4096, 4096, 4100), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "gemm_pad_k (4096,3,1)x(256,1,1); "
                                  "gemm_pad_k (4096,3,1)x(256,1,1); "
                                  "gemm (132,1,1)x(384,1,1); ");
-  EXPECT_EQ(fake().memoryLog, paddedCopies(33619968, "0x10"));
+  EXPECT_EQ(fake().memoryLog, paddedCopies(34078720, "0x10"));
   EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
   // The kernel's maps read the copies (A's and Bt's at 0x60000 and 0x70000,
-  // 4104 columns in rows of 8208 bytes); C's is the caller's.
+  // 4160 columns in rows of 8320 bytes); C's is the caller's.
   EXPECT_EQ(tileRuntimeLaunchVersionCount(TILE_VERSION_FALLBACK), 0);
   std::string maps = fake().encodeLog;
-  EXPECT_NE(maps.find("0x60000 [4104,4096] 8208; "), std::string::npos) << maps;
-  EXPECT_NE(maps.find("0x70000 [4104,4096] 8208; "), std::string::npos) << maps;
+  EXPECT_NE(maps.find("0x60000 [4160,4096] 8320; "), std::string::npos) << maps;
+  EXPECT_NE(maps.find("0x70000 [4160,4096] 8320; "), std::string::npos) << maps;
 }
 
 TEST_F(GemmChooser, TheNullStreamIsStreamOrderedToo) {
@@ -106,7 +106,7 @@ TEST_F(GemmChooser, TheNullStreamIsStreamOrderedToo) {
   Descriptor2 c = matrix(base(), 256, 256);
   EXPECT_EQ(_mlir_ciface_gemm_async(&a, &bt, &c, 1.0f, nullptr), nullptr);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-  EXPECT_EQ(fake().memoryLog, paddedCopies(53248, "(nil)"));
+  EXPECT_EQ(fake().memoryLog, paddedCopies(65536, "(nil)"));
   EXPECT_EQ(fake().streamSyncs, 0);
 }
 
@@ -150,7 +150,7 @@ TEST_F(GemmChooser, EmptyProblems) {
 }
 
 TEST_F(GemmChooser, ARefusedCopyLaunchesNothing) {
-  // A's copy would be 2^21 rows of 2^19 + 8 elements (over the fake's 1 TiB):
+  // A's copy would be 2^21 rows of 2^19 + 64 elements (over the fake's 1 TiB):
   // the driver refuses it, Bt's copy is freed, nothing is launched, and the
   // caller gets the driver's error.
   const int64_t m = int64_t(1) << 21, k = (int64_t(1) << 19) + 1;
@@ -159,8 +159,8 @@ TEST_F(GemmChooser, ARefusedCopyLaunchesNothing) {
                "tileRuntimeMemAllocAsync: cuMemAllocFromPoolAsync failed: "
                "CUDA_ERROR_OUT_OF_MEMORY (2)");
   EXPECT_STREQ(fake().launchLog, "");
-  EXPECT_STREQ(fake().memoryLog, "alloc 2199056809984 on 0x10 = error 2; "
-                                 "alloc 268439552 on 0x10 = 0x60000; "
+  EXPECT_STREQ(fake().memoryLog, "alloc 2199291691008 on 0x10 = error 2; "
+                                 "alloc 268468224 on 0x10 = 0x60000; "
                                  "free 0x60000 on 0x10; ");
 }
 
@@ -171,6 +171,6 @@ TEST_F(GemmChooser, TheSynchronousEntryWaitsForItsOwnStream) {
   int syncs = fake().streamSyncs;
   _mlir_ciface_gemm(&a, &bt, &c, 1.0f);
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-  EXPECT_EQ(fake().memoryLog, paddedCopies(53248, "0x4000"));
+  EXPECT_EQ(fake().memoryLog, paddedCopies(65536, "0x4000"));
   EXPECT_EQ(fake().streamSyncs, syncs + 1);
 }

@@ -43,6 +43,15 @@ ALIGN_SHAPES = [(5000, 5000, 136, 0), (5000, 5000, 130, 0),
 # a 50257-token vocabulary, N odd, N = 4100, C 8 bytes off.
 C_SHAPES = [(8192, 50257, 768, 0), (2048, 2047, 2048, 0), (300, 4100, 4096, 0),
             (4096, 4096, 4096, 8), (4096, 4096, 4096, 0), (8192, 50264, 768, 0)]
+# With --cluster or --cluster-off32: problems M x N x K and Bt's address
+# offset, whose rows or bases are 16- but not 32-byte aligned (bf16 K = 7000
+# and 5000; Bt 16 bytes off; FP8 K = 6000, 2000 and 5008) or 32-byte
+# aligned (bf16 K = 6000, FP8 K = 4000) or whole lines (K = 7040).
+OFF32_SHAPES = [(1000, 3000, 7000, 0), (1000, 3000, 7040, 0),
+                (2048, 2048, 5000, 0), (768, 4096, 6000, 0),
+                (2048, 2048, 2048, 16), (2048, 2048, 2048, 0),
+                (3072, 5120, 2000, 0), (8192, 8192, 5008, 0),
+                (4096, 4096, 4000, 0)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
@@ -146,4 +155,9 @@ if ("--persistent" in sys.argv and "--swizzle-c" in sys.argv
 if "--cluster" in sys.argv and "--split-k" not in sys.argv:
     for M, N, K, address in ALIGN_SHAPES:
         print(f"{M}x{N}x{K} Bt at {address}: "
+              f"{pick(lines, M, N, K, address)}")
+if (("--cluster" in sys.argv or "--cluster-off32" in sys.argv)
+        and "--split-k" not in sys.argv):
+    for M, N, K, address in OFF32_SHAPES:
+        print(f"{M}x{N}x{K} Bt at {address} (rows): "
               f"{pick(lines, M, N, K, address)}")
