@@ -498,12 +498,42 @@ def pad(text, n):
     return "\n".join(" " * n + line for line in text.splitlines())
 
 
+def zero_a_rows(stages, bm, bk, a_rows, ebytes):
+    """Zeros in every stage's A rows from `a_rows` on, which its box does not
+    load (they feed only C's rows past M, which no store writes; zeroed so
+    that what the wgmmas read is defined), written once in 16-byte stores by
+    every thread through a flat view
+    of the stages, then made visible to the wgmmas (the async proxy) before
+    any is issued. A stage's rows are 128 bytes each, and the 128B swizzle
+    moves a row's 16-byte chunks within its own 128 bytes, so those rows are
+    the stage's bytes from a_rows x 128 on."""
+    row_chunks = bk * ebytes // 16
+    return f"""      // A's box loads {a_rows} of the tile's {bm} rows: the others are zero.
+      %za_view = tile.arena_view [0] : memref<{stages * bm * row_chunks}x4xi32, #gpu.address_space<workgroup>>
+      %za_zero = arith.constant dense<0> : vector<4xi32>
+      %za_first = arith.constant {a_rows * row_chunks} : index
+      %za_stage_chunks = arith.constant {bm * row_chunks} : index
+      %za_per_stage = arith.constant {(bm - a_rows) * row_chunks} : index
+      %za_count = arith.constant {stages * (bm - a_rows) * row_chunks} : index
+      %za_threads = gpu.block_dim x
+      scf.for %za = %tid to %za_count step %za_threads {{
+        %za_stage = arith.divui %za, %za_per_stage : index
+        %za_in = arith.remui %za, %za_per_stage : index
+        %za_base = arith.muli %za_stage, %za_stage_chunks : index
+        %za_from = arith.addi %za_base, %za_first : index
+        %za_chunk = arith.addi %za_from, %za_in : index
+        vector.store %za_zero, %za_view[%za_chunk, %c0] : memref<{stages * bm * row_chunks}x4xi32, #gpu.address_space<workgroup>>, vector<4xi32>
+      }}
+      nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}}
+      gpu.barrier"""
+
+
 def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          protocol="pipeline", registers=None, cluster=1, fp8=False,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
          store_chunks=False, c_buffers=None, stagger=0, stmatrix=False,
-         own_rows=False, in_flight=1, c_by_threads=False):
+         own_rows=False, in_flight=1, c_by_threads=False, a_rows=None):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -560,6 +590,15 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                          f"accumulator, {bm * bn // 128} registers per thread; "
                          "bm x bn at most 128 x 128")
     out_elem, obytes = ("bf16", 2) if bf16_out else ("f32", 4)
+    # --a-rows R: A's box is R of a 64-row tile's rows, for M <= R (decode
+    # rows): the copy engine takes as long to fill a box row past M with
+    # zeros as to load one (round 121, docs/gemm.md, "Decode rows").
+    if a_rows is not None and not (bm == 64 and protocol == "pipeline"
+                                   and 8 <= a_rows < bm and a_rows % 8 == 0):
+        raise ValueError(f"--a-rows {a_rows}: A's box rows of a 64-row "
+                         "tile.pipeline kernel (--bm 64), a multiple of 8 "
+                         "below 64")
+    box_a = a_rows or bm
     if not (8 <= bn <= 256 and bn % 8 == 0):
         raise ValueError(f"--bn {bn}: a tile is one wgmma's N wide, 8 to 256 "
                          "columns in multiples of 8")
@@ -772,11 +811,13 @@ module attributes {{gpu.container_module}} {{
 {c_views}""")
     if workspace:
         w(f"""      %flag = tile.arena_view [{flag_off}] : memref<4xi32, {ws}>""")
+    if a_rows is not None:
+        w(zero_a_rows(stages, bm, bk, a_rows, ebytes))
     if protocol == "pipeline":
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
                            "%accum_part" if workspace else "%accum",
-                           stream_k, pingpong, stagger, in_flight)
+                           stream_k, pingpong, stagger, in_flight, box_a)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -1340,7 +1381,7 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
                        group_m=GROUP_M, accum="%accum", stream_k=False,
-                       pingpong=False, stagger=0, in_flight=1):
+                       pingpong=False, stagger=0, in_flight=1, box_a=None):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
     gives each work tile its k-steps (the iterations region). With
@@ -1389,7 +1430,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
           attributes {{consumers = {consumers} : i64, in_flight = {in_flight} : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
-        tile.copy_async %a[0, 0] [{bm}, {bk}], %A[%m0, %k0] [{bm}, {bk}] : !tileA, !A
+        tile.copy_async %a[0, 0] [{box_a or bm}, {bk}], %A[%m0, %k0] [{box_a or bm}, {bk}] : !tileA, !A
         tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
         tile.yield
       }} consume {{
@@ -1564,7 +1605,17 @@ M64_STAGES = 8
 # chooser took (96 tiles, a sixth of their rows past M), 320 x 4096 x 14336
 # 481 against 393.
 M64N192_STAGES = 6
+# Decode rows, M <= 32: the 64 x 64 kernel with A's box of 32 rows
+# (--a-rows 32; the tile's other rows zero), where the copy engine spent as
+# long filling A's rows past M with zeros as loading B's. Measured on an
+# H100 (round 121, docs/gemm.md, "Decode rows"): 8 x 14336 x 4096 21
+# TFLOP/s against 16 with the 64-row box, 8 x 8192 x 8192 22 against 19,
+# 32 x 14336 x 4096 82 against 73 (cuBLAS 21, 22, 83).
+DECODE_ROWS = 32
 CHOICES = (
+    (f"_m64n64_a{DECODE_ROWS}", {"bm": 64, "bn": 64, "stages": 8,
+                                 "persistent": False, "a_rows": DECODE_ROWS},
+     "decode_rows"),
     ("_m64n64", {"bm": 64, "bn": 64, "stages": 8, "persistent": False},
      "m64_narrow"),
     ("_m64n128", {"bm": 64, "bn": 128, "stages": M64_STAGES,
@@ -2063,6 +2114,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %m64n192_tiles = arith.muli %m64_rows, %n192_cols : index
 %sms_m64n192 = arith.constant {sms} : index
 %m64n192_one_wave = arith.cmpi ule, %m64n192_tiles, %sms_m64n192 : index""",
+        "decode_rows": f"""%decode_m = arith.constant {DECODE_ROWS} : index
+%decode_rows = arith.cmpi ule, %M, %decode_m : index""",
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
         # The unclustered one-wave kernels where the operands' rows (as the
         # kernels read them, padded or not) start 32-byte aligned: rows 16
@@ -2275,6 +2328,9 @@ def main():
                          "--choose --persistent the 128x256 and 128x192 "
                          "kernels run in clusters (setmaxnreg 40,232), and "
                          "one-wave problems unclustered")
+    ap.add_argument("--a-rows", type=int, default=None, metavar="R",
+                    help="with --bm 64: A's box loads R rows (a multiple of "
+                         "8), the tile's others zero, for M <= R")
     ap.add_argument("--cluster-off32", type=int, default=1, metavar="C",
                     help="with --choose --persistent, without --cluster: the "
                          "128x256 and 128x192 kernels also in clusters of C "
@@ -2412,7 +2468,8 @@ def main():
                     pingpong=args.pingpong, store_chunks=args.store_chunks,
                     c_buffers=args.c_buffers, stagger=args.stagger,
                     stmatrix=args.stmatrix, own_rows=args.own_rows,
-                    in_flight=args.in_flight, c_by_threads=args.c_by_threads)
+                    in_flight=args.in_flight, c_by_threads=args.c_by_threads,
+                    a_rows=args.a_rows)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

@@ -52,6 +52,9 @@ OFF32_SHAPES = [(1000, 3000, 7000, 0), (1000, 3000, 7040, 0),
                 (2048, 2048, 2048, 16), (2048, 2048, 2048, 0),
                 (3072, 5120, 2000, 0), (8192, 8192, 5008, 0),
                 (4096, 4096, 4000, 0)]
+# Decode rows: M up to 32 takes the 64 x 64 kernel whose A box loads 32
+# rows; M = 33 the 64-row box.
+DECODE_SHAPES = [(1, 8192), (8, 14336), (32, 4096), (33, 8192)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
@@ -156,6 +159,9 @@ if "--cluster" in sys.argv and "--split-k" not in sys.argv:
     for M, N, K, address in ALIGN_SHAPES:
         print(f"{M}x{N}x{K} Bt at {address}: "
               f"{pick(lines, M, N, K, address)}")
+if "--split-k" not in sys.argv:
+    for M, N in DECODE_SHAPES:
+        print(f"{M}x{N} (decode): {pick(lines, M, N)}")
 if (("--cluster" in sys.argv or "--cluster-off32" in sys.argv)
         and "--split-k" not in sys.argv):
     for M, N, K, address in OFF32_SHAPES:
