@@ -36,6 +36,7 @@ head_dim / time, halved when causal.
 
     python3 bench/Attention/bench.py [--dir .gpu/attention] [--json OUT]
         [--check-only] [--quick] [--small] [--only NAME] [--no-triton] [--jax]
+        [--side-by-side [--problems BxHxS[xHKV],...]]
 """
 import argparse
 import ctypes as C
@@ -367,11 +368,27 @@ def bench(tiles, results, seqs, forms, mosaic):
                      if "cudnn" in row else ""))
 
 
-def bench_side_by_side(tiles, results, seqs, rounds):
+def parse_problems(text):
+    """--problems: comma-separated BxHxS or BxHxSxHKV (batch, query heads,
+    sequence length, K/V heads where fewer: grouped-query attention)."""
+    problems = []
+    for item in text.split(","):
+        dims = [int(x) for x in item.split("x")]
+        if len(dims) not in (3, 4) or min(dims) < 1 or (
+                len(dims) == 4 and dims[1] % dims[3]):
+            raise SystemExit(f"--problems: {item!r} is not BxHxS or BxHxSxHKV "
+                             "(positive, HKV dividing H)")
+        problems.append(tuple(dims) if len(dims) == 4 else (*dims, dims[1]))
+    return problems
+
+
+def bench_side_by_side(tiles, results, seqs, rounds, problems=None):
     """Every kernel of one (head_dim, causal) form timed in the same rows,
     alternating with each other and cuDNN in each of `rounds` rounds, so
     that the GPU's drift from row to row does not enter the comparison of
-    the forms (the rows of bench() time one kernel each)."""
+    the forms (the rows of bench() time one kernel each). The rows: each of
+    `seqs` at 16k tokens and 2048 = heads x head_dim, or `problems` as
+    given, (batch, heads, seq, K/V heads), the same for every form."""
     print(f"side by side: each form's kernels and cuDNN alternating in the same "
           f"rows, {rounds} rounds of 20 calls, median")
     forms = {}
@@ -379,10 +396,10 @@ def bench_side_by_side(tiles, results, seqs, rounds):
         if t.dtype == torch.bfloat16:
             forms.setdefault((t.head_dim, t.causal), []).append(t)
     for (d, causal), group in forms.items():
-        h = WIDTH // d
-        for s in seqs:
-            b = TOKENS // s
-            q, k, v = inputs(b, h, h, s, d, torch.bfloat16, 7)
+        rows = problems or [(TOKENS // s, WIDTH // d, s, WIDTH // d)
+                            for s in seqs]
+        for b, h, s, hkv in rows:
+            q, k, v = inputs(b, h, hkv, s, d, torch.bfloat16, 7)
             o = torch.empty_like(q)
             lse = torch.empty(b, h, s, device="cuda")
             flops = 4.0 * b * h * s * s * d / (2 if causal else 1)
@@ -395,9 +412,11 @@ def bench_side_by_side(tiles, results, seqs, rounds):
             for t in group:
                 results["bench"].append({
                     "lib": t.name, "d": d, "causal": causal, "b": b, "h": h, "s": s,
+                    "hkv": hkv,
                     "side_by_side": [x.name for x in group],
                     "ours": timed[t.name], "cudnn": timed["cudnn"]})
-            print(f"  d={d} {'causal' if causal else 'full'} s={s:5d} b={b:2d} h={h}: "
+            gqa = f" hkv={hkv}" if hkv != h else ""
+            print(f"  d={d} {'causal' if causal else 'full'} s={s:5d} b={b:2d} h={h}{gqa}: "
                   + ", ".join(f"{n} {timed[n]['tflops']:.0f}" for n in timed))
 
 
@@ -433,7 +452,13 @@ def main():
     ap.add_argument("--jax", action="store_true",
                     help="also time JAX's Mosaic GPU kernel (jax_attention.py, "
                          "a separate process) before our rounds")
+    ap.add_argument("--problems", default=None, metavar="BxHxS[xHKV],...",
+                    help="with --side-by-side: time these problems instead of "
+                         "the sequence lengths at 16k tokens")
     args = ap.parse_args()
+    problems = parse_problems(args.problems) if args.problems else None
+    if problems and not args.side_by_side:
+        raise SystemExit("--problems: the rows of --side-by-side")
     libs = sorted(f for f in os.listdir(args.dir)
                   if f.startswith("attention_") and f.endswith(".so"))
     tiles = [Tile(args.dir, lib) for lib in libs
@@ -445,7 +470,8 @@ def main():
     if not args.check_only:
         seqs = [2048, 8192] if args.quick else [512, 1024, 2048, 4096, 8192, 16384]
         if args.side_by_side:
-            bench_side_by_side(tiles, results, seqs, SIDE_BY_SIDE_ROUNDS)
+            bench_side_by_side(tiles, results, seqs, SIDE_BY_SIDE_ROUNDS,
+                               problems)
         else:
             tri = None if args.no_triton else load_triton()
             forms = {}
