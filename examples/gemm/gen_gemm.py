@@ -1918,8 +1918,35 @@ def rows_off32_rule(element_bytes):
 %rows_off32 = arith.cmpi ne, %rows_low, %c0 : index"""
 
 
+def own_workspace_launch(suffix, tile_elems, launch):
+    """`launch` (a split kernel's, over %gx`suffix` x %gy`suffix` tiles in
+    %splits shares) with the workspace the entry allocates on the stream:
+    the partial tiles and the counters, these zeroed first, both freed
+    after the kernel. Where the runtime cannot allocate them (it records
+    the driver's error), nothing is launched."""
+    lines = "\n".join("  " + line for line in launch.splitlines())
+    return f"""      %ws_tiles = arith.muli %gx{suffix}, %gy{suffix} : index
+      %ws_slots = arith.muli %ws_tiles, %splits : index
+      %ws_tile = arith.constant {tile_elems} : index
+      %ws_elems = arith.muli %ws_slots, %ws_tile : index
+      %partials, %partials_token = gpu.alloc async [%stream] (%ws_elems) : memref<?xf32>
+      %counters, %counters_token = gpu.alloc async [%stream] (%ws_tiles) : memref<?xi32>
+      %ws_p = memref.extract_aligned_pointer_as_index %partials : memref<?xf32> -> index
+      %ws_c = memref.extract_aligned_pointer_as_index %counters : memref<?xi32> -> index
+      %ws_least = arith.minui %ws_p, %ws_c : index
+      %ws_got = arith.cmpi ne, %ws_least, %c0 : index
+      scf.if %ws_got {{
+        %ws_zero = arith.constant 0 : i32
+        %ws_set = gpu.memset async [%stream] %counters, %ws_zero : memref<?xi32>, i32
+{lines}
+      }}
+      %partials_freed = gpu.dealloc async [%stream] %partials : memref<?xf32>
+      %counters_freed = gpu.dealloc async [%stream] %counters : memref<?xi32>"""
+
+
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
-                 stream_k=False, by_waves=False, cluster=1, cluster_off32=1):
+                 stream_k=False, by_waves=False, cluster=1, cluster_off32=1,
+                 decode_split=1):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
@@ -2012,6 +2039,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                              "workspace: use --bf16-out or --fp8")
         name, kwargs, rule = M64_SPLIT_CHOICE
         choices = ((name, dict(kwargs, split_k=split_k), rule),) + choices
+    if decode_split > 1:
+        if split_k > 1 or not (common.get("bf16_out") or common.get("fp8")):
+            raise ValueError("--decode-split combines partials in a workspace "
+                             "the entry allocates: use --bf16-out or --fp8, "
+                             "without --split-k (whose workspace the caller "
+                             "passes)")
+        name, kwargs, _ = choices[0]
+        choices = ((f"{name}_split", dict(kwargs, split_k=decode_split),
+                    "decode_split"),) + choices
     if common.get("persistent") and common.get("swizzle_c"):
         # Where C's rows or base are not 16-byte aligned no TMA store can
         # write C, and the kernels' fallback versions would copy every
@@ -2057,7 +2093,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("persistent", False),
                          options.get("split_k", 1) > 1,
                          options.get("stream_k", False),
-                         options.get("cluster", 1)))
+                         options.get("cluster", 1),
+                         rule == "decode_split"))
     fp8 = common.get("fp8", False)
     # The entries' arguments after C: (name, type), the scales or alpha, then
     # the workspace where a kernel takes one (its launch passes it).
@@ -2095,6 +2132,19 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 {split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
 %two_plus = arith.cmpi uge, %splits, %c2s : index
 %m64n64_split = arith.andi %half_full, %two_plus : i1"""
+    # --decode-split: the split rule's count of shares where M <= 32, the
+    # workspace the entry's own (it holds what the shares need).
+    decode_split_rule = split_rule.replace(
+        "%max_split = arith.constant {0} : index".format(split_k),
+        f"%max_split = arith.constant {decode_split} : index")
+    decode_split_rule = decode_split_rule[:decode_split_rule.index(
+        split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits",
+                   "").rstrip())] + f"""%splits = arith.maxui %want, %c1 : index
+%two_plus = arith.cmpi uge, %splits, %c2s : index
+%split_fill = arith.andi %half_full, %two_plus : i1
+%decode_split_m = arith.constant {DECODE_ROWS} : index
+%decode_split_rows = arith.cmpi ule, %M, %decode_split_m : index
+%decode_split = arith.andi %split_fill, %decode_split_rows : i1"""
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m64_count": """%m64_up = arith.addi %M, %c63 : index
@@ -2129,6 +2179,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "rows_off32": rows_off32_rule(1 if fp8 else 2),
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
         "m64n64_split": split_rule,
+        "decode_split": decode_split_rule,
     }
     # C's rows (its columns' bytes) or base not 16-byte aligned.
     conditions["c_unaligned"] = "%c_cols = memref.dim %C, %c1 : !C\n" + \
@@ -2152,6 +2203,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
                 "m64n64_split": ("m64_count",),
+                "decode_split": ("m64_count",),
                 **{shape_name(rows, columns)[0]: ("shape_choice",)
                    for rows, columns, _ in RING_SHAPES}}
 
@@ -2163,7 +2215,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         return order + [rule]
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
-               clustered):
+               clustered, own_workspace=False):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
         tile); a stream-K kernel also gets the workspace and the count of
@@ -2193,12 +2245,15 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         if streamed:
             grid += stream_k_rule(bk, bm * bn, " " * 6, tiles="%all")
             args += WORKSPACE_USE + STREAM_K_USE
-        return f"""{grid}      %threads = arith.constant {threads} : index
+        text = f"""      %threads = arith.constant {threads} : index
       %smem = arith.constant {smem} : i32
       %t = gpu.launch_func async [%stream] @gemm_kernels::@gemm{suffix}
           {blocks} threads in (%threads, %c1, %c1)
           dynamic_shared_memory_size %smem
           args(%A : !A, %Bt : !Bt, %C : !C{args})"""
+        if own_workspace:
+            text = own_workspace_launch(suffix, bm * bn, text)
+        return grid + text
 
     def select(rest, depth, computed=frozenset()):
         """Nested scf.if over the rules, in order; the last kernel is the
@@ -2331,6 +2386,12 @@ def main():
     ap.add_argument("--a-rows", type=int, default=None, metavar="R",
                     help="with --bm 64: A's box loads R rows (a multiple of "
                          "8), the tile's others zero, for M <= R")
+    ap.add_argument("--decode-split", type=int, default=1, metavar="S",
+                    help="with --choose, bf16 or FP8 output: for M <= 32 "
+                         "where the 64 x 64 tiles fill at most half the SMs, "
+                         "the decode kernel split in up to S shares of K, "
+                         "their partials meeting in a workspace the entry "
+                         "allocates on the stream")
     ap.add_argument("--cluster-off32", type=int, default=1, metavar="C",
                     help="with --choose --persistent, without --cluster: the "
                          "128x256 and 128x192 kernels also in clusters of C "
@@ -2409,6 +2470,9 @@ def main():
     stages = args.stages or (PINGPONG_STAGES if args.pingpong else STAGES)
     if args.pingpong:
         registers = registers or PINGPONG_REGISTERS
+    if args.decode_split > 1 and not args.choose:
+        ap.error("--decode-split adds a kernel to --choose's: use it with "
+                 "--choose")
     if args.cluster_off32 > 1 and not args.choose:
         ap.error("--cluster-off32 adds kernels to --choose's: use it with "
                  "--choose")
@@ -2439,7 +2503,8 @@ def main():
                                stream_k=args.stream_k,
                                by_waves=args.by_waves,
                                cluster=args.cluster,
-                               cluster_off32=args.cluster_off32), end="")
+                               cluster_off32=args.cluster_off32,
+                               decode_split=args.decode_split), end="")
         except ValueError as error:
             ap.error(str(error))
         return

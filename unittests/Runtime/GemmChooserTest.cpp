@@ -1,12 +1,13 @@
 //===- GemmChooserTest.cpp - The GEMM chooser's entries from C ------------===//
 //
 // The clustered bf16 chooser (gen_gemm.py --choose --bf16-out --persistent
-// --swizzle-c --by-waves --cluster 2, the command docs/gemm.md gives) compiled
-// by tile-compile and called from C on the fake driver: where A's or Bt's rows
-// are not 16-byte aligned the entry pads them into stream-ordered copies
-// (gemm_pad_k), runs the padded problem's kernel on them and frees them on
-// the stream; an allocation the driver refuses is an error with nothing
-// launched.
+// --swizzle-c --by-waves --cluster 2, the command docs/gemm.md gives, with
+// --decode-split 8) compiled by tile-compile and called from C on the fake
+// driver: where A's or Bt's rows are not 16-byte aligned the entry pads them
+// into stream-ordered copies (gemm_pad_k), runs the padded problem's kernel
+// on them and frees them on the stream; an allocation the driver refuses is
+// an error with nothing launched; decode rows split in shares of K get a
+// workspace of their own, zeroed counters included.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +51,7 @@ protected:
     fake().memoryLog[0] = '\0';
     fake().encodeLog[0] = '\0';
     fake().allocs = fake().asyncAllocs = fake().frees = fake().asyncFrees = 0;
+    fake().memset32s = 0;
   }
   /// gemm_async on stream 0x10 for A (m x k at `a`), Bt (n x k at `bt`) and C
   /// (m x n); the runtime's status after it.
@@ -173,4 +175,28 @@ TEST_F(GemmChooser, TheSynchronousEntryWaitsForItsOwnStream) {
   EXPECT_EQ(tileRuntimeConsumeStatus(), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_EQ(fake().memoryLog, paddedCopies(65536, "0x4000"));
   EXPECT_EQ(fake().streamSyncs, syncs + 1);
+}
+
+TEST_F(GemmChooser, DecodeRowsSplitInAWorkspaceOfTheirOwn) {
+  // M = 8 against a 2048 x 8192 weight: 32 tiles of 64 x 64 fill a quarter of
+  // the SMs, so the decode kernel (A's box of 32 rows) runs in 4 shares of
+  // K. The entry allocates the partial tiles (32 tiles x 4 shares x 64 x 64
+  // f32) and the counters (32), zeroes the counters, launches and frees
+  // both, all on the caller's stream.
+  EXPECT_EQ(call(8, 2048, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32_split (32,1,4)x(256,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "alloc 2097152 on 0x10 = 0x60000; "
+                                 "alloc 128 on 0x10 = 0x70000; "
+                                 "free 0x60000 on 0x10; "
+                                 "free 0x70000 on 0x10; ");
+  EXPECT_EQ(fake().memset32s, 1);
+  EXPECT_EQ(fake().lastDst, 0x70000u);
+  EXPECT_EQ(fake().lastValue, 0u);
+  EXPECT_EQ(fake().lastCount, 32u);
+  // M = 8 against 8192 columns fills the SMs unsplit: nothing allocated.
+  fake().launchLog[0] = fake().memoryLog[0] = '\0';
+  EXPECT_EQ(call(8, 8192, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32 (128,1,1)x(256,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "");
+  EXPECT_EQ(fake().memset32s, 1);
 }

@@ -53,8 +53,11 @@ OFF32_SHAPES = [(1000, 3000, 7000, 0), (1000, 3000, 7040, 0),
                 (3072, 5120, 2000, 0), (8192, 8192, 5008, 0),
                 (4096, 4096, 4000, 0)]
 # Decode rows: M up to 32 takes the 64 x 64 kernel whose A box loads 32
-# rows; M = 33 the 64-row box.
-DECODE_SHAPES = [(1, 8192), (8, 14336), (32, 4096), (33, 8192)]
+# rows; M = 33 the 64-row box. With --decode-split, where those tiles fill
+# at most half the SMs (N = 4096: 64 of them; 2048; 1024), its split form
+# in as many shares as fill the SMs (K = 8192 here: 128 k-steps).
+DECODE_SHAPES = [(1, 8192), (8, 14336), (32, 4096), (33, 8192), (8, 2048),
+                 (16, 1024), (33, 2048)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
@@ -63,6 +66,8 @@ PADDED_ADDRESS = 1 << 20  # where the entry's padded copies are placed
 # null operand would be a copy the runtime could not allocate.
 A_ADDRESS, BT_BASE = 1 << 16, 1 << 18
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
+ALLOC = re.compile(r"^(%\w+), %\w+ = gpu\.alloc async \[%stream\]")
+ALLOC_ADDRESS = 1 << 24  # where the entry's own allocations are placed
 GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
 
 
@@ -103,6 +108,12 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
             env[m.group(2)] = int(padded)
             while lines[i] != "}":
                 i += 1
+            i += 1
+            continue
+        if m := ALLOC.match(line):
+            # The entry's own workspace (--decode-split): an allocation the
+            # runtime made.
+            dims[(m.group(1), "address")] = ALLOC_ADDRESS
             i += 1
             continue
         if m := LAUNCH.search(line):
