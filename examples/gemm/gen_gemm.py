@@ -2340,7 +2340,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--bm", type=int, default=BM, choices=(64, 128, 192),
+    ap.add_argument("--bm", type=int, default=BM, choices=(64, 128, 192, 256),
                     help="tile rows: 64 per consumer warpgroup")
     ap.add_argument("--bn", type=int, default=None,
                     help=f"tile columns ({BN}; {PINGPONG_BN} with --pingpong)")
