@@ -17,8 +17,6 @@ out_dir=.gpu/decode-rows
 before=${BEFORE_REV:-333dcfb}
 BF16_FLAGS="--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 FP8_FLAGS="--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
-ATTENTION=""
-GEMM="bf16out_b_after:$BF16_FLAGS;fp8_b_after:$FP8_FLAGS"
 SHAPES=""
 for m in 1 8 16 32; do
   for nk in 8192x8192 14336x4096 4096x14336; do
@@ -27,25 +25,9 @@ for m in 1 8 16 32; do
 done
 SHAPES+=",33x8192x8192,64x8192x8192"
 
-run_gemm() {
-  local out=${1:?output folder}
-  round_gemm "$out" "$out_dir" "$SHAPES" "$SHAPES"
-  step "bf16 memcheck" timeout 150 compute-sanitizer --tool memcheck \
-    python3 bench/Gemm/bench.py --dir "$out_dir/gemm" --check-only \
-    --check-shapes 1x4096x4096,7x264x4096,32x520x1000 \
-    > "$out/bf16-memcheck.log" 2>&1
-  step "fp8 memcheck" timeout 150 compute-sanitizer --tool memcheck \
-    python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" --check-only \
-    --check-shapes 1x4096x4096,7x272x4096,32x528x1024 \
-    > "$out/fp8-memcheck.log" 2>&1
-  grep -h "ERROR SUMMARY" "$out"/*-memcheck.log || true
-}
-
-if [ "${1:-}" = build ]; then
-  round_build "$out_dir" "$ATTENTION" "$GEMM"
-  round_build_at "$before" "$out_dir" "" "" \
-    "bf16out_a_before:$BF16_FLAGS;fp8_a_before:$FP8_FLAGS"
-  echo "built $(find "$out_dir" -name 'gemm_*.so' | wc -l) choosers in $out_dir"
-  exit 0
-fi
-round_main "$@"
+case "${1:-}" in
+  build) round_choosers_build "$out_dir" "$before" "$BF16_FLAGS" "$FP8_FLAGS" "" "" ;;
+  gemm) round_choosers_run "${2:?output folder}" "$out_dir" "$SHAPES" "$SHAPES" \
+    1x4096x4096,7x264x4096,32x520x1000 1x4096x4096,7x272x4096,32x528x1024 ;;
+  *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
+esac

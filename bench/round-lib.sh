@@ -105,6 +105,36 @@ round_build_at() {
   rm -rf "$old"
 }
 
+# A chooser change measured against the choosers of git revision REV
+# (rounds 119, 122-123, 127): OUT_DIR's gemm/ and fp8/ folders get
+# gemm_bf16out_a_before and gemm_fp8_a_before, built at REV with BF16 and
+# FP8 (gen_gemm.py flags), and gemm_bf16out_b_after and gemm_fp8_b_after,
+# built here with the same flags and AFTER_BF16 and AFTER_FP8 appended.
+round_choosers_build() {
+  local out_dir=$1 rev=$2 bf16=$3 fp8=$4 after_bf16=$5 after_fp8=$6
+  round_build "$out_dir" "" \
+    "bf16out_b_after:$bf16 $after_bf16;fp8_b_after:$fp8 $after_fp8"
+  round_build_at "$rev" "$out_dir" "" "" \
+    "bf16out_a_before:$bf16;fp8_a_before:$fp8"
+  echo "built $(find "$out_dir" -name 'gemm_*.so' | wc -l) choosers in $out_dir"
+}
+
+# round_choosers_build's choosers on the GPU into OUT: the bf16 ones on
+# BF16_SHAPES and the FP8 ones on FP8_SHAPES (round_gemm, cuBLAS and
+# cuBLASLt alternating, the check shapes first), then compute-sanitizer
+# memcheck over the checks of BF16_CHECKS and FP8_CHECKS.
+round_choosers_run() {
+  local out=$1 dir=$2 bf16_shapes=$3 fp8_shapes=$4 bf16_checks=$5 fp8_checks=$6
+  round_gemm "$out" "$dir" "$bf16_shapes" "$fp8_shapes"
+  step "bf16 memcheck" timeout 150 compute-sanitizer --tool memcheck \
+    python3 bench/Gemm/bench.py --dir "$dir/gemm" --check-only \
+    --check-shapes "$bf16_checks" > "$out/bf16-memcheck.log" 2>&1
+  step "fp8 memcheck" timeout 150 compute-sanitizer --tool memcheck \
+    python3 bench/Gemm/bench_fp8.py --dir "$dir/fp8" --check-only \
+    --check-shapes "$fp8_checks" > "$out/fp8-memcheck.log" 2>&1
+  grep -h "ERROR SUMMARY" "$out"/*-memcheck.log || true
+}
+
 # One step under a time limit; its exit status is printed, and a failing step
 # does not stop the ones after it.
 step() {

@@ -21,33 +21,17 @@ out_dir=.gpu/rows-off32
 before=${BEFORE_REV:-1f9caca}
 BF16_FLAGS="--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 FP8_FLAGS="--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix"
-ATTENTION=""
-GEMM="bf16out_b_after:$BF16_FLAGS;fp8_b_after:$FP8_FLAGS --cluster-off32 2"
 BF16="1000x3000x7000,1000x3000x5000,2048x2048x5000,640x4096x3000,768x4096x6000"
 BF16+=",5000x5000x5000,4096x4096x4100,2048x2048x2047,8192x8192x8190,300x4096x4100"
 BF16+=",4096x4096x4096,2048x2048x2048"
 FP8="3072x5120x2000,8192x8192x5008,4096x14336x4112,1024x3072x7056,4096x4096x4000"
 FP8+=",4096x4096x4100,2048x2048x2056,8192x8192x8200,8192x8192x8192,4096x4096x4096"
 
-run_gemm() {
-  local out=${1:?output folder}
-  round_gemm "$out" "$out_dir" "$BF16" "$FP8"
-  step "bf16 memcheck" timeout 150 compute-sanitizer --tool memcheck \
-    python3 bench/Gemm/bench.py --dir "$out_dir/gemm" --check-only \
-    --check-shapes 129x257x520,500x600x1000,129x264x1001,300x4096x4100 \
-    > "$out/bf16-memcheck.log" 2>&1
-  step "fp8 memcheck" timeout 150 compute-sanitizer --tool memcheck \
-    python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" --check-only \
-    --check-shapes 129x264x1001,200x1000x3000,1000x1000x1040,2000x2000x2000 \
-    > "$out/fp8-memcheck.log" 2>&1
-  grep -h "ERROR SUMMARY" "$out"/*-memcheck.log || true
-}
-
-if [ "${1:-}" = build ]; then
-  round_build "$out_dir" "$ATTENTION" "$GEMM"
-  round_build_at "$before" "$out_dir" "" "" \
-    "bf16out_a_before:$BF16_FLAGS;fp8_a_before:$FP8_FLAGS"
-  echo "built $(find "$out_dir" -name 'gemm_*.so' | wc -l) choosers in $out_dir"
-  exit 0
-fi
-round_main "$@"
+case "${1:-}" in
+  build) round_choosers_build "$out_dir" "$before" "$BF16_FLAGS" "$FP8_FLAGS" \
+    "" "--cluster-off32 2" ;;
+  gemm) round_choosers_run "${2:?output folder}" "$out_dir" "$BF16" "$FP8" \
+    129x257x520,500x600x1000,129x264x1001,300x4096x4100 \
+    129x264x1001,200x1000x3000,1000x1000x1040,2000x2000x2000 ;;
+  *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
+esac
