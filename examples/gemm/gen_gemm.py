@@ -502,9 +502,8 @@ def zero_a_rows(stages, bm, bk, a_rows, ebytes):
     """Zeros in every stage's A rows from `a_rows` on, which its box does not
     load (they feed only C's rows past M, which no store writes; zeroed so
     that what the wgmmas read is defined), written once in 16-byte stores by
-    every thread through a flat view
-    of the stages, then made visible to the wgmmas (the async proxy) before
-    any is issued. A stage's rows are 128 bytes each, and the 128B swizzle
+    every thread through a flat view of the stages, then made visible to
+    the wgmmas (the async proxy) before any is issued. A stage's rows are 128 bytes each, and the 128B swizzle
     moves a row's 16-byte chunks within its own 128 bytes, so those rows are
     the stage's bytes from a_rows x 128 on."""
     row_chunks = bk * ebytes // 16
@@ -1386,7 +1385,9 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
     gives each work tile its k-steps (the iterations region). With
     `pingpong` the consumers take the tiles in turn, each computing all BM
-    rows of its tile (one accumulator per 64 rows, %acc0_<h>)."""
+    rows of its tile (one accumulator per 64 rows, %acc0_<h>). A's box is
+    `box_a` of the tile's rows (all of them by default)."""
+    box_a = box_a or bm
     regs = (f", producer_registers = {registers[0]} : i64, "
             f"consumer_registers = {registers[1]} : i64" if registers else "")
     if pingpong:
@@ -1430,7 +1431,7 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
           attributes {{consumers = {consumers} : i64, in_flight = {in_flight} : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
-        tile.copy_async %a[0, 0] [{box_a or bm}, {bk}], %A[%m0, %k0] [{box_a or bm}, {bk}] : !tileA, !A
+        tile.copy_async %a[0, 0] [{box_a}, {bk}], %A[%m0, %k0] [{box_a}, {bk}] : !tileA, !A
         tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
         tile.yield
       }} consume {{
@@ -1734,7 +1735,7 @@ PAD_MAX_BLOCKS_X = (1 << 31) - 1  # the grid's limits
 PAD_MAX_BLOCKS_Y = 65535
 
 
-def unaligned16(result, buffers, row_elements, element_bytes, alignment=16):
+def misaligned(result, buffers, row_elements, element_bytes, alignment=16):
     """%result: the base of one of `buffers` (SSA names of memrefs, with
     their types) or their rows of `row_elements` (an index SSA name)
     elements of `element_bytes` bytes not `alignment`-byte aligned (16: as a
@@ -1819,7 +1820,7 @@ def pad_operands(element_bytes, step_bytes):
     vector = 16 // element_bytes
     line = min(PAD_ROW_BYTES, step_bytes) // element_bytes
     checks = "\n".join(
-        unaligned16(result, [(name, ty)], "%K_in", element_bytes)
+        misaligned(result, [(name, ty)], "%K_in", element_bytes)
         for result, name, ty in (("a_unaligned", "%A_in", "!A"),
                                  ("bt_unaligned", "%Bt_in", "!Bt")))
     checks = "\n".join("    " + line for line in checks.splitlines())
@@ -1905,17 +1906,51 @@ FREE_PADDED = """    scf.if %a_padded {
 """
 
 
+def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
+    """%`result`: the 64 x 64 kernel split, and %splits its shares: as many as
+    fill the SMs, at most `max_split`, each of at least SPLIT_MIN_KSTEPS
+    k-steps, where the tiles fill at most half the SMs, and the caller's
+    workspace (%partials, %counters) holds the partials and counters; with
+    `own_workspace` (the entry allocates it, --decode-split) only where M
+    is at most DECODE_ROWS."""
+    rule = f"""%n64_up = arith.addi %N, %c63 : index
+%n64_cols = arith.divui %n64_up, %c64 : index
+%m64n64_tiles = arith.muli %m64_rows, %n64_cols : index
+%cbk_split = arith.constant {bk} : index
+%cbk_split1 = arith.constant {bk - 1} : index
+%K = memref.dim %A, %c1 : !A
+%kp = arith.addi %K, %cbk_split1 : index
+%ksteps = arith.divui %kp, %cbk_split : index
+%sms_split = arith.constant {sms} : index
+%c2s = arith.constant 2 : index
+%tiles2 = arith.muli %m64n64_tiles, %c2s : index
+%half_full = arith.cmpi ule, %tiles2, %sms_split : index
+%tiles1 = arith.maxui %m64n64_tiles, %c1 : index
+%per_sm = arith.divui %sms_split, %tiles1 : index
+%min_k = arith.constant {SPLIT_MIN_KSTEPS} : index
+%by_k = arith.divui %ksteps, %min_k : index
+%max_split = arith.constant {max_split} : index
+%by_sm = arith.minui %max_split, %per_sm : index
+%want = arith.minui %by_sm, %by_k : index
+"""
+    if own_workspace:
+        return rule + f"""%splits = arith.maxui %want, %c1 : index
+%two_plus = arith.cmpi uge, %splits, %c2s : index
+%split_fill = arith.andi %half_full, %two_plus : i1
+%{result}_m = arith.constant {DECODE_ROWS} : index
+%{result}_rows = arith.cmpi ule, %M, %{result}_m : index
+%{result} = arith.andi %split_fill, %{result}_rows : i1"""
+    return rule + f"""{split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
+%two_plus = arith.cmpi uge, %splits, %c2s : index
+%{result} = arith.andi %half_full, %two_plus : i1"""
+
+
 def rows_off32_rule(element_bytes):
     """%rows_off32: A's or Bt's rows, as the kernels read them (%A, %Bt after
     pad_operands, rows of %k_pad elements), or their bases not 32-byte
     aligned."""
-    return f"""%rows_esize = arith.constant {element_bytes} : index
-%rows_bytes = arith.muli %k_pad, %rows_esize : index
-%rows_a = arith.ori %rows_bytes, %a_ptr : index
-%rows_ab = arith.ori %rows_a, %bt_ptr : index
-%rows_c31 = arith.constant 31 : index
-%rows_low = arith.andi %rows_ab, %rows_c31 : index
-%rows_off32 = arith.cmpi ne, %rows_low, %c0 : index"""
+    return misaligned("rows_off32", [("%A", "!A"), ("%Bt", "!Bt")], "%k_pad",
+                      element_bytes, 32)
 
 
 def own_workspace_launch(suffix, tile_elems, launch):
@@ -2045,7 +2080,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                              "the entry allocates: use --bf16-out or --fp8, "
                              "without --split-k (whose workspace the caller "
                              "passes)")
-        name, kwargs, _ = choices[0]
+        name, kwargs, _ = next(c for c in choices if c[2] == "decode_rows")
         choices = ((f"{name}_split", dict(kwargs, split_k=decode_split),
                     "decode_split"),) + choices
     if common.get("persistent") and common.get("swizzle_c"):
@@ -2106,45 +2141,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         params += WORKSPACE_PARAMS
     extra = "".join(f", {name}: {ty}" for name, ty in params)
     bk = common.get("bk", BK)
-    # The split rule, on the count of 64 x 64 tiles and the k-steps: as many
-    # shares as fill the SMs, at most split_k, each of at least
-    # SPLIT_MIN_KSTEPS k-steps, where the tiles fill at most half the SMs and
-    # the workspace holds the partials and counters.
-    split_rule = f"""%n64_up = arith.addi %N, %c63 : index
-%n64_cols = arith.divui %n64_up, %c64 : index
-%m64n64_tiles = arith.muli %m64_rows, %n64_cols : index
-%cbk_split = arith.constant {bk} : index
-%cbk_split1 = arith.constant {bk - 1} : index
-%K = memref.dim %A, %c1 : !A
-%kp = arith.addi %K, %cbk_split1 : index
-%ksteps = arith.divui %kp, %cbk_split : index
-%sms_split = arith.constant {sms} : index
-%c2s = arith.constant 2 : index
-%tiles2 = arith.muli %m64n64_tiles, %c2s : index
-%half_full = arith.cmpi ule, %tiles2, %sms_split : index
-%tiles1 = arith.maxui %m64n64_tiles, %c1 : index
-%per_sm = arith.divui %sms_split, %tiles1 : index
-%min_k = arith.constant {SPLIT_MIN_KSTEPS} : index
-%by_k = arith.divui %ksteps, %min_k : index
-%max_split = arith.constant {split_k} : index
-%by_sm = arith.minui %max_split, %per_sm : index
-%want = arith.minui %by_sm, %by_k : index
-{split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
-%two_plus = arith.cmpi uge, %splits, %c2s : index
-%m64n64_split = arith.andi %half_full, %two_plus : i1"""
-    # --decode-split: the split rule's count of shares where M <= 32, the
-    # workspace the entry's own (it holds what the shares need).
-    decode_split_rule = split_rule.replace(
-        "%max_split = arith.constant {0} : index".format(split_k),
-        f"%max_split = arith.constant {decode_split} : index")
-    decode_split_rule = decode_split_rule[:decode_split_rule.index(
-        split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits",
-                   "").rstrip())] + f"""%splits = arith.maxui %want, %c1 : index
-%two_plus = arith.cmpi uge, %splits, %c2s : index
-%split_fill = arith.andi %half_full, %two_plus : i1
-%decode_split_m = arith.constant {DECODE_ROWS} : index
-%decode_split_rows = arith.cmpi ule, %M, %decode_split_m : index
-%decode_split = arith.andi %split_fill, %decode_split_rows : i1"""
+    split_rule = m64n64_split_rule(bk, sms, split_k, "m64n64_split")
+    decode_split_rule = m64n64_split_rule(bk, sms, decode_split,
+                                          "decode_split", own_workspace=True)
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m64_count": """%m64_up = arith.addi %M, %c63 : index
@@ -2174,7 +2173,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         # (docs/gemm.md, "Rows off 128-byte lines").
         "one_wave": f"""%sms_one = arith.constant {sms} : index
 %one_wave_tiles = arith.cmpi ule, %tiles, %sms_one : index
-%one_wave_rows = arith.xori %rows_off32, %pad_true : i1
+%one_wave_true = arith.constant 1 : i1
+%one_wave_rows = arith.xori %rows_off32, %one_wave_true : i1
 %one_wave = arith.andi %one_wave_tiles, %one_wave_rows : i1""",
         "rows_off32": rows_off32_rule(1 if fp8 else 2),
         "fewer_waves": fewer_waves_rule(sms, rate=narrow_rate),
@@ -2183,7 +2183,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     }
     # C's rows (its columns' bytes) or base not 16-byte aligned.
     conditions["c_unaligned"] = "%c_cols = memref.dim %C, %c1 : !C\n" + \
-        unaligned16("c_unaligned", [("%C", "!C")], "%c_cols",
+        misaligned("c_unaligned", [("%C", "!C")], "%c_cols",
                     2 if common.get("bf16_out") or fp8 else 4)
     conditions["narrow_one_wave"] = (
         "%narrow_one_wave = arith.andi %one_wave, %fewer_waves : i1")
