@@ -47,10 +47,8 @@ GEMM=""
 run_attention() {
   local out=${1:?output folder}
   round_attention "$out" "$out_dir/attention" 480 --side-by-side
-  round_sanitize memcheck "$out_dir/attention" "$CHECKED" "$out/forms-memcheck.log"
-  round_sanitize synccheck "$out_dir/attention" "$CHECKED" "$out/forms-synccheck.log"
   grep -h "FAIL\|SUMMARY\|causal s=" "$out"/attention*.log | head -40 || true
-  grep -h "ERROR SUMMARY" "$out"/forms-*.log || true
+  round_sanitize_sync "$out_dir/attention" "$CHECKED" "$out" forms
 }
 
 round_main "$@"

@@ -171,6 +171,17 @@ round_sanitize() {
     --check-only --small > "$log" 2>&1
 }
 
+# compute-sanitizer memcheck and synccheck over the small check shapes of
+# the kernels of DIR that ONLY selects, into OUT/PREFIX-memcheck.log and
+# OUT/PREFIX-synccheck.log; their summaries printed.
+round_sanitize_sync() {
+  local dir=$1 only=$2 out=$3 prefix=$4 tool
+  for tool in memcheck synccheck; do
+    round_sanitize "$tool" "$dir" "$only" "$out/$prefix-$tool.log"
+  done
+  grep -h "ERROR SUMMARY" "$out/$prefix"-*check.log || true
+}
+
 # The GEMM kernels of DIR/gemm (bf16 output, cuBLAS alternating) on SHAPES
 # and of DIR/fp8 (cuBLASLt alternating) on FP8_SHAPES, into OUT.
 round_gemm() {

@@ -28,12 +28,8 @@ GEMM=""
 run_attention() {
   local out=${1:?output folder}
   round_attention "$out" "$out_dir/attention" 420 --side-by-side
-  round_sanitize memcheck "$out_dir/attention" "d128_b_split" \
-    "$out/split-memcheck.log"
-  round_sanitize synccheck "$out_dir/attention" "d128_b_split" \
-    "$out/split-synccheck.log"
   grep -h "FAIL\|SUMMARY\| s=" "$out"/attention*.log | head -30 || true
-  grep -h "ERROR SUMMARY" "$out"/split-*.log || true
+  round_sanitize_sync "$out_dir/attention" "d128_b_split" "$out" split
 }
 
 round_main "$@"

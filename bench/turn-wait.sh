@@ -32,10 +32,8 @@ GEMM=""
 run_attention() {
   local out=${1:?output folder}
   round_attention "$out" "$out_dir/attention" 480 --side-by-side
-  round_sanitize memcheck "$out_dir/attention" "d128_b_issue" "$out/issue-memcheck.log"
-  round_sanitize synccheck "$out_dir/attention" "d128_b_issue" "$out/issue-synccheck.log"
   grep -h "FAIL\|SUMMARY\|full s=\|causal s=" "$out"/attention*.log | head -40 || true
-  grep -h "ERROR SUMMARY" "$out"/issue-*.log || true
+  round_sanitize_sync "$out_dir/attention" "d128_b_issue" "$out" issue
 }
 
 round_main "$@"
