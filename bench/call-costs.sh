@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Where a short GEMM call's time goes (docs/gemm.md, "Decode rows"): the
+# target bf16 chooser and its --decode-split form on decode problems (and
+# 2048^3 for contrast), each call timed by CUDA events, by the host's issue
+# time and by its kernels' device time (bench/Gemm/call_costs.py), cuBLAS
+# alternating.
+#
+#   bench/call-costs.sh build     # CPU machine with the MLIR build: .gpu/call-costs/
+#   bench/call-costs.sh gemm OUT  # GPU machine, from .gpu/call-costs/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/round-lib.sh
+source bench/round-lib.sh
+out_dir=.gpu/call-costs
+BF16=${TARGET_GEMM%%;*}
+SHAPES="8x2048x8192,8x4096x4096,1x4096x4096,16x1024x4096,8x8192x8192"
+SHAPES+=",8x4096x14336,32x4096x14336,2048x2048x2048"
+
+run_gemm() {
+  local out=${1:?output folder} lib
+  for lib in gemm_bf16out_choose_persistent_c2.so gemm_bf16out_choose_dsplit.so; do
+    step "$lib" timeout 120 python3 bench/Gemm/call_costs.py --dir "$out_dir/gemm" \
+      --lib "$lib" --shapes "$SHAPES" > "$out/call-costs-${lib%.so}.log" 2>&1
+  done
+  grep -h " us " "$out"/call-costs-*.log || true
+}
+
+case "${1:-}" in
+  build) round_build "$out_dir" "" "$BF16;bf16out_choose_dsplit:${BF16#*:} --decode-split 8" ;;
+  gemm) run_gemm "${2:?output folder}" ;;
+  *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
+esac
