@@ -15,7 +15,8 @@ source bench/round-lib.sh
 out_dir=.gpu/call-costs
 BF16=${TARGET_GEMM%%;*}
 SHAPES="8x2048x8192,8x4096x4096,1x4096x4096,16x1024x4096,8x8192x8192"
-SHAPES+=",8x4096x14336,32x4096x14336,2048x2048x2048"
+SHAPES+=",8x4096x14336,32x4096x14336,64x4096x4096,128x4096x4096,64x2048x8192"
+SHAPES+=",2048x2048x2048"
 
 run_gemm() {
   local out=${1:?output folder} lib
