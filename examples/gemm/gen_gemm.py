@@ -1955,28 +1955,26 @@ def rows_off32_rule(element_bytes):
 
 def own_workspace_launch(suffix, tile_elems, launch):
     """`launch` (a split kernel's, over %gx`suffix` x %gy`suffix` tiles in
-    %splits shares) with the workspace the entry allocates on the stream:
-    the partial tiles and the counters, these zeroed first, both freed
-    after the kernel. Where the runtime cannot allocate them (it records
-    the driver's error), nothing is launched."""
+    %splits shares) with the workspace the runtime keeps for the stream
+    (tile.stream_workspace): the partial tiles, and the counters, zero when
+    allocated and left zero by the kernel (each tile's last arrival resets
+    its counter), so a call allocates, zeroes and frees nothing once the
+    stream's buffers are large enough. Where the runtime cannot allocate them
+    (it records the driver's error), nothing is launched."""
     lines = "\n".join("  " + line for line in launch.splitlines())
     return f"""      %ws_tiles = arith.muli %gx{suffix}, %gy{suffix} : index
       %ws_slots = arith.muli %ws_tiles, %splits : index
       %ws_tile = arith.constant {tile_elems} : index
       %ws_elems = arith.muli %ws_slots, %ws_tile : index
-      %partials, %partials_token = gpu.alloc async [%stream] (%ws_elems) : memref<?xf32>
-      %counters, %counters_token = gpu.alloc async [%stream] (%ws_tiles) : memref<?xi32>
+      %partials = tile.stream_workspace "gemm split partials" [%stream] (%ws_elems) : memref<?xf32>
+      %counters = tile.stream_workspace "gemm split counters" [%stream] (%ws_tiles) zeroed : memref<?xi32>
       %ws_p = memref.extract_aligned_pointer_as_index %partials : memref<?xf32> -> index
       %ws_c = memref.extract_aligned_pointer_as_index %counters : memref<?xi32> -> index
       %ws_least = arith.minui %ws_p, %ws_c : index
       %ws_got = arith.cmpi ne, %ws_least, %c0 : index
       scf.if %ws_got {{
-        %ws_zero = arith.constant 0 : i32
-        %ws_set = gpu.memset async [%stream] %counters, %ws_zero : memref<?xi32>, i32
 {lines}
-      }}
-      %partials_freed = gpu.dealloc async [%stream] %partials : memref<?xf32>
-      %counters_freed = gpu.dealloc async [%stream] %counters : memref<?xi32>"""
+      }}"""
 
 
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,

@@ -92,22 +92,11 @@ uint64_t hashKey(cu::Context context, const Key &k) {
 /// capture mode.
 int32_t upload(const DriverApi *api, const char *where, cu::DevicePtr array,
                const void *host, uint64_t bytes) {
-  cu::Stream stream = nullptr;
-  cu::Result result = api->cuStreamCreate(&stream, cu::kStreamNonBlocking);
-  if (result != cu::kSuccess)
-    return setDriverError(where, "cuStreamCreate", result);
-  int32_t status = TILE_SUCCESS;
-  result = api->cuMemcpyAsync(
-      array, static_cast<cu::DevicePtr>(reinterpret_cast<uintptr_t>(host)),
-      bytes, stream);
-  if (result != cu::kSuccess)
-    status = setDriverError(where, "cuMemcpyAsync", result);
-  else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)
-    status = setDriverError(where, "cuStreamSynchronize", result);
-  result = api->cuStreamDestroy(stream);
-  if (result != cu::kSuccess && status == TILE_SUCCESS)
-    status = setDriverError(where, "cuStreamDestroy", result);
-  return status;
+  return onStreamOfItsOwn(api, where, "cuMemcpyAsync", [&](cu::Stream stream) {
+    return api->cuMemcpyAsync(
+        array, static_cast<cu::DevicePtr>(reinterpret_cast<uintptr_t>(host)),
+        bytes, stream);
+  });
 }
 
 /// Builds the schedule and uploads it; the new entry, or null after recording

@@ -34,6 +34,15 @@ int32_t tile::runtime::allocateRelaxed(const DriverApi *api, const char *where,
   });
 }
 
+int32_t tile::runtime::zeroArray(const DriverApi *api, const char *where,
+                                 cu::DevicePtr array, uint64_t bytes) {
+  return onStreamOfItsOwn(api, where, "cuMemsetD32Async",
+                          [&](cu::Stream stream) {
+                            return api->cuMemsetD32Async(array, 0, bytes / 4,
+                                                         stream);
+                          });
+}
+
 void tile::runtime::freeArray(const DriverApi *api, const char *where,
                               cu::DevicePtr array, cu::Context context,
                               cu::Context *current) {

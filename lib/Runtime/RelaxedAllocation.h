@@ -55,6 +55,33 @@ int32_t allocateRelaxed(const DriverApi *api, const char *where,
                         uint64_t requested, uint64_t bytes,
                         cu::DevicePtr *array);
 
+/// Enqueues `call` (the driver call's name) through `enqueue(stream)` on a
+/// stream of its own (non-blocking: it waits for no other stream's work, nor
+/// they for it), waits for it and destroys the stream, recording failures
+/// after `where`'s text. Call in relaxed capture mode.
+template <typename Enqueue>
+int32_t onStreamOfItsOwn(const DriverApi *api, const char *where,
+                         const char *call, Enqueue enqueue) {
+  cu::Stream stream = nullptr;
+  cu::Result result = api->cuStreamCreate(&stream, cu::kStreamNonBlocking);
+  if (result != cu::kSuccess)
+    return setDriverError(where, "cuStreamCreate", result);
+  int32_t status = TILE_SUCCESS;
+  if ((result = enqueue(stream)) != cu::kSuccess)
+    status = setDriverError(where, call, result);
+  else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)
+    status = setDriverError(where, "cuStreamSynchronize", result);
+  result = api->cuStreamDestroy(stream);
+  if (result != cu::kSuccess && status == TILE_SUCCESS)
+    status = setDriverError(where, "cuStreamDestroy", result);
+  return status;
+}
+
+/// Zeroes the first `bytes` (a multiple of 4) of `array` on a stream of its
+/// own (onStreamOfItsOwn). Call in relaxed capture mode.
+int32_t zeroArray(const DriverApi *api, const char *where, cu::DevicePtr array,
+                  uint64_t bytes);
+
 /// cuMemFree of `array` (nothing for 0), recording a failure after `where`
 /// (the message names the array). With `context` and `current` (the
 /// context current now), `context` is made current first where it is not,

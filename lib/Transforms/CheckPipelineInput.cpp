@@ -223,6 +223,10 @@ struct CheckPipelineInputPass
   }
 
   static LogicalResult checkPlacement(Operation *op) {
+    // The host's request for a runtime buffer (its own verifier keeps it out
+    // of device code).
+    if (isa<StreamWorkspaceOp>(op))
+      return success();
     if (isa_and_nonnull<TileDialect>(op->getDialect())) {
       if (op->getParentOfType<gpu::LaunchOp>() ||
           op->getParentOfType<gpu::GPUFuncOp>())

@@ -46,12 +46,15 @@ MUTANTS = [
       "the old one",
       function="tileRuntimeMemPoolKeep",
       tests=["gtest:TileRuntimeMemoryPoolTests"]),
-    M("rt-table-no-wait", "LongestFirstTable.cpp",
+    M("rt-table-no-wait", "RelaxedAllocation.h",
       "else if ((result = api->cuStreamSynchronize(stream)) != cu::kSuccess)",
       "else if (false)",
-      "the table is handed out before its upload completes: a launch on "
-      "another stream may read it half written",
-      function="upload", tests=["gtest:TileRuntimeLongestFirstTableTests"]),
+      "the table (or a zeroed workspace) is handed out before its upload "
+      "(or memset) completes: a launch on another stream may read it half "
+      "written",
+      function="tile::runtime::onStreamOfItsOwn",
+      tests=["gtest:TileRuntimeLongestFirstTableTests",
+             "gtest:TileRuntimeStreamWorkspaceTests"]),
     M("rt-table-rebuilt", "LongestFirstTable.cpp",
       "return e.context == context && e.key == key;",
       "return false;",
@@ -255,5 +258,19 @@ MUTANTS = [
       "return entry.context == context &&",
       "launches of one site on two streams get one array: their CTAs' maps "
       "overwrite each other's slots while both run",
-      function="find"),
+      function="findOrInsert"),
+    M("rt-workspace-zeroed-key", "DeviceMapArray.cpp",
+      "entry.zeroed == zeroed && strcmp(entry.site, site) == 0;",
+      "strcmp(entry.site, site) == 0;",
+      "a zeroed workspace and a scratch one of the same name are one "
+      "buffer: the scratch writes break the zero the counters rely on",
+      function="findOrInsert",
+      tests=["gtest:TileRuntimeStreamWorkspaceTests"]),
+    M("rt-workspace-not-zeroed", "DeviceMapArray.cpp",
+      "if (status != TILE_SUCCESS || !zeroed)",
+      "if (true)",
+      "a zeroed workspace is handed out as cuMemAlloc left it: the first "
+      "launch's counters start from garbage",
+      function="allocate",
+      tests=["gtest:TileRuntimeStreamWorkspaceTests"]),
 ]

@@ -416,14 +416,20 @@ API cuMemcpyAsync(uint64_t dst, uint64_t src, size_t bytes, void *) {
   }
   return 0;
 }
-API cuMemsetD32Async(uint64_t dst, unsigned value, size_t count, void *) {
+API cuMemsetD32Async(uint64_t dst, unsigned value, size_t count,
+                     void *stream) {
+  if (state.memsetResult != 0)
+    return state.memsetResult;
   ++state.memset32s;
   state.lastDst = dst, state.lastValue = value, state.lastCount = count;
+  state.lastMemsetStream = stream;
   return 0;
 }
-API cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count, void *) {
+API cuMemsetD16Async(uint64_t dst, unsigned short value, size_t count,
+                     void *stream) {
   ++state.memset16s;
   state.lastDst = dst, state.lastValue = value, state.lastCount = count;
+  state.lastMemsetStream = stream;
   return 0;
 }
 API cuThreadExchangeStreamCaptureMode(int *mode) {

@@ -100,6 +100,10 @@ struct FakeCudaState {
   // result. cuMemPoolDestroy's calls.
   int poolSetAttributeResult;
   int poolDestroys;
+  // cuMemsetD32Async's and cuMemsetD16Async's last stream; set by tests:
+  // when nonzero, cuMemsetD32Async fails with this result.
+  void *lastMemsetStream;
+  int memsetResult;
 };
 
 // The fields of CUmemPoolProps the fake reads.

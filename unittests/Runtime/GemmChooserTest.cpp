@@ -6,8 +6,8 @@
 // driver: where A's or Bt's rows are not 16-byte aligned the entry pads them
 // into stream-ordered copies (gemm_pad_k), runs the padded problem's kernel
 // on them and frees them on the stream; an allocation the driver refuses is
-// an error with nothing launched; decode rows split in shares of K get a
-// workspace of their own, zeroed counters included.
+// an error with nothing launched; decode rows split in shares of K get the
+// stream's workspace (tile.stream_workspace), its counters zeroed once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +53,7 @@ protected:
     fake().allocs = fake().asyncAllocs = fake().frees = fake().asyncFrees = 0;
     fake().memset32s = 0;
   }
+  void TearDown() override { tileRuntimeReleaseStreamWorkspaces(); }
   /// gemm_async on stream 0x10 for A (m x k at `a`), Bt (n x k at `bt`) and C
   /// (m x n); the runtime's status after it.
   int32_t call(int64_t m, int64_t n, int64_t k, char *a, char *bt) {
@@ -177,26 +178,39 @@ TEST_F(GemmChooser, TheSynchronousEntryWaitsForItsOwnStream) {
   EXPECT_EQ(fake().streamSyncs, syncs + 1);
 }
 
-TEST_F(GemmChooser, DecodeRowsSplitInAWorkspaceOfTheirOwn) {
+TEST_F(GemmChooser, DecodeRowsSplitInTheStreamsWorkspace) {
   // M = 8 against a 2048 x 8192 weight: 32 tiles of 64 x 64 fill a quarter of
   // the SMs, so the decode kernel (A's box of 32 rows) runs in 4 shares of
-  // K. The entry allocates the partial tiles (32 tiles x 4 shares x 64 x 64
-  // f32) and the counters (32), zeroes the counters, launches and frees
-  // both, all on the caller's stream.
+  // K. The first call on the stream gets the runtime's buffers for it: the
+  // partial tiles (32 tiles x 4 shares x 64 x 64 f32) and the counters (32),
+  // these zeroed once (on a stream of the runtime's own); nothing is freed.
   EXPECT_EQ(call(8, 2048, 8192), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32_split (32,1,4)x(256,1,1); ");
-  EXPECT_STREQ(fake().memoryLog, "alloc 2097152 on 0x10 = 0x60000; "
-                                 "alloc 128 on 0x10 = 0x70000; "
-                                 "free 0x60000 on 0x10; "
-                                 "free 0x70000 on 0x10; ");
+  EXPECT_STREQ(fake().memoryLog,
+               "mode 0 -> 2; alloc 2097152 = 0x60000; mode 2 -> 0; "
+               "mode 0 -> 2; alloc 128 = 0x70000; mode 2 -> 0; ");
   EXPECT_EQ(fake().memset32s, 1);
   EXPECT_EQ(fake().lastDst, 0x70000u);
   EXPECT_EQ(fake().lastValue, 0u);
   EXPECT_EQ(fake().lastCount, 32u);
-  // M = 8 against 8192 columns fills the SMs unsplit: nothing allocated.
+  EXPECT_NE(fake().lastMemsetStream, kStream);
+  // The next call on the stream allocates, zeroes and frees nothing: the
+  // kernel left its counters zero.
   fake().launchLog[0] = fake().memoryLog[0] = '\0';
-  EXPECT_EQ(call(8, 8192, 8192), TILE_SUCCESS) << tileRuntimeLastError();
-  EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32 (128,1,1)x(256,1,1); ");
+  EXPECT_EQ(call(8, 2048, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32_split (32,1,4)x(256,1,1); ");
   EXPECT_STREQ(fake().memoryLog, "");
   EXPECT_EQ(fake().memset32s, 1);
+  // M = 8 against 8192 columns fills the SMs unsplit: no workspace.
+  EXPECT_EQ(call(8, 8192, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "gemm_m64n64_a32_split (32,1,4)x(256,1,1); "
+                                 "gemm_m64n64_a32 (128,1,1)x(256,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "");
+  // Twice the weight's columns on the stream: 64 tiles in 2 shares, the
+  // counters' buffer replaced by one of twice the size, zeroed once.
+  EXPECT_EQ(call(8, 4096, 8192), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().memoryLog,
+               "mode 0 -> 2; alloc 256 = 0x80000; mode 2 -> 0; ");
+  EXPECT_EQ(fake().memset32s, 2);
+  EXPECT_EQ(fake().lastCount, 64u);
 }

@@ -314,6 +314,39 @@ TILE_RUNTIME_API void *tileRuntimeDeviceMapArrayOnStream(const char *site,
 TILE_RUNTIME_API void tileRuntimeReleaseDeviceMapArrays(void);
 
 /*===----------------------------------------------------------------------===
+ * Stream workspaces
+ *===----------------------------------------------------------------------===*/
+
+/* A device buffer of at least bytes bytes for one launch's scratch (what
+ * tile-compile makes of tile.stream_workspace), owned by the runtime and
+ * keyed by (current context, stream, name text, zeroed): launches on one
+ * stream run in order and share it; another stream gets its own. Allocated
+ * (cuMemAlloc, 256-byte aligned) on the key's first use, reused by later
+ * calls that need no more, replaced by a larger one (max(bytes, twice the
+ * old size)) when a call needs more; a replaced buffer stays allocated
+ * until tileRuntimeReleaseStreamWorkspaces(), since queued launches or a
+ * captured CUDA graph may still use it. With zeroed nonzero, every byte is
+ * zero when the buffer is allocated (cuMemsetD32Async on a stream of the
+ * runtime's own, waited for), and the kernels that use it must leave it
+ * zero (a counter reset by its last arrival): the runtime never zeroes it
+ * again. Without, its contents are unspecified. Allocation and zeroing run
+ * in relaxed stream-capture mode, so a call is capturable. The stream is
+ * only a key. Thread-safe (a mutex). Returns NULL after recording an error
+ * naming the workspace, the stream and the size (TILE_ERROR_INVALID_VALUE
+ * for a NULL name or bytes == 0; a driver failure as usual); a failed
+ * replacement keeps the old buffer. */
+TILE_RUNTIME_API void *tileRuntimeStreamWorkspace(const char *name,
+                                                  uint64_t bytes,
+                                                  int32_t zeroed,
+                                                  void *stream);
+
+/* Frees every stream workspace, replaced ones included, each once, and
+ * forgets the keys (for tests and for hosts that unload). Must not race with
+ * launches or graphs that use them. A failing cuMemFree is recorded
+ * (TILE_ERROR_DRIVER) and its buffer forgotten all the same. */
+TILE_RUNTIME_API void tileRuntimeReleaseStreamWorkspaces(void);
+
+/*===----------------------------------------------------------------------===
  * Schedules of causal attention tiles
  *===----------------------------------------------------------------------===*/
 

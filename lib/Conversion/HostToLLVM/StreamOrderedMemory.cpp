@@ -9,14 +9,19 @@
 // legacy default stream, which is PyTorch's default), and the host does not
 // wait. Host-shared allocations keep upstream's lowering (managed memory).
 //
+// `tile.stream_workspace` becomes tileRuntimeStreamWorkspace(name, bytes,
+// zeroed, stream): the runtime's buffer for the stream, kept across calls.
+//
 //===----------------------------------------------------------------------===//
 
 #include "StreamOrderedMemory.h"
+#include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 
@@ -24,6 +29,7 @@ namespace {
 
 constexpr StringLiteral kAllocFn = "tileRuntimeMemAllocAsync";
 constexpr StringLiteral kFreeFn = "tileRuntimeMemFreeAsync";
+constexpr StringLiteral kWorkspaceFn = "tileRuntimeStreamWorkspace";
 
 /// The call of runtime function `name` (declared on first use) on `args`;
 /// a null `result` is void.
@@ -93,10 +99,61 @@ struct DeallocOnStream : public ConvertOpToLLVMPattern<gpu::DeallocOp> {
   }
 };
 
+/// The address of a NUL-terminated constant holding `text`, one global per
+/// text in the module (named by the text's hash, reused where it exists).
+Value stringAddress(ConversionPatternRewriter &rewriter, Operation *op,
+                    StringRef text) {
+  auto module = op->getParentOfType<ModuleOp>();
+  std::string symbol =
+      ("tile_workspace_name_" + Twine(llvm::xxh3_64bits(text))).str();
+  Location loc = op->getLoc();
+  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol)) {
+    Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
+    return LLVM::GEPOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
+        global.getType(), base, ArrayRef<LLVM::GEPArg>{0, 0});
+  }
+  return LLVM::createGlobalString(loc, rewriter, symbol, text,
+                                  LLVM::Linkage::Internal);
+}
+
+struct StreamWorkspaceOnStream
+    : public ConvertOpToLLVMPattern<mlir::tile::StreamWorkspaceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(mlir::tile::StreamWorkspaceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<MemRefType>(op.getBuffer().getType());
+    Location loc = op.getLoc();
+    SmallVector<Value, 4> shape, strides;
+    Value bytes;
+    getMemRefDescriptorSizes(loc, type, adaptor.getSize(), rewriter, shape,
+                             strides, bytes);
+    std::string text = op.getName().str();
+    Value name = stringAddress(rewriter, op, StringRef(text.c_str(),
+                                                       text.size() + 1));
+    Value zeroed = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32Type(),
+        rewriter.getI32IntegerAttr(op.getZeroed() ? 1 : 0));
+    FailureOr<LLVM::CallOp> call = callRuntime(
+        rewriter, op, kWorkspaceFn, {name, bytes, zeroed, adaptor.getStream()},
+        LLVM::LLVMPointerType::get(rewriter.getContext()));
+    if (failed(call))
+      return failure();
+    Value ptr = call->getResult();
+    Value descriptor =
+        createMemRefDescriptor(loc, type, ptr, ptr, shape, strides, rewriter);
+    rewriter.replaceOp(op, descriptor);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::populateStreamOrderedMemoryPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   // Above upstream's patterns for the same ops (benefit 1).
   patterns.add<AllocOnStream, DeallocOnStream>(converter, /*benefit=*/2);
+  patterns.add<StreamWorkspaceOnStream>(converter);
 }

@@ -66,7 +66,8 @@ PADDED_ADDRESS = 1 << 20  # where the entry's padded copies are placed
 # null operand would be a copy the runtime could not allocate.
 A_ADDRESS, BT_BASE = 1 << 16, 1 << 18
 LAUNCH = re.compile(r"gpu\.launch_func async \[%stream\] @gemm_kernels::@(\w+)")
-ALLOC = re.compile(r"^(%\w+), %\w+ = gpu\.alloc async \[%stream\]")
+ALLOC = re.compile(r"^(%\w+)(?:, %\w+ = gpu\.alloc async| = tile\.stream_workspace "
+                   r"\"[^\"]*\") \[%stream\]")
 ALLOC_ADDRESS = 1 << 24  # where the entry's own allocations are placed
 GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
 
@@ -111,8 +112,8 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
             i += 1
             continue
         if m := ALLOC.match(line):
-            # The entry's own workspace (--decode-split): an allocation the
-            # runtime made.
+            # The entry's workspace (--decode-split's, the stream's): a buffer
+            # the runtime made.
             dims[(m.group(1), "address")] = ALLOC_ADDRESS
             i += 1
             continue

@@ -6,6 +6,7 @@
 include "tile/Dialect/Tile/IR/TileDialect.td"
 include "tile/Dialect/Tile/IR/TileAttrs.td"
 include "tile/Dialect/Tile/IR/TileTypes.td"
+include "mlir/Dialect/GPU/IR/GPUBase.td"
 include "mlir/Dialect/NVGPU/IR/NVGPUTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/ViewLikeInterface.td"
@@ -882,6 +883,40 @@ def Tile_GroupedTileOp : Tile_Op<"grouped_tile", [Pure]> {
   let results = (outs Index:$row, Index:$col);
   let assemblyFormat = "$index `of` ` ` `(` $rows `,` $cols `)` attr-dict";
   let hasFolder = 1;
+}
+
+def Tile_StreamWorkspaceOp : Tile_Op<"stream_workspace"> {
+  let summary = "A launch's scratch buffer the runtime keeps per stream";
+  let description = [{
+    A device buffer of at least `%size` elements for the launches on the
+    token's stream that follow (a split kernel's partial tiles, its
+    counters), which the runtime keeps per (context, stream, `name`,
+    `zeroed`) across calls instead of allocating, zeroing and freeing one
+    per call (`gpu.alloc async`, `gpu.memset async`, `gpu.dealloc async`):
+    launches on one stream run in order and share it; another stream gets
+    its own. The first call, and any that needs more, allocates (the old
+    buffer stays allocated: queued launches or a captured graph may still
+    use it). With `zeroed`, the buffer is all zeros when allocated, and the
+    kernels that use it must leave it so (each counter reset by its last
+    arrival); the runtime never zeroes it again. Without, its contents are
+    unspecified. The result is a null buffer (aligned pointer 0) where the
+    runtime could not allocate; the runtime has recorded the driver's error
+    then.
+
+    tile-compile lowers it to `tileRuntimeStreamWorkspace(name, bytes,
+    zeroed, stream)` (docs/runtime.md, "Stream workspaces").
+
+    ```mlir
+    %counters = tile.stream_workspace "split counters" [%stream] (%tiles) zeroed
+        : memref<?xi32>
+    ```
+  }];
+  let arguments = (ins GPU_AsyncToken:$stream, Index:$size, StrAttr:$name,
+                       UnitAttr:$zeroed);
+  let results = (outs AnyMemRef:$buffer);
+  let assemblyFormat = "$name ` ` `[` $stream `]` `(` $size `)` (`zeroed` $zeroed^)? "
+                       "attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
 }
 
 def Tile_ArriveRemoteOp : Tile_Op<"arrive_remote"> {
