@@ -645,8 +645,9 @@ def emit_split_combine(e, a, o):
     (every consumer thread): a piece of a split tile (blocks from %kfirst >
     0, or ending at %ntiles before the tile's last) writes its partial rows
     (O unnormalized, the row maxima m, the thread's sums l) to its slot of
-    the workspace %part, then arrives on the cut's counter in %cnt (zeroed
-    before the launch); the second to arrive reads the other's, combines
+    the workspace %part, then arrives on the cut's counter in %cnt (zero
+    before the launch; the second arrival resets it, so the next launch
+    finds it zero); the second to arrive reads the other's, combines
     them (m' = max(m1, m2), O' = O1 2^((m1 - m') s) + O2 2^((m2 - m') s),
     l likewise; the head piece's values first, so the result does not
     depend on which arrived last) and alone stores O and the log-sum-exp
@@ -704,6 +705,13 @@ def emit_split_combine(e, a, o):
            "(i32, memref<?xi32>) -> i32")
     e.line("    // The other piece's partial visible before this CTA reads it.")
     e.line("    nvvm.memory.barrier #nvvm.mem_scope<gpu>")
+    e.line("    // The second arrival (the last of the cut's two) leaves the")
+    e.line("    // counter zero for the next launch on the stream.")
+    e.line("    %sc_unset = arith.constant 0 : i32")
+    e.line("    %sc_was_second = arith.cmpi ne, %sc_arrived, %sc_unset : i32")
+    e.line("    scf.if %sc_was_second {")
+    e.line("      memref.store %sc_unset, %cnt[%sc_count_at] : memref<?xi32>")
+    e.line("    }")
     e.line(f"    memref.store %sc_arrived, %sc_flags[%cidx] : {flag}")
     e.line("  }")
     e.line("  nvvm.barrier id = %sc_bar number_of_threads = %c128_i32")
@@ -1167,13 +1175,14 @@ def emit_host_ctas(w, a):
 
 def emit_split_host(w, a, name, smem, long_name=None):
     """The host entries of a split-tail kernel (emit_split_share): the
-    asynchronous one allocates the workspace on `stream` (the partial rows
-    of two pieces and two consumers per cut between CTAs, and the cuts'
-    counters, zeroed; one element each where no tile is split), launches
-    the kernel (with `long_name`, the by-length choice) and frees it on the
-    stream; where the runtime could not allocate it (its error recorded) it
-    launches nothing. The synchronous one runs it on a stream of its own
-    and waits for that stream."""
+    asynchronous one takes the stream's workspace (tile.stream_workspace:
+    the partial rows of two pieces and two consumers per cut between CTAs,
+    and the cuts' counters, zero when the runtime allocates them and left
+    zero by the kernel; one element each where no tile is split) and
+    launches the kernel (with `long_name`, the by-length choice); where the
+    runtime could not allocate it (its error recorded) it launches nothing.
+    The synchronous one runs it on a stream of its own and waits for that
+    stream."""
     args = "%Q, %K, %V, %O, %L"
     types = "!Q, !KV, !KV, !O, !L"
     w("  // Launched on `stream` (no synchronisation); returns `stream`.")
@@ -1193,8 +1202,8 @@ def emit_split_host(w, a, name, smem, long_name=None):
     w("    %sw_counts = arith.muli %ctas, %c2 : index")
     w("    %sw_part_n = arith.select %split, %sw_floats, %c1 : index")
     w("    %sw_cnt_n = arith.select %split, %sw_counts, %c1 : index")
-    w("    %part, %part_token = gpu.alloc async [%stream] (%sw_part_n) : memref<?xf32>")
-    w("    %cnt, %cnt_token = gpu.alloc async [%stream] (%sw_cnt_n) : memref<?xi32>")
+    w("    %part = tile.stream_workspace \"attention split partials\" [%stream] (%sw_part_n) : memref<?xf32>")
+    w("    %cnt = tile.stream_workspace \"attention split counters\" [%stream] (%sw_cnt_n) zeroed : memref<?xi32>")
     w("    %part_at = memref.extract_aligned_pointer_as_index %part : memref<?xf32> -> index")
     w("    %cnt_at = memref.extract_aligned_pointer_as_index %cnt : memref<?xi32> -> index")
     w("    %sw_least = arith.minui %part_at, %cnt_at : index")
@@ -1202,10 +1211,6 @@ def emit_split_host(w, a, name, smem, long_name=None):
     w("    %has_tiles = arith.cmpi ugt, %tiles, %c0 : index")
     w("    %run = arith.andi %sw_ok, %has_tiles : i1")
     w("    scf.if %run {")
-    w("      scf.if %split {")
-    w("        %sw_zero = arith.constant 0 : i32")
-    w("        %zeroed = gpu.memset async [%stream] %cnt, %sw_zero : memref<?xi32>, i32")
-    w("      }")
 
     def launch(kernel, indent):
         w(f"{indent}%{kernel}_done = gpu.launch_func async [%stream] @{name}_kernels::@{kernel}")
@@ -1225,9 +1230,6 @@ def emit_split_host(w, a, name, smem, long_name=None):
     else:
         launch(name, "      ")
     w("    }")
-    w("    // Freed after the kernel, on the stream (a null one is skipped).")
-    w("    %part_freed = gpu.dealloc async [%stream] %part : memref<?xf32>")
-    w("    %cnt_freed = gpu.dealloc async [%stream] %cnt : memref<?xi32>")
     w("    return %stream : !gpu.async.token")
     w("  }")
     w("")

@@ -2,11 +2,12 @@
 //
 // The persistent non-causal attention kernel with the split tail
 // (gen_attention.py --split-tail on), compiled by tile-compile and called
-// from C on the fake driver: the entry allocates the workspace on the
-// caller's stream (the partial rows and the cuts' counters, zeroed, where a
-// tile is split; one element each elsewhere), launches one CTA per SM (at
-// most one per tile) with the by-length kernel, frees the workspace on the
-// stream after it, and launches nothing for an empty problem.
+// from C on the fake driver: the entry takes the stream's workspace
+// (tile.stream_workspace: the partial rows and the cuts' counters, these
+// zeroed once by the runtime, where a tile is split; one element each
+// elsewhere), launches one CTA per SM (at most one per tile) with the
+// by-length kernel, frees nothing, and launches nothing for an empty
+// problem.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,13 +20,11 @@
 
 namespace {
 
-/// The fake's memory log of a call's workspace: the partial rows' and the
-/// counters' allocations of `partBytes` and `countBytes` on stream 0x10,
-/// then their frees on it.
-std::string workspace(uint64_t partBytes, uint64_t countBytes) {
-  return "alloc " + std::to_string(partBytes) + " on 0x10 = 0x60000; alloc " +
-         std::to_string(countBytes) +
-         " on 0x10 = 0x70000; free 0x60000 on 0x10; free 0x70000 on 0x10; ";
+/// The fake's memory log of the runtime's allocation of a stream workspace
+/// of `bytes` at `address` (in relaxed capture mode).
+std::string workspace(uint64_t bytes, const char *address) {
+  return "mode 0 -> 2; alloc " + std::to_string(bytes) + " = " + address +
+         "; mode 2 -> 0; ";
 }
 
 // A consumer's slot: 128 threads of 64 O values, 2 maxima and 2 sums; 4
@@ -48,6 +47,7 @@ protected:
     fake().allocs = fake().frees = fake().memset32s = 0;
     fake().lastDst = fake().lastValue = fake().lastCount = 0;
   }
+  void TearDown() override { tileRuntimeReleaseStreamWorkspaces(); }
   /// attention_split_async on stream 0x10 for (b, h, s); the runtime's
   /// status after it.
   int32_t call(int64_t b, int64_t h, int64_t s) {
@@ -64,16 +64,26 @@ protected:
 
 TEST_F(AttentionSplitEntry, SixteenKTokensAtTwoK) {
   // 2048 tiles of 16 KV blocks on 132 CTAs (15.5 waves): split. The
-  // workspace holds 4 x 132 slots and 2 x 132 counters, which are zeroed on
-  // the stream before the guarded kernel (16 blocks: short keys) runs.
+  // stream's workspace holds 4 x 132 slots and 2 x 132 counters, which the
+  // runtime zeroes once when it allocates them, before the guarded kernel
+  // (16 blocks: short keys) runs.
   EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "attention_split (132,1,1)x(384,1,1); ");
-  EXPECT_EQ(fake().memoryLog, workspace(4 * 132 * kSlotBytes, 2 * 132 * 4));
+  EXPECT_EQ(fake().memoryLog, workspace(4 * 132 * kSlotBytes, "0x60000") +
+                                  workspace(2 * 132 * 4, "0x70000"));
   EXPECT_EQ(fake().memset32s, 1);
   EXPECT_EQ(fake().lastDst, 0x70000u);
   EXPECT_EQ(fake().lastValue, 0u);
   EXPECT_EQ(fake().lastCount, 264u);
-  EXPECT_EQ(fake().streamSyncs, 0); // the host never waits
+  EXPECT_EQ(fake().streamSyncs, 1); // the runtime's own stream, once
+  // The next call on the stream: no allocation, memset or free (the kernel
+  // left its counters zero), and the host does not wait.
+  fake().launchLog[0] = fake().memoryLog[0] = '\0';
+  EXPECT_EQ(call(8, 16, 2048), TILE_SUCCESS) << tileRuntimeLastError();
+  EXPECT_STREQ(fake().launchLog, "attention_split (132,1,1)x(384,1,1); ");
+  EXPECT_STREQ(fake().memoryLog, "");
+  EXPECT_EQ(fake().memset32s, 1);
+  EXPECT_EQ(fake().streamSyncs, 1);
 }
 
 TEST_F(AttentionSplitEntry, LongKeysTakeTheZeroPKernel) {
@@ -85,23 +95,21 @@ TEST_F(AttentionSplitEntry, LongKeysTakeTheZeroPKernel) {
 
 TEST_F(AttentionSplitEntry, WholeWavesSplitNothing) {
   // 33 x 4 heads of 16 query blocks: 2112 tiles, 16 whole waves. Nothing is
-  // split: one element each, no counters to zero.
+  // split: one element each (the counter's zeroed all the same).
   EXPECT_EQ(call(33, 4, 2048), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "attention_split (132,1,1)x(384,1,1); ");
-  EXPECT_EQ(fake().memoryLog, workspace(4, 4));
-  EXPECT_EQ(fake().memset32s, 0);
+  EXPECT_EQ(fake().memoryLog,
+            workspace(4, "0x60000") + workspace(4, "0x70000"));
 }
 
 TEST_F(AttentionSplitEntry, UnderAWaveSplitsNothing) {
   // 300 rows of 2 heads: 6 tiles, a CTA each.
   EXPECT_EQ(call(1, 2, 300), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "attention_split (6,1,1)x(384,1,1); ");
-  EXPECT_EQ(fake().memset32s, 0);
 }
 
 TEST_F(AttentionSplitEntry, AnEmptyProblemLaunchesNothing) {
   EXPECT_EQ(call(1, 2, 0), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_EQ(call(0, 2, 300), TILE_SUCCESS) << tileRuntimeLastError();
   EXPECT_STREQ(fake().launchLog, "");
-  EXPECT_EQ(fake().memset32s, 0);
 }
