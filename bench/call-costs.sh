@@ -6,7 +6,9 @@
 # decode problems (and 2048^3 for contrast), each call timed by CUDA events,
 # by the host's issue time, by its kernels' device time and in a CUDA graph
 # (bench/Gemm/call_costs.py), cuBLAS alternating; then memcheck over small
-# split problems.
+# split problems. And the split-tail attention kernel (its workspace the
+# stream's too, each cut's counter reset by its second arrival) checked on
+# bench.py's check shapes, one call after another on one stream.
 #
 #   bench/call-costs.sh build     # CPU machine with the MLIR build: .gpu/call-costs/
 #   bench/call-costs.sh gemm OUT  # GPU machine, from .gpu/call-costs/
@@ -33,12 +35,16 @@ run_gemm() {
     python3 bench/Gemm/bench.py --dir "$out_dir/gemm" --check-only \
     --check-shapes 8x1024x4096,8x2048x8192,30x520x2000,1x200x1000 > "$out/memcheck.log" 2>&1
   grep -h "ERROR SUMMARY" "$out/memcheck.log" || true
+  step "attention split check" timeout 120 python3 bench/Attention/bench.py \
+    --dir "$out_dir/attention" --check-only > "$out/attention-check.log" 2>&1
+  grep -h "FAIL\|PASS" "$out/attention-check.log" | sort | uniq -c | sort -rn | head -5 || true
   grep -h " us " "$out"/call-costs-*.log || true
 }
 
 case "${1:-}" in
   build)
-    round_build "$out_dir" "" "$BF16;bf16out_choose_dsplit:${BF16#*:} --decode-split 8"
+    round_build "$out_dir" "--split-tail on" \
+      "$BF16;bf16out_choose_dsplit:${BF16#*:} --decode-split 8"
     round_build_at "$before" "$out_dir" _before "" \
       "bf16out_choose_dsplit:${BF16#*:} --decode-split 8" ;;
   gemm) run_gemm "${2:?output folder}" ;;
