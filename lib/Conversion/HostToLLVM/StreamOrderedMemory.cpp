@@ -53,8 +53,37 @@ Value streamOf(ValueRange dependencies, Value token) {
   return token && dependencies.size() == 1 ? dependencies.front() : Value();
 }
 
-struct AllocOnStream : public ConvertOpToLLVMPattern<gpu::AllocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+/// A pattern whose op becomes a runtime call returning a buffer.
+template <typename SourceOp>
+struct RuntimeBufferPattern : public ConvertOpToLLVMPattern<SourceOp> {
+  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+
+  /// The descriptor of the `type` buffer of `dynamicSizes` elements that
+  /// runtime function `fn` returns, called on `args(bytes)`.
+  template <typename Args>
+  FailureOr<Value> runtimeBuffer(ConversionPatternRewriter &rewriter,
+                                 Operation *op, MemRefType type,
+                                 ValueRange dynamicSizes, StringRef fn,
+                                 Args args) const {
+    Location loc = op->getLoc();
+    SmallVector<Value, 4> shape, strides;
+    Value bytes;
+    this->getMemRefDescriptorSizes(loc, type, dynamicSizes, rewriter, shape,
+                                   strides, bytes);
+    FailureOr<LLVM::CallOp> call =
+        callRuntime(rewriter, op, fn, args(bytes),
+                    LLVM::LLVMPointerType::get(rewriter.getContext()));
+    if (failed(call))
+      return failure();
+    Value ptr = call->getResult();
+    Value descriptor = this->createMemRefDescriptor(loc, type, ptr, ptr, shape,
+                                                    strides, rewriter);
+    return descriptor;
+  }
+};
+
+struct AllocOnStream : public RuntimeBufferPattern<gpu::AllocOp> {
+  using RuntimeBufferPattern::RuntimeBufferPattern;
 
   LogicalResult
   matchAndRewrite(gpu::AllocOp op, OpAdaptor adaptor,
@@ -63,20 +92,12 @@ struct AllocOnStream : public ConvertOpToLLVMPattern<gpu::AllocOp> {
     MemRefType type = op.getType();
     if (!stream || op.getHostShared() || !isConvertibleAndHasIdentityMaps(type))
       return rewriter.notifyMatchFailure(op, "upstream's lowering applies");
-    Location loc = op.getLoc();
-    SmallVector<Value, 4> shape, strides;
-    Value bytes;
-    getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
-                             shape, strides, bytes);
-    FailureOr<LLVM::CallOp> call =
-        callRuntime(rewriter, op, kAllocFn, {bytes, stream},
-                    LLVM::LLVMPointerType::get(rewriter.getContext()));
-    if (failed(call))
+    FailureOr<Value> descriptor = runtimeBuffer(
+        rewriter, op, type, adaptor.getDynamicSizes(), kAllocFn,
+        [&](Value bytes) { return SmallVector<Value>{bytes, stream}; });
+    if (failed(descriptor))
       return failure();
-    Value ptr = call->getResult();
-    Value descriptor =
-        createMemRefDescriptor(loc, type, ptr, ptr, shape, strides, rewriter);
-    rewriter.replaceOp(op, {descriptor, stream});
+    rewriter.replaceOp(op, {*descriptor, stream});
     return success();
   }
 };
@@ -118,33 +139,26 @@ Value stringAddress(ConversionPatternRewriter &rewriter, Operation *op,
 }
 
 struct StreamWorkspaceOnStream
-    : public ConvertOpToLLVMPattern<mlir::tile::StreamWorkspaceOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : public RuntimeBufferPattern<mlir::tile::StreamWorkspaceOp> {
+  using RuntimeBufferPattern::RuntimeBufferPattern;
 
   LogicalResult
   matchAndRewrite(mlir::tile::StreamWorkspaceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(op.getBuffer().getType());
-    Location loc = op.getLoc();
-    SmallVector<Value, 4> shape, strides;
-    Value bytes;
-    getMemRefDescriptorSizes(loc, type, adaptor.getSize(), rewriter, shape,
-                             strides, bytes);
     std::string text = op.getName().str();
     Value name = stringAddress(rewriter, op, StringRef(text.c_str(),
                                                        text.size() + 1));
     Value zeroed = LLVM::ConstantOp::create(
-        rewriter, loc, rewriter.getI32Type(),
+        rewriter, op.getLoc(), rewriter.getI32Type(),
         rewriter.getI32IntegerAttr(op.getZeroed() ? 1 : 0));
-    FailureOr<LLVM::CallOp> call = callRuntime(
-        rewriter, op, kWorkspaceFn, {name, bytes, zeroed, adaptor.getStream()},
-        LLVM::LLVMPointerType::get(rewriter.getContext()));
-    if (failed(call))
+    FailureOr<Value> descriptor = runtimeBuffer(
+        rewriter, op, type, adaptor.getSize(), kWorkspaceFn, [&](Value bytes) {
+          return SmallVector<Value>{name, bytes, zeroed, adaptor.getStream()};
+        });
+    if (failed(descriptor))
       return failure();
-    Value ptr = call->getResult();
-    Value descriptor =
-        createMemRefDescriptor(loc, type, ptr, ptr, shape, strides, rewriter);
-    rewriter.replaceOp(op, descriptor);
+    rewriter.replaceOp(op, *descriptor);
     return success();
   }
 };

@@ -12,11 +12,11 @@
 module attributes {gpu.container_module} {
 // CHECK-LABEL: llvm.func @split_workspace
 // CHECK-SAME: (%[[N:.*]]: i64, %[[STREAM:.*]]: !llvm.ptr)
-// CHECK: %[[END:.*]] = llvm.getelementptr %{{.*}}[%[[N]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
-// CHECK: %[[BYTES:.*]] = llvm.ptrtoint %[[END]] : !llvm.ptr to i64
 // CHECK: %[[NAME:.*]] = llvm.mlir.addressof @[[PARTIALS]]
 // CHECK: %[[NAME0:.*]] = llvm.getelementptr %[[NAME]][0, 0]
 // CHECK: %[[SCRATCH:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[END:.*]] = llvm.getelementptr %{{.*}}[%[[N]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[BYTES:.*]] = llvm.ptrtoint %[[END]] : !llvm.ptr to i64
 // CHECK: %[[PTR:.*]] = llvm.call @tileRuntimeStreamWorkspace(%[[NAME0]], %[[BYTES]], %[[SCRATCH]], %[[STREAM]]) : (!llvm.ptr, i64, i32, !llvm.ptr) -> !llvm.ptr
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[0]
 // CHECK: llvm.insertvalue %[[PTR]], %{{.*}}[1]
