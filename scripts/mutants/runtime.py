@@ -259,12 +259,13 @@ MUTANTS = [
       "launches of one site on two streams get one array: their CTAs' maps "
       "overwrite each other's slots while both run",
       function="findOrInsert"),
-    M("rt-workspace-zeroed-key", "DeviceMapArray.cpp",
-      "entry.zeroed == zeroed && strcmp(entry.site, site) == 0;",
-      "strcmp(entry.site, site) == 0;",
-      "a zeroed workspace and a scratch one of the same name are one "
-      "buffer: the scratch writes break the zero the counters rely on",
-      function="findOrInsert",
+    M("rt-workspace-zeroed-dropped", "DeviceMapArray.cpp",
+      "return siteArray(workspaces, name, bytes, zeroed != 0, stream);",
+      "return siteArray(workspaces, name, bytes, false, stream);",
+      "a zeroed workspace is taken for a scratch one: never zeroed, and "
+      "shared with the scratch buffer of its name, whose writes break the "
+      "zero the counters rely on",
+      function="tileRuntimeStreamWorkspace",
       tests=["gtest:TileRuntimeStreamWorkspaceTests"]),
     M("rt-workspace-not-zeroed", "DeviceMapArray.cpp",
       "if (status != TILE_SUCCESS || !zeroed)",
