@@ -1911,8 +1911,8 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
     fill the SMs, at most `max_split`, each of at least SPLIT_MIN_KSTEPS
     k-steps, where the tiles fill at most half the SMs, and the caller's
     workspace (%partials, %counters) holds the partials and counters; with
-    `own_workspace` (the entry allocates it, --decode-split) only where M
-    is at most DECODE_ROWS."""
+    `own_workspace` (the stream's, --decode-split) only where M is at most
+    DECODE_ROWS (%decode_rows, the decode_rows rule)."""
     rule = f"""%n64_up = arith.addi %N, %c63 : index
 %n64_cols = arith.divui %n64_up, %c64 : index
 %m64n64_tiles = arith.muli %m64_rows, %n64_cols : index
@@ -1937,9 +1937,7 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
         return rule + f"""%splits = arith.maxui %want, %c1 : index
 %two_plus = arith.cmpi uge, %splits, %c2s : index
 %split_fill = arith.andi %half_full, %two_plus : i1
-%{result}_m = arith.constant {DECODE_ROWS} : index
-%{result}_rows = arith.cmpi ule, %M, %{result}_m : index
-%{result} = arith.andi %split_fill, %{result}_rows : i1"""
+%{result} = arith.andi %split_fill, %decode_rows : i1"""
     return rule + f"""{split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
 %two_plus = arith.cmpi uge, %splits, %c2s : index
 %{result} = arith.andi %half_full, %two_plus : i1"""
@@ -2074,8 +2072,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         choices = ((name, dict(kwargs, split_k=split_k), rule),) + choices
     if decode_split > 1:
         if split_k > 1 or not (common.get("bf16_out") or common.get("fp8")):
-            raise ValueError("--decode-split combines partials in a workspace "
-                             "the entry allocates: use --bf16-out or --fp8, "
+            raise ValueError("--decode-split combines partials in the "
+                             "stream's workspace: use --bf16-out or --fp8, "
                              "without --split-k (whose workspace the caller "
                              "passes)")
         name, kwargs, _ = next(c for c in choices if c[2] == "decode_rows")
@@ -2201,7 +2199,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 "m64_narrow": ("m64_count",), "m64_tiles": ("m64_count",),
                 "m64n192_one_wave": ("m64_count",),
                 "m64n64_split": ("m64_count",),
-                "decode_split": ("m64_count",),
+                "decode_split": ("m64_count", "decode_rows"),
                 **{shape_name(rows, columns)[0]: ("shape_choice",)
                    for rows, columns, _ in RING_SHAPES}}
 
@@ -2388,8 +2386,8 @@ def main():
                     help="with --choose, bf16 or FP8 output: for M <= 32 "
                          "where the 64 x 64 tiles fill at most half the SMs, "
                          "the decode kernel split in up to S shares of K, "
-                         "their partials meeting in a workspace the entry "
-                         "allocates on the stream")
+                         "their partials meeting in the stream's workspace "
+                         "(tile.stream_workspace)")
     ap.add_argument("--cluster-off32", type=int, default=1, metavar="C",
                     help="with --choose --persistent, without --cluster: the "
                          "128x256 and 128x192 kernels also in clusters of C "

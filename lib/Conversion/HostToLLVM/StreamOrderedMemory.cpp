@@ -128,12 +128,9 @@ Value stringAddress(ConversionPatternRewriter &rewriter, Operation *op,
   std::string symbol =
       ("tile_workspace_name_" + Twine(llvm::xxh3_64bits(text))).str();
   Location loc = op->getLoc();
-  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol)) {
-    Value base = LLVM::AddressOfOp::create(rewriter, loc, global);
-    return LLVM::GEPOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
-        global.getType(), base, ArrayRef<LLVM::GEPArg>{0, 0});
-  }
+  // The global's address is its first character's (opaque pointers).
+  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol))
+    return LLVM::AddressOfOp::create(rewriter, loc, global);
   return LLVM::createGlobalString(loc, rewriter, symbol, text,
                                   LLVM::Linkage::Internal);
 }
