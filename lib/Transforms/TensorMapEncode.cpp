@@ -17,8 +17,6 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "tile/Dialect/Tile/IR/RuleDiagnostic.h"
 #include "tile/Support/Rules.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -56,26 +54,6 @@ host::getOrDeclareRuntimeFn(OpBuilder &b, SymbolTable &symbols, StringRef name,
   fn.setPrivate();
   symbols.insert(fn);
   return fn;
-}
-
-Value host::getStringAddress(OpBuilder &b, SymbolTable &symbols, Location loc,
-                             StringRef text) {
-  auto module = cast<ModuleOp>(symbols.getOp());
-  std::string name =
-      "__tile_str_" + llvm::utohexstr(llvm::xxh3_64bits(text), true);
-  auto global = symbols.lookup<LLVM::GlobalOp>(name);
-  if (!global) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    std::string value = text.str();
-    value.push_back('\0');
-    global = LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
-        /*isConstant=*/true, LLVM::Linkage::Private, name,
-        b.getStringAttr(value));
-    symbols.insert(global);
-  }
-  return LLVM::AddressOfOp::create(b, loc, global);
 }
 
 Value host::getConstantArray(OpBuilder &b, SymbolTable &symbols, Location loc,

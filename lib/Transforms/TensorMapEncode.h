@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "tile/Conversion/HostSymbols.h"
 #include "tile/Dialect/Tile/IR/TileDialect.h"
 
 #include <string>
@@ -50,10 +51,6 @@ FailureOr<func::FuncOp> getOrDeclareRuntimeFn(OpBuilder &b,
                                               SymbolTable &symbols,
                                               StringRef name, FunctionType type,
                                               StringRef purpose);
-
-/// The address of a NUL-terminated constant string (one global per text).
-Value getStringAddress(OpBuilder &b, SymbolTable &symbols, Location loc,
-                       StringRef text);
 
 /// The address of a constant array global holding `values` (one global per
 /// distinct array, e.g. @__tile_tmap_i64_64_8_4).

@@ -29,14 +29,14 @@ Each module names its library's folders (LIBRARY) and lists its mutants
 names the ones that no longer match, with what to change.
 """
 from . import (capi, compiler, conversion, dialect, dispatch, draw,
-               host_to_llvm, kernel_abi, kernel_to_llvm, layout, mma,
+               host_symbols, host_to_llvm, kernel_abi, kernel_to_llvm, layout, mma,
                pipelines, runtime, schedule, support, tma, transforms,
                views)
 
 # The catalog's order: the libraries from the layout algebra up to the
 # runtime and the compiler, each module's entries in its own order.
 MODULES = [support, layout, tma, mma, schedule, dialect, dispatch, conversion,
-           views, kernel_abi, kernel_to_llvm, host_to_llvm, transforms, pipelines,
+           views, kernel_abi, kernel_to_llvm, host_symbols, host_to_llvm, transforms, pipelines,
            draw, capi,
            runtime, compiler]
 

@@ -11,8 +11,8 @@ MUTANTS = [
       "the host conversion walks and converts the kernels' ops again",
       function="TileHostToLLVMPass::runOnOperation"),
     M("host-alloc-sync", "StreamOrderedMemory.cpp",
-      "patterns.add<AllocOnStream, DeallocOnStream>(converter, /*benefit=*/2);",
-      "patterns.add<DeallocOnStream>(converter, /*benefit=*/2);",
+      "patterns.add<AllocOnStream, DeallocOnStream>(converter, symbolTables,",
+      "patterns.add<DeallocOnStream>(converter, symbolTables,",
       "gpu.alloc async goes to upstream's synchronous mgpuMemAlloc again "
       "(on PyTorch's NULL stream the GEMM's padded copies then serialise "
       "the device)",

@@ -327,12 +327,6 @@ MUTANTS = [
       "if (parent->isAncestor(definedIn))", "if (false)",
       "the encode is hoisted out of the loop that defines its buffer",
       function="TensorMapABIPass::getHoistPoint"),
-    M("abi-string-not-in-table", "TensorMapEncode.cpp",
-      "        b.getStringAttr(value));\n    symbols.insert(global);",
-      "        b.getStringAttr(value));",
-      "a new string global is left out of the pass's symbol table: the next "
-      "request of the same text defines it a second time",
-      function="host::getStringAddress"),
     M("abi-array-not-in-table", "TensorMapEncode.cpp",
       "DenseElementsAttr::get(tensorType, bits));\n    symbols.insert(global);",
       "DenseElementsAttr::get(tensorType, bits));",

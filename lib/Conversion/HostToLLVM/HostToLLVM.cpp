@@ -89,7 +89,8 @@ struct TileHostToLLVMPass
     }
     populateVectorToLLVMConversionPatterns(converter, patterns);
     populateGpuToLLVMConversionPatterns(converter, patterns);
-    tile::populateStreamOrderedMemoryPatterns(converter, patterns);
+    tile::populateStreamOrderedMemoryPatterns(converter, patterns,
+                                              symbolTables);
     populateNVGPUToNVVMConversionPatterns(converter, patterns);
     // The roots are the module's host ops; the kernels (gpu.module, or
     // gpu.binary once serialized) are lowered by their own pipeline and left

@@ -15,13 +15,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "StreamOrderedMemory.h"
+#include "tile/Conversion/HostSymbols.h"
 #include "tile/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 
@@ -31,17 +31,19 @@ constexpr StringLiteral kAllocFn = "tileRuntimeMemAllocAsync";
 constexpr StringLiteral kFreeFn = "tileRuntimeMemFreeAsync";
 constexpr StringLiteral kWorkspaceFn = "tileRuntimeStreamWorkspace";
 
-/// The call of runtime function `name` (declared on first use) on `args`;
-/// a null `result` is void.
+/// The call of runtime function `name` (declared on first use, found through
+/// the pass's `symbolTables`) on `args`; a null `result` is void.
 FailureOr<LLVM::CallOp> callRuntime(ConversionPatternRewriter &rewriter,
+                                    SymbolTableCollection &symbolTables,
                                     Operation *op, StringRef name,
                                     ValueRange args, Type result) {
   auto module = op->getParentOfType<ModuleOp>();
   if (!result)
     result = LLVM::LLVMVoidType::get(rewriter.getContext());
   SmallVector<Type> types(args.getTypes());
-  FailureOr<LLVM::LLVMFuncOp> fn =
-      LLVM::lookupOrCreateFn(rewriter, module, name, types, result);
+  FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
+      rewriter, module, name, types, result, /*isVarArg=*/false,
+      /*isReserved=*/false, &symbolTables);
   if (failed(fn))
     return failure();
   return LLVM::CallOp::create(rewriter, op->getLoc(), *fn, args);
@@ -53,10 +55,30 @@ Value streamOf(ValueRange dependencies, Value token) {
   return token && dependencies.size() == 1 ? dependencies.front() : Value();
 }
 
+/// A pattern whose op becomes runtime calls, which it declares and finds
+/// through the pass's symbol tables (built once: a lookup by name per op
+/// would scan the module each time).
+template <typename SourceOp>
+struct RuntimeCallPattern : public ConvertOpToLLVMPattern<SourceOp> {
+  RuntimeCallPattern(const LLVMTypeConverter &converter,
+                     SymbolTableCollection &symbolTables,
+                     PatternBenefit benefit = 1)
+      : ConvertOpToLLVMPattern<SourceOp>(converter, benefit),
+        symbolTables(symbolTables) {}
+
+  FailureOr<LLVM::CallOp> call(ConversionPatternRewriter &rewriter,
+                               Operation *op, StringRef name, ValueRange args,
+                               Type result) const {
+    return callRuntime(rewriter, symbolTables, op, name, args, result);
+  }
+
+  SymbolTableCollection &symbolTables;
+};
+
 /// A pattern whose op becomes a runtime call returning a buffer.
 template <typename SourceOp>
-struct RuntimeBufferPattern : public ConvertOpToLLVMPattern<SourceOp> {
-  using ConvertOpToLLVMPattern<SourceOp>::ConvertOpToLLVMPattern;
+struct RuntimeBufferPattern : public RuntimeCallPattern<SourceOp> {
+  using RuntimeCallPattern<SourceOp>::RuntimeCallPattern;
 
   /// The descriptor of the `type` buffer of `dynamicSizes` elements that
   /// runtime function `fn` returns, called on `args(bytes)`.
@@ -70,12 +92,12 @@ struct RuntimeBufferPattern : public ConvertOpToLLVMPattern<SourceOp> {
     Value bytes;
     this->getMemRefDescriptorSizes(loc, type, dynamicSizes, rewriter, shape,
                                    strides, bytes);
-    FailureOr<LLVM::CallOp> call =
-        callRuntime(rewriter, op, fn, args(bytes),
-                    LLVM::LLVMPointerType::get(rewriter.getContext()));
-    if (failed(call))
+    FailureOr<LLVM::CallOp> called =
+        this->call(rewriter, op, fn, args(bytes),
+                   LLVM::LLVMPointerType::get(rewriter.getContext()));
+    if (failed(called))
       return failure();
-    Value ptr = call->getResult();
+    Value ptr = called->getResult();
     Value descriptor = this->createMemRefDescriptor(loc, type, ptr, ptr, shape,
                                                     strides, rewriter);
     return descriptor;
@@ -102,8 +124,8 @@ struct AllocOnStream : public RuntimeBufferPattern<gpu::AllocOp> {
   }
 };
 
-struct DeallocOnStream : public ConvertOpToLLVMPattern<gpu::DeallocOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+struct DeallocOnStream : public RuntimeCallPattern<gpu::DeallocOp> {
+  using RuntimeCallPattern::RuntimeCallPattern;
 
   LogicalResult
   matchAndRewrite(gpu::DeallocOp op, OpAdaptor adaptor,
@@ -113,27 +135,12 @@ struct DeallocOnStream : public ConvertOpToLLVMPattern<gpu::DeallocOp> {
       return rewriter.notifyMatchFailure(op, "upstream's lowering applies");
     MemRefDescriptor descriptor(adaptor.getMemref());
     Value ptr = descriptor.allocatedPtr(rewriter, op.getLoc());
-    if (failed(callRuntime(rewriter, op, kFreeFn, {ptr, stream}, Type())))
+    if (failed(call(rewriter, op, kFreeFn, {ptr, stream}, Type())))
       return failure();
     rewriter.replaceOp(op, {stream});
     return success();
   }
 };
-
-/// The address of a NUL-terminated constant holding `text`, one global per
-/// text in the module (named by the text's hash, reused where it exists).
-Value stringAddress(ConversionPatternRewriter &rewriter, Operation *op,
-                    StringRef text) {
-  auto module = op->getParentOfType<ModuleOp>();
-  std::string symbol =
-      ("tile_workspace_name_" + Twine(llvm::xxh3_64bits(text))).str();
-  Location loc = op->getLoc();
-  // The global's address is its first character's (opaque pointers).
-  if (auto global = module.lookupSymbol<LLVM::GlobalOp>(symbol))
-    return LLVM::AddressOfOp::create(rewriter, loc, global);
-  return LLVM::createGlobalString(loc, rewriter, symbol, text,
-                                  LLVM::Linkage::Internal);
-}
 
 struct StreamWorkspaceOnStream
     : public RuntimeBufferPattern<mlir::tile::StreamWorkspaceOp> {
@@ -143,9 +150,10 @@ struct StreamWorkspaceOnStream
   matchAndRewrite(mlir::tile::StreamWorkspaceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = cast<MemRefType>(op.getBuffer().getType());
-    std::string text = op.getName().str();
-    Value name = stringAddress(rewriter, op, StringRef(text.c_str(),
-                                                       text.size() + 1));
+    SymbolTable &symbols =
+        symbolTables.getSymbolTable(op->getParentOfType<ModuleOp>());
+    Value name = mlir::tile::host::getStringAddress(rewriter, symbols,
+                                                    op.getLoc(), op.getName());
     Value zeroed = LLVM::ConstantOp::create(
         rewriter, op.getLoc(), rewriter.getI32Type(),
         rewriter.getI32IntegerAttr(op.getZeroed() ? 1 : 0));
@@ -163,8 +171,10 @@ struct StreamWorkspaceOnStream
 } // namespace
 
 void mlir::tile::populateStreamOrderedMemoryPatterns(
-    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    SymbolTableCollection &symbolTables) {
   // Above upstream's patterns for the same ops (benefit 1).
-  patterns.add<AllocOnStream, DeallocOnStream>(converter, /*benefit=*/2);
-  patterns.add<StreamWorkspaceOnStream>(converter);
+  patterns.add<AllocOnStream, DeallocOnStream>(converter, symbolTables,
+                                               /*benefit=*/2);
+  patterns.add<StreamWorkspaceOnStream>(converter, symbolTables);
 }

@@ -6,13 +6,17 @@
 namespace mlir {
 class LLVMTypeConverter;
 class RewritePatternSet;
+class SymbolTableCollection;
 namespace tile {
 
 /// `gpu.alloc async [%t]` (device memory) and `gpu.dealloc async [%t]` as
 /// calls of the runtime's stream-ordered allocator on %t's stream, taken
-/// before upstream's patterns (which allocate and free synchronously).
+/// before upstream's patterns (which allocate and free synchronously), and
+/// `tile.stream_workspace` as the runtime's workspace call. Runtime functions
+/// and name constants are found and added through `symbolTables`.
 void populateStreamOrderedMemoryPatterns(const LLVMTypeConverter &converter,
-                                         RewritePatternSet &patterns);
+                                         RewritePatternSet &patterns,
+                                         SymbolTableCollection &symbolTables);
 
 } // namespace tile
 } // namespace mlir
