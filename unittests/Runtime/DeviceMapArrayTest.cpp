@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeDriver.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -19,17 +19,6 @@
 #include <vector>
 
 namespace {
-
-// Before main, so before any driver use.
-const bool kPathSet = [] {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-  return true;
-}();
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
 
 /// Sets the calling thread's capture mode in the fake; returns the old one.
 int exchangeCaptureMode(int mode) {
@@ -54,20 +43,13 @@ std::vector<uint64_t> freedSorted() {
   return freed;
 }
 
-class RuntimeDeviceMapArray : public testing::Test {
+class RuntimeDeviceMapArray : public FakeDriverTest {
 protected:
-  void SetUp() override {
-    ASSERT_TRUE(kPathSet);
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    memset(&fake(), 0, sizeof(FakeCudaState));
-    tileRuntimeClearError();
-  }
   void TearDown() override {
     fake().capturing = 0;
     fake().exchangeResult = 0;
     tileRuntimeReleaseDeviceMapArrays();
-    EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-    tileRuntimeClearError();
+    FakeDriverTest::TearDown();
   }
 };
 

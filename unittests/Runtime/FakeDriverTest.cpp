@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeDriver.h"
 #include "TensorMapTestUtil.h"
 
 #include <gtest/gtest.h>
@@ -19,30 +19,7 @@ using tile::runtime::test::MapStorage;
 
 namespace {
 
-// Before main, so before any driver use.
-const bool kPathSet = [] {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-  return true;
-}();
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
-
-class RuntimeFakeDriver : public testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_TRUE(kPathSet);
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    memset(&fake(), 0, sizeof(FakeCudaState));
-    tileRuntimeClearError();
-  }
-  void TearDown() override {
-    EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-    tileRuntimeClearError();
-  }
-};
+using RuntimeFakeDriver = FakeDriverTest;
 
 TEST_F(RuntimeFakeDriver, InitAndVersion) {
   EXPECT_EQ(tileRuntimeDriverAvailable(), 1);

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeDriver.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -18,17 +18,6 @@
 #include <string>
 
 namespace {
-
-// Before main, so before any driver use.
-const bool kPathSet = [] {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-  return true;
-}();
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
 
 uintptr_t address(const void *pointer) {
   return reinterpret_cast<uintptr_t>(pointer);
@@ -41,20 +30,13 @@ void *counters(uint64_t bytes, void *stream = kStreamA) {
   return tileRuntimeStreamWorkspace("split counters", bytes, 1, stream);
 }
 
-class RuntimeStreamWorkspace : public testing::Test {
+class RuntimeStreamWorkspace : public FakeDriverTest {
 protected:
-  void SetUp() override {
-    ASSERT_TRUE(kPathSet);
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    memset(&fake(), 0, sizeof(FakeCudaState));
-    tileRuntimeClearError();
-  }
   void TearDown() override {
     fake().capturing = 0;
     fake().memsetResult = 0;
     tileRuntimeReleaseStreamWorkspaces();
-    EXPECT_EQ(tileRuntimeGetStatus(), TILE_SUCCESS) << tileRuntimeLastError();
-    tileRuntimeClearError();
+    FakeDriverTest::TearDown();
   }
 };
 
@@ -102,9 +84,9 @@ TEST_F(RuntimeStreamWorkspace, EachStreamAndNameItsOwn) {
   EXPECT_EQ(address(counters(64, kStreamA)), 0x60000u);
   EXPECT_EQ(address(counters(64, kStreamB)), 0x70000u);
   EXPECT_EQ(address(counters(64, nullptr)), 0x80000u);
-  EXPECT_EQ(address(tileRuntimeStreamWorkspace("cut counters", 64, 1,
-                                               kStreamA)),
-            0x90000u);
+  EXPECT_EQ(
+      address(tileRuntimeStreamWorkspace("cut counters", 64, 1, kStreamA)),
+      0x90000u);
   EXPECT_EQ(address(counters(64, kStreamB)), 0x70000u);
   EXPECT_EQ(fake().allocs, 4);
   EXPECT_EQ(fake().memset32s, 4);

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FakeCuda.h"
+#include "FakeDriver.h"
 
 #include "tile/Runtime/TileRuntime.h"
 
@@ -19,16 +19,6 @@
 #include <string>
 
 namespace {
-
-const bool kPathSet = [] {
-  tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-  return true;
-}();
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
-}
 
 /// A rank-2 memref descriptor as the host lowering lays it out.
 struct Descriptor2 {
@@ -47,14 +37,10 @@ std::string lastError() {
   return text;
 }
 
-class UpstreamTensorMap : public testing::Test {
+class UpstreamTensorMap : public FakeDriverTest {
 protected:
-  void SetUp() override {
-    ASSERT_TRUE(kPathSet);
-    ASSERT_EQ(tileRuntimeInit(), TILE_SUCCESS) << tileRuntimeLastError();
-    memset(&fake(), 0, sizeof(FakeCudaState));
-    tileRuntimeClearError();
-  }
+  // The error tests end with the encode's error as the runtime's status.
+  void TearDown() override { tileRuntimeClearError(); }
 };
 
 alignas(128) float storage[64 * 8 + 64];
