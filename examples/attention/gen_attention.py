@@ -88,9 +88,9 @@ class Emitter:
     def line(self, text):
         self.lines.append(self.indent + text)
 
-    def op(self, base, text):
+    def op(self, base, text, indent=""):
         name = self.fresh(base)
-        self.line(f"{name} = {text}")
+        self.line(f"{indent}{name} = {text}")
         return name
 
     def text(self):
@@ -212,6 +212,8 @@ def emit_consume(e, a):
         issue = "%has_prev" if a.first_pv == "guard" else None
         if prev is None:
             prev = emit_previous_p(e, a)
+        if a.tc_sums:
+            sums = emit_row_sums(e, a, prev, "")
         o_in = emit_pv(e, a, "%vs" if a.kv_lag else "%vprev", "%o_scaled",
                        prev, "", issue)
     if a.pingpong:
@@ -252,6 +254,12 @@ def emit_consume(e, a):
     # it (LLVM sees the wgmma's result as ready at the wgmma).
     acc = e.op("s_done", f"tile.wgmma_fence_operand {acc} : !accS")
     s_acc = acc
+    new_l = None
+    if a.tc_sums:
+        # The previous block's row sums, complete with S (their group is
+        # older than P V's): the sums so far, rescaled as O is, plus them.
+        guarded = "%has_prev" if a.first_pv == "guard" else None
+        new_l = emit_add_sums(e, sums, ("%l_a", "%l_b"), guarded)
     # The block's first KV column; the thread's query rows.
     e.line("%n0 = arith.muli %kt, %cbn : index")
     if causal:
@@ -277,7 +285,7 @@ def emit_consume(e, a):
         vals = emit_column_selects(e, vals, emit_column_limits(e, causal))
     else:
         vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
-    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None)
+    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None, new_l)
 
 
 def emit_previous_p(e, a):
@@ -348,7 +356,7 @@ def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
     return [f"{masked}#{i}" for i in range(s_vals)]
 
 
-def emit_softmax_rest(e, a, vals, o_in, prev):
+def emit_softmax_rest(e, a, vals, o_in, prev, tc_l=None):
     """The row maxima, probabilities, sums and the P V of the block."""
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
@@ -373,8 +381,8 @@ def emit_softmax_rest(e, a, vals, o_in, prev):
     for i, v in enumerate(vals):
         x = e.op("x", f"llvm.intr.fma({v}, %sl2, {ms[row_of(i)]}) : (f32, f32, f32) -> f32")
         probs.append(e.op("p", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({x}) : (f32) -> f32'))
-    new_l = []
-    for r, old in ((0, "%l_a"), (1, "%l_b")):
+    new_l = tc_l or []
+    for r, old in ((0, "%l_a"), (1, "%l_b")) if not a.tc_sums else ():
         mine = [p for i, p in enumerate(probs) if row_of(i) == r]
         total = reduce_tree(e, mine, "arith.addf")
         scaled = e.op("ls", f"arith.mulf {old}, {alpha[r]} : f32")
@@ -406,6 +414,27 @@ def emit_softmax_rest(e, a, vals, o_in, prev):
            f": !accO, f32, f32, f32, f32{ftypes}")
 
 
+def emit_add_sums(e, sums, ls, issue=None, indent=""):
+    """--row-sums tensor: the row sums `ls` (one f32 per row of the thread)
+    of the blocks before the one whose P the wgmmas summed into `sums`
+    (complete: after their wait), rescaled by that block's alphas (the
+    carried %alpha_a and %alpha_b, as O is) plus its sums; returns the new
+    sums' names. Every column of `sums` holds its row's whole sum: element
+    0 the thread's first row, 2 the row 8 below. Where `issue` (the P V's
+    guard) is false, P was no operand of this tile: `ls` stay."""
+    done = e.fresh("sums")
+    e.line(f"{indent}{done} = tile.wgmma_fence_operand {sums} : !accL")
+    out = []
+    for r, (l, alpha) in enumerate(zip(ls, ("%alpha_a", "%alpha_b"))):
+        part = e.fresh("rs")
+        e.line(f"{indent}{part} = llvm.extractvalue {done}[{2 * r}] : !accL")
+        new = e.op("l", f"llvm.intr.fma({l}, {alpha}, {part}) : (f32, f32, f32) -> f32", indent)
+        if issue:
+            new = e.op("l", f"arith.select {issue}, {new}, {l} : f32", indent)
+        out.append(new)
+    return out
+
+
 def emit_rescale(e, o, alphas, count, indent=""):
     """O *= alpha over the `count` values of the accumulator, alphas[0] for
     the thread's first row, [1] for the row 8 below."""
@@ -419,6 +448,29 @@ def emit_rescale(e, o, alphas, count, indent=""):
         e.line(f"{indent}{nxt} = llvm.insertvalue {v2}, {out}[{i}] : !accO")
         out = nxt
     return out
+
+
+def emit_row_sums(e, a, frags, indent):
+    """--row-sums tensor: P's row sums on the tensor cores, as P (the A
+    `frags`) times the block of ones (%d_ones, m64n8k16 per k-step), into
+    an accumulator the first k-step starts (`zero_init`), in a wgmma group
+    of their own issued before P V's: the wait for S (wait_group 1) then
+    completes them too, and their registers are free again before the
+    softmax. Not guarded (zero_init takes no guard): where the P V's guard
+    is false, emit_add_sums drops them. Returns the accumulator. (Carried
+    across blocks and rescaled like O, it made ptxas serialize every wgmma,
+    C7511; zeroed before the wgmma fence, wait for the previous block's,
+    C7517; in P V's group, live through the softmax, spill at head_dim
+    128.)"""
+    el = a.dtype
+    e.line(indent + "nvvm.wgmma.fence.aligned")
+    acc = "%zero_l"
+    for s, frag in enumerate(frags):
+        zero = " {zero_init}" if s == 0 else ""
+        acc = e.op("lsum", f"tile.wgmma_register_a {frag}, %d_ones, {acc}{zero} "
+                   f": vector<8x{el}>, !accL", indent)
+    e.line(indent + "nvvm.wgmma.commit.group.sync.aligned")
+    return acc
 
 
 def emit_pv(e, a, view, o, frags, indent, issue=None):
@@ -506,28 +558,41 @@ def emit_epilogue(e, a):
         last_slot = emit_held_slot(e, a, "%klast", "%last", "", last=True)
     if a.overlap:
         # The last block's O += P V (its stage is still held).
-        e.line("%o_fin = scf.if %has_any -> (!accO) {")
+        e.line("%o_fin:3 = scf.if %has_any -> (!accO, f32, f32) {" if a.tc_sums
+               else "%o_fin = scf.if %has_any -> (!accO) {")
         if last_slot is None:
             e.line("  %klast = arith.subi %ntiles, %c1 : index")
         last = emit_previous_v_and_p(e, a, "%klast", "%vlast", "pl", "  ", last_slot)
         e.line("  %o_pin = tile.wgmma_fence_operand %o : !accO")
         o_scaled = emit_rescale(e, "%o_pin", ["%alpha_a", "%alpha_b"], o_vals, "  ")
+        if a.tc_sums:
+            sums = emit_row_sums(e, a, last, "  ")
         o = emit_pv(e, a, "%vlast", o_scaled, last, "  ")
         e.line("  nvvm.wgmma.wait.group.sync.aligned 0")
+        if a.tc_sums:
+            last_l = emit_add_sums(e, sums, ("%l_a", "%l_b"), indent="  ")
         for i in range(a.block_n // 16):
             e.line(f"  %held_last{i} = tile.wgmma_fence_operand %pl{i} : vector<8x{el}>")
         e.line(f"  %o_last = tile.wgmma_fence_operand {o} : !accO")
-        e.line("  scf.yield %o_last : !accO")
-        e.line("} else {")
-        e.line("  scf.yield %o : !accO")
+        if a.tc_sums:
+            e.line(f"  scf.yield %o_last, {last_l[0]}, {last_l[1]} : !accO, f32, f32")
+            e.line("} else {")
+            e.line("  scf.yield %o, %l_a, %l_b : !accO, f32, f32")
+        else:
+            e.line("  scf.yield %o_last : !accO")
+            e.line("} else {")
+            e.line("  scf.yield %o : !accO")
         e.line("}")
-        o_name = "%o_fin"
+        o_name = "%o_fin#0" if a.tc_sums else "%o_fin"
     stats = (("%l_a", "%m_a"), ("%l_b", "%m_b"))
+    if a.tc_sums:
+        # The sums are whole rows' already (no quad reduction below).
+        stats = (("%o_fin#1", "%m_a"), ("%o_fin#2", "%m_b"))
     if a.split_tail:
         o_name, stats = emit_split_combine(e, a, o_name)
     invs, lse = [], []
     for r, (l, m) in enumerate(stats):
-        total = quad_reduce(e, l, "arith.addf")
+        total = l if a.tc_sums else quad_reduce(e, l, "arith.addf")
         pos = e.op("pos", f"arith.cmpf ogt, {total}, %fzero : f32")
         inv0 = e.op("inv", f"arith.divf %fone, {total} : f32")
         invs.append(e.op("inv", f"arith.select {pos}, {inv0}, %fzero : f32"))
@@ -632,6 +697,8 @@ def emit_epilogue(e, a):
 
 # The split tail's shared flags: a word per consumer (and padding to 16).
 SPLIT_FLAG_BYTES = 16
+# --row-sums tensor: the 8 x 16 block of ones (16-bit elements).
+ONES_BYTES = 256
 
 
 def split_slot_floats(d):
@@ -799,6 +866,8 @@ def generate(a, long_a=None):
     if a.split_tail:
         # The consumers' "last piece" flags (emit_split_combine).
         smem += SPLIT_FLAG_BYTES
+    if a.tc_sums:
+        smem += ONES_BYTES
     if panels == 1:
         tile_layout = f"#tile.layout<({BM}, 64) : (64, 1), swizzle = 128B>"
         kv_layout = f"#tile.layout<({a.block_n}, 64) : (64, 1), swizzle = 128B>"
@@ -842,6 +911,9 @@ def generate(a, long_a=None):
     w(f"!qbar = !nvgpu.mbarrier.group<memorySpace = {wg}>")
     w(f"!accS = {struct(a.block_n // 2)}")
     w(f"!accO = {struct(d // 2)}")
+    if a.tc_sums:
+        w(f"!accL = {struct(4)}")
+        w(f"!tileOnes = memref<8x16x{el}, #tile.layout<(8, 16) : (16, 1), swizzle = 32B>, {wg}>")
     w("")
     w("module attributes {gpu.container_module} {")
     w(f"  gpu.module @{name}_kernels {{")
@@ -901,6 +973,8 @@ def kernel_func(a):
     b(f"%ln2 = arith.constant {math.log(2)!r} : f32")
     b("%zero_s = llvm.mlir.zero : !accS")
     b("%zero_o = llvm.mlir.zero : !accO")
+    if a.tc_sums:
+        b("%zero_l = llvm.mlir.zero : !accL")
     b(f"%cstages = arith.constant {stages} : index")
     if a.pingpong:
         b("%turn0 = arith.constant 3 : i32")
@@ -962,6 +1036,8 @@ def kernel_func(a):
     b("%sq = tile.arena_view [0] : !tileQ")
     b(f"%sk = tile.arena_view [{q_bytes}] : !stagesKV")
     b(f"%sv = tile.arena_view [{q_bytes + kv_bytes}] : !stagesKV")
+    if a.tc_sums:
+        emit_ones(b, a)
     fr_init = ", %zero_s, %fone, %fone" if a.overlap else ""
     fr_type = ", !accS, f32, f32" if a.overlap else ""
     fr_args = ", %p_prev: !accS, %alpha_a: f32, %alpha_b: f32" if a.overlap else ""
@@ -1061,6 +1137,27 @@ def kernel_func(a):
     out.append(body.text())
     out.append("    }")
     return "\n".join(out)
+
+
+def emit_ones(b, a):
+    """--row-sums tensor: the 8 x 16 block of ones that P's fragments are
+    multiplied by (m64n8k16, B K-major) for the row sums, past the K/V
+    stages. The first warpgroup's 128 threads write one element each and
+    fence the writes for the tensor cores' (async) proxy; the barrier makes
+    them visible to the consumers before any wgmma reads them. Every k-step
+    reads the same block (ones are ones)."""
+    b("// The row sums' block of ones (--row-sums tensor).")
+    b(f"%s_ones = tile.arena_view [{arena_bytes(a)}] : !tileOnes")
+    b("%ones_mine = arith.cmpi ult, %tid, %cwg : index")
+    b("scf.if %ones_mine {")
+    b("  %ones_r = arith.divui %tid, %k16 : index")
+    b("  %ones_c = arith.remui %tid, %k16 : index")
+    b(f"  %one_el = arith.constant 1.0 : {a.dtype}")
+    b("  memref.store %one_el, %s_ones[%ones_r, %ones_c] : !tileOnes")
+    b("  nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}")
+    b("}")
+    b("gpu.barrier")
+    b("%d_ones = tile.wgmma_descriptor %s_ones[%c0, %c0] {rows = 8, k = 16} : !tileOnes -> i64")
 
 
 def emit_q_once(b, d):
@@ -1406,6 +1503,13 @@ def main():
                         "its partial rows through a workspace, so the last "
                         "wave is no longer partly idle (auto: off; round 105 "
                         "measured 0.93-1.01 of the whole tiles)")
+    p.add_argument("--row-sums", dest="row_sums", default="alu",
+                   choices=("alu", "tensor"),
+                   help="overlapped kernels: the softmax's row sums as "
+                        "additions in the softmax (alu), or on the tensor "
+                        "cores with the block's P V, as P times a block of "
+                        "ones (an m64n8k16 wgmma per k-step), which takes "
+                        "62 additions a thread and block out of the softmax")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1521,6 +1625,7 @@ def main():
                   f"{'' if a.lpt == lpt_default else '_grid_order'}"
                   f"{'' if a.table_walk == table_default else ('_table_walk' if a.table_walk else '_paired_walk')}"
                   f"{'' if a.first_pv == first_pv_default else '_' + a.first_pv.replace('-', '_') + '_first_pv'}"
+                  f"{'_tc_sums' if a.row_sums == 'tensor' else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
         default_name = a.name
     # Round 105 (docs/gpu-results.md): exact, but 0.93-0.98 of the whole
@@ -1537,6 +1642,14 @@ def main():
                 "held (not --kv-lag)")
     if a.split_tail and a.name == default_name:
         a.name += "_split_tail"
+    a.tc_sums = a.row_sums == "tensor"
+    if a.tc_sums and not a.overlap:
+        p.error("--row-sums tensor: the overlapped kernels (the sums ride "
+                "on the previous block's P V)")
+    if a.tc_sums and a.split_tail:
+        p.error("--row-sums tensor: the split tail combines its pieces' "
+                "per-thread row sums (not --split-tail)")
+
     if a.first_pv == "by-length" and a.table_walk:
         p.error("--first-pv by-length: one kernel per module walks the table")
     if a.first_pv == "by-length":

@@ -322,6 +322,12 @@ MUTANTS = [
       "int transposeB = 0;",
       "an MN-major B read K-major: P V multiplies by the wrong V",
       function="matchAndRewrite"),
+    M("conv-register-a-zero-init-accumulates", "WgmmaFragmentLowering.cpp",
+      "zeroInit ? 0 : 1);", "1);",
+      "a zero_init wgmma adds to whatever its untied output registers held: "
+      "the tensor-core row sums start from garbage",
+      function="WgmmaRegisterALowering::matchAndRewrite",
+      tests=["lit:Conversion/TileToNVVM/wgmma-fragment.mlir"]),
     M("conv-fragment-kstep", "WgmmaFragmentLowering.cpp",
       "int64_t first = 8 * op.getKStep();", "int64_t first = 4 * op.getKStep();",
       "the A fragment of k-step s taken from the wrong accumulator columns",

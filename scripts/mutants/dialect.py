@@ -456,6 +456,12 @@ MUTANTS = [
       "if (descriptor.getMajor() != getBMajor())", "if (false)",
       "a wgmma that reads B K-major through an MN-major descriptor accepted",
       function="verify"),
+    M("dialect-register-a-zero-init-guarded", "WgmmaFragmentOps.cpp",
+      "if (getZeroInit() && getIssue())", "if (false)",
+      "a guarded zero_init wgmma accepted: where the guard is false its "
+      "result is undefined registers",
+      function="WgmmaRegisterAOp::verify",
+      tests=["lit:Dialect/Tile/wgmma-fragment-invalid.mlir"]),
     M("thread-index-3d", "ThreadIndex.cpp",
       "arith::MulIOp::create(b, loc, z, dy)", "arith::MulIOp::create(b, loc, z, dx)",
       "linear thread id wrong for 3-d blocks",

@@ -45,6 +45,14 @@ SmallVector<Value> fragmentRegisters(OpBuilder &b, Location loc,
   return registers;
 }
 
+/// The constraints of `count` outputs of register class `code`: "=f,=f".
+std::string outputConstraints(size_t count, StringRef code) {
+  std::string constraints;
+  for (size_t i = 0; i < count; ++i)
+    constraints += (i ? ",=" : "=") + code.str();
+  return constraints;
+}
+
 /// The constraints of `count` outputs of register class `code` tied to the
 /// first `count` inputs: "=f,=f,0,1" for two f32.
 std::string tiedConstraints(size_t count, StringRef code) {
@@ -88,14 +96,20 @@ struct WgmmaRegisterALowering
     Location loc = op.getLoc();
     int64_t n = op.getN(), values = n / 2;
     Type accType = adaptor.getAccumulator().getType();
-    SmallVector<Value> operands =
-        structFields(rewriter, loc, adaptor.getAccumulator(), values);
+    // With zero_init the accumulator is only written ("=f", scale-d 0):
+    // nothing defines its registers before the wgmma.
+    bool zeroInit = op.getZeroInit();
+    SmallVector<Value> operands;
+    if (!zeroInit)
+      operands = structFields(rewriter, loc, adaptor.getAccumulator(), values);
     llvm::append_range(operands,
                        fragmentRegisters(rewriter, loc, adaptor.getA()));
     operands.push_back(adaptor.getB());
     // The guard, a predicate register ("b") that LLVM computes where the
     // condition is defined, ahead of the wgmma fence.
-    std::string constraints = tiedConstraints(values, "f") + ",r,r,r,r,l";
+    std::string constraints = zeroInit ? outputConstraints(values, "f")
+                                       : tiedConstraints(values, "f");
+    constraints += ",r,r,r,r,l";
     std::string guard;
     if (Value issue = adaptor.getIssue()) {
       operands.push_back(issue);
@@ -106,18 +120,20 @@ struct WgmmaRegisterALowering
     std::string d;
     for (int64_t i = 0; i < values; ++i)
       d += (i ? ", $" : "$") + std::to_string(i);
-    // D in and out, then A's four registers and B's descriptor.
-    int64_t a0 = 2 * values;
+    // D out (and in, tied), then A's four registers and B's descriptor.
+    int64_t a0 = zeroInit ? values : 2 * values;
     StringRef type =
         op.getA().getType().getElementType().isBF16() ? "bf16" : "f16";
     int transposeB = op.getBMajor() == WgmmaMajor::MN ? 1 : 0;
-    // scale-d = 1 (accumulate) as an immediate: a register defined between
-    // the wgmma fence and the wgmma would make ptxas serialize the wgmmas.
+    // scale-d (1: accumulate, 0: zero_init) as an immediate: a register
+    // defined between the wgmma fence and the wgmma would make ptxas
+    // serialize the wgmmas.
     std::string ptx = llvm::formatv(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, {10}, 0;\n"
         "{9}wgmma.mma_async.sync.aligned.m64n{0}k16.f32.{1}.{1} {{{2}}, "
         "{{${3}, ${4}, ${5}, ${6}}, ${7}, p, 1, 1, {8};\n}\n",
-        n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB, guard);
+        n, type, d, a0, a0 + 1, a0 + 2, a0 + 3, a0 + 4, transposeB, guard,
+        zeroInit ? 0 : 1);
     rewriter.replaceOp(
         op, createAsm(rewriter, loc, accType, operands, ptx, constraints));
     return success();

@@ -47,6 +47,17 @@ func.func @register_a_guarded(%a: vector<8xbf16>, %b: i64, %o: !acc16, %issue: i
   return %r : !acc16
 }
 
+// With zero_init the accumulator is output only ("=f", no tied inputs):
+// A's registers are $4..$7 of an m64n8 and scale-d is 0 (D = A x B).
+// CHECK-LABEL: func.func @register_a_zero_init
+// CHECK-NOT: llvm.extractvalue
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, {$4, $5, $6, $7}, $8, p, 1, 1, 0;\0A}\0A", "=f,=f,=f,=f,r,r,r,r,l"
+// CHECK-SAME: : (i32, i32, i32, i32, i64) -> !llvm.struct<(f32, f32, f32, f32)>
+func.func @register_a_zero_init(%a: vector<8xbf16>, %b: i64, %o: !llvm.struct<(f32, f32, f32, f32)>) -> !llvm.struct<(f32, f32, f32, f32)> {
+  %r = tile.wgmma_register_a %a, %b, %o {zero_init} : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
+  return %r : !llvm.struct<(f32, f32, f32, f32)>
+}
+
 // tile.wgmma_fence_operand: an empty statement that reads and writes the
 // value's 32-bit registers (an A fragment's four, an accumulator's f32).
 // CHECK-LABEL: func.func @fence_operand

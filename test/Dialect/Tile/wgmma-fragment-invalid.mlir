@@ -111,6 +111,17 @@ func.func @fence_scalar(%x: f32) -> f32 {
 
 // -----
 
+// zero_init writes the accumulator without reading it: a guard that skips
+// the wgmma would leave the result undefined.
+!acc8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+func.func @zero_init_guarded(%a: vector<8xbf16>, %b: i64, %o: !acc8, %issue: i1) -> !acc8 {
+  // expected-error @+1 {{wgmma-fragment: zero_init with a guard (`if`) leaves the result undefined where the guard is false; zero the accumulator instead}}
+  %r = tile.wgmma_register_a %a, %b, %o if %issue {zero_init} : vector<8xbf16>, !acc8
+  return %r : !acc8
+}
+
+// -----
+
 // The guard is an i1 (a predicate register): any other type is refused at
 // the operand.
 !acc8 = !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>

@@ -110,6 +110,10 @@ LogicalResult WgmmaRegisterAOp::verify() {
     return emitRuleError(*this, RuleId::WgmmaFragment)
            << "the accumulator holds " << *values << " f32 (N = " << n
            << "); wgmma m64nNk16 has N = 8..256 in multiples of 8";
+  if (getZeroInit() && getIssue())
+    return emitRuleError(*this, RuleId::WgmmaFragment)
+           << "zero_init with a guard (`if`) leaves the result undefined "
+              "where the guard is false; zero the accumulator instead";
   // The descriptor, where it is in sight, describes the B this reads.
   auto descriptor = getB().getDefiningOp<WgmmaDescriptorOp>();
   if (!descriptor)

@@ -578,6 +578,13 @@ def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
     every wgmma of the kernel). `%issue` must be the same in every thread of
     the warpgroup.
 
+    With `zero_init`, D = A x B: the instruction's scale-d is 0 and the
+    accumulator operand is not read (it gives the result's type), so the
+    code before the wgmma fence need not put zeros in its registers (which
+    ptxas may answer with a wait for an earlier wgmma's registers,
+    C7517). Where no wgmma is issued the result would be undefined, so
+    `zero_init` and `if %issue` do not combine (`wgmma-fragment`).
+
     Like any wgmma it is asynchronous: it belongs between
     `nvvm.wgmma.fence.aligned` and `nvvm.wgmma.commit.group.sync.aligned`,
     and its result may be read after `nvvm.wgmma.wait.group.sync.aligned`.
@@ -589,12 +596,15 @@ def Tile_WgmmaRegisterAOp : Tile_Op<"wgmma_register_a", [
     %o2 = tile.wgmma_register_a %p0, %dv, %o1 if %has_prev
         {b_major = #tile.wgmma_major<mn>}
         : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
+    %s0 = tile.wgmma_register_a %p0, %d1, %undef {zero_init}
+        : vector<8xbf16>, !llvm.struct<(f32, f32, f32, f32)>
     ```
   }];
   let arguments = (ins VectorOfLengthAndType<[8], [F16, BF16]>:$a, I64:$b,
                        AnyType:$accumulator, Optional<I1>:$issue,
                        DefaultValuedAttr<Tile_WgmmaMajorAttr,
-                                         "::mlir::tile::WgmmaMajor::K">:$b_major);
+                                         "::mlir::tile::WgmmaMajor::K">:$b_major,
+                       UnitAttr:$zero_init);
   let results = (outs AnyType:$result);
   let assemblyFormat = "$a `,` $b `,` $accumulator (`if` $issue^)? attr-dict "
                        "`:` type($a) `,` type($accumulator)";
