@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where a short GEMM call's time goes (docs/gemm.md, "Decode rows"): the
-# target bf16 chooser and its --decode-split form, as built here (the split's
+# target bf16 chooser without and with its --decode-split form, as built here (the split's
 # workspace the stream's, tile.stream_workspace) and at BEFORE_REV (default
 # 1820f11: allocated, zeroed and freed on the stream at every call), on
 # decode problems (and 2048^3 for contrast), each call timed by CUDA events,
@@ -20,6 +20,9 @@ cd "$root"
 source bench/round-lib.sh
 out_dir=.gpu/call-costs
 BF16=${TARGET_GEMM%%;*}
+# The target chooser's flags without its decode split (the unsplit form).
+UNSPLIT=${BF16#*:}
+UNSPLIT=${UNSPLIT% --decode-split 8}
 before=${BEFORE_REV:-1820f11}
 SHAPES="8x2048x8192,8x4096x4096,1x4096x4096,16x1024x4096,8x8192x8192"
 SHAPES+=",8x4096x14336,32x4096x14336,64x4096x4096,128x4096x4096,64x2048x8192"
@@ -45,9 +48,9 @@ run_gemm() {
 case "${1:-}" in
   build)
     round_build "$out_dir" "--split-tail on" \
-      "$BF16;bf16out_choose_dsplit:${BF16#*:} --decode-split 8"
+      "bf16out_choose_persistent_c2:$UNSPLIT;bf16out_choose_dsplit:$UNSPLIT --decode-split 8"
     round_build_at "$before" "$out_dir" _before "" \
-      "bf16out_choose_dsplit:${BF16#*:} --decode-split 8" ;;
+      "bf16out_choose_dsplit:$UNSPLIT --decode-split 8" ;;
   gemm) run_gemm "${2:?output folder}" ;;
   *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
 esac

@@ -20,9 +20,12 @@ EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 # GEMM chooser and the FP8 chooser, its C written by stmatrix (rounds
 # 89-91: 1.003-1.018 of cuBLASLt against 0.992-1.006 without) and its wide
 # kernels clustered for rows off 32 bytes (round 119: 1.17-1.34x on such
-# rows, the same kernels on aligned ones).
+# rows, the same kernels on aligned ones). The bf16 chooser splits decode
+# rows' K where that pays (--decode-split 8, round 131: at or above the
+# chooser without on every decode row measured; the suite's rows have
+# M >= 64 and do not change).
 TARGET_ATTENTION="--head-dim 128;--head-dim 128 --causal"
-TARGET_GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
+TARGET_GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2 --decode-split 8"
 TARGET_GEMM+=";fp8_choose_persistent_sm_off32:--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
 
 # The targets' measurements of the kernels of DIR into OUT: the GEMMs over

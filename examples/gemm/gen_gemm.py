@@ -1720,6 +1720,9 @@ N128_F32_STAGES = 4
 M64_SPLIT_CHOICE = ("_m64n64_splitk", {"bm": 64, "bn": 64, "stages": 8,
                                        "persistent": False}, "m64n64_split")
 SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
+# --decode-split where the tiles fill more than a quarter of the SMs: k-steps
+# per share at least (m64n64_split_rule).
+DECODE_SHARE_KSTEPS = 64
 
 
 PAD_THREADS = 256
@@ -1912,7 +1915,12 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
     k-steps, where the tiles fill at most half the SMs, and the caller's
     workspace (%partials, %counters) holds the partials and counters; with
     `own_workspace` (the stream's, --decode-split) only where M is at most
-    DECODE_ROWS (%decode_rows, the decode_rows rule)."""
+    DECODE_ROWS (%decode_rows, the decode_rows rule), and where the tiles
+    fill at most a quarter of the SMs or each share has DECODE_SHARE_KSTEPS
+    k-steps or more: a share's partial tile and its combine cost about as
+    much as a short share saves (round 131, an H100: two shares of 32
+    k-steps, 8 x 4096 x 4096, ran 0.95x the unsplit kernel; of 112, 8 x 4096
+    x 14336, 1.05x; four shares of 32, 8 x 2048 x 8192, 1.7x)."""
     rule = f"""%n64_up = arith.addi %N, %c63 : index
 %n64_cols = arith.divui %n64_up, %c64 : index
 %m64n64_tiles = arith.muli %m64_rows, %n64_cols : index
@@ -1937,7 +1945,15 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
         return rule + f"""%splits = arith.maxui %want, %c1 : index
 %two_plus = arith.cmpi uge, %splits, %c2s : index
 %split_fill = arith.andi %half_full, %two_plus : i1
-%{result} = arith.andi %split_fill, %decode_rows : i1"""
+%c4s = arith.constant 4 : index
+%tiles4 = arith.muli %m64n64_tiles, %c4s : index
+%quarter_full = arith.cmpi ule, %tiles4, %sms_split : index
+%share_ksteps = arith.divui %ksteps, %splits : index
+%long_min = arith.constant {DECODE_SHARE_KSTEPS} : index
+%long_shares = arith.cmpi uge, %share_ksteps, %long_min : index
+%split_pays = arith.ori %quarter_full, %long_shares : i1
+%split_worth = arith.andi %split_fill, %split_pays : i1
+%{result} = arith.andi %split_worth, %decode_rows : i1"""
     return rule + f"""{split_fits("%n64_cols", "%m64_rows", "%want", 64 * 64, "%splits", "").rstrip()}
 %two_plus = arith.cmpi uge, %splits, %c2s : index
 %{result} = arith.andi %half_full, %two_plus : i1"""

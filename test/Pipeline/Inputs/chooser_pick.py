@@ -55,9 +55,12 @@ OFF32_SHAPES = [(1000, 3000, 7000, 0), (1000, 3000, 7040, 0),
 # Decode rows: M up to 32 takes the 64 x 64 kernel whose A box loads 32
 # rows; M = 33 the 64-row box. With --decode-split, where those tiles fill
 # at most half the SMs (N = 4096: 64 of them; 2048; 1024), its split form
-# in as many shares as fill the SMs (K = 8192 here: 128 k-steps).
+# in as many shares as fill the SMs (K = 8192 unless given: 128 k-steps),
+# where the tiles fill at most a quarter of them or each share has 64
+# k-steps or more (K = 4096 in two shares has 32: unsplit).
 DECODE_SHAPES = [(1, 8192), (8, 14336), (32, 4096), (33, 8192), (8, 2048),
-                 (16, 1024), (33, 2048)]
+                 (16, 1024), (33, 2048), (8, 4096, 4096), (8, 4096, 14336),
+                 (8, 8192, 4096)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
@@ -172,8 +175,9 @@ if "--cluster" in sys.argv and "--split-k" not in sys.argv:
         print(f"{M}x{N}x{K} Bt at {address}: "
               f"{pick(lines, M, N, K, address)}")
 if "--split-k" not in sys.argv:
-    for M, N in DECODE_SHAPES:
-        print(f"{M}x{N} (decode): {pick(lines, M, N)}")
+    for M, N, *K in DECODE_SHAPES:
+        shape = f"{M}x{N}" + (f"x{K[0]}" if K else "")
+        print(f"{shape} (decode): {pick(lines, M, N, *K)}")
 if (("--cluster" in sys.argv or "--cluster-off32" in sys.argv)
         and "--split-k" not in sys.argv):
     for M, N, K, address in OFF32_SHAPES:
