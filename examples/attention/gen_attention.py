@@ -1507,9 +1507,12 @@ def main():
                    choices=("alu", "tensor"),
                    help="overlapped kernels: the softmax's row sums as "
                         "additions in the softmax (alu), or on the tensor "
-                        "cores with the block's P V, as P times a block of "
-                        "ones (an m64n8k16 wgmma per k-step), which takes "
-                        "62 additions a thread and block out of the softmax")
+                        "cores as P times a block of ones (an m64n8k16 "
+                        "wgmma per k-step, a group of their own before P "
+                        "V's), which takes "
+                        "62 additions a thread and block out of the softmax "
+                        "(round 129, an H100: 2-7 %% slower at head_dim 128, "
+                        "1-3 %% faster at head_dim 64 from 4k keys)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
