@@ -19,10 +19,7 @@ cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
 out_dir=.gpu/call-costs
-BF16=${TARGET_GEMM%%;*}
-# The target chooser's flags without its decode split (the unsplit form).
-UNSPLIT=${BF16#*:}
-UNSPLIT=${UNSPLIT% --decode-split 8}
+UNSPLIT=$TARGET_BF16_CHOOSER
 before=${BEFORE_REV:-1820f11}
 SHAPES="8x2048x8192,8x4096x4096,1x4096x4096,16x1024x4096,8x8192x8192"
 SHAPES+=",8x4096x14336,32x4096x14336,64x4096x4096,128x4096x4096,64x2048x8192"

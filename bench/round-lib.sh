@@ -25,7 +25,10 @@ EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 # chooser without on every decode row measured; the suite's rows have
 # M >= 64 and do not change).
 TARGET_ATTENTION="--head-dim 128;--head-dim 128 --causal"
-TARGET_GEMM="bf16out_choose_persistent_c2:--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2 --decode-split 8"
+# The bf16 chooser's flags without the decode split (bench/call-costs.sh
+# times both forms).
+TARGET_BF16_CHOOSER="--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
+TARGET_GEMM="bf16out_choose_persistent_c2:$TARGET_BF16_CHOOSER --decode-split 8"
 TARGET_GEMM+=";fp8_choose_persistent_sm_off32:--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
 
 # The targets' measurements of the kernels of DIR into OUT: the GEMMs over

@@ -257,9 +257,9 @@ def emit_consume(e, a):
     new_l = None
     if a.tc_sums:
         # The previous block's row sums, complete with S (their group is
-        # older than P V's): the sums so far, rescaled as O is, plus them.
-        guarded = "%has_prev" if a.first_pv == "guard" else None
-        new_l = emit_add_sums(e, sums, ("%l_a", "%l_b"), guarded)
+        # older than P V's): the sums so far, rescaled as O is, plus them,
+        # where that block's P V is issued.
+        new_l = emit_add_sums(e, sums, ("%l_a", "%l_b"), issue)
     # The block's first KV column; the thread's query rows.
     e.line("%n0 = arith.muli %kt, %cbn : index")
     if causal:
@@ -381,12 +381,16 @@ def emit_softmax_rest(e, a, vals, o_in, prev, tc_l=None):
     for i, v in enumerate(vals):
         x = e.op("x", f"llvm.intr.fma({v}, %sl2, {ms[row_of(i)]}) : (f32, f32, f32) -> f32")
         probs.append(e.op("p", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({x}) : (f32) -> f32'))
-    new_l = tc_l or []
-    for r, old in ((0, "%l_a"), (1, "%l_b")) if not a.tc_sums else ():
-        mine = [p for i, p in enumerate(probs) if row_of(i) == r]
-        total = reduce_tree(e, mine, "arith.addf")
-        scaled = e.op("ls", f"arith.mulf {old}, {alpha[r]} : f32")
-        new_l.append(e.op("l", f"arith.addf {scaled}, {total} : f32"))
+    # The row sums (given with --row-sums tensor: the tensor cores'), each
+    # row's probabilities added up.
+    new_l = tc_l
+    if new_l is None:
+        new_l = []
+        for r, old in ((0, "%l_a"), (1, "%l_b")):
+            mine = [p for i, p in enumerate(probs) if row_of(i) == r]
+            total = reduce_tree(e, mine, "arith.addf")
+            scaled = e.op("ls", f"arith.mulf {old}, {alpha[r]} : f32")
+            new_l.append(e.op("l", f"arith.addf {scaled}, {total} : f32"))
     # P as an accumulator-shaped struct, then its A fragments.
     pstruct = e.op("ps", "llvm.mlir.poison : !accS")
     for i, p in enumerate(probs):
@@ -422,12 +426,10 @@ def emit_add_sums(e, sums, ls, issue=None, indent=""):
     sums' names. Every column of `sums` holds its row's whole sum: element
     0 the thread's first row, 2 the row 8 below. Where `issue` (the P V's
     guard) is false, P was no operand of this tile: `ls` stay."""
-    done = e.fresh("sums")
-    e.line(f"{indent}{done} = tile.wgmma_fence_operand {sums} : !accL")
+    done = e.op("sums", f"tile.wgmma_fence_operand {sums} : !accL", indent)
     out = []
     for r, (l, alpha) in enumerate(zip(ls, ("%alpha_a", "%alpha_b"))):
-        part = e.fresh("rs")
-        e.line(f"{indent}{part} = llvm.extractvalue {done}[{2 * r}] : !accL")
+        part = e.op("rs", f"llvm.extractvalue {done}[{2 * r}] : !accL", indent)
         new = e.op("l", f"llvm.intr.fma({l}, {alpha}, {part}) : (f32, f32, f32) -> f32", indent)
         if issue:
             new = e.op("l", f"arith.select {issue}, {new}, {l} : f32", indent)
@@ -558,8 +560,10 @@ def emit_epilogue(e, a):
         last_slot = emit_held_slot(e, a, "%klast", "%last", "", last=True)
     if a.overlap:
         # The last block's O += P V (its stage is still held).
-        e.line("%o_fin:3 = scf.if %has_any -> (!accO, f32, f32) {" if a.tc_sums
-               else "%o_fin = scf.if %has_any -> (!accO) {")
+        # With --row-sums tensor the if also yields the sums, the last
+        # block's folded in.
+        fin_types = "!accO, f32, f32" if a.tc_sums else "!accO"
+        e.line(f"%o_fin{':3' if a.tc_sums else ''} = scf.if %has_any -> ({fin_types}) {{")
         if last_slot is None:
             e.line("  %klast = arith.subi %ntiles, %c1 : index")
         last = emit_previous_v_and_p(e, a, "%klast", "%vlast", "pl", "  ", last_slot)
@@ -574,14 +578,11 @@ def emit_epilogue(e, a):
         for i in range(a.block_n // 16):
             e.line(f"  %held_last{i} = tile.wgmma_fence_operand %pl{i} : vector<8x{el}>")
         e.line(f"  %o_last = tile.wgmma_fence_operand {o} : !accO")
-        if a.tc_sums:
-            e.line(f"  scf.yield %o_last, {last_l[0]}, {last_l[1]} : !accO, f32, f32")
-            e.line("} else {")
-            e.line("  scf.yield %o, %l_a, %l_b : !accO, f32, f32")
-        else:
-            e.line("  scf.yield %o_last : !accO")
-            e.line("} else {")
-            e.line("  scf.yield %o : !accO")
+        sums_then = f", {last_l[0]}, {last_l[1]}" if a.tc_sums else ""
+        sums_else = ", %l_a, %l_b" if a.tc_sums else ""
+        e.line(f"  scf.yield %o_last{sums_then} : {fin_types}")
+        e.line("} else {")
+        e.line(f"  scf.yield %o{sums_else} : {fin_types}")
         e.line("}")
         o_name = "%o_fin#0" if a.tc_sums else "%o_fin"
     stats = (("%l_a", "%m_a"), ("%l_b", "%m_b"))

@@ -5,7 +5,8 @@
 // fake's recorded state, and a fixture whose tests start on an initialised
 // runtime with the fake's counters zeroed and end with no error left. Include
 // it in exactly one file of a test binary. (Suites that load a compiled entry
-// object point the runtime at the fake earlier still: FakeEntry.h.)
+// object include FakeEntry.h, which includes this and points the runtime at
+// the fake earlier still.)
 //
 //===----------------------------------------------------------------------===//
 

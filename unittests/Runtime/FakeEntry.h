@@ -2,7 +2,8 @@
 //
 // What a test of a tile-compile entry object needs: the runtime pointed at
 // the fake libcuda before the object's module-loading constructor runs, the
-// fake's recorded state, and the rank-2 memref descriptor of the C interface.
+// fake's recorded state (FakeDriver.h's), and the memref descriptors of the C
+// interface.
 // Include it in exactly one file of a test binary.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +11,7 @@
 #ifndef TILE_UNITTESTS_RUNTIME_FAKEENTRY_H
 #define TILE_UNITTESTS_RUNTIME_FAKEENTRY_H
 
-#include "FakeCuda.h"
+#include "FakeDriver.h"
 #include "tile/Runtime/TileRuntime.h"
 
 #include <cstdint>
@@ -21,11 +22,6 @@ namespace {
 // Before the entry object's module-loading constructor (priority 123).
 __attribute__((constructor(101))) void useFakeDriver() {
   tileRuntimeSetDriverLibraryForTesting(FAKE_CUDA_PATH);
-}
-
-FakeCudaState &fake() {
-  static FakeCudaState *state = loadFakeCudaState(FAKE_CUDA_PATH);
-  return *state;
 }
 
 /// A test's clean start: the runtime initialised on the fake, the map cache,

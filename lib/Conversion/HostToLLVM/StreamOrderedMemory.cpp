@@ -31,24 +31,6 @@ constexpr StringLiteral kAllocFn = "tileRuntimeMemAllocAsync";
 constexpr StringLiteral kFreeFn = "tileRuntimeMemFreeAsync";
 constexpr StringLiteral kWorkspaceFn = "tileRuntimeStreamWorkspace";
 
-/// The call of runtime function `name` (declared on first use, found through
-/// the pass's `symbolTables`) on `args`; a null `result` is void.
-FailureOr<LLVM::CallOp> callRuntime(ConversionPatternRewriter &rewriter,
-                                    SymbolTableCollection &symbolTables,
-                                    Operation *op, StringRef name,
-                                    ValueRange args, Type result) {
-  auto module = op->getParentOfType<ModuleOp>();
-  if (!result)
-    result = LLVM::LLVMVoidType::get(rewriter.getContext());
-  SmallVector<Type> types(args.getTypes());
-  FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
-      rewriter, module, name, types, result, /*isVarArg=*/false,
-      /*isReserved=*/false, &symbolTables);
-  if (failed(fn))
-    return failure();
-  return LLVM::CallOp::create(rewriter, op->getLoc(), *fn, args);
-}
-
 /// The token's stream: an async op with exactly one dependency, as upstream
 /// requires.
 Value streamOf(ValueRange dependencies, Value token) {
@@ -66,10 +48,20 @@ struct RuntimeCallPattern : public ConvertOpToLLVMPattern<SourceOp> {
       : ConvertOpToLLVMPattern<SourceOp>(converter, benefit),
         symbolTables(symbolTables) {}
 
+  /// The call of runtime function `name` (declared on first use) on `args`;
+  /// a null `result` is void.
   FailureOr<LLVM::CallOp> call(ConversionPatternRewriter &rewriter,
                                Operation *op, StringRef name, ValueRange args,
                                Type result) const {
-    return callRuntime(rewriter, symbolTables, op, name, args, result);
+    if (!result)
+      result = LLVM::LLVMVoidType::get(rewriter.getContext());
+    SmallVector<Type> types(args.getTypes());
+    FailureOr<LLVM::LLVMFuncOp> fn = LLVM::lookupOrCreateFn(
+        rewriter, op->getParentOfType<ModuleOp>(), name, types, result,
+        /*isVarArg=*/false, /*isReserved=*/false, &symbolTables);
+    if (failed(fn))
+      return failure();
+    return LLVM::CallOp::create(rewriter, op->getLoc(), *fn, args);
   }
 
   SymbolTableCollection &symbolTables;

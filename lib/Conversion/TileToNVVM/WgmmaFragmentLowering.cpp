@@ -56,11 +56,9 @@ std::string outputConstraints(size_t count, StringRef code) {
 /// The constraints of `count` outputs of register class `code` tied to the
 /// first `count` inputs: "=f,=f,0,1" for two f32.
 std::string tiedConstraints(size_t count, StringRef code) {
-  std::string constraints;
+  std::string constraints = outputConstraints(count, code);
   for (size_t i = 0; i < count; ++i)
-    constraints += "=" + code.str() + ",";
-  for (size_t i = 0; i < count; ++i)
-    constraints += std::to_string(i) + (i + 1 < count ? "," : "");
+    constraints += "," + std::to_string(i);
   return constraints;
 }
 
