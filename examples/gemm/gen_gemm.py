@@ -389,6 +389,14 @@ STREAM_K_SHARES = {
 }
 
 
+# The last CTA of a tile reads the other shares' partials: one share at a
+# time, each share's loads wait out a device-memory round trip (about 1 us)
+# after the last one's, which at 8 shares of 8 k-steps was most of a decode
+# row's split call (round 135, docs/gemm.md, "Decode rows").
+COMBINE_SHARES = 4
+COMBINE_LOADED = 128
+
+
 def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     """Split-K's (and stream-K's) combination, at the top of the epilogue
     (every consumer thread, its partial accumulator in %accum_part): each
@@ -404,6 +412,9 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     threads = WG * consumers
     groups = bn // 8  # 4-value groups of the bn / 2 values per thread
     tile_elems = threads * bn // 2
+    # Shares combined a trip: their loads in flight together, at most
+    # COMBINE_LOADED values a thread.
+    unroll = max(1, min(COMBINE_SHARES, COMBINE_LOADED // (bn // 2)))
     inner = []
     outer = w
     w = inner.append
@@ -451,29 +462,50 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
         %last_i = memref.load %flag[%c0] : memref<4xi32, #gpu.address_space<workgroup>>
         %last_cta = arith.trunci %last_i : i32 to i1
         %combined = scf.if %last_cta -> (!acc) {{
-          %sum = scf.for %zz = {shares["lo"]} to {shares["hi"]} step %c1 iter_args(%s0 = %accum_part) -> (!acc) {{
-            %other = arith.cmpi ne, %zz, {shares["me"]} : index
-            %next = scf.if %other -> (!acc) {{
-{pad(shares["oslot"], 14)}
-              %oslot_at = arith.muli %oslot, %tile_elems : index
-              %theirs_at = arith.addi %oslot_at, %ct4 : index""")
+          %c_unroll = arith.constant {unroll} : index
+          %sum = scf.for %zz = {shares["lo"]} to {shares["hi"]} step %c_unroll iter_args(%s0 = %accum_part) -> (!acc) {{""")
+    # `unroll` shares a trip, each share's loads issued before any of the
+    # trip's additions: a share whose slot is past the range or is this
+    # CTA's own reads this CTA's slot instead and its sum is not taken, so
+    # the loads need no branch and the additions keep increasing share
+    # order (splitKCombineOrder).
+    for u in range(unroll):
+        zz = "%zz" if u == 0 else f"%zz_{u}"
+        lines = [] if u == 0 else [f"%cu{u} = arith.constant {u} : index",
+                                    f"{zz} = arith.addi %zz, %cu{u} : index"]
+        lines += [f"%in{u} = arith.cmpi ult, {zz}, {shares['hi']} : index",
+                  f"%ne{u} = arith.cmpi ne, {zz}, {shares['me']} : index",
+                  f"%take{u} = arith.andi %in{u}, %ne{u} : i1"]
+        lines += shares["oslot"].replace("%zz", zz).replace(
+            "%oslot", f"%oslot{u}").splitlines()
+        lines += [f"%pick{u} = arith.select %take{u}, %oslot{u}, %slot : index",
+                  f"%oslot_at{u} = arith.muli %pick{u}, %tile_elems : index",
+                  f"%theirs_at{u} = arith.addi %oslot_at{u}, %ct4 : index"]
+        w("\n".join(" " * 12 + line for line in lines))
+
+    def loads(u, g):
+        return [f"%qa{u}_{g} = arith.addi %theirs_at{u}, %po{g} : index",
+                f"%qv{u}_{g} = vector.load %partials[%qa{u}_{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
+    # One share a trip (a wide tile's): each group's loads just before its
+    # additions, as few values live as the accumulator allows.
+    if unroll > 1:
+        w("\n".join(" " * 12 + line for u in range(unroll)
+                     for g in range(groups) for line in loads(u, g)))
     prev = "%s0"
-    for g in range(groups):
-        lines = [f"%qa{g} = arith.addi %theirs_at, %po{g} : index",
-                 f"%qv{g} = vector.load %partials[%qa{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
-        for j in range(4):
-            v = 4 * g + j
-            lines += [f"%qe{v} = vector.extract %qv{g}[{j}] : f32 from vector<4xf32>",
-                      f"%qs{v} = llvm.extractvalue {prev}[{v}] : !acc",
-                      f"%qt{v} = arith.addf %qs{v}, %qe{v} : f32",
-                      f"%qi{v} = llvm.insertvalue %qt{v}, {prev}[{v}] : !acc"]
-            prev = f"%qi{v}"
-        w("\n".join(" " * 14 + line for line in lines))
-    w(f"""              scf.yield {prev} : !acc
-            }} else {{
-              scf.yield %s0 : !acc
-            }}
-            scf.yield %next : !acc
+    for u in range(unroll):
+        lines = []
+        for g in range(groups):
+            lines += loads(u, g) if unroll == 1 else []
+            for j in range(4):
+                v = 4 * g + j
+                lines += [f"%qe{u}_{v} = vector.extract %qv{u}_{g}[{j}] : f32 from vector<4xf32>",
+                          f"%qs{u}_{v} = llvm.extractvalue {prev}[{v}] : !acc",
+                          f"%qt{u}_{v} = arith.addf %qs{u}_{v}, %qe{u}_{v} : f32",
+                          f"%qk{u}_{v} = arith.select %take{u}, %qt{u}_{v}, %qs{u}_{v} : f32",
+                          f"%qi{u}_{v} = llvm.insertvalue %qk{u}_{v}, {prev}[{v}] : !acc"]
+                prev = f"%qi{u}_{v}"
+        w("\n".join(" " * 12 + line for line in lines))
+    w(f"""            scf.yield {prev} : !acc
           }}
           scf.yield %sum : !acc
         }} else {{
@@ -532,7 +564,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
          split_k=1, bf16_out=False, persistent=False, sms=None,
          swizzle_c=False, stream_k=False, pingpong=False,
          store_chunks=False, c_buffers=None, stagger=0, stmatrix=False,
-         own_rows=False, in_flight=1, c_by_threads=False, a_rows=None):
+         own_rows=False, in_flight=1, c_by_threads=False, a_rows=None,
+         tokens_n=False):
     # Cooperative: each consumer warpgroup computes 64 rows of every tile.
     # Pingpong: two consumers take the tiles in turn, each computing all BM
     # rows of its tile into its own C tile, so one's epilogue overlaps the
@@ -598,6 +631,23 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                          "tile.pipeline kernel (--bm 64), a multiple of 8 "
                          "below 64")
     box_a = a_rows or bm
+    # --tokens-n: C^T's tiles, for decode rows (M at most BN tokens): a
+    # tile is 64 of Bt's rows (the weights', C's columns) as wgmma's M by BN
+    # of A's rows (the tokens) as its N, so a stage holds 64 + BN box rows
+    # where the A-row kernel's holds 64 + 64 (docs/gemm.md, "Decode rows:
+    # the tokens as wgmma's N"). The accumulator goes to a BN x 64 C tile
+    # transposed.
+    if tokens_n and not (bm == 64 and protocol == "pipeline"
+                         and not persistent and cluster == 1
+                         and a_rows is None and not stream_k):
+        raise ValueError("--tokens-n is a 64-row (--bm 64), one-CTA, "
+                         "non-persistent tile.pipeline kernel (without "
+                         "--a-rows or --stream-k)")
+    if tokens_n and bn not in TOKENS_N:
+        raise ValueError(f"--tokens-n: --bn {bn} is the tokens' width, "
+                         "wgmma's N: one of " + ", ".join(map(str, TOKENS_N)))
+    if tokens_n:
+        swizzle_c = False  # the transposed C tile is BN rows of 128 bytes
     if not (8 <= bn <= 256 and bn % 8 == 0):
         raise ValueError(f"--bn {bn}: a tile is one wgmma's N wide, 8 to 256 "
                          "columns in multiples of 8")
@@ -750,6 +800,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
                 f"      %scs{j} = tile.arena_view [{c_off + j * bm * 128}] : !slotsCs\n"
                 f"      %scps{j} = tile.arena_view [{c_off + j * bm * 128}] : !slotsCp"
                 for j in range(chunks))
+    c_shape = f"{bn}x{bm}" if tokens_n else f"{bm}x{bn}"
     out = []
     w = out.append
     what = ("C = scale_a * scale_b * (A @ Bt^T), e4m3 inputs, f32 "
@@ -777,7 +828,7 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
 !stagesB = memref<{stages}x{bn}x{bk}x{elem}, {lb}, {ws}>
 !tileA = {ta}
 !tileB = {tb}
-!tileC = memref<{bm}x{bn}x{out_elem}, {ws}>{c_types}
+!tileC = memref<{c_shape}x{out_elem}, {ws}>{c_types}
 !bars = !nvgpu.mbarrier.group<memorySpace = {ws}, num_barriers = {stages}>
 !acc = {acc}
 
@@ -816,7 +867,8 @@ module attributes {{gpu.container_module}} {{
         emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers,
                            cluster, fp8, split_k, persistent, group_m,
                            "%accum_part" if workspace else "%accum",
-                           stream_k, pingpong, stagger, in_flight, box_a)
+                           stream_k, pingpong, stagger, in_flight, box_a,
+                           tokens_n)
     else:
         emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8)
     if stream_k:
@@ -969,6 +1021,8 @@ module attributes {{gpu.container_module}} {{
             v = 4 * i + q
             row = "%r0" if q < 2 else "%r1"
             col = f"%col{i}_{q % 2}"
+            if tokens_n:
+                row, col = col, row  # C^T: the token is C's row
             if bf16_out:
                 w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
         %s{v} = arith.mulf %v{v}, %alpha : f32
@@ -977,7 +1031,16 @@ module attributes {{gpu.container_module}} {{
             else:
                 w(f"""        %v{v} = llvm.extractvalue %accum[{v}] : !acc
         memref.store %v{v}, %sc[{row}, {col}] : !tileC""")
-    # The host entries' grid: one CTA per BM x BN tile of C.
+    # The host entries' grid: one CTA per BM x BN tile of C (of C^T with
+    # --tokens-n: its rows are Bt's).
+    dims = ("""    %M = memref.dim %A, %c0 : !A
+    %N = memref.dim %Bt, %c0 : !Bt
+""")
+    if tokens_n:
+        dims = ("""    // C^T's tiles: rows over Bt's rows, columns over A's.
+    %M = memref.dim %Bt, %c0 : !Bt
+    %N = memref.dim %A, %c0 : !A
+""")
     grid = f"""    %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %cbm1 = arith.constant {bm - 1} : index
@@ -986,9 +1049,7 @@ module attributes {{gpu.container_module}} {{
     %cbn = arith.constant {bn} : index
     %threads = arith.constant {threads} : index
     %smem = arith.constant {smem} : i32
-    %M = memref.dim %A, %c0 : !A
-    %N = memref.dim %Bt, %c0 : !Bt
-    %mp = arith.addi %M, %cbm1 : index
+{dims}    %mp = arith.addi %M, %cbm1 : index
     %gy = arith.divui %mp, %cbm : index
     %np = arith.addi %N, %cbn1 : index
     %gx = arith.divui %np, %cbn : index
@@ -1026,6 +1087,8 @@ module attributes {{gpu.container_module}} {{
     # runs (the epilogue waits for its read before reusing the C tile) and
     # waits for the last one before exiting.
     stores = f"""          tile.copy_async %C[%m0, %n0] [{bm}, {bn}], %sc[0, 0] [{bm}, {bn}]{reduce} : !C, !tileC"""
+    if tokens_n:
+        stores = f"""          tile.copy_async %C[%n0, %m0] [{bn}, {bm}], %sc[0, 0] [{bn}, {bm}]{reduce} : !C, !tileC"""
     if swizzle_c:
         stores = "\n".join(
             chunk_store(j, bm, chunk, last_chunk if j == chunks - 1 else chunk,
@@ -1380,7 +1443,8 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
                        group_m=GROUP_M, accum="%accum", stream_k=False,
-                       pingpong=False, stagger=0, in_flight=1, box_a=None):
+                       pingpong=False, stagger=0, in_flight=1, box_a=None,
+                       tokens_n=False):
     """The main loop as a tile.pipeline: the protocol is generated. In a
     cluster, the B tile the cluster's CTAs share is multicast. Stream-K
     gives each work tile its k-steps (the iterations region). With
@@ -1388,6 +1452,9 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
     rows of its tile (one accumulator per 64 rows, %acc0_<h>). A's box is
     `box_a` of the tile's rows (all of them by default)."""
     box_a = box_a or bm
+    # --tokens-n: wgmma's A is the weights' (Bt's) tile, its B the tokens'.
+    a_src, a_type, b_src, b_type = (("%Bt", "!Bt", "%A", "!A") if tokens_n
+                                    else ("%A", "!A", "%Bt", "!Bt"))
     regs = (f", producer_registers = {registers[0]} : i64, "
             f"consumer_registers = {registers[1]} : i64" if registers else "")
     if pingpong:
@@ -1431,8 +1498,8 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
           attributes {{consumers = {consumers} : i64, in_flight = {in_flight} : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
-        tile.copy_async %a[0, 0] [{box_a}, {bk}], %A[%m0, %k0] [{box_a}, {bk}] : !tileA, !A
-        tile.copy_async %b[0, 0] [{bn}, {bk}], %Bt[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, !Bt
+        tile.copy_async %a[0, 0] [{box_a}, {bk}], {a_src}[%m0, %k0] [{box_a}, {bk}] : !tileA, {a_type}
+        tile.copy_async %b[0, 0] [{bn}, {bk}], {b_src}[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, {b_type}
         tile.yield
       }} consume {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, {acc_args}):""")
@@ -1613,6 +1680,11 @@ M64N192_STAGES = 6
 # TFLOP/s against 16 with the 64-row box, 8 x 8192 x 8192 22 against 19,
 # 32 x 14336 x 4096 82 against 73 (cuBLAS 21, 22, 83).
 DECODE_ROWS = 32
+# --decode-tokens-n: the decode rows' kernels with the tokens as wgmma's N
+# (emit's tokens_n), one per width in TOKENS_N, each taken where M fits it;
+# a stage is 64 weight rows and TOKENS_N_STAGES of them are in flight.
+TOKENS_N = (8, 16, 32)
+TOKENS_N_STAGES = 12
 CHOICES = (
     (f"_m64n64_a{DECODE_ROWS}", {"bm": 64, "bn": 64, "stages": 8,
                                  "persistent": False, "a_rows": DECODE_ROWS},
@@ -1959,6 +2031,26 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
 %{result} = arith.andi %half_full, %two_plus : i1"""
 
 
+def tokens_n_choices(choices):
+    """`choices` with the decode rows' kernel (rule decode_rows) and its
+    split form (decode_split), where present, each replaced by a
+    tokens-as-N kernel per width of TOKENS_N, narrowest first, each taken
+    where M is at most its width (rule tokens_<T>, and decode_split_<T> for
+    the split ones)."""
+    out = []
+    for name, kwargs, rule in choices:
+        if rule not in ("decode_rows", "decode_split"):
+            out.append((name, kwargs, rule))
+            continue
+        split = {"split_k": kwargs["split_k"]} if "split_k" in kwargs else {}
+        for t in TOKENS_N:
+            out.append((f"_t{t}" + ("_split" if split else ""),
+                        dict(bm=64, bn=t, stages=TOKENS_N_STAGES,
+                             persistent=False, tokens_n=True, **split),
+                        f"{rule}_{t}" if split else f"tokens_{t}"))
+    return tuple(out)
+
+
 def rows_off32_rule(element_bytes):
     """%rows_off32: A's or Bt's rows, as the kernels read them (%A, %Bt after
     pad_operands, rows of %k_pad elements), or their bases not 32-byte
@@ -1993,7 +2085,7 @@ def own_workspace_launch(suffix, tile_elems, launch):
 
 def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                  stream_k=False, by_waves=False, cluster=1, cluster_off32=1,
-                 decode_split=1):
+                 decode_split=1, decode_tokens_n=False):
     """One module with a kernel per tile shape and entries that pick one per
     problem by the rules of CHOICES. `common` holds the options every kernel
     takes (bf16 output, FP8, persistent, swizzled C); a choice may override
@@ -2009,7 +2101,9 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     where the operands' rows are not 32-byte aligned. Persistent with
     swizzled C, the default kernel's
     --c-by-threads form (_cthreads) comes first, for C rows the TMA cannot
-    write."""
+    write. With decode_tokens_n, the decode rows' kernel (and its split
+    form) is one with the tokens as wgmma's N per width of TOKENS_N, the
+    narrowest that holds M."""
     common = dict(common or {})
     narrow_rate = NARROW_RATE
     if by_waves:
@@ -2095,6 +2189,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         name, kwargs, _ = next(c for c in choices if c[2] == "decode_rows")
         choices = ((f"{name}_split", dict(kwargs, split_k=decode_split),
                     "decode_split"),) + choices
+    if decode_tokens_n:
+        choices = tokens_n_choices(choices)
     if common.get("persistent") and common.get("swizzle_c"):
         # Where C's rows or base are not 16-byte aligned no TMA store can
         # write C, and the kernels' fallback versions would copy every
@@ -2141,7 +2237,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("split_k", 1) > 1,
                          options.get("stream_k", False),
                          options.get("cluster", 1),
-                         rule == "decode_split"))
+                         rule.startswith("decode_split") if rule else False,
+                         options.get("tokens_n", False)))
     fp8 = common.get("fp8", False)
     # The entries' arguments after C: (name, type), the scales or alpha, then
     # the workspace where a kernel takes one (its launch passes it).
@@ -2177,6 +2274,11 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
 %m64n192_one_wave = arith.cmpi ule, %m64n192_tiles, %sms_m64n192 : index""",
         "decode_rows": f"""%decode_m = arith.constant {DECODE_ROWS} : index
 %decode_rows = arith.cmpi ule, %M, %decode_m : index""",
+        **{f"tokens_{t}": f"""%tokens_{t}_m = arith.constant {t} : index
+%tokens_{t} = arith.cmpi ule, %M, %tokens_{t}_m : index""" for t in TOKENS_N},
+        **{f"decode_split_{t}":
+           f"%decode_split_{t} = arith.andi %decode_split, %tokens_{t} : i1"
+           for t in TOKENS_N},
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
         # The unclustered one-wave kernels where the operands' rows (as the
         # kernels read them, padded or not) start 32-byte aligned: rows 16
@@ -2216,6 +2318,8 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 "m64n192_one_wave": ("m64_count",),
                 "m64n64_split": ("m64_count",),
                 "decode_split": ("m64_count", "decode_rows"),
+                **{f"decode_split_{t}": ("decode_split", f"tokens_{t}")
+                   for t in TOKENS_N},
                 **{shape_name(rows, columns)[0]: ("shape_choice",)
                    for rows, columns, _ in RING_SHAPES}}
 
@@ -2227,17 +2331,19 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         return order + [rule]
 
     def launch(suffix, bm, bn, smem, threads, persistent, split, streamed,
-               clustered, own_workspace=False):
+               clustered, own_workspace=False, tokens_n=False):
         """Launch of one kernel over its own grid of bm x bn tiles: one CTA
         per tile, or for a persistent kernel one per SM (at most one per
         tile); a stream-K kernel also gets the workspace and the count of
-        tiles it shares."""
+        tiles it shares. A tokens-as-N kernel's tiles are C^T's (rows over
+        N, columns over M)."""
+        rows, cols = ("%N", "%M") if tokens_n else ("%M", "%N")
         grid = f"""      %cbm{suffix} = arith.constant {bm} : index
       %cbn{suffix} = arith.constant {bn} : index
-      %mp{suffix} = arith.addi %M, %cbm{suffix} : index
+      %mp{suffix} = arith.addi {rows}, %cbm{suffix} : index
       %mq{suffix} = arith.subi %mp{suffix}, %c1 : index
       %gy{suffix} = arith.divui %mq{suffix}, %cbm{suffix} : index
-      %np{suffix} = arith.addi %N, %cbn{suffix} : index
+      %np{suffix} = arith.addi {cols}, %cbn{suffix} : index
       %nq{suffix} = arith.subi %np{suffix}, %c1 : index
       %gx{suffix} = arith.divui %nq{suffix}, %cbn{suffix} : index
 """
@@ -2398,6 +2504,14 @@ def main():
     ap.add_argument("--a-rows", type=int, default=None, metavar="R",
                     help="with --bm 64: A's box loads R rows (a multiple of "
                          "8), the tile's others zero, for M <= R")
+    ap.add_argument("--tokens-n", action="store_true",
+                    help="with --bm 64 and --bn T (8, 16 or 32): C^T's "
+                         "tiles, the weights' (Bt's) 64 rows as wgmma's M "
+                         "and T of A's rows (the tokens) as its N, for M <= T")
+    ap.add_argument("--decode-tokens-n", action="store_true",
+                    help="with --choose: for M <= 32, the --tokens-n kernel "
+                         "of the narrowest width in 8, 16, 32 that holds M "
+                         "(and its split form with --decode-split)")
     ap.add_argument("--decode-split", type=int, default=1, metavar="S",
                     help="with --choose, bf16 or FP8 output: for M <= 32 "
                          "where the 64 x 64 tiles fill at most half the SMs, "
@@ -2516,7 +2630,8 @@ def main():
                                by_waves=args.by_waves,
                                cluster=args.cluster,
                                cluster_off32=args.cluster_off32,
-                               decode_split=args.decode_split), end="")
+                               decode_split=args.decode_split,
+                               decode_tokens_n=args.decode_tokens_n), end="")
         except ValueError as error:
             ap.error(str(error))
         return
@@ -2546,7 +2661,7 @@ def main():
                     c_buffers=args.c_buffers, stagger=args.stagger,
                     stmatrix=args.stmatrix, own_rows=args.own_rows,
                     in_flight=args.in_flight, c_by_threads=args.c_by_threads,
-                    a_rows=args.a_rows)
+                    a_rows=args.a_rows, tokens_n=args.tokens_n)
     except ValueError as error:
         ap.error(str(error))
     print(text, end="")

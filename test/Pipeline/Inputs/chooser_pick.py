@@ -61,6 +61,10 @@ OFF32_SHAPES = [(1000, 3000, 7000, 0), (1000, 3000, 7040, 0),
 DECODE_SHAPES = [(1, 8192), (8, 14336), (32, 4096), (33, 8192), (8, 2048),
                  (16, 1024), (33, 2048), (8, 4096, 4096), (8, 4096, 14336),
                  (8, 8192, 4096)]
+# With --decode-tokens-n: widths between the tokens kernels' (M = 9 takes
+# 16 tokens, 17 takes 32), N off the 64-row tiles, a split of 24 tokens.
+TOKENS_SHAPES = [(9, 8192), (17, 8192), (16, 8192), (8, 136), (24, 2048),
+                 (32, 8192)]
 WORKSPACE = 1 << 40
 IF = re.compile(r"^scf\.if (%\w+) \{$")
 PAD_IF = re.compile(r"^(%A|%Bt), (%\w+) = scf\.if (%\w+) -> .*\{$")
@@ -73,6 +77,7 @@ ALLOC = re.compile(r"^(%\w+)(?:, %\w+ = gpu\.alloc async| = tile\.stream_workspa
                    r"\"[^\"]*\") \[%stream\]")
 ALLOC_ADDRESS = 1 << 24  # where the entry's own allocations are placed
 GRID = re.compile(r"blocks in \((%\w+), (%\w+), (%\w+)\)")
+TOKENS_KERNEL = re.compile(r"gemm_t\d+(_split)?$")
 
 
 def entry_lines(module):
@@ -128,7 +133,11 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
                 i += 1
                 continue
             shares = env.get(grid.group(3), 1) if grid else 1
-            return prefix + m.group(1) + (
+            # A tokens-as-N kernel's grid: C^T's tiles, 64 of N's rows by
+            # its width of M's.
+            tiles = (f" on {env[grid.group(1)]} x {env[grid.group(2)]}"
+                     if TOKENS_KERNEL.match(m.group(1)) else "")
+            return prefix + m.group(1) + tiles + (
                 f" in {shares} shares" if shares > 1 else "")
         if m := IF.match(line):
             if not env[m.group(1)]:
@@ -178,6 +187,9 @@ if "--split-k" not in sys.argv:
     for M, N, *K in DECODE_SHAPES:
         shape = f"{M}x{N}" + (f"x{K[0]}" if K else "")
         print(f"{shape} (decode): {pick(lines, M, N, *K)}")
+if "--decode-tokens-n" in sys.argv:
+    for M, N in TOKENS_SHAPES:
+        print(f"{M}x{N} (tokens): {pick(lines, M, N)}")
 if (("--cluster" in sys.argv or "--cluster-off32" in sys.argv)
         and "--split-k" not in sys.argv):
     for M, N, K, address in OFF32_SHAPES:

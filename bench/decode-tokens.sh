@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The decode rows with the tokens as wgmma's N (gen_gemm.py --tokens-n; the
+# choosers' --decode-tokens-n, docs/gemm.md, "Decode rows: the tokens as
+# wgmma's N") and the split's combine with several shares' loads in flight,
+# each against the target choosers of BEFORE_REV (default bcd2570: the
+# 64 x 64 kernel whose A box loads 32 rows, one share's partial read at a
+# time): every check shape exact first (M = 1 to 33, odd N and K), then
+# bench.py (cuBLAS / cuBLASLt alternating) and each call's device time and
+# CUDA-graph replay (call_costs.py) on decode problems, then
+# compute-sanitizer memcheck over small decode problems.
+#
+#   bench/decode-tokens.sh build     # CPU machine with the MLIR build: .gpu/decode-tokens/
+#   bench/decode-tokens.sh gemm OUT  # GPU machine, from .gpu/decode-tokens/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/round-lib.sh
+source bench/round-lib.sh
+out_dir=.gpu/decode-tokens
+before=${BEFORE_REV:-bcd2570}
+BF16="$TARGET_BF16_CHOOSER --decode-split 8"
+FP8="--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
+SHAPES="8x2048x8192,16x1024x4096,8x4096x4096,1x4096x4096,8x8192x8192"
+SHAPES+=",8x4096x14336,32x4096x14336,16x14336x4096,24x8192x8192"
+BF16_CHECKS="1x200x1000,7x520x2000,8x1024x4096,9x1000x1000,16x1024x4096"
+BF16_CHECKS+=",17x136x72,30x520x2000,32x2048x8192,33x200x1000,1x64x64"
+FP8_CHECKS="1x208x1024,7x528x2048,8x1024x4096,9x1008x1024,16x1024x4096"
+FP8_CHECKS+=",17x144x128,30x528x2048,32x2048x8192,33x208x1024"
+
+# gen_gemm.py FLAGS with TOKENS_N_STAGES at STAGES, into DIR/gemm_NAME.so.
+tokens_stages() {
+  local dir=$1 name=$2 stages=$3
+  shift 3
+  python3 - "$stages" "$@" > "$dir/gemm_$name.mlir" <<'PY'
+import sys
+sys.path.insert(0, "examples/gemm")
+import gen_gemm
+gen_gemm.TOKENS_N_STAGES = int(sys.argv[1])
+sys.argv = ["gen_gemm.py"] + sys.argv[2:]
+gen_gemm.main()
+PY
+  round_compile "$dir" "gemm_$name"
+}
+
+build() {
+  # shellcheck disable=SC2086
+  round_build "$out_dir" "" \
+    "bf16out_b_combine:$BF16;bf16out_c_tokens:$BF16 --decode-tokens-n;fp8_c_tokens:$FP8 --decode-tokens-n;fp8_d_tokens_split:$FP8 --decode-tokens-n --decode-split 8"
+  # shellcheck disable=SC2086
+  tokens_stages "$out_dir/gemm" bf16out_d_tokens8 8 $BF16 --decode-tokens-n
+  round_build_at "$before" "$out_dir" "" "" "bf16out_a_before:$BF16;fp8_a_before:$FP8"
+  echo "built $(find "$out_dir" -name 'gemm_*.so' | wc -l) choosers in $out_dir"
+}
+
+run_gemm() {
+  local out=${1:?output folder} lib
+  round_choosers_run "$out" "$out_dir" "$SHAPES" "$SHAPES" "$BF16_CHECKS" "$FP8_CHECKS"
+  for lib in "$out_dir"/gemm/gemm_*.so; do
+    lib=$(basename "$lib")
+    step "call costs $lib" timeout 120 python3 bench/Gemm/call_costs.py \
+      --dir "$out_dir/gemm" --lib "$lib" --shapes "$SHAPES" \
+      > "$out/call-costs-${lib%.so}.log" 2>&1
+  done
+  grep -h " us \|graph" "$out"/call-costs-*.log | head -80 || true
+}
+
+case "${1:-}" in
+  build) build ;;
+  gemm) run_gemm "${2:?output folder}" ;;
+  *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
+esac
