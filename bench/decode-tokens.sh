@@ -11,6 +11,7 @@
 #
 #   bench/decode-tokens.sh build     # CPU machine with the MLIR build: .gpu/decode-tokens/
 #   bench/decode-tokens.sh gemm OUT  # GPU machine, from .gpu/decode-tokens/
+#   bench/decode-tokens.sh quick OUT # the same in less device time
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -48,7 +49,12 @@ build() {
     "bf16out_b_combine:$BF16;bf16out_c_tokens:$BF16 --decode-tokens-n;fp8_c_tokens:$FP8 --decode-tokens-n;fp8_d_tokens_split:$FP8 --decode-tokens-n --decode-split 8"
   # shellcheck disable=SC2086
   tokens_stages "$out_dir/gemm" bf16out_d_tokens8 8 $BF16 --decode-tokens-n
+  # shellcheck disable=SC2086
+  tokens_stages "$out_dir/gemm" bf16out_e_tokens16 16 $BF16 --decode-tokens-n
   round_build_at "$before" "$out_dir" "" "" "bf16out_a_before:$BF16;fp8_a_before:$FP8"
+  # The tokens chooser alone, for memcheck.
+  mkdir -p "$out_dir/memcheck"
+  cp "$out_dir"/gemm/{gemm_bf16out_c_tokens.so,libtile_runtime.so} "$out_dir/memcheck/"
   echo "built $(find "$out_dir" -name 'gemm_*.so' | wc -l) choosers in $out_dir"
 }
 
@@ -64,8 +70,31 @@ run_gemm() {
   round_choosers_run "$out" "$out_dir" "$SHAPES" "$SHAPES" "$BF16_CHECKS" "$FP8_CHECKS"
 }
 
+# The same in less device time: the bf16 calls' costs of the choosers before,
+# with the new combine and with the tokens kernels (12 and 16 stages), the
+# checks of every chooser, FP8 timed by bench_fp8.py, memcheck over the bf16
+# checks of the tokens chooser.
+run_quick() {
+  local out=${1:?output folder} lib
+  mkdir -p "$out"
+  export PYTHONUNBUFFERED=1
+  for lib in a_before b_combine c_tokens e_tokens16; do
+    step "call costs $lib" timeout 45 python3 bench/Gemm/call_costs.py --dir "$out_dir/gemm" \
+      --lib "gemm_bf16out_$lib.so" --shapes "$SHAPES" --rounds 2 > "$out/call-costs-$lib.log" 2>&1
+  done
+  step "bf16 checks" timeout 60 python3 bench/Gemm/bench.py --dir "$out_dir/gemm" \
+    --check-only --check-shapes "$BF16_CHECKS" > "$out/bf16-checks.log" 2>&1
+  step fp8 timeout 60 python3 bench/Gemm/bench_fp8.py --dir "$out_dir/fp8" \
+    --check-shapes "$FP8_CHECKS" --shapes "$SHAPES" > "$out/fp8.log" 2>&1
+  step "bf16 memcheck" timeout 60 compute-sanitizer --tool memcheck python3 bench/Gemm/bench.py \
+    --dir "$out_dir/memcheck" --check-only --check-shapes "$BF16_CHECKS" \
+    > "$out/bf16-memcheck.log" 2>&1
+  grep -h "ERROR SUMMARY\|FAIL\|SUMMARY" "$out"/*.log | head -20 || true
+}
+
 case "${1:-}" in
   build) build ;;
   gemm) run_gemm "${2:?output folder}" ;;
-  *) echo "usage: $0 build | gemm OUT" >&2; exit 2 ;;
+  quick) run_quick "${2:?output folder}" ;;
+  *) echo "usage: $0 build | gemm OUT | quick OUT" >&2; exit 2 ;;
 esac
