@@ -1,0 +1,121 @@
+"""Runs the combine loop gen_gemm.py writes for a split-K kernel (the tile's
+last CTA adding the other shares' partials to its own) as written: its
+index arithmetic with index_arith, its loads, extracts, additions, selects
+and inserts on values that record which share's partial they hold. For
+each count of shares S and share b of the last CTA, prints the order in
+which the shares' partials are summed into every value of its accumulator
+(its own first), whether each load read the thread's own place in a slot,
+and which slots were read.
+
+    combine_order.py FLAGS...   (the generator's flags, with --split-k)"""
+
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..", "..")
+sys.path.insert(0, HERE)
+from index_arith import LINE, evaluate  # noqa: E402
+
+FOR = re.compile(r"^%sum = scf\.for %zz = (%\w+) to (%\w+) step (%\w+) "
+                 r"iter_args\(%s0 = %accum_part\)")
+CONST = re.compile(r"^(%\w+) = arith\.constant (\d+) : index$")
+TILE_ELEMS = re.compile(r"%tile_elems = arith\.constant (\d+) : index")
+ACC = re.compile(r"^!acc = !llvm\.struct<\((.*)\)>$", re.M)
+PIECES = {
+    "load": re.compile(r"^(%\w+) = vector\.load %partials\[(%\w+)\]"),
+    "extract": re.compile(r"^(%\w+) = vector\.extract (%\w+)\[(\d+)\]"),
+    "extractvalue": re.compile(r"^(%\w+) = llvm\.extractvalue (%\w+)\[(\d+)\]"),
+    "addf": re.compile(r"^(%\w+) = arith\.addf (%\w+), (%\w+) : f32$"),
+    "selectf": re.compile(r"^(%\w+) = arith\.select (%\w+), (%\w+), (%\w+) : f32$"),
+    "insertvalue": re.compile(r"^(%\w+) = llvm\.insertvalue (%\w+), (%\w+)\[(\d+)\]"),
+}
+THREAD = 5  # a consumer thread: its place in a slot is 4 x THREAD
+
+
+def body_of(lines):
+    start = next(i for i, l in enumerate(lines) if FOR.match(l))
+    body = []
+    for line in lines[start + 1:]:
+        if line.startswith("scf.yield"):
+            return lines[start], body, line.split()[1]
+        body.append(line)
+    raise ValueError("no end of the combine loop")
+
+
+def combine(lines, consts, tile_elems, values, shares, me, tile=3):
+    """The sums of one thread of the last CTA of `tile`, share `me` of
+    `shares`: the list of shares per accumulator value, the loads' offsets
+    within their slots, and the slots read."""
+    head, body, result = body_of(lines)
+    lo, hi, step = FOR.match(head).groups()
+    env = dict(consts)
+    env.update({"%gz": shares, "%bz": me, "%pid": tile,
+                "%ct4": 4 * THREAD})
+    env["%slot_first"] = tile * shares
+    env["%slot"] = env["%slot_first"] + me
+    acc = [(env["%slot"],)] * values
+    offsets, slots = set(), []
+    z = env[lo]
+    while z < env[hi]:
+        env["%zz"], env["%s0"] = z, acc
+        for line in body:
+            if m := PIECES["load"].match(line):
+                address = env[m.group(2)]
+                slot, offset = divmod(address, tile_elems)
+                slots.append(slot)
+                offsets.add(offset - 4 * THREAD)
+                env[m.group(1)] = [(slot,)] * 4
+            elif m := PIECES["extract"].match(line):
+                env[m.group(1)] = env[m.group(2)][int(m.group(3))]
+            elif m := PIECES["extractvalue"].match(line):
+                env[m.group(1)] = env[m.group(2)][int(m.group(3))]
+            elif m := PIECES["addf"].match(line):
+                env[m.group(1)] = env[m.group(2)] + env[m.group(3)]
+            elif m := PIECES["selectf"].match(line):
+                env[m.group(1)] = (env[m.group(3)] if env[m.group(2)]
+                                   else env[m.group(4)])
+            elif m := PIECES["insertvalue"].match(line):
+                whole = list(env[m.group(3)])
+                whole[int(m.group(4))] = env[m.group(2)]
+                env[m.group(1)] = whole
+            elif m := LINE.match(line):
+                args = [a.strip() for a in m.group(3).split(",")]
+                value = evaluate(m.group(2), args,
+                                 lambda n: env[n.split(" ")[0]], None)
+                if value is None:
+                    raise ValueError(f"no rule for {line}")
+                env[m.group(1)] = value
+            else:
+                raise ValueError(f"unexpected line: {line}")
+        acc = env[result]
+        z += env[step]
+    return acc, offsets, slots
+
+
+def main():
+    text = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py")]
+        + sys.argv[1:], check=True, capture_output=True, text=True).stdout
+    lines = [l.strip() for l in text.splitlines()]
+    consts = {m.group(1): int(m.group(2)) for l in lines
+              if (m := CONST.match(l))}
+    tile_elems = int(TILE_ELEMS.search(text).group(1))
+    values = len(ACC.search(text).group(1).split(","))
+    for shares in (2, 3, 4, 5, 8):
+        for me in sorted({0, 1, shares // 2, shares - 1}):
+            acc, offsets, slots = combine(lines, consts, tile_elems, values,
+                                          shares, me)
+            orders = {tuple(s - 3 * shares for s in value) for value in acc}
+            order = ", ".join(map(str, next(iter(orders))))
+            same = "every value" if len(orders) == 1 else "values DIFFER"
+            print(f"{shares} shares, last {me}: {order} ({same}; "
+                  f"{len(slots)} loads in slots "
+                  f"{min(slots) - 3 * shares}..{max(slots) - 3 * shares}, "
+                  f"offsets {sorted(offsets)[:2]}..{max(offsets)})")
+
+
+if __name__ == "__main__":
+    main()
