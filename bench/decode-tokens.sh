@@ -48,9 +48,9 @@ build() {
   round_build "$out_dir" "" \
     "bf16out_b_combine:$BF16;bf16out_c_tokens:$BF16 --decode-tokens-n;fp8_c_tokens:$FP8 --decode-tokens-n;fp8_d_tokens_split:$FP8 --decode-tokens-n --decode-split 8"
   # shellcheck disable=SC2086
-  tokens_stages "$out_dir/gemm" bf16out_d_tokens8 8 $BF16 --decode-tokens-n
+  tokens_stages "$out_dir/gemm" bf16out_d_tokens_8stages 8 $BF16 --decode-tokens-n
   # shellcheck disable=SC2086
-  tokens_stages "$out_dir/gemm" bf16out_e_tokens16 16 $BF16 --decode-tokens-n
+  tokens_stages "$out_dir/gemm" bf16out_e_tokens_16stages 16 $BF16 --decode-tokens-n
   round_build_at "$before" "$out_dir" "" "" "bf16out_a_before:$BF16;fp8_a_before:$FP8"
   # The tokens chooser alone, for memcheck.
   mkdir -p "$out_dir/memcheck"
@@ -78,7 +78,7 @@ run_quick() {
   local out=${1:?output folder} lib
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
-  for lib in a_before b_combine c_tokens e_tokens16; do
+  for lib in a_before b_combine c_tokens e_tokens_16stages; do
     step "call costs $lib" timeout 45 python3 bench/Gemm/call_costs.py --dir "$out_dir/gemm" \
       --lib "gemm_bf16out_$lib.so" --shapes "$SHAPES" --rounds 2 > "$out/call-costs-$lib.log" 2>&1
   done

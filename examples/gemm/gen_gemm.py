@@ -371,8 +371,9 @@ def split_fits(gx, gy, want, tile_elems, result, indent):
 
 # The two ways CTAs share an output tile's k-steps through the workspace:
 # where a CTA's partial goes, which counter it arrives on, how many arrive,
-# and whose partials the last one adds (a loop over %zz in [lo, hi), skipping
-# `me`, the slot of %zz in %oslot).
+# and whose partials the last one adds (shares %zz in [lo, hi) but `me`;
+# "oslot" computes share %zz's slot into %oslot, and emit_split_combine
+# renames both names for each share of a trip).
 SPLIT_K_SHARES = {
     "splitting": "%splitting = arith.cmpi ugt, %gz, %c1 : index",
     "slot": """%slot_first = arith.muli %pid, %gz : index
@@ -389,10 +390,11 @@ STREAM_K_SHARES = {
 }
 
 
-# The last CTA of a tile reads the other shares' partials: one share at a
-# time, each share's loads wait out a device-memory round trip (about 1 us)
-# after the last one's, which at 8 shares of 8 k-steps was most of a decode
-# row's split call (round 135, docs/gemm.md, "Decode rows").
+# The shares whose partials the last CTA of a tile loads in one trip of its
+# combine loop, all before the trip's additions, and the most values a
+# thread loads in a trip: read one share a trip, each share's loads wait out
+# a device-memory round trip after the previous share's (seven in a row at
+# eight shares; docs/gemm.md, "Decode rows: the tokens as wgmma's N").
 COMBINE_SHARES = 4
 COMBINE_LOADED = 128
 
@@ -468,7 +470,10 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     # trip's additions: a share whose slot is past the range or is this
     # CTA's own reads this CTA's slot instead and its sum is not taken, so
     # the loads need no branch and the additions keep increasing share
-    # order (splitKCombineOrder).
+    # order (splitKCombineOrder). With one share a trip (a wide tile's),
+    # its loads and additions stay in a branch taken for the other shares
+    # only, each group's loads just before its additions: as few values
+    # live as the accumulator allows, and the CTA's own slot not read.
     for u in range(unroll):
         zz = "%zz" if u == 0 else f"%zz_{u}"
         lines = [] if u == 0 else [f"%cu{u} = arith.constant {u} : index",
@@ -486,11 +491,11 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     def loads(u, g):
         return [f"%qa{u}_{g} = arith.addi %theirs_at{u}, %po{g} : index",
                 f"%qv{u}_{g} = vector.load %partials[%qa{u}_{g}] {{alignment = 16}} : memref<?xf32>, vector<4xf32>"]
-    # One share a trip (a wide tile's): each group's loads just before its
-    # additions, as few values live as the accumulator allows.
     if unroll > 1:
         w("\n".join(" " * 12 + line for u in range(unroll)
                      for g in range(groups) for line in loads(u, g)))
+    else:
+        w("            %next = scf.if %take0 -> (!acc) {")
     prev = "%s0"
     for u in range(unroll):
         lines = []
@@ -500,11 +505,20 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
                 v = 4 * g + j
                 lines += [f"%qe{u}_{v} = vector.extract %qv{u}_{g}[{j}] : f32 from vector<4xf32>",
                           f"%qs{u}_{v} = llvm.extractvalue {prev}[{v}] : !acc",
-                          f"%qt{u}_{v} = arith.addf %qs{u}_{v}, %qe{u}_{v} : f32",
-                          f"%qk{u}_{v} = arith.select %take{u}, %qt{u}_{v}, %qs{u}_{v} : f32",
-                          f"%qi{u}_{v} = llvm.insertvalue %qk{u}_{v}, {prev}[{v}] : !acc"]
+                          f"%qt{u}_{v} = arith.addf %qs{u}_{v}, %qe{u}_{v} : f32"]
+                if unroll > 1:
+                    lines += [f"%qk{u}_{v} = arith.select %take{u}, %qt{u}_{v}, %qs{u}_{v} : f32",
+                              f"%qi{u}_{v} = llvm.insertvalue %qk{u}_{v}, {prev}[{v}] : !acc"]
+                else:
+                    lines.append(f"%qi{u}_{v} = llvm.insertvalue %qt{u}_{v}, {prev}[{v}] : !acc")
                 prev = f"%qi{u}_{v}"
-        w("\n".join(" " * 12 + line for line in lines))
+        w("\n".join(" " * (12 if unroll > 1 else 14) + line for line in lines))
+    if unroll == 1:
+        w(f"""              scf.yield {prev} : !acc
+            }} else {{
+              scf.yield %s0 : !acc
+            }}""")
+        prev = "%next"
     w(f"""            scf.yield {prev} : !acc
           }}
           scf.yield %sum : !acc
@@ -634,20 +648,21 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
     # --tokens-n: C^T's tiles, for decode rows (M at most BN tokens): a
     # tile is 64 of Bt's rows (the weights', C's columns) as wgmma's M by BN
     # of A's rows (the tokens) as its N, so a stage holds 64 + BN box rows
-    # where the A-row kernel's holds 64 + 64 (docs/gemm.md, "Decode rows:
-    # the tokens as wgmma's N"). The accumulator goes to a BN x 64 C tile
-    # transposed.
+    # where the decode kernel with A's box cut to 32 rows holds 32 + 64
+    # (docs/gemm.md, "Decode rows: the tokens as wgmma's N"). The
+    # accumulator goes to a plain BN x 64 C tile transposed. The kernel's
+    # %m0 is the tile's first row of Bt, %n0 its first row of A.
     if tokens_n and not (bm == 64 and protocol == "pipeline"
                          and not persistent and cluster == 1
-                         and a_rows is None and not stream_k):
+                         and a_rows is None and not stream_k
+                         and not swizzle_c):
         raise ValueError("--tokens-n is a 64-row (--bm 64), one-CTA, "
-                         "non-persistent tile.pipeline kernel (without "
-                         "--a-rows or --stream-k)")
+                         "non-persistent tile.pipeline kernel with a plain "
+                         "C tile (without --a-rows, --stream-k or "
+                         "--swizzle-c)")
     if tokens_n and bn not in TOKENS_N:
         raise ValueError(f"--tokens-n: --bn {bn} is the tokens' width, "
                          "wgmma's N: one of " + ", ".join(map(str, TOKENS_N)))
-    if tokens_n:
-        swizzle_c = False  # the transposed C tile is BN rows of 128 bytes
     if not (8 <= bn <= 256 and bn % 8 == 0):
         raise ValueError(f"--bn {bn}: a tile is one wgmma's N wide, 8 to 256 "
                          "columns in multiples of 8")
@@ -807,6 +822,8 @@ def emit(bm=BM, bn=BN, bk=BK, stages=STAGES, group_m=GROUP_M,
             "accumulation, bf16 output" if fp8 else
             "C = alpha * (A @ Bt^T) in bf16 with f32 accumulation, bf16 output"
             if bf16_out else "C = A @ Bt^T in bf16 with f32 accumulation")
+    if tokens_n:
+        what += f"; tiles of C^T, {bm} of Bt's rows by {bn} of A's"
     scale_decl = (", %scale_a: memref<1xf32>, %scale_b: memref<1xf32>"
                   if fp8 else ", %alpha: f32" if bf16_out else "")
     scale_use = (", %scale_a : memref<1xf32>, %scale_b : memref<1xf32>"
@@ -2046,7 +2063,8 @@ def tokens_n_choices(choices):
         for t in TOKENS_N:
             out.append((f"_t{t}" + ("_split" if split else ""),
                         dict(bm=64, bn=t, stages=TOKENS_N_STAGES,
-                             persistent=False, tokens_n=True, **split),
+                             persistent=False, swizzle_c=False,
+                             tokens_n=True, **split),
                         f"{rule}_{t}" if split else f"tokens_{t}"))
     return tuple(out)
 
@@ -2237,7 +2255,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                          options.get("split_k", 1) > 1,
                          options.get("stream_k", False),
                          options.get("cluster", 1),
-                         rule.startswith("decode_split") if rule else False,
+                         decode_split > 1 and options.get("split_k", 1) > 1,
                          options.get("tokens_n", False)))
     fp8 = common.get("fp8", False)
     # The entries' arguments after C: (name, type), the scales or alpha, then
@@ -2507,7 +2525,8 @@ def main():
     ap.add_argument("--tokens-n", action="store_true",
                     help="with --bm 64 and --bn T (8, 16 or 32): C^T's "
                          "tiles, the weights' (Bt's) 64 rows as wgmma's M "
-                         "and T of A's rows (the tokens) as its N, for M <= T")
+                         "and T of A's rows (the tokens) as its N; any M, "
+                         "meant for decode rows (M <= T)")
     ap.add_argument("--decode-tokens-n", action="store_true",
                     help="with --choose: for M <= 32, the --tokens-n kernel "
                          "of the narrowest width in 8, 16, 32 that holds M "
@@ -2604,6 +2623,12 @@ def main():
                  "--choose")
     if args.by_waves and not args.choose:
         ap.error("--by-waves adds a kernel to --choose's: use it with --choose")
+    if args.decode_tokens_n and not args.choose:
+        ap.error("--decode-tokens-n picks --choose's decode kernels: use it "
+                 "with --choose")
+    if args.choose and args.tokens_n:
+        ap.error("--tokens-n is one kernel's form: with --choose, use "
+                 "--decode-tokens-n")
     if args.choose and args.c_by_threads:
         ap.error("--c-by-threads: --choose takes its kernel with C copied by "
                  "the threads where C's rows are not 16-byte aligned")

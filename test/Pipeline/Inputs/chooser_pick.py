@@ -133,8 +133,8 @@ def pick(lines, M, N, K=8192, bt_address=0, c_address=0):
                 i += 1
                 continue
             shares = env.get(grid.group(3), 1) if grid else 1
-            # A tokens-as-N kernel's grid: C^T's tiles, 64 of N's rows by
-            # its width of M's.
+            # A tokens-as-N kernel's grid (x by y): M's tiles of its width
+            # by N's 64-row tiles (C^T's tiles).
             tiles = (f" on {env[grid.group(1)]} x {env[grid.group(2)]}"
                      if TOKENS_KERNEL.match(m.group(1)) else "")
             return prefix + m.group(1) + tiles + (
