@@ -11,12 +11,11 @@ and which slots were read.
 
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, HERE)
+from generated import gemm_module  # noqa: E402
 from index_arith import LINE, evaluate  # noqa: E402
 
 FOR = re.compile(r"^%sum = scf\.for %zz = (%\w+) to (%\w+) step (%\w+) "
@@ -141,10 +140,7 @@ def combine(lines, consts, tile_elems, values, shares, me, first, tile=3):
 
 
 def main():
-    text = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py")]
-        + sys.argv[1:], check=True, capture_output=True, text=True).stdout
-    lines = [l.strip() for l in text.splitlines()]
+    text, lines = gemm_module(sys.argv[1:])
     consts = {m.group(1): int(m.group(2)) for l in lines
               if (m := CONST.match(l))}
     tile_elems = int(TILE_ELEMS.search(text).group(1))

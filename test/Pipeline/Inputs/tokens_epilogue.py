@@ -12,12 +12,11 @@ lane l rows l/4 and l/4 + 8, value 4i + q at column 8i + 2(l%4) + q%2, row
 
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, HERE)
+from generated import gemm_module  # noqa: E402
 from index_arith import LINE, evaluate  # noqa: E402
 
 CONST = re.compile(r"^(%\w+) = arith\.constant (\d+) : index$")
@@ -28,10 +27,7 @@ USES = re.compile(r"^(%\w+) = [\w.]+ (%\w+)")
 
 
 def main():
-    text = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py")]
-        + sys.argv[1:], check=True, capture_output=True, text=True).stdout
-    lines = [l.strip() for l in text.splitlines()]
+    text, lines = gemm_module(sys.argv[1:])
     rows, cols = next(tuple(map(int, TILE_C.match(l).groups()))
                       for l in lines if TILE_C.match(l))
     # From the fragments' comment (after a split kernel's combine) to the

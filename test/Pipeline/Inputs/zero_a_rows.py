@@ -8,12 +8,11 @@ R x 128 on (the 128B swizzle keeps a row's chunks in its own 128 bytes).
 
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, HERE)
+from generated import gemm_module  # noqa: E402
 from index_arith import run  # noqa: E402
 
 FOR = re.compile(r"^scf\.for %za = %tid to %za_count step %za_threads \{$")
@@ -24,10 +23,7 @@ STAGES = re.compile(r"^!stagesA = memref<(\d+)x(\d+)x(\d+)x(\w+),")
 
 
 def main():
-    text = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py")]
-        + sys.argv[1:], check=True, capture_output=True, text=True).stdout
-    lines = [l.strip() for l in text.splitlines()]
+    text, lines = gemm_module(sys.argv[1:])
     stages, rows, cols, elem = next(STAGES.match(l).groups() for l in lines
                                      if STAGES.match(l))
     stages, rows, cols = int(stages), int(rows), int(cols)
