@@ -475,16 +475,26 @@ def emit_split_combine(w, bn, consumers, shares=SPLIT_K_SHARES):
     # only, each group's loads just before its additions: as few values
     # live as the accumulator allows, and the CTA's own slot not read.
     for u in range(unroll):
-        zz = "%zz" if u == 0 else f"%zz_{u}"
-        lines = [] if u == 0 else [f"%cu{u} = arith.constant {u} : index",
-                                    f"{zz} = arith.addi %zz, %cu{u} : index"]
-        lines += [f"%in{u} = arith.cmpi ult, {zz}, {shares['hi']} : index",
-                  f"%ne{u} = arith.cmpi ne, {zz}, {shares['me']} : index",
-                  f"%take{u} = arith.andi %in{u}, %ne{u} : i1"]
+        # The trip's first share is in the range (the loop's bound); the
+        # others may be past it.
+        if u == 0:
+            zz, lines = "%zz", [f"%take0 = arith.cmpi ne, %zz, {shares['me']} : index"]
+        else:
+            zz = f"%zz_{u}"
+            lines = [f"%cu{u} = arith.constant {u} : index",
+                     f"{zz} = arith.addi %zz, %cu{u} : index",
+                     f"%in{u} = arith.cmpi ult, {zz}, {shares['hi']} : index",
+                     f"%ne{u} = arith.cmpi ne, {zz}, {shares['me']} : index",
+                     f"%take{u} = arith.andi %in{u}, %ne{u} : i1"]
         lines += shares["oslot"].replace("%zz", zz).replace(
             "%oslot", f"%oslot{u}").splitlines()
-        lines += [f"%pick{u} = arith.select %take{u}, %oslot{u}, %slot : index",
-                  f"%oslot_at{u} = arith.muli %pick{u}, %tile_elems : index",
+        # In a trip of several shares a share not taken reads this CTA's
+        # slot; a single share is read in its branch only.
+        slot = f"%oslot{u}"
+        if unroll > 1:
+            slot = f"%pick{u}"
+            lines.append(f"%pick{u} = arith.select %take{u}, %oslot{u}, %slot : index")
+        lines += [f"%oslot_at{u} = arith.muli {slot}, %tile_elems : index",
                   f"%theirs_at{u} = arith.addi %oslot_at{u}, %ct4 : index"]
         w("\n".join(" " * 12 + line for line in lines))
 
@@ -1700,7 +1710,7 @@ DECODE_ROWS = 32
 # --decode-tokens-n: the decode rows' kernels with the tokens as wgmma's N
 # (emit's tokens_n), one per width in TOKENS_N, each taken where M fits it;
 # a stage is 64 weight rows and TOKENS_N_STAGES of them are in flight.
-TOKENS_N = (8, 16, 32)
+TOKENS_N = (8, 16, DECODE_ROWS)
 TOKENS_N_STAGES = 12
 CHOICES = (
     (f"_m64n64_a{DECODE_ROWS}", {"bm": 64, "bn": 64, "stages": 8,
@@ -2053,7 +2063,7 @@ def tokens_n_choices(choices):
     split form (decode_split), where present, each replaced by a
     tokens-as-N kernel per width of TOKENS_N, narrowest first, each taken
     where M is at most its width (rule tokens_<T>, and decode_split_<T> for
-    the split ones)."""
+    the split ones); the widest, DECODE_ROWS, under the replaced rule."""
     out = []
     for name, kwargs, rule in choices:
         if rule not in ("decode_rows", "decode_split"):
@@ -2065,7 +2075,8 @@ def tokens_n_choices(choices):
                         dict(bm=64, bn=t, stages=TOKENS_N_STAGES,
                              persistent=False, swizzle_c=False,
                              tokens_n=True, **split),
-                        f"{rule}_{t}" if split else f"tokens_{t}"))
+                        rule if t == DECODE_ROWS
+                        else f"{rule}_{t}" if split else f"tokens_{t}"))
     return tuple(out)
 
 
@@ -2293,10 +2304,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
         "decode_rows": f"""%decode_m = arith.constant {DECODE_ROWS} : index
 %decode_rows = arith.cmpi ule, %M, %decode_m : index""",
         **{f"tokens_{t}": f"""%tokens_{t}_m = arith.constant {t} : index
-%tokens_{t} = arith.cmpi ule, %M, %tokens_{t}_m : index""" for t in TOKENS_N},
+%tokens_{t} = arith.cmpi ule, %M, %tokens_{t}_m : index""" for t in TOKENS_N[:-1]},
         **{f"decode_split_{t}":
            f"%decode_split_{t} = arith.andi %decode_split, %tokens_{t} : i1"
-           for t in TOKENS_N},
+           for t in TOKENS_N[:-1]},
         "few_wide_tiles": "%few_wide_tiles = arith.cmpi ult, %tiles, %half_sms : index",
         # The unclustered one-wave kernels where the operands' rows (as the
         # kernels read them, padded or not) start 32-byte aligned: rows 16
@@ -2337,7 +2348,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
                 "m64n64_split": ("m64_count",),
                 "decode_split": ("m64_count", "decode_rows"),
                 **{f"decode_split_{t}": ("decode_split", f"tokens_{t}")
-                   for t in TOKENS_N},
+                   for t in TOKENS_N[:-1]},
                 **{shape_name(rows, columns)[0]: ("shape_choice",)
                    for rows, columns, _ in RING_SHAPES}}
 

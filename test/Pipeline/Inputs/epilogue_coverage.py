@@ -1,5 +1,6 @@
-"""Runs the epilogue of gen_gemm.py's persistent kernel (`@gemm`) as
-written, for one tile, over every consumer thread in lockstep (each line
+"""Runs the epilogue of gen_gemm.py's kernel (`@gemm`: persistent, or with
+--tokens-n, whose tile is C^T's and lands in C transposed) as written, for
+one tile, over every consumer thread in lockstep (each line
 for all threads before the next, which is what the consumers' named
 barriers order), and checks what its TMA stores write: every element of
 the BM x BN tile stored exactly once, each from the accumulator value the
@@ -17,12 +18,11 @@ Prints `ok: BM x BN, N elements stored once` or the first difference.
 
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
 sys.path.insert(0, HERE)
+from generated import gemm_module  # noqa: E402
 from index_arith import evaluate  # noqa: E402
 
 DEF = re.compile(r"^(%[\w]+)(?:, (%[\w]+))? = ([\w.]+) ?(.*)$")
@@ -51,9 +51,12 @@ def operands(text):
 class Thread:
     def __init__(self, base, tid, consumer):
         self.env = dict(base)
+        # A non-persistent kernel's tile starts and its split's count of
+        # shares come before its epilogue.
         self.env.update({"%tid": tid, "%local": tid % 128, "%t": 0,
                          "%cidx": consumer, "%cta": 0, "%member": 0,
-                         "%ctas": 1, "%gx": 1, "%gy": 1})
+                         "%ctas": 1, "%gx": 1, "%gy": 1, "%m0": 0, "%n0": 0,
+                         "%gz": 2})
         self.consumer = consumer
 
     def value(self, name):
@@ -73,9 +76,8 @@ def block_of(frag_owner_lane, row, col, fragment):
 
 
 def main():
-    module = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "gemm", "gen_gemm.py"),
-         *sys.argv[1:]], check=True, capture_output=True, text=True).stdout
+    module, _ = gemm_module(sys.argv[1:])
+    transposed = "--tokens-n" in sys.argv
     aliases = {}
     for line in module.splitlines():
         m = ALIAS.match(line)
@@ -101,10 +103,23 @@ def main():
                for c in range(consumers) for i in range(128)]
     smem, stored = {}, {}
     masks = [[True] * len(threads)]
-    for line in lines[start + 2:]:
+    body = iter(lines[start + 2:])
+    for line in body:
         if line == "tile.yield":
             break
         mask = masks[-1]
+        m = re.match(r"^%accum, (%\w+) = scf\.if %splitting -> ", line)
+        if m:
+            # Split in shares: the combine (combine_order.py runs it) gives
+            # the accumulator, here the tile's last CTA's, whose epilogue
+            # runs.
+            depth = 1
+            while depth:
+                line = next(body)
+                depth += line.endswith("{") - line.startswith("}")
+            for t in threads:
+                t.env[m.group(1)] = 1
+            continue
         m = re.match(r"^scf\.if (%\w+) \{$", line)
         if m:
             masks.append([a and bool(t.value(m.group(1)))
@@ -193,14 +208,20 @@ def main():
                 t.env[name] = v
     for r in range(bm):
         for c in range(bn):
-            got = stored.get((r, c), [])
+            # The tile's (r, c) is C's (c, r) with --tokens-n.
+            place = (c, r) if transposed else (r, c)
+            got = stored.get(place, [])
             warp, lane = (r % 64) // 16, ((r % 16) % 8) * 4 + (c % 8) // 2
             want = (r // 64, 32 * warp + lane,
                     4 * (c // 8) + 2 * ((r % 16) // 8) + c % 2)
             if got != [want]:
-                print(f"element ({r}, {c}): stored {got}, expected [{want}]")
+                print(f"element {place}: stored {got}, expected [{want}]")
                 return 1
-    print(f"ok: {bm} x {bn}, {bm * bn} elements stored once")
+    if len(stored) != bm * bn:
+        print(f"{len(stored) - bm * bn} elements stored outside the tile")
+        return 1
+    shape = f"{bn} x {bm} (C^T's {bm} x {bn})" if transposed else f"{bm} x {bn}"
+    print(f"ok: {shape}, {bm * bn} elements stored once")
     return 0
 
 

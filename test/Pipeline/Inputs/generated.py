@@ -1,5 +1,6 @@
-"""The module gen_gemm.py writes for the evaluators of its loops
-(zero_a_rows.py, combine_order.py, tokens_epilogue.py)."""
+"""The module gen_gemm.py writes, for the evaluators that run what it
+writes (chooser_pick.py, combine_order.py, epilogue_coverage.py,
+zero_a_rows.py)."""
 
 import os
 import subprocess
