@@ -115,12 +115,20 @@ class Tile:
         return run
 
 
-def inputs(b, h, hkv, s, d, dtype, seed):
+def inputs(b, h, hkv, s, d, dtype, seed, ramp=False):
+    """Normal Q, K and V; `ramp`: the keys' scale growing from 1 to 3 along
+    the sequence and the query rows' cycling from 0.5 to 1.44 over 16 rows,
+    so that rows' maxima keep growing block after block, by different
+    amounts in the rows a warp holds."""
     g = torch.Generator(device="cuda").manual_seed(seed)
-    q = torch.randn(b, h, s, d, device="cuda", generator=g).to(dtype)
-    k = torch.randn(b, hkv, s, d, device="cuda", generator=g).to(dtype)
-    v = torch.randn(b, hkv, s, d, device="cuda", generator=g).to(dtype)
-    return q, k, v
+    q = torch.randn(b, h, s, d, device="cuda", generator=g)
+    k = torch.randn(b, hkv, s, d, device="cuda", generator=g)
+    v = torch.randn(b, hkv, s, d, device="cuda", generator=g)
+    if ramp:
+        pos = torch.arange(s, device="cuda", dtype=torch.float32)
+        k *= (1 + 2 * pos / s)[:, None]
+        q *= (0.5 + (pos % 16) / 16)[:, None]
+    return q.to(dtype), k.to(dtype), v.to(dtype)
 
 
 def reference(q, k, v, causal):
@@ -164,16 +172,23 @@ CHECK_SHAPES = [(1, 2, 2, 128), (2, 4, 2, 1000), (1, 1, 1, 1), (1, 3, 1, 257),
                 (1, 4, 2, 3000), (1, 8, 2, 3000), (2, 70, 10, 256)]
 
 
+# (batch, heads, kv heads, seq) checked on inputs(ramp=True) as well: rows
+# whose maxima grow past their reference at some blocks and not at others.
+CHECK_RAMP_SHAPES = [(1, 2, 2, 2048), (2, 4, 2, 1000), (1, 4, 4, 300)]
+
+
 def check(tiles, results, small=False):
     ok = True
     print(f"check: max |O - ref| <= {TOL_O}, max |L - ref_L| <= {TOL_L} (ref: "
           "f32 math on the widened inputs); cuDNN's O error alongside")
+    cases = [(shape, False) for shape in CHECK_SHAPES]
+    cases += [(shape, True) for shape in CHECK_RAMP_SHAPES]
     for t in tiles:
-        for i, (b, h, hkv, s) in enumerate(CHECK_SHAPES):
+        for i, ((b, h, hkv, s), ramp) in enumerate(cases):
             if small and s > 300:
                 continue
             d = t.head_dim
-            q, k, v = inputs(b, h, hkv, s, d, t.dtype, i)
+            q, k, v = inputs(b, h, hkv, s, d, t.dtype, i, ramp)
             o = torch.full_like(q, float("nan"))
             lse = torch.full((b, h, s), float("nan"), device="cuda")
             t.prepare(q, k, v, o, lse)()
@@ -190,9 +205,10 @@ def check(tiles, results, small=False):
             good = err <= TOL_O and lerr <= TOL_L
             ok &= good
             print(f"  {'PASS' if good else 'FAIL'} {t.name} b={b} h={h} hkv={hkv} "
-                  f"s={s}: O error {err:.2e} (cudnn {cerr:.2e}), L error {lerr:.2e}")
+                  f"s={s}{' ramp' if ramp else ''}: O error {err:.2e} (cudnn "
+                  f"{cerr:.2e}), L error {lerr:.2e}")
             results["check"].append({"lib": t.name, "b": b, "h": h, "hkv": hkv,
-                                     "s": s, "o_error": err, "l_error": lerr,
+                                     "s": s, "ramp": ramp, "o_error": err, "l_error": lerr,
                                      "cudnn_o_error": cerr, "pass": good})
     return ok
 

@@ -71,6 +71,13 @@ from tile_orders import (emit_causal_blocks, emit_lpt_section, emit_lpt_tile,
 
 BM, BN = 128, 128
 WG = 128
+# --lazy-rescale: how far (log2) a row's maximum may pass its reference
+# before the reference moves; the probabilities stay below 2^LAZY_LOG2,
+# well inside bf16's range.
+LAZY_LOG2 = 8
+# --lazy-rescale: the named barrier (plus the consumer) of the consumer
+# warpgroup's vote on its rescale.
+LAZY_VOTE_BARRIER = 7
 
 
 class Emitter:
@@ -140,6 +147,56 @@ def first_block(a):
 
 def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
+    if not a.lazy_rescale:
+        emit_consume_body(e, a, True, "tile.yield")
+        return
+    # --lazy-rescale: O's rescale by the previous block's alphas is skipped
+    # where every alpha of the consumer warpgroup is 1. A branch around the
+    # rescale alone makes ptxas serialize every wgmma of the kernel
+    # (C7515), so the whole body is emitted twice, with and without it, and
+    # the warpgroup (a wgmma is .aligned: its four warps run the same
+    # instruction) votes which runs, on a named barrier of its 128 threads.
+    e.line("%lz_a = arith.cmpf une, %alpha_a, %fone : f32")
+    e.line("%lz_b = arith.cmpf une, %alpha_b, %fone : f32")
+    e.line("%lz_mine = arith.ori %lz_a, %lz_b : i1")
+    e.line("%lz_c32 = arith.index_cast %cidx : index to i32")
+    e.line(f"%lz_id = arith.addi %lz_c32, %c{LAZY_VOTE_BARRIER}_i32 : i32")
+    # (nvvm.barrier takes a reduction on barrier 0 only.)
+    e.line('%lz_any = llvm.call_intrinsic "llvm.nvvm.barrier.cta.red.or.aligned.count"'
+           "(%lz_id, %c128_i32, %lz_mine) : (i32, i32, i1) -> i1")
+    # The same vote within the warp, which ptxas knows to be warp-uniform
+    # (a branch on the barrier's result alone it takes as divergent and
+    # serializes every wgmma, C7518).
+    e.line("%lz_uni = nvvm.vote.sync any %full_mask, %lz_any -> i1")
+    types = "!accO, f32, f32, f32, f32, !accS, f32, f32"
+    e.line(f"%lz:8 = scf.if %lz_uni -> ({types}) {{")
+    for rescale in (True, False):
+        body = Emitter(e.indent + "  ")
+        body.count = e.count
+        emit_consume_body(body, a, rescale, "scf.yield")
+        # Each copy ends in an asm statement of its own, which LLVM cannot
+        # merge: else it sinks the copies' common tail (from the wgmmas' wait
+        # on) below a join that merges O while its wgmmas run.
+        mark = "rescaled" if rescale else "kept"
+        body.lines.insert(-1, f'{body.indent}llvm.inline_asm has_side_effects "// O {mark}", "" : () -> ()')
+        e.lines += body.lines
+        e.count = body.count
+        e.line("} else {" if rescale else "}")
+    # Both copies end waiting for all their groups; the body says so at its
+    # end too, where tile-expand-pipelines looks (else it adds a wait of
+    # its own, which ptxas takes for P V still pending at the next rescale,
+    # C7517).
+    if a.q_last_s:
+        # Q's release belongs directly in the consume region: after the
+        # copies, a softmax later than where the one-copy body has it.
+        e.line("tile.release_tile_loads")
+    e.line("nvvm.wgmma.wait.group.sync.aligned 0")
+    e.line("tile.yield " + ", ".join(f"%lz#{i}" for i in range(8)) + f" : {types}")
+
+
+def emit_consume_body(e, a, rescale, terminator):
+    """emit_consume's body, ending in `terminator`; `rescale`: O *= the
+    previous block's alphas first (overlapped kernels)."""
     d, el, causal = a.head_dim, a.dtype, a.causal
     s_vals, o_vals = a.block_n // 2, d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
@@ -176,7 +233,9 @@ def emit_consume(e, a):
         # previous iteration, ptxas serializes every wgmma (C7515); between
         # this block's S and P V wgmmas, it injects a wait for S (C7517).
         o_pin = e.op("o_pin", "tile.wgmma_fence_operand %o : !accO")
-        o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
+        o_scaled = o_pin
+        if rescale:
+            o_scaled = emit_rescale(e, o_pin, ["%alpha_a", "%alpha_b"], o_vals)
         e.line(f"%o_scaled = tile.wgmma_fence_operand {o_scaled} : !accO")
     prev = None
     if late_turn:
@@ -235,7 +294,7 @@ def emit_consume(e, a):
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
     e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
-    if a.q_last_s:
+    if a.q_last_s and terminator == "tile.yield":
         # This block's S = Q K^T, the last read of Q, is complete: the
         # tile's last block releases Q here, so the next tile's Q loads
         # during this block's softmax and the epilogue.
@@ -285,7 +344,8 @@ def emit_consume(e, a):
         vals = emit_column_selects(e, vals, emit_column_limits(e, causal))
     else:
         vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
-    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None, new_l)
+    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None, new_l,
+                      terminator)
 
 
 def emit_previous_p(e, a):
@@ -356,27 +416,38 @@ def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
     return [f"{masked}#{i}" for i in range(s_vals)]
 
 
-def emit_softmax_rest(e, a, vals, o_in, prev, tc_l=None):
+def emit_softmax_rest(e, a, vals, o_in, prev, tc_l, terminator):
     """The row maxima, probabilities, sums and the P V of the block."""
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
     # Row maxima across the thread's values and its row's four threads.
-    new_m, alpha, ms = [], [], []
+    new_m, alpha, ms, rows_m = [], [], [], []
     for r, old in ((0, "%m_a"), (1, "%m_b")):
         mine = [v for i, v in enumerate(vals) if row_of(i) == r]
         local = reduce_tree(e, mine, "arith.maxnumf")
         row = quad_reduce(e, local, "arith.maxnumf")
         m = e.op("m", f"arith.maxnumf {old}, {row} : f32")
-        # exp2 arguments are scaled: (s - m) * scale * log2(e). A row that
-        # is still all -inf uses 0 (its probabilities are 0, not NaN).
-        inf = e.op("isinf", f"arith.cmpf oeq, {m}, %ninf : f32")
-        msc = e.op("ms", f"arith.mulf {m}, %sl2 : f32")
-        msafe = e.op("ms", f"arith.select {inf}, %fzero, {msc} : f32")
-        oldsc = e.op("os", f"arith.mulf {old}, %sl2 : f32")
-        diff = e.op("df", f"arith.subf {oldsc}, {msafe} : f32")
-        alpha.append(e.op("alpha", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({diff}) : (f32) -> f32'))
-        new_m.append(m)
-        ms.append(e.op("nms", f"arith.negf {msafe} : f32"))
+        if a.lazy_rescale:
+            rows_m.append((m, old))
+        else:
+            emit_row_reference(e, m, old, None, new_m, alpha, ms)
+    if a.lazy_rescale:
+        # The reference maxima move only where a row of the warp grew past
+        # its reference by more than 2^LAZY_LOG2 in the exponentials (a
+        # warp vote): elsewhere the probabilities exp2((s - ref) scale
+        # log2 e) stay below 2^LAZY_LOG2, the alphas are exactly 1, and O /
+        # l is the same.
+        grew = []
+        for m, old in rows_m:
+            step = e.op("mstep", f"arith.subf {m}, {old} : f32")
+            step = e.op("mstep", f"arith.mulf {step}, %sl2 : f32")
+            grew.append(e.op("grew", f"arith.cmpf ogt, {step}, %lazy_log2 : f32"))
+        mine = e.op("grew", f"arith.ori {grew[0]}, {grew[1]} : i1")
+        move = e.op("move", f"nvvm.vote.sync any %full_mask, {mine} -> i1")
+        refs = [(e.op("mref", f"arith.select {move}, {m}, {old} : f32"), old)
+                for m, old in rows_m]
+        for m, old in refs:
+            emit_row_reference(e, m, old, move, new_m, alpha, ms)
     probs = []
     for i, v in enumerate(vals):
         x = e.op("x", f"llvm.intr.fma({v}, %sl2, {ms[row_of(i)]}) : (f32, f32, f32) -> f32")
@@ -414,8 +485,29 @@ def emit_softmax_rest(e, a, vals, o_in, prev, tc_l=None):
         o = emit_pv(e, a, "%vs", o, frags, "")
         carried = ""
     ftypes = ", !accS, f32, f32" if a.overlap else ""
-    e.line(f"tile.yield {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]}{carried} "
+    e.line(f"{terminator} {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]}{carried} "
            f": !accO, f32, f32, f32, f32{ftypes}")
+
+
+def emit_row_reference(e, m, old, move, new_m, alpha, ms):
+    """A row's new reference maximum `m` (the last one `old`): appends it to
+    new_m, O's and l's rescale 2^((old - m) scale log2 e) to alpha (exactly
+    1 where `move`, if given, is false) and -m scale log2 e, the
+    exponentials' offset, to ms."""
+    # exp2 arguments are scaled: (s - m) * scale * log2(e). A row that
+    # is still all -inf uses 0 (its probabilities are 0, not NaN).
+    inf = e.op("isinf", f"arith.cmpf oeq, {m}, %ninf : f32")
+    msc = e.op("ms", f"arith.mulf {m}, %sl2 : f32")
+    msafe = e.op("ms", f"arith.select {inf}, %fzero, {msc} : f32")
+    oldsc = e.op("os", f"arith.mulf {old}, %sl2 : f32")
+    diff = e.op("df", f"arith.subf {oldsc}, {msafe} : f32")
+    al = e.op("alpha", f'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"({diff}) : (f32) -> f32')
+    if move:
+        # Exactly 1 where the reference stayed: the rescale's skip.
+        al = e.op("alpha", f"arith.select {move}, {al}, %fone : f32")
+    alpha.append(al)
+    new_m.append(m)
+    ms.append(e.op("nms", f"arith.negf {msafe} : f32"))
 
 
 def emit_add_sums(e, sums, ls, issue=None, indent=""):
@@ -971,6 +1063,10 @@ def kernel_func(a):
     b("%fone = arith.constant 1.0 : f32")
     b("%ninf = arith.constant 0xFF800000 : f32")
     b(f"%sl2 = arith.constant {sl2!r} : f32")
+    if a.lazy_rescale:
+        b(f"%lazy_log2 = arith.constant {float(LAZY_LOG2)!r} : f32")
+        b("%full_mask = arith.constant -1 : i32")
+        b(f"%c{LAZY_VOTE_BARRIER}_i32 = arith.constant {LAZY_VOTE_BARRIER} : i32")
     b(f"%ln2 = arith.constant {math.log(2)!r} : f32")
     b("%zero_s = llvm.mlir.zero : !accS")
     b("%zero_o = llvm.mlir.zero : !accO")
@@ -1515,6 +1611,12 @@ def main():
                         "(round 129, an H100: 2-7 %% slower at head_dim 128, "
                         "at head_dim 64 2-3 %% faster non-causal from 4k "
                         "keys, 0-2 %% causal)")
+    p.add_argument("--lazy-rescale", dest="lazy_rescale", action="store_true",
+                   help="overlapped kernels: the rows' reference maxima move "
+                        f"only where a row of the warp grew by more than "
+                        f"2^{LAZY_LOG2} in the exponentials, and O's rescale is "
+                        "skipped where the consumer warpgroup's did not (the "
+                        "consume body emitted with and without it)")
     p.add_argument("--sms", type=int, default=132,
                    help="SMs the persistent grid fills (132: H100 and H200 SXM)")
     p.add_argument("--name", default=None)
@@ -1593,6 +1695,9 @@ def main():
     if a.turn_wait != "start" and not (a.pingpong and a.overlap):
         p.error(f"--turn-wait {a.turn_wait}: the overlapped ping-pong "
                 "kernels' turns")
+    if a.lazy_rescale and not a.overlap:
+        p.error("--lazy-rescale: the overlapped kernels' rescale (the serial "
+                "kernel rescales O between its wgmma groups)")
     if a.kv_lag and not a.overlap:
         p.error("--kv-lag: the serial kernel reads K and V of the same block "
                 "(it needs the overlap)")
@@ -1631,6 +1736,7 @@ def main():
                   f"{'' if a.table_walk == table_default else ('_table_walk' if a.table_walk else '_paired_walk')}"
                   f"{'' if a.first_pv == first_pv_default else '_' + a.first_pv.replace('-', '_') + '_first_pv'}"
                   f"{'_tc_sums' if a.row_sums == 'tensor' else ''}"
+                  f"{'_lazy_rescale' if a.lazy_rescale else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
         default_name = a.name
     # Round 105 (docs/gpu-results.md): exact, but 0.93-0.98 of the whole
