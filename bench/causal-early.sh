@@ -23,10 +23,7 @@ source bench/round-lib.sh
 out_dir=.gpu/causal-early
 BOTH="--carried-turns on --q-release last-s"
 if [ "${FORMS:-both}" = both ]; then
-  ATTENTION="--causal --name attention_d128_causal_a_default"
-  ATTENTION+=";--causal $BOTH --name attention_d128_causal_b_both"
-  ATTENTION+=";--causal --name attention_d128_causal_c_default"
-  ATTENTION+=";--causal $BOTH --name attention_d128_causal_d_both"
+  ATTENTION=$(round_alternate --causal attention_d128_causal default both "$BOTH")
   ATTENTION+=";--causal --carried-turns on --name attention_d128_causal_e_turns"
   ATTENTION+=";--causal --q-release last-s --name attention_d128_causal_f_q_last_s"
   ATTENTION+=";--head-dim 64 --causal --name attention_d64_causal_a_default"
@@ -35,20 +32,14 @@ if [ "${FORMS:-both}" = both ]; then
 else
   ATTENTION=""
   for d in 128 64; do
-    ATTENTION+="${ATTENTION:+;}--head-dim $d --causal --name attention_d${d}_causal_a_default"
-    ATTENTION+=";--head-dim $d --causal --carried-turns on --name attention_d${d}_causal_b_turns"
-    ATTENTION+=";--head-dim $d --causal --name attention_d${d}_causal_c_default"
-    ATTENTION+=";--head-dim $d --causal --carried-turns on --name attention_d${d}_causal_d_turns"
+    ATTENTION+="${ATTENTION:+;}$(round_alternate "--head-dim $d --causal" "attention_d${d}_causal" default turns "--carried-turns on")"
   done
   CHECKED=d128_causal_b_turns
 fi
 GEMM=""
 
 run_attention() {
-  local out=${1:?output folder}
-  round_attention "$out" "$out_dir/attention" 480 --side-by-side
-  grep -h "FAIL\|SUMMARY\|causal s=" "$out"/attention*.log | head -40 || true
-  round_sanitize_sync "$out_dir/attention" "$CHECKED" "$out" forms
+  round_side_by_side "${1:-}" "$out_dir" "$CHECKED" forms
 }
 
 round_main "$@"

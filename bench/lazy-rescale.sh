@@ -23,10 +23,7 @@ out_dir=.gpu/lazy-rescale
 ATTENTION=""
 for form in "" "--causal"; do
   suffix=${form:+_causal}
-  ATTENTION+="${ATTENTION:+;}$form --name attention_d128${suffix}_a_default"
-  ATTENTION+=";$form --lazy-rescale --name attention_d128${suffix}_b_lazy"
-  ATTENTION+=";$form --name attention_d128${suffix}_c_default"
-  ATTENTION+=";$form --lazy-rescale --name attention_d128${suffix}_d_lazy"
+  ATTENTION+="${ATTENTION:+;}$(round_alternate "$form" "attention_d128$suffix" default lazy --lazy-rescale)"
   ATTENTION+=";$form --lazy-rescale --turn-wait issue --name attention_d128${suffix}_e_lazy_late_turn"
   ATTENTION+=";--head-dim 64 $form --name attention_d64${suffix}_a_default"
   ATTENTION+=";--head-dim 64 $form --lazy-rescale --name attention_d64${suffix}_b_lazy"
@@ -34,10 +31,7 @@ done
 GEMM=""
 
 run_attention() {
-  local out=${1:?output folder}
-  round_attention "$out" "$out_dir/attention" 480 --side-by-side
-  grep -h "FAIL\|SUMMARY\|full s=\|causal s=" "$out"/attention*.log | head -40 || true
-  round_sanitize_sync "$out_dir/attention" "d128_b_lazy" "$out" lazy
+  round_side_by_side "${1:-}" "$out_dir" d128_b_lazy lazy
 }
 
 round_main "$@"

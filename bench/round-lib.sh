@@ -150,6 +150,26 @@ step() {
   echo "$name rc $rc"
 }
 
+# The four alternating places of a side-by-side round, as ATTENTION list
+# entries (';'-separated): gen_attention.py FORM as PREFIX_a_A and
+# PREFIX_c_A, FORM plus B_FLAGS as PREFIX_b_B and PREFIX_d_B.
+round_alternate() {
+  local form=$1 prefix=$2 a=$3 b=$4 b_flags=$5
+  printf '%s' "$form --name ${prefix}_a_$a;$form $b_flags --name ${prefix}_b_$b;"
+  printf '%s' "$form --name ${prefix}_c_$a;$form $b_flags --name ${prefix}_d_$b"
+}
+
+# A side-by-side round's GPU part for the kernels of OUT_DIR/attention:
+# round_attention (480 s, --side-by-side) into OUT, its summary lines, then
+# memcheck and synccheck over the kernels ONLY selects into
+# OUT/PREFIX-*.log.
+round_side_by_side() {
+  local out=${1:?output folder} out_dir=$2 only=$3 prefix=$4
+  round_attention "$out" "$out_dir/attention" 480 --side-by-side
+  grep -h "FAIL\|SUMMARY\|full s=\|causal s=" "$out"/attention*.log | head -40 || true
+  round_sanitize_sync "$out_dir/attention" "$only" "$out" "$prefix"
+}
+
 # The attention kernels of DIR on the GPU into OUT: the device, the check
 # and the benchmark (cuDNN alternating; bench.py flags may follow the
 # benchmark's time limit in seconds, such as --side-by-side), each under a

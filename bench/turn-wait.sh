@@ -20,20 +20,14 @@ out_dir=.gpu/turn-wait
 ATTENTION=""
 for form in "" "--causal"; do
   suffix=${form:+_causal}
-  ATTENTION+="${ATTENTION:+;}$form --name attention_d128${suffix}_a_start"
-  ATTENTION+=";$form --turn-wait issue --name attention_d128${suffix}_b_issue"
-  ATTENTION+=";$form --name attention_d128${suffix}_c_start"
-  ATTENTION+=";$form --turn-wait issue --name attention_d128${suffix}_d_issue"
+  ATTENTION+="${ATTENTION:+;}$(round_alternate "$form" "attention_d128$suffix" start issue "--turn-wait issue")"
   ATTENTION+=";--head-dim 64 $form --name attention_d64${suffix}_a_start"
   ATTENTION+=";--head-dim 64 $form --turn-wait issue --name attention_d64${suffix}_b_issue"
 done
 GEMM=""
 
 run_attention() {
-  local out=${1:?output folder}
-  round_attention "$out" "$out_dir/attention" 480 --side-by-side
-  grep -h "FAIL\|SUMMARY\|full s=\|causal s=" "$out"/attention*.log | head -40 || true
-  round_sanitize_sync "$out_dir/attention" "d128_b_issue" "$out" issue
+  round_side_by_side "${1:-}" "$out_dir" d128_b_issue issue
 }
 
 round_main "$@"
