@@ -23,12 +23,15 @@ EPILOGUE_FP8_SHAPES=4096x4096x4096,8192x8192x8192,4096x14336x4096,3000x5000x2000
 # rows, the same kernels on aligned ones). The bf16 chooser splits decode
 # rows' K where that pays (--decode-split 8, round 131: at or above the
 # chooser without on every decode row measured; the suite's rows have
-# M >= 64 and do not change).
+# M >= 64 and do not change) and runs them with the tokens as wgmma's N
+# (--decode-tokens-n, round 137: at or below the chooser without on every
+# decode problem timed, 0.70 and 0.63 of it at 8 x 2048 x 8192 and 16 x
+# 1024 x 4096).
 TARGET_ATTENTION="--head-dim 128;--head-dim 128 --causal"
 # The bf16 chooser's flags without the decode split (bench/call-costs.sh
 # times both forms).
 TARGET_BF16_CHOOSER="--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
-TARGET_GEMM="bf16out_choose_persistent_c2:$TARGET_BF16_CHOOSER --decode-split 8"
+TARGET_GEMM="bf16out_choose_persistent_c2:$TARGET_BF16_CHOOSER --decode-split 8 --decode-tokens-n"
 TARGET_GEMM+=";fp8_choose_persistent_sm_off32:--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
 
 # The targets' measurements of the kernels of DIR into OUT: the GEMMs over
