@@ -28,15 +28,19 @@ BF16_CHECKS+=",17x136x72,30x520x2000,32x2048x8192,33x200x1000,1x64x64"
 FP8_CHECKS="1x208x1024,7x528x2048,8x1024x4096,9x1008x1024,16x1024x4096"
 FP8_CHECKS+=",17x144x128,30x528x2048,32x2048x8192,33x208x1024"
 
-# gen_gemm.py FLAGS with TOKENS_N_STAGES at STAGES, into DIR/gemm_NAME.so.
-tokens_stages() {
-  local dir=$1 name=$2 stages=$3
+# gen_gemm.py FLAGS with its module constants set as SETTINGS says
+# ("NAME=VALUE ..."), into DIR/gemm_NAME.so.
+gen_with() {
+  local dir=$1 name=$2 settings=$3
   shift 3
-  python3 - "$stages" "$@" > "$dir/gemm_$name.mlir" <<'PY'
+  python3 - "$settings" "$@" > "$dir/gemm_$name.mlir" <<'PY'
 import sys
 sys.path.insert(0, "examples/gemm")
 import gen_gemm
-gen_gemm.TOKENS_N_STAGES = int(sys.argv[1])
+for setting in sys.argv[1].split():
+    key, value = setting.split("=")
+    assert hasattr(gen_gemm, key), key
+    setattr(gen_gemm, key, int(value))
 sys.argv = ["gen_gemm.py"] + sys.argv[2:]
 gen_gemm.main()
 PY
@@ -48,9 +52,10 @@ build() {
   round_build "$out_dir" "" \
     "bf16out_b_combine:$BF16;bf16out_c_tokens:$BF16 --decode-tokens-n;fp8_c_tokens:$FP8 --decode-tokens-n;fp8_d_tokens_split:$FP8 --decode-tokens-n --decode-split 8"
   # shellcheck disable=SC2086
-  tokens_stages "$out_dir/gemm" bf16out_d_tokens_8stages 8 $BF16 --decode-tokens-n
+  gen_with "$out_dir/gemm" bf16out_d_tokens_12stages TOKENS_N_STAGES=12 $BF16 --decode-tokens-n
+  # Two shares of 32 k-steps split too (8 x 4096 x 4096: 64 tiles).
   # shellcheck disable=SC2086
-  tokens_stages "$out_dir/gemm" bf16out_e_tokens_16stages 16 $BF16 --decode-tokens-n
+  gen_with "$out_dir/gemm" bf16out_e_tokens_share32 DECODE_SHARE_KSTEPS=32 $BF16 --decode-tokens-n
   round_build_at "$before" "$out_dir" "" "" "bf16out_a_before:$BF16;fp8_a_before:$FP8"
   # The tokens chooser alone, for memcheck.
   mkdir -p "$out_dir/memcheck"
@@ -71,14 +76,14 @@ run_gemm() {
 }
 
 # The same in less device time: the bf16 calls' costs of the choosers before,
-# with the new combine and with the tokens kernels (12 and 16 stages), the
+# with the tokens kernels, and with them split at shares of 32 k-steps, the
 # checks of every chooser, FP8 timed by bench_fp8.py, memcheck over the bf16
 # checks of the tokens chooser.
 run_quick() {
   local out=${1:?output folder} lib
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
-  for lib in a_before b_combine c_tokens e_tokens_16stages; do
+  for lib in a_before c_tokens e_tokens_share32; do
     step "call costs $lib" timeout 45 python3 bench/Gemm/call_costs.py --dir "$out_dir/gemm" \
       --lib "gemm_bf16out_$lib.so" --shapes "$SHAPES" --rounds 2 > "$out/call-costs-$lib.log" 2>&1
   done
