@@ -53,9 +53,10 @@ build() {
     "bf16out_b_combine:$BF16;bf16out_c_tokens:$BF16 --decode-tokens-n;fp8_c_tokens:$FP8 --decode-tokens-n;fp8_d_tokens_split:$FP8 --decode-tokens-n --decode-split 8"
   # shellcheck disable=SC2086
   gen_with "$out_dir/gemm" bf16out_d_tokens_12stages TOKENS_N_STAGES=12 $BF16 --decode-tokens-n
-  # Two shares of 32 k-steps split too (8 x 4096 x 4096: 64 tiles).
+  # Two shares of 32 k-steps left whole (8 x 4096 x 4096: 64 tiles), as
+  # before round 138.
   # shellcheck disable=SC2086
-  gen_with "$out_dir/gemm" bf16out_e_tokens_share32 DECODE_SHARE_KSTEPS=32 $BF16 --decode-tokens-n
+  gen_with "$out_dir/gemm" bf16out_e_tokens_share64 TOKENS_SHARE_KSTEPS=64 $BF16 --decode-tokens-n
   round_build_at "$before" "$out_dir" "" "" "bf16out_a_before:$BF16;fp8_a_before:$FP8"
   # The tokens chooser alone, for memcheck.
   mkdir -p "$out_dir/memcheck"
@@ -76,14 +77,14 @@ run_gemm() {
 }
 
 # The same in less device time: the bf16 calls' costs of the choosers before,
-# with the tokens kernels, and with them split at shares of 32 k-steps, the
+# with the tokens kernels, and with their split at shares of 64 k-steps, the
 # checks of every chooser, FP8 timed by bench_fp8.py, memcheck over the bf16
 # checks of the tokens chooser.
 run_quick() {
   local out=${1:?output folder} lib
   mkdir -p "$out"
   export PYTHONUNBUFFERED=1
-  for lib in a_before c_tokens e_tokens_share32; do
+  for lib in a_before c_tokens e_tokens_share64; do
     step "call costs $lib" timeout 45 python3 bench/Gemm/call_costs.py --dir "$out_dir/gemm" \
       --lib "gemm_bf16out_$lib.so" --shapes "$SHAPES" --rounds 2 > "$out/call-costs-$lib.log" 2>&1
   done

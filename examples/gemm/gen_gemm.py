@@ -1824,6 +1824,10 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 # --decode-split where the tiles fill more than a quarter of the SMs: k-steps
 # per share at least (m64n64_split_rule).
 DECODE_SHARE_KSTEPS = 64
+# The same with --decode-tokens-n: the tokens kernels' split pays with two
+# shares of 32 k-steps (round 137, an H100: 8 x 4096 x 4096, 64 tiles, 9.7
+# us a call in a CUDA graph against 12.5 unsplit and cuBLAS's 10.6).
+TOKENS_SHARE_KSTEPS = 32
 
 
 PAD_THREADS = 256
@@ -2010,14 +2014,15 @@ FREE_PADDED = """    scf.if %a_padded {
 """
 
 
-def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
+def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False,
+                      share_ksteps=DECODE_SHARE_KSTEPS):
     """%`result`: the 64 x 64 kernel split, and %splits its shares: as many as
     fill the SMs, at most `max_split`, each of at least SPLIT_MIN_KSTEPS
     k-steps, where the tiles fill at most half the SMs, and the caller's
     workspace (%partials, %counters) holds the partials and counters; with
     `own_workspace` (the stream's, --decode-split) only where M is at most
     DECODE_ROWS (%decode_rows, the decode_rows rule), and where the tiles
-    fill at most a quarter of the SMs or each share has DECODE_SHARE_KSTEPS
+    fill at most a quarter of the SMs or each share has `share_ksteps`
     k-steps or more: a share's partial tile and its combine cost about as
     much as a short share saves (round 131, an H100: two shares of 32
     k-steps, 8 x 4096 x 4096, ran 0.95x the unsplit kernel; of 112, 8 x 4096
@@ -2050,7 +2055,7 @@ def m64n64_split_rule(bk, sms, max_split, result, own_workspace=False):
 %tiles4 = arith.muli %m64n64_tiles, %c4s : index
 %quarter_full = arith.cmpi ule, %tiles4, %sms_split : index
 %share_ksteps = arith.divui %ksteps, %splits : index
-%long_min = arith.constant {DECODE_SHARE_KSTEPS} : index
+%long_min = arith.constant {share_ksteps} : index
 %long_shares = arith.cmpi uge, %share_ksteps, %long_min : index
 %split_pays = arith.ori %quarter_full, %long_shares : i1
 %split_worth = arith.andi %split_fill, %split_pays : i1
@@ -2282,8 +2287,10 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     extra = "".join(f", {name}: {ty}" for name, ty in params)
     bk = common.get("bk", BK)
     split_rule = m64n64_split_rule(bk, sms, split_k, "m64n64_split")
-    decode_split_rule = m64n64_split_rule(bk, sms, decode_split,
-                                          "decode_split", own_workspace=True)
+    decode_split_rule = m64n64_split_rule(
+        bk, sms, decode_split, "decode_split", own_workspace=True,
+        share_ksteps=(TOKENS_SHARE_KSTEPS if decode_tokens_n
+                      else DECODE_SHARE_KSTEPS))
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
         "m64_count": """%m64_up = arith.addi %M, %c63 : index
