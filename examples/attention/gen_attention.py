@@ -148,7 +148,7 @@ def first_block(a):
 def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
     if not a.lazy_rescale:
-        emit_consume_body(e, a, True, "tile.yield")
+        emit_consume_body(e, a, True)
         return
     # --lazy-rescale: O's rescale by the previous block's alphas is skipped
     # where every alpha of the consumer warpgroup is 1. A branch around the
@@ -173,7 +173,7 @@ def emit_consume(e, a):
     for rescale in (True, False):
         body = Emitter(e.indent + "  ")
         body.count = e.count
-        emit_consume_body(body, a, rescale, "scf.yield")
+        emit_consume_body(body, a, rescale)
         # Each copy ends in an asm statement of its own, which LLVM cannot
         # merge: else it sinks the copies' common tail (from the wgmmas' wait
         # on) below a join that merges O while its wgmmas run.
@@ -194,9 +194,10 @@ def emit_consume(e, a):
     e.line("tile.yield " + ", ".join(f"%lz#{i}" for i in range(8)) + f" : {types}")
 
 
-def emit_consume_body(e, a, rescale, terminator):
-    """emit_consume's body, ending in `terminator`; `rescale`: O *= the
-    previous block's alphas first (overlapped kernels)."""
+def emit_consume_body(e, a, rescale):
+    """emit_consume's body (with --lazy-rescale one of its two copies, ending
+    in scf.yield); `rescale`: O *= the previous block's alphas first
+    (overlapped kernels)."""
     d, el, causal = a.head_dim, a.dtype, a.causal
     s_vals, o_vals = a.block_n // 2, d // 2
     e.line("%row0 = arith.muli %cidx, %c64 : index")
@@ -294,7 +295,7 @@ def emit_consume_body(e, a, rescale, terminator):
         e.line("  nvvm.barrier.arrive id = %other_turn number_of_threads = %c256_i32")
         e.line("}")
     e.line(f"nvvm.wgmma.wait.group.sync.aligned {1 if a.overlap else 0}")
-    if a.q_last_s and terminator == "tile.yield":
+    if a.q_last_s and not a.lazy_rescale:
         # This block's S = Q K^T, the last read of Q, is complete: the
         # tile's last block releases Q here, so the next tile's Q loads
         # during this block's softmax and the epilogue.
@@ -344,8 +345,7 @@ def emit_consume_body(e, a, rescale, terminator):
         vals = emit_column_selects(e, vals, emit_column_limits(e, causal))
     else:
         vals = emit_branch_mask(e, vals, causal, s_vals, needs_mask)
-    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None, new_l,
-                      terminator)
+    emit_softmax_rest(e, a, vals, o_in, prev if a.overlap else None, new_l)
 
 
 def emit_previous_p(e, a):
@@ -416,7 +416,7 @@ def emit_branch_mask(e, vals, causal, s_vals, needs_mask):
     return [f"{masked}#{i}" for i in range(s_vals)]
 
 
-def emit_softmax_rest(e, a, vals, o_in, prev, tc_l, terminator):
+def emit_softmax_rest(e, a, vals, o_in, prev, tc_l):
     """The row maxima, probabilities, sums and the P V of the block."""
     d, el = a.head_dim, a.dtype
     o_vals = d // 2
@@ -485,6 +485,7 @@ def emit_softmax_rest(e, a, vals, o_in, prev, tc_l, terminator):
         o = emit_pv(e, a, "%vs", o, frags, "")
         carried = ""
     ftypes = ", !accS, f32, f32" if a.overlap else ""
+    terminator = "scf.yield" if a.lazy_rescale else "tile.yield"
     e.line(f"{terminator} {o}, {new_m[0]}, {new_m[1]}, {new_l[0]}, {new_l[1]}{carried} "
            f": !accO, f32, f32, f32, f32{ftypes}")
 
