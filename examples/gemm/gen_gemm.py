@@ -1467,6 +1467,19 @@ def emit_handwritten_loop(w, bm, bn, bk, consumers, ksteps, fp8=False):
         nvvm.wgmma.wait.group.sync.aligned 0""")
 
 
+# --l2-hints: the L2 policy of the pipelined kernels' loads of each global
+# operand (tile.copy_async's cache_hint), by the operand's name; none where
+# absent.
+L2_HINTS = {}
+
+
+def l2_hint(src):
+    """The attribute dictionary of a load from `src` (its L2 policy), or
+    nothing."""
+    hint = L2_HINTS.get(src)
+    return f' {{cache_hint = "evict_{hint}"}}' if hint else ""
+
+
 def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
                        cluster=1, fp8=False, split_k=1, persistent=False,
                        group_m=GROUP_M, accum="%accum", stream_k=False,
@@ -1525,8 +1538,8 @@ def emit_pipeline_loop(w, bm, bn, bk, consumers, ksteps, registers=None,
           attributes {{consumers = {consumers} : i64, in_flight = {in_flight} : i64, reads = #tile.consumer_reads<wgmma>{regs}}}{iterations} produce {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB):{mask}{kglobal}
         %k0 = arith.muli {kvar}, %cbk : index
-        tile.copy_async %a[0, 0] [{box_a}, {bk}], {a_src}[%m0, %k0] [{box_a}, {bk}] : !tileA, {a_type}
-        tile.copy_async %b[0, 0] [{bn}, {bk}], {b_src}[%n0, %k0] [{bn}, {bk}]{multicast} : !tileB, {b_type}
+        tile.copy_async %a[0, 0] [{box_a}, {bk}], {a_src}[%m0, %k0] [{box_a}, {bk}]{l2_hint(a_src)} : !tileA, {a_type}
+        tile.copy_async %b[0, 0] [{bn}, {bk}], {b_src}[%n0, %k0] [{bn}, {bk}]{multicast}{l2_hint(b_src)} : !tileB, {b_type}
         tile.yield
       }} consume {{
       ^bb0({targ}%kt: index, %a: !tileA, %b: !tileB, %cidx: index, {acc_args}):""")
@@ -2613,6 +2626,10 @@ def main():
                          "by element, instead of a TMA store (C's rows need "
                          "no alignment; --choose --persistent --swizzle-c "
                          "takes it where they lack it)")
+    ap.add_argument("--l2-hints", default=None, metavar="A:B",
+                    help="the L2 policy of the pipelined kernels' loads of A "
+                         "and of Bt, each first, last, normal or none "
+                         "(tile.copy_async's cache_hint evict_first, ...)")
     ap.add_argument("--stmatrix", action="store_true",
                     help="--persistent --swizzle-c: the epilogue writes C "
                          "16 x 16 blocks at a time (tile.wgmma_store_fragment, "
@@ -2660,6 +2677,14 @@ def main():
                                                   and args.swizzle_c):
         ap.error("--choose --store-chunks stores the chunks of the persistent "
                  "kernels: use --persistent --swizzle-c")
+    if args.l2_hints:
+        hints = args.l2_hints.split(":")
+        kinds = ("first", "last", "normal", "none")
+        if len(hints) != 2 or any(h not in kinds for h in hints):
+            ap.error(f"--l2-hints {args.l2_hints}: A's and Bt's policies, "
+                     f"each one of {', '.join(kinds)}, as A:B")
+        L2_HINTS.update({src: h for src, h in zip(("%A", "%Bt"), hints)
+                         if h != "none"})
     if args.choose:
         common = {k: True for k in ("bf16_out", "fp8", "persistent",
                                     "swizzle_c", "store_chunks", "stmatrix",

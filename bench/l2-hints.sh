@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The L2 policy of the bf16 GEMM's operand loads (gen_gemm.py --l2-hints
+# A:B, tile.copy_async's cache_hint): the clustered target chooser with
+# none, with A evict_first and Bt evict_last, the reverse, and Bt alone
+# evict_last, the chooser without hints in two places (a, d) so that the
+# rounds' order shows; every check shape exact first, cuBLAS alternating,
+# on the suite's shapes with K or N the long side and the squares.
+#
+#   bench/l2-hints.sh build     # CPU machine with the MLIR build: .gpu/l2-hints/
+#   bench/l2-hints.sh gemm OUT  # GPU machine, from .gpu/l2-hints/
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+# shellcheck source=bench/round-lib.sh
+source bench/round-lib.sh
+out_dir=.gpu/l2-hints
+ATTENTION=""
+GEMM="bf16out_a_none:$TARGET_BF16_CHOOSER"
+GEMM+=";bf16out_b_first_last:$TARGET_BF16_CHOOSER --l2-hints first:last"
+GEMM+=";bf16out_c_last_first:$TARGET_BF16_CHOOSER --l2-hints last:first"
+GEMM+=";bf16out_d_none:$TARGET_BF16_CHOOSER"
+GEMM+=";bf16out_e_none_last:$TARGET_BF16_CHOOSER --l2-hints none:last"
+SHAPES="14336x4096x4096,4096x14336x4096,4096x4096x14336,6144x6144x6144"
+SHAPES+=",8192x8192x8192,4096x4096x4096,2048x2048x2048,8192x4096x14336"
+SHAPES+=",256x8192x8192,3000x5000x2000"
+
+run_gemm() {
+  local out=${1:?output folder}
+  round_gemm_bf16 "$out" "$out_dir" "$SHAPES"
+}
+
+round_main "$@"
