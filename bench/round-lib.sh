@@ -32,7 +32,7 @@ TARGET_ATTENTION="--head-dim 128;--head-dim 128 --causal"
 # times both forms).
 TARGET_BF16_CHOOSER="--choose --bf16-out --persistent --swizzle-c --by-waves --cluster 2"
 TARGET_GEMM="bf16out_choose_persistent_c2:$TARGET_BF16_CHOOSER --decode-split 8 --decode-tokens-n"
-TARGET_GEMM+=";fp8_choose_persistent_sm_off32:--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2"
+TARGET_GEMM+=";fp8_choose_persistent_sm_off32:--choose --fp8 --persistent --swizzle-c --by-waves --stmatrix --cluster-off32 2 --decode-split 8 --decode-tokens-n"
 
 # The targets' measurements of the kernels of DIR into OUT: the GEMMs over
 # bench.py's and bench_fp8.py's own suites (cuBLAS and cuBLASLt

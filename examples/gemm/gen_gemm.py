@@ -1839,7 +1839,10 @@ SPLIT_MIN_KSTEPS = 8  # k-steps per share at least
 DECODE_SHARE_KSTEPS = 64
 # The same with --decode-tokens-n: the tokens kernels' split pays with two
 # shares of 32 k-steps (round 137, an H100: 8 x 4096 x 4096, 64 tiles, 9.7
-# us a call in a CUDA graph against 12.5 unsplit and cuBLAS's 10.6).
+# us a call in a CUDA graph against 12.5 unsplit and cuBLAS's 10.6). Not
+# FP8's: its two shares of 56 k-steps lost to the whole tiles (round 139,
+# an H100: 32 x 4096 x 14336 133 TFLOP/s against 148, 8 x 4096 x 14336 35
+# against 38), so FP8 keeps DECODE_SHARE_KSTEPS.
 TOKENS_SHARE_KSTEPS = 32
 
 
@@ -2302,7 +2305,7 @@ def emit_chooser(choices=CHOICES, sms=SMS, common=None, split_k=1,
     split_rule = m64n64_split_rule(bk, sms, split_k, "m64n64_split")
     decode_split_rule = m64n64_split_rule(
         bk, sms, decode_split, "decode_split", own_workspace=True,
-        share_ksteps=(TOKENS_SHARE_KSTEPS if decode_tokens_n
+        share_ksteps=(TOKENS_SHARE_KSTEPS if decode_tokens_n and not fp8
                       else DECODE_SHARE_KSTEPS))
     # The rules, on M and the count of 128 x 256 tiles.
     conditions = {
