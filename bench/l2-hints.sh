@@ -8,8 +8,14 @@
 # target chooser likewise with none and either pair over bench_fp8.py's
 # suite (cuBLASLt alternating).
 #
-#   bench/l2-hints.sh build     # CPU machine with the MLIR build: .gpu/l2-hints/
-#   bench/l2-hints.sh gemm OUT  # GPU machine, from .gpu/l2-hints/
+# `sustained` runs the bf16 chooser without hints and with A evict_first,
+# Bt evict_last for seconds each, alternating with cuBLAS, the card's clock
+# and power sampled (bench/Gemm/clocks.py): the power cap's regime, where
+# DRAM traffic that the L2 saves is power the SMs can clock with.
+#
+#   bench/l2-hints.sh build          # CPU machine with the MLIR build: .gpu/l2-hints/
+#   bench/l2-hints.sh gemm OUT       # GPU machine, from .gpu/l2-hints/
+#   bench/l2-hints.sh sustained OUT  # the same machine
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -37,4 +43,18 @@ run_gemm() {
   grep -h "FAIL\|SUMMARY" "$out/fp8.log" | head -20 || true
 }
 
+run_sustained() {
+  local out=${1:?output folder}
+  mkdir -p "$out"
+  step sustained timeout 200 python3 bench/Gemm/clocks.py --dir "$out_dir/gemm" \
+    --lib gemm_bf16out_a_none.so,gemm_bf16out_b_first_last.so --seconds 2 \
+    --shapes 14336x4096x4096,4096x14336x4096,8192x8192x8192,6144x6144x6144 \
+    > "$out/sustained.log" 2>&1
+  grep "TFLOP/s" "$out/sustained.log" || true
+}
+
+if [ "${1:-}" = sustained ]; then
+  run_sustained "${2:-}"
+  exit
+fi
 round_main "$@"

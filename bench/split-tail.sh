@@ -5,7 +5,7 @@
 # through a workspace) against the default, with the rounds' order
 # controlled as in bench/causal-table.sh: two copies of each at head_dim 128
 # under names that alternate them (a default, b split, c default, d split),
-# one of each at head_dim 64; exact on the check shapes first, cuDNN
+# at head_dim 128 and 64; exact on the check shapes first, cuDNN
 # alternating; then compute-sanitizer memcheck and synccheck over the
 # split kernel's small check shapes.
 #
@@ -23,6 +23,8 @@ ATTENTION+=";--name attention_d128_c_whole"
 ATTENTION+=";--split-tail on --name attention_d128_d_split"
 ATTENTION+=";--head-dim 64 --name attention_d64_a_whole"
 ATTENTION+=";--head-dim 64 --split-tail on --name attention_d64_b_split"
+ATTENTION+=";--head-dim 64 --name attention_d64_c_whole"
+ATTENTION+=";--head-dim 64 --split-tail on --name attention_d64_d_split"
 GEMM=""
 
 run_attention() {

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Sustained GEMM runs with the card's clock and power sampled: a tile GEMM
-kernel and cuBLAS (torch.matmul, bf16 out) each launched back to back for
-SECONDS per shape, alternating (ours, cuBLAS, ours, cuBLAS), while
+"""Sustained GEMM runs with the card's clock and power sampled: tile GEMM
+kernels and cuBLAS (torch.matmul, bf16 out) each launched back to back for
+SECONDS per shape, alternating (ours, cuBLAS, ours, cuBLAS; with several
+libraries, each of them in turn before cuBLAS), while
 nvidia-smi samples the SM clock, the power draw and the active clock-event
 reasons every 50 ms. Prints per run the TFLOP/s over the run (CUDA events)
 and the median clock and power of the samples taken during it, so that a
 kernel slower on one card than on another can be told apart from a card
 that runs it at a lower clock:
 
-    python3 bench/Gemm/clocks.py --dir DIR --lib gemm_X.so --shapes MxNxK,...
+    python3 bench/Gemm/clocks.py --dir DIR --lib gemm_X.so[,gemm_Y.so] --shapes MxNxK,...
 """
 import argparse
 import os
@@ -71,11 +72,14 @@ def sustained(fn, seconds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dir", required=True)
-    ap.add_argument("--lib", required=True)
+    ap.add_argument("--lib", required=True,
+                    help="the libraries of DIR, comma-separated")
     ap.add_argument("--shapes", required=True)
     ap.add_argument("--seconds", type=float, default=3.0)
     a = ap.parse_args()
-    tile = bench.Tile(a.dir, a.lib)
+    tiles = [bench.Tile(a.dir, lib) for lib in a.lib.split(",")]
+    names = ([os.path.splitext(lib)[0] for lib in a.lib.split(",")]
+             if len(tiles) > 1 else ["tile"])
     with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as f:
         log = f.name
     proc = sampler(log)
@@ -83,19 +87,29 @@ def main():
     print("device", torch.cuda.get_device_name(), flush=True)
     try:
         for shape in a.shapes.split(","):
-            (M, N, K), A, Bt, Cout, ours = bench.tool_problem(tile, shape)
+            problems = [bench.tool_problem(t, shape) for t in tiles]
+            (M, N, K), A, Bt, _, _ = problems[0]
             ref = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
 
             def cublas():
                 torch.matmul(A, Bt.t(), out=ref)
 
+            contenders = [(name, p[4]) for name, p in zip(names, problems)]
+            contenders.append(("cublas", cublas))
             runs = []
             for rnd in range(2):
-                for name, fn in (("tile", ours), ("cublas", cublas)):
+                for name, fn in contenders:
                     ms, t0, t1 = sustained(fn, a.seconds)
                     runs.append((rnd, name, ms, t0, t1))
-            tile.status()
-            err = bench.error(Cout, ref.float())
+            for t in tiles:
+                t.status()
+            # Each library's C against cuBLAS's on its own operands.
+            errs = []
+            for p in problems:
+                _, A_p, Bt_p, Cout_p, _ = p
+                torch.matmul(A_p, Bt_p.t(), out=ref)
+                errs.append(bench.error(Cout_p, ref.float()))
+            err = max(errs)
             time.sleep(0.3)
             for rnd, name, ms, t0, t1 in runs:
                 s = samples(log, t0 + 0.2, t1)

@@ -234,17 +234,26 @@ def emit_split_share(b):
     b("%sp_zero32 = arith.constant 0 : i32")
 
 
+# The split tail cuts tiles of this many KV blocks or more. A cut tile
+# costs a second epilogue and the workspace's traffic, which short tiles
+# do not earn back: round 105 (an H100, head_dim 128) timed the split at
+# 0.934 and 0.975 of the whole tiles at 4 and 8 blocks (512 and 1k keys),
+# round 139 at 1.009-1.016 from 16 (2k to 16k).
+SPLIT_TAIL_MIN_BLOCKS = 16
+
+
 def emit_split_rule(line, tiles, prefix):
     """%split: whether the split tail cuts tiles, for `tiles` tiles over
     %ctas CTAs of %kv_blocks blocks each: where they fill at least one wave,
-    the last wave is partial, and a tile has 2 blocks or more (the kernel's
-    share and the host's workspace both ask). Also `prefix`waves, the whole
-    waves."""
+    the last wave is partial, and a tile has SPLIT_TAIL_MIN_BLOCKS blocks
+    or more (the kernel's share and the host's workspace both ask). Also
+    `prefix`waves, the whole waves."""
     line(f"{prefix}waves = arith.divui {tiles}, %ctas : index")
     line(f"{prefix}rem = arith.remui {tiles}, %ctas : index")
     line(f"{prefix}partial = arith.cmpi ne, {prefix}rem, %c0 : index")
     line(f"{prefix}full = arith.cmpi uge, {prefix}waves, %c1 : index")
-    line(f"{prefix}blocks = arith.cmpi uge, %kv_blocks, %c2 : index")
+    line(f"{prefix}min_blocks = arith.constant {SPLIT_TAIL_MIN_BLOCKS} : index")
+    line(f"{prefix}blocks = arith.cmpi uge, %kv_blocks, {prefix}min_blocks : index")
     line(f"{prefix}some = arith.andi {prefix}partial, {prefix}full : i1")
     line(f"%split = arith.andi {prefix}some, {prefix}blocks : i1")
 
