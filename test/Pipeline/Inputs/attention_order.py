@@ -33,10 +33,12 @@ from index_arith import run  # noqa: E402
 PROBLEMS = [(2, 4, 4096), (3, 2, 1000), (1, 1, 128), (2, 16, 8192),
             (3, 5, 8192), (8, 16, 2048)]
 # The split tail's: 2048 tiles of 16 blocks (15.5 waves), 2112 (whole
-# waves: nothing split), 140 of 64 (one wave and 8 tiles), 100 (under a
-# wave: nothing split), 264 tiles of one block (nothing split).
-SPLIT_PROBLEMS = [(16, 8, 2048), (33, 4, 2048), (1, 14, 1280), (1, 10, 1280),
-                  (2, 132, 128)]
+# waves: nothing split), 153 of 17 blocks, the last partial (one wave and
+# 21 tiles), 210 of 15 blocks (fewer than SPLIT_TAIL_MIN_BLOCKS: nothing
+# split), 100 (under a wave: nothing split), 264 tiles of one block
+# (nothing split).
+SPLIT_PROBLEMS = [(16, 8, 2048), (33, 4, 2048), (1, 9, 2100), (1, 14, 1920),
+                  (1, 10, 1280), (2, 132, 128)]
 SMS = 132
 GPU_ID = re.compile(r"^(%\w+) = gpu\.(block_id|grid_dim) ([xyz])$")
 # The index and i32 arithmetic the walk is made of (not f32 constants).
