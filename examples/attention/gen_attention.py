@@ -145,6 +145,15 @@ def first_block(a):
     return "%kfirst" if a.split_tail else "%c0"
 
 
+def first_block_cmp(a, pred):
+    """The consume body's comparison `pred` of %kt with the tile's first KV
+    block (first_block); a split tile's piece compares in 32 bits
+    (%kt32, %kfirst32: unpack)."""
+    if a.split_tail:
+        return f"arith.cmpi {pred}, %kt32, %kfirst32 : i32"
+    return f"arith.cmpi {pred}, %kt, %c0 : index"
+
+
 def emit_consume(e, a):
     """The consume body: S = Q K^T, the online softmax, O += P V."""
     if not a.lazy_rescale:
@@ -210,7 +219,7 @@ def emit_consume_body(e, a, rescale):
         # the turn over on 4 - c once its wgmmas are issued), so that one's
         # softmax runs while the other's GEMMs do. Consumer 1 gives consumer
         # 0 the first turn.
-        e.line(f"%c0_first = arith.cmpi eq, %kt, {first_block(a)} : index")
+        e.line(f"%c0_first = {first_block_cmp(a, 'eq')}")
         e.line("%c1_first = arith.andi %c0_first, %second : i1")
         if a.carried_turns:
             # Turns carried across the CTA's tiles: only its first tile's
@@ -353,7 +362,7 @@ def emit_previous_p(e, a):
     --kv-lag) and the A fragments of its carried probabilities; returns the
     fragments' names (after %has_prev)."""
     if a.first_pv == "guard" or not a.kv_lag:
-        e.line(f"%has_prev = arith.cmpi ugt, %kt, {first_block(a)} : index")
+        e.line(f"%has_prev = {first_block_cmp(a, 'ugt')}")
     if a.kv_lag:
         # read_lags = [0, 1]: the pipeline hands consume V of block
         # max(k - 1, 0) (%vs), waited for on V's own barrier.
@@ -1214,13 +1223,20 @@ def kernel_func(a):
     b(f"^bb0({tile_arg}%kt: index, %ks: !tileKV, %vs: !tileKV, %cidx: index, %o: !accO, %m_a: f32, %m_b: f32, "
       f"%l_a: f32, %l_b: f32{fr_args}):")
 
-    def unpack(em):
-        """The split tail's piece range from its one tile value."""
+    def unpack(em, consume=False):
+        """The split tail's piece range from its one tile value; in the
+        consume body also %kt and the piece's first block in 32 bits (KV
+        blocks are below 2^30: emit_split_share). Compared in 64 bits they
+        kept two more registers live through the consumers' loop, and the
+        zero-P kernel at head_dim 128 spilled 8 bytes."""
         if a.split_tail:
             em.line("%kfirst = arith.andi %kpack, %cmask32 : index")
             em.line("%ntiles = arith.shrui %kpack, %c32 : index")
+            if consume:
+                em.line("%kt32 = arith.index_cast %kt : index to i32")
+                em.line("%kfirst32 = arith.index_cast %kpack : index to i32")
     consume = Emitter(body.indent + "  ")
-    unpack(consume)
+    unpack(consume, consume=True)
     emit_consume(consume, a)
     body.lines += consume.lines
     b("} epilogue {")
