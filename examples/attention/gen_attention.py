@@ -966,7 +966,7 @@ def generate(a, long_a=None):
     panels = d // 64
     name = a.name
     smem = arena_bytes(a)
-    if a.split_tail:
+    if a.split_tail or (long_a and long_a.split_tail):
         # The consumers' "last piece" flags (emit_split_combine).
         smem += SPLIT_FLAG_BYTES
     if a.tc_sums:
@@ -1029,7 +1029,7 @@ def generate(a, long_a=None):
         w("  func.func private @tileRuntimeLongestFirstTable(i64, i64, i64, i64, i64, i64)")
         w("      -> memref<?xi32> attributes {llvm.emit_c_interface}")
         w("")
-    emit_host(w, a, name, smem, long_a.name if long_a else None)
+    emit_host(w, a, name, smem, long_a)
     out[-1] = "}"
     return "\n".join(out) + "\n"
 
@@ -1294,13 +1294,16 @@ def emit_q_once(b, d):
     b("}")
 
 
-def emit_host(w, a, name, smem, long_name=None):
+def emit_host(w, a, name, smem, long_a=None):
     """The host entries: the launch of one CTA per query block and (batch,
     head), or, persistent, one per SM (at most one per tile, causal one per
-    unit of two tiles). With `long_name`, kernel `name` where the keys fill
-    at most FIRST_PV_GUARD_BLOCKS blocks, `long_name` beyond."""
-    if a.split_tail:
-        emit_split_host(w, a, name, smem, long_name)
+    unit of two tiles). With `long_a` (a second kernel's options), kernel
+    `name` where the keys fill at most FIRST_PV_GUARD_BLOCKS blocks,
+    `long_a.name` beyond."""
+    long_name = long_a.name if long_a else None
+    if a.split_tail or (long_a and long_a.split_tail):
+        emit_split_host(w, a, name, smem, long_name,
+                        whole_short=not a.split_tail)
         return
     for asyn in (True, False):
         fn = f"{name}_async" if asyn else name
@@ -1384,7 +1387,7 @@ def emit_host_ctas(w, a):
     w("    %ctas = arith.maxui %fill, %c1 : index")
 
 
-def emit_split_host(w, a, name, smem, long_name=None):
+def emit_split_host(w, a, name, smem, long_name=None, whole_short=False):
     """The host entries of a split-tail kernel (emit_split_share): the
     asynchronous one takes the stream's workspace (tile.stream_workspace:
     the partial rows of two pieces and two consumers per cut between CTAs,
@@ -1392,8 +1395,11 @@ def emit_split_host(w, a, name, smem, long_name=None):
     zero by the kernel; one element each where no tile is split) and
     launches the kernel (with `long_name`, the by-length choice); where the
     runtime could not allocate it (its error recorded) it launches nothing.
-    The synchronous one runs it on a stream of its own and waits for that
-    stream."""
+    With `whole_short`, kernel `name` takes whole tiles and no workspace:
+    where the keys fill at most FIRST_PV_GUARD_BLOCKS blocks the entry
+    launches it and asks for no workspace, the split kernel `long_name`
+    beyond. The synchronous one runs it on a stream of its own and waits
+    for that stream."""
     args = "%Q, %K, %V, %O, %L"
     types = "!Q, !KV, !KV, !O, !L"
     w("  // Launched on `stream` (no synchronisation); returns `stream`.")
@@ -1403,44 +1409,63 @@ def emit_split_host(w, a, name, smem, long_name=None):
     w("    %c4 = arith.constant 4 : index")
     emit_host_ctas(w, a)
     emit_host_kv_blocks(w, a, "%kv_blocks")
-    w("    // Tiles are cut where the kernel cuts them (emit_split_share).")
-    emit_split_rule(lambda text: w("    " + text), "%tiles", "%sw_")
-    w("    // Partial rows: 4 slots per CTA (cuts 1 .. CTAs - 1, a head and a")
-    w("    // tail piece each, two consumers); a counter per cut and consumer.")
-    w(f"    %sw_slot = arith.constant {split_slot_floats(a.head_dim)} : index")
-    w("    %sw_slots = arith.muli %ctas, %c4 : index")
-    w("    %sw_floats = arith.muli %sw_slots, %sw_slot : index")
-    w("    %sw_counts = arith.muli %ctas, %c2 : index")
-    w("    %sw_part_n = arith.select %split, %sw_floats, %c1 : index")
-    w("    %sw_cnt_n = arith.select %split, %sw_counts, %c1 : index")
-    w("    %part = tile.stream_workspace \"attention split partials\" [%stream] (%sw_part_n) : memref<?xf32>")
-    w("    %cnt = tile.stream_workspace \"attention split counters\" [%stream] (%sw_cnt_n) zeroed : memref<?xi32>")
-    w("    %part_at = memref.extract_aligned_pointer_as_index %part : memref<?xf32> -> index")
-    w("    %cnt_at = memref.extract_aligned_pointer_as_index %cnt : memref<?xi32> -> index")
-    w("    %sw_least = arith.minui %part_at, %cnt_at : index")
-    w("    %sw_ok = arith.cmpi ne, %sw_least, %c0 : index")
-    w("    %has_tiles = arith.cmpi ugt, %tiles, %c0 : index")
-    w("    %run = arith.andi %sw_ok, %has_tiles : i1")
-    w("    scf.if %run {")
 
-    def launch(kernel, indent):
+    def launch(kernel, indent, workspace=True):
+        ws = (", %part : memref<?xf32>, %cnt : memref<?xi32>" if workspace
+              else "")
         w(f"{indent}%{kernel}_done = gpu.launch_func async [%stream] @{name}_kernels::@{kernel}")
         w(f"{indent}    blocks in (%ctas, %c1, %c1) threads in (%threads, %c1, %c1)")
         w(f"{indent}    dynamic_shared_memory_size %smem")
-        w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L, "
-          "%part : memref<?xf32>, %cnt : memref<?xi32>)")
-    if long_name:
-        w("      // The tile's first P V guarded (short keys) or a zero P (long).")
-        w(f"      %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
-        w("      %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
-        w("      scf.if %short {")
-        launch(name, "        ")
-        w("      } else {")
-        launch(long_name, "        ")
-        w("      }")
+        w(f"{indent}    args(%Q : !Q, %K : !KV, %V : !KV, %O : !O, %L : !L{ws})")
+
+    def split_launch(indent, kernels):
+        """The workspace and the launch of `kernels`: one name, or the
+        guarded and the long-key one by length."""
+        x = lambda text: w(indent + text)  # noqa: E731
+        x("// Tiles are cut where the kernel cuts them (emit_split_share).")
+        emit_split_rule(x, "%tiles", "%sw_")
+        x("// Partial rows: 4 slots per CTA (cuts 1 .. CTAs - 1, a head and a")
+        x("// tail piece each, two consumers); a counter per cut and consumer.")
+        x(f"%sw_slot = arith.constant {split_slot_floats(a.head_dim)} : index")
+        x("%sw_slots = arith.muli %ctas, %c4 : index")
+        x("%sw_floats = arith.muli %sw_slots, %sw_slot : index")
+        x("%sw_counts = arith.muli %ctas, %c2 : index")
+        x("%sw_part_n = arith.select %split, %sw_floats, %c1 : index")
+        x("%sw_cnt_n = arith.select %split, %sw_counts, %c1 : index")
+        x("%part = tile.stream_workspace \"attention split partials\" [%stream] (%sw_part_n) : memref<?xf32>")
+        x("%cnt = tile.stream_workspace \"attention split counters\" [%stream] (%sw_cnt_n) zeroed : memref<?xi32>")
+        x("%part_at = memref.extract_aligned_pointer_as_index %part : memref<?xf32> -> index")
+        x("%cnt_at = memref.extract_aligned_pointer_as_index %cnt : memref<?xi32> -> index")
+        x("%sw_least = arith.minui %part_at, %cnt_at : index")
+        x("%sw_ok = arith.cmpi ne, %sw_least, %c0 : index")
+        x("%has_tiles = arith.cmpi ugt, %tiles, %c0 : index")
+        x("%run = arith.andi %sw_ok, %has_tiles : i1")
+        x("scf.if %run {")
+        if len(kernels) == 2:
+            x("  // The tile's first P V guarded (short keys) or a zero P (long).")
+            x(f"  %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
+            x("  %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
+            x("  scf.if %short {")
+            launch(kernels[0], indent + "    ")
+            x("  } else {")
+            launch(kernels[1], indent + "    ")
+            x("  }")
+        else:
+            launch(kernels[0], indent + "  ")
+        x("}")
+
+    if whole_short:
+        w("    // Short keys: whole tiles (the first P V guarded), no workspace;")
+        w("    // long keys: the split tail (a zero P).")
+        w(f"    %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
+        w("    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
+        w("    scf.if %short {")
+        launch(name, "      ", workspace=False)
+        w("    } else {")
+        split_launch("      ", [long_name])
+        w("    }")
     else:
-        launch(name, "      ")
-    w("    }")
+        split_launch("    ", [name, long_name] if long_name else [name])
     w("    return %stream : !gpu.async.token")
     w("  }")
     w("")
@@ -1610,13 +1635,17 @@ def main():
                         "schedule the runtime builds once per problem "
                         "(auto: table)")
     p.add_argument("--split-tail", dest="split_tail", default="auto",
-                   choices=("auto", "on", "off"),
+                   choices=("auto", "on", "off", "long"),
                    help="persistent non-causal kernels: the tiles past the "
                         "last whole wave but one are cut into even ranges of "
                         "KV blocks over the CTAs, a tile cut in two combining "
                         "its partial rows through a workspace, so the last "
-                        "wave is no longer partly idle (auto: off; round 105 "
-                        "measured 0.93-1.01 of the whole tiles)")
+                        "wave is no longer partly idle; tiles of fewer than "
+                        "16 KV blocks stay whole. long: the by-length "
+                        "module's long-key kernel alone (keys past 2k; "
+                        "whole tiles and no workspace below). auto: off "
+                        "(round 139 measured 1.009-1.016 of the whole tiles "
+                        "from 2k at head_dim 128, with a spill since removed)")
     p.add_argument("--row-sums", dest="row_sums", default="alu",
                    choices=("alu", "tensor"),
                    help="overlapped kernels: the softmax's row sums as "
@@ -1756,20 +1785,26 @@ def main():
                   f"{'_lazy_rescale' if a.lazy_rescale else ''}"
                   f"{'_f16' if a.dtype == 'f16' else ''}")
         default_name = a.name
-    # Round 105 (docs/gpu-results.md): exact, but 0.93-0.98 of the whole
-    # tiles below 2k and at most 1.013 beyond.
+    # Round 139 (docs/gpu-results.md): 1.009-1.016 of the whole tiles
+    # from 2k at head_dim 128, the zero-P kernel then spilling 8 bytes;
+    # not yet timed without the spill, so not a default.
     split_default = False
-    if a.split_tail == "on" and not (a.persistent and not a.causal):
-        p.error("--split-tail: the persistent non-causal kernels' tail (the "
-                "causal ones balance their tiles with --causal-walk table)")
-    a.split_tail = a.split_tail == "on" or (a.split_tail == "auto" and
-                                            split_default and a.persistent
-                                            and not a.causal)
+    split_long = a.split_tail == "long"
+    if a.split_tail in ("on", "long") and not (a.persistent and not a.causal):
+        p.error(f"--split-tail {a.split_tail}: the persistent non-causal "
+                "kernels' tail (the causal ones balance their tiles with "
+                "--causal-walk table)")
+    if split_long and a.first_pv != "by-length":
+        p.error("--split-tail long: the by-length module's long-key kernel "
+                "(--first-pv by-length)")
+    a.split_tail = a.split_tail in ("on", "long") or (
+        a.split_tail == "auto" and split_default and a.persistent
+        and not a.causal)
     if a.split_tail and a.kv_lag:
         p.error("--split-tail: the epilogue's pieces need the last K stage "
                 "held (not --kv-lag)")
     if a.split_tail and a.name == default_name:
-        a.name += "_split_tail"
+        a.name += "_split_long" if split_long else "_split_tail"
     a.tc_sums = a.row_sums == "tensor"
     if a.tc_sums and not a.overlap:
         p.error("--row-sums tensor: the overlapped kernels (the sums ride "
@@ -1782,11 +1817,16 @@ def main():
         p.error("--first-pv by-length: one kernel per module walks the table")
     if a.first_pv == "by-length":
         # The zero-P kernel for long keys, named <name>_long, in the same
-        # module as the guarded one.
+        # module as the guarded one. With --split-tail long the guarded one
+        # takes whole tiles: the keys fill at most FIRST_PV_GUARD_BLOCKS
+        # blocks there, the split's measured gain is from 16, and its entry
+        # asks for no workspace.
         long_a = argparse.Namespace(**vars(a))
         long_a.first_pv = "zero"
         long_a.name = f"{a.name}_long"
         a.first_pv = "guard"
+        if split_long:
+            a.split_tail = False
         print(generate(a, long_a), end="")
         return
     print(generate(a), end="")
