@@ -1421,7 +1421,8 @@ def emit_split_host(w, a, name, smem, long_name=None, whole_short=False):
     def split_launch(indent, kernels):
         """The workspace and the launch of `kernels`: one name, or the
         guarded and the long-key one by length."""
-        x = lambda text: w(indent + text)  # noqa: E731
+        def x(text):
+            w(indent + text)
         x("// Tiles are cut where the kernel cuts them (emit_split_share).")
         emit_split_rule(x, "%tiles", "%sw_")
         x("// Partial rows: 4 slots per CTA (cuts 1 .. CTAs - 1, a head and a")
