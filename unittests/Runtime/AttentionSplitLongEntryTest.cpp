@@ -12,52 +12,15 @@
 
 #include "FakeEntry.h"
 
-#include <gtest/gtest.h>
-
-#include <string>
-
-namespace {
-
-/// The fake's memory log of the runtime's allocation of a stream workspace
-/// of `bytes` at `address` (in relaxed capture mode).
-std::string workspace(uint64_t bytes, const char *address) {
-  return "mode 0 -> 2; alloc " + std::to_string(bytes) + " = " + address +
-         "; mode 2 -> 0; ";
-}
-
-// A consumer's slot: 128 threads of 64 O values, 2 maxima and 2 sums; 4
-// slots per CTA (a head and a tail piece per cut, two consumers).
-constexpr uint64_t kSlotBytes = 128 * (64 + 4) * 4;
-
-} // namespace
+#include "AttentionSplitFixture.h"
 
 extern "C" void *
 _mlir_ciface_attention_split_long_async(Descriptor4 *q, Descriptor4 *k,
                                         Descriptor4 *v, Descriptor4 *o,
                                         Descriptor3 *l, void *stream);
 
-class AttentionSplitLongEntry : public testing::Test {
-protected:
-  void SetUp() override {
-    ASSERT_EQ(resetFakeRuntime(), TILE_SUCCESS) << tileRuntimeLastError();
-    fake().launchLog[0] = '\0';
-    fake().memoryLog[0] = '\0';
-    fake().allocs = fake().frees = fake().memset32s = 0;
-  }
-  void TearDown() override { tileRuntimeReleaseStreamWorkspaces(); }
-  /// attention_split_long_async on stream 0x10 for (b, h, s); the
-  /// runtime's status after it.
-  int32_t call(int64_t b, int64_t h, int64_t s) {
-    Descriptor4 q = attentionTensor(base(), b, h, s);
-    Descriptor3 l = {base(), base(), 0, {b, h, s}, {h * s, s, 1}};
-    void *done =
-        _mlir_ciface_attention_split_long_async(&q, &q, &q, &q, &l, kStream);
-    EXPECT_EQ(done, kStream);
-    return tileRuntimeConsumeStatus();
-  }
-  static char *base() { return alignedStorage(); }
-  static inline void *const kStream = reinterpret_cast<void *>(0x10);
-};
+using AttentionSplitLongEntry =
+    AttentionSplitFixture<_mlir_ciface_attention_split_long_async>;
 
 TEST_F(AttentionSplitLongEntry, ShortKeysTakeWholeTilesAndNoWorkspace) {
   // 16 blocks of keys (2k), 2048 tiles: the guarded kernel, whole tiles.
