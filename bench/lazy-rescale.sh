@@ -20,13 +20,9 @@ cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
 out_dir=.gpu/lazy-rescale
-ATTENTION=""
-for form in "" "--causal"; do
-  suffix=${form:+_causal}
-  ATTENTION+="${ATTENTION:+;}$(round_alternate "$form" "attention_d128$suffix" default lazy --lazy-rescale)"
-  ATTENTION+=";$form --lazy-rescale --turn-wait issue --name attention_d128${suffix}_e_lazy_late_turn"
-  ATTENTION+=";--head-dim 64 $form --name attention_d64${suffix}_a_default"
-  ATTENTION+=";--head-dim 64 $form --lazy-rescale --name attention_d64${suffix}_b_lazy"
+ATTENTION=$(round_forms default lazy --lazy-rescale)
+for suffix in "" _causal; do
+  ATTENTION+=";${suffix:+--causal} --lazy-rescale --turn-wait issue --name attention_d128${suffix}_e_lazy_late_turn"
 done
 GEMM=""
 

@@ -162,6 +162,21 @@ round_alternate() {
   printf '%s' "$form --name ${prefix}_c_$a;$form $b_flags --name ${prefix}_d_$b"
 }
 
+# The ATTENTION list of a side-by-side round of B_FLAGS against the
+# default, causal and not: at head_dim 128 in four places (round_alternate,
+# attention_d128[_causal]_{a_A,b_B,c_A,d_B}) and at head_dim 64 once each
+# (attention_d64[_causal]_{a_A,b_B}).
+round_forms() {
+  local a=$1 b=$2 b_flags=$3 form suffix list=""
+  for form in "" "--causal"; do
+    suffix=${form:+_causal}
+    list+="${list:+;}$(round_alternate "$form" "attention_d128$suffix" "$a" "$b" "$b_flags")"
+    list+=";--head-dim 64 $form --name attention_d64${suffix}_a_$a"
+    list+=";--head-dim 64 $form $b_flags --name attention_d64${suffix}_b_$b"
+  done
+  printf '%s' "$list"
+}
+
 # A side-by-side round's GPU part for the kernels of OUT_DIR/attention:
 # round_attention (480 s, --side-by-side) into OUT, its summary lines, then
 # memcheck and synccheck over the kernels ONLY selects into

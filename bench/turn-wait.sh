@@ -17,13 +17,7 @@ cd "$root"
 # shellcheck source=bench/round-lib.sh
 source bench/round-lib.sh
 out_dir=.gpu/turn-wait
-ATTENTION=""
-for form in "" "--causal"; do
-  suffix=${form:+_causal}
-  ATTENTION+="${ATTENTION:+;}$(round_alternate "$form" "attention_d128$suffix" start issue "--turn-wait issue")"
-  ATTENTION+=";--head-dim 64 $form --name attention_d64${suffix}_a_start"
-  ATTENTION+=";--head-dim 64 $form --turn-wait issue --name attention_d64${suffix}_b_issue"
-done
+ATTENTION=$(round_forms start issue "--turn-wait issue")
 GEMM=""
 
 run_attention() {

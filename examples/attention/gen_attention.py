@@ -1294,6 +1294,22 @@ def emit_q_once(b, d):
     b("}")
 
 
+def emit_by_length(line, short, long, result=None):
+    """The by-length module's choice of kernel (after %kv_blocks): `short()`
+    emits the branch where the keys fill at most FIRST_PV_GUARD_BLOCKS
+    blocks (the guarded kernel), `long()` the other. With `result` (a
+    type), the scf.if yields one as %done (each branch ends in its own
+    scf.yield)."""
+    line(f"%guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
+    line("%short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
+    line(f"%done = scf.if %short -> ({result}) {{" if result
+         else "scf.if %short {")
+    short()
+    line("} else {")
+    long()
+    line("}")
+
+
 def emit_host(w, a, name, smem, long_a=None):
     """The host entries: the launch of one CTA per query block and (batch,
     head), or, persistent, one per SM (at most one per tile, causal one per
@@ -1328,22 +1344,15 @@ def emit_host(w, a, name, smem, long_a=None):
         elif long_name:
             w("    // The tile's first P V guarded (short keys) or a zero P (long).")
             emit_host_kv_blocks(w, a, "%kv_blocks")
-            w(f"    %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
-            w("    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
-            if asyn:
-                w("    %done = scf.if %short -> (!gpu.async.token) {")
-                launch(name, "      ", "%short_done = ")
-                w("      scf.yield %short_done : !gpu.async.token")
-                w("    } else {")
-                launch(long_name, "      ", "%long_done = ")
-                w("      scf.yield %long_done : !gpu.async.token")
-                w("    }")
-            else:
-                w("    scf.if %short {")
-                launch(name, "      ", "")
-                w("    } else {")
-                launch(long_name, "      ", "")
-                w("    }")
+
+            def branch(kernel, res):
+                launch(kernel, "      ", f"{res} = " if asyn else "")
+                if asyn:
+                    w(f"      scf.yield {res} : !gpu.async.token")
+            emit_by_length(lambda text: w("    " + text),
+                           lambda: branch(name, "%short_done"),
+                           lambda: branch(long_name, "%long_done"),
+                           "!gpu.async.token" if asyn else None)
         else:
             launch(name, "    ", "%done = " if asyn else "")
         w("    return %done : !gpu.async.token" if asyn else "    return")
@@ -1444,13 +1453,9 @@ def emit_split_host(w, a, name, smem, long_name=None, whole_short=False):
         x("scf.if %run {")
         if len(kernels) == 2:
             x("  // The tile's first P V guarded (short keys) or a zero P (long).")
-            x(f"  %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
-            x("  %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
-            x("  scf.if %short {")
-            launch(kernels[0], indent + "    ")
-            x("  } else {")
-            launch(kernels[1], indent + "    ")
-            x("  }")
+            emit_by_length(lambda text: x("  " + text),
+                           lambda: launch(kernels[0], indent + "    "),
+                           lambda: launch(kernels[1], indent + "    "))
         else:
             launch(kernels[0], indent + "  ")
         x("}")
@@ -1458,13 +1463,9 @@ def emit_split_host(w, a, name, smem, long_name=None, whole_short=False):
     if whole_short:
         w("    // Short keys: whole tiles (the first P V guarded), no workspace;")
         w("    // long keys: the split tail (a zero P).")
-        w(f"    %guard_blocks = arith.constant {FIRST_PV_GUARD_BLOCKS} : index")
-        w("    %short = arith.cmpi ule, %kv_blocks, %guard_blocks : index")
-        w("    scf.if %short {")
-        launch(name, "      ", workspace=False)
-        w("    } else {")
-        split_launch("      ", [long_name])
-        w("    }")
+        emit_by_length(lambda text: w("    " + text),
+                       lambda: launch(name, "      ", workspace=False),
+                       lambda: split_launch("      ", [long_name]))
     else:
         split_launch("    ", [name, long_name] if long_name else [name])
     w("    return %stream : !gpu.async.token")
@@ -1788,8 +1789,7 @@ def main():
         default_name = a.name
     # Round 139 (docs/gpu-results.md): 1.009-1.016 of the whole tiles
     # from 2k at head_dim 128, the zero-P kernel then spilling 8 bytes;
-    # not yet timed without the spill, so not a default.
-    split_default = False
+    # not yet timed without the spill, so `auto` is off.
     split_long = a.split_tail == "long"
     if a.split_tail in ("on", "long") and not (a.persistent and not a.causal):
         p.error(f"--split-tail {a.split_tail}: the persistent non-causal "
@@ -1798,9 +1798,7 @@ def main():
     if split_long and a.first_pv != "by-length":
         p.error("--split-tail long: the by-length module's long-key kernel "
                 "(--first-pv by-length)")
-    a.split_tail = a.split_tail in ("on", "long") or (
-        a.split_tail == "auto" and split_default and a.persistent
-        and not a.causal)
+    a.split_tail = a.split_tail in ("on", "long")
     if a.split_tail and a.kv_lag:
         p.error("--split-tail: the epilogue's pieces need the last K stage "
                 "held (not --kv-lag)")
